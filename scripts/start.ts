@@ -1,0 +1,118 @@
+/**
+ * `npm start`: the one command that runs the product.
+ *   1. PAPERCLIP_HOME (default ~/.paperclip) and a generated AUTH_SECRET kept there;
+ *   2. the database: DATABASE_URL, or an embedded PostgreSQL under PAPERCLIP_HOME/db;
+ *   3. migrations, then the demo seed on an empty database;
+ *   4. a production build if none exists (`--dev` runs `next dev` instead);
+ *   5. `next start` on PORT (default 3100), stopped cleanly with the database on Ctrl-C.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { openDatabase, migrateDatabase } from "../db/client";
+import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
+import { ensureSecretFile, paperclipHome, writePrivateJson } from "../server/config/home";
+import { seedDemoIfEmpty } from "../server/core/seed";
+
+const dev = process.argv.includes("--dev");
+const root = path.resolve(import.meta.dirname, "..");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+
+function fail(message: string): never {
+  console.error(`\n✖ ${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  const home = paperclipHome();
+  const port = Number(process.env.PORT ?? 3100);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, got \`${process.env.PORT}\``);
+  const url = `http://localhost:${port}`;
+  const authSecret = process.env.AUTH_SECRET || ensureSecretFile("auth-secret");
+
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const dbPort = Number(process.env.PAPERCLIP_DB_PORT ?? 54329);
+    try {
+      embedded = await startEmbeddedPostgres({ home, port: dbPort, password: ensureSecretFile("db-password", 24) });
+    } catch (err) {
+      fail(err instanceof EmbeddedDatabaseError ? err.message : `embedded database: ${String(err)}`);
+    }
+    databaseUrl = embedded.url;
+    console.log(`• embedded PostgreSQL on 127.0.0.1:${dbPort} (data in ${path.join(home, "db")})`);
+  } else {
+    console.log("• using DATABASE_URL");
+  }
+
+  const stopDb = async () => {
+    if (embedded) await embedded.stop().catch(() => {});
+    embedded = null;
+  };
+
+  try {
+    await migrateDatabase(databaseUrl, path.join(root, "db", "migrations"));
+    console.log("• migrations applied");
+    const database = openDatabase(databaseUrl, { max: 2 });
+    try {
+      const creds = await seedDemoIfEmpty(database.db, url);
+      const credsFile = path.join(home, "demo-credentials.json");
+      if (creds) {
+        writePrivateJson(credsFile, creds);
+        console.log(`• seeded the demo company "Acme Robotics"; credentials saved to ${credsFile} (mode 0600)`);
+        console.log(`\n  Owner sign-in:  ${creds.ownerEmail}  /  ${creds.ownerPassword}`);
+        console.log(`  Board API key:  ${creds.boardApiKey}`);
+        for (const a of creds.agents) console.log(`  Agent key (${a.name}):  ${a.apiKey}`);
+      } else if (existsSync(credsFile)) {
+        console.log(`• existing data kept; demo credentials (if this is the demo database) are in ${credsFile}`);
+      }
+    } finally {
+      await database.close();
+    }
+  } catch (err) {
+    await stopDb();
+    fail(`database setup failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: authSecret,
+    AUTH_TRUST_HOST: "true",
+    PAPERCLIP_HOME: home,
+    PORT: String(port),
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+
+  if (!dev && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    console.log("• no production build found: running `next build` (about a minute, once)");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: root, env, stdio: "inherit" });
+    if (build.status !== 0) {
+      await stopDb();
+      fail("`next build` failed");
+    }
+  }
+
+  console.log(`\n  Paperclip is starting on ${url}  (sign in at ${url}/signin)\n`);
+  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    child.kill(signal);
+    // next-server can take over a second to exit; do not wait forever.
+    setTimeout(() => child.kill("SIGKILL"), 8000).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  child.on("exit", async (code) => {
+    await stopDb();
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)));

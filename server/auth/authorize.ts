@@ -1,0 +1,58 @@
+import { and, eq } from "drizzle-orm";
+import { companyMemberships } from "@/db/schema";
+import type { MembershipRole } from "@/db/schema/values";
+import type { ServiceContext } from "../context";
+import { forbidden, notFound } from "../errors";
+import { type Capability, roleHas } from "./capabilities";
+
+export interface CompanyAccess {
+  companyId: string;
+  role: MembershipRole;
+}
+
+/**
+ * The first line of every company-scoped verb. A caller outside the company gets 404
+ * `not_found` (the company's existence is not revealed); a member without the capability
+ * gets 403 `forbidden`. Agent keys hold no board capability.
+ */
+export async function requireCompany(
+  ctx: ServiceContext,
+  companyId: string,
+  capability: Capability,
+  /** What a non-member is told was not found: the entity they asked for, never "company". */
+  hiddenAs = "company",
+): Promise<CompanyAccess> {
+  const { actor } = ctx;
+  let role: MembershipRole | null = null;
+  switch (actor.type) {
+    case "system":
+      return { companyId, role: "owner" };
+    case "board_key":
+      if (actor.companyId !== companyId) throw notFound(hiddenAs);
+      role = actor.role;
+      break;
+    case "agent_key":
+      if (actor.companyId !== companyId) throw notFound(hiddenAs);
+      throw forbidden("agent keys cannot use board routes");
+    case "user": {
+      const [m] = await ctx.db
+        .select({ role: companyMemberships.role })
+        .from(companyMemberships)
+        .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, actor.userId)))
+        .limit(1);
+      if (!m) throw notFound(hiddenAs);
+      role = m.role as MembershipRole;
+      break;
+    }
+  }
+  if (!roleHas(role, capability)) throw forbidden(`your role \`${role}\` lacks the \`${capability}\` capability`);
+  return { companyId, role };
+}
+
+/** For agent-facing verbs: the agent key must belong to `agentId` (else 404, revealing nothing). */
+export function requireAgentSelf(ctx: ServiceContext, companyId: string, agentId: string): void {
+  const { actor } = ctx;
+  if (actor.type !== "agent_key" || actor.companyId !== companyId || actor.agentId !== agentId) {
+    throw notFound("agent");
+  }
+}

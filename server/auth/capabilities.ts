@@ -1,0 +1,44 @@
+import type { MembershipRole } from "@/db/schema/values";
+
+/**
+ * Capabilities checked by verbs. The `tools:*` set is the ADR's administrator capability set;
+ * the rest govern the core product.
+ */
+export const CAPABILITIES = [
+  "company:read",
+  "company:manage",
+  "members:manage",
+  "board_keys:manage",
+  "agents:manage",
+  "work:write",
+  "runs:manage",
+  "tools:admin",
+  "tools:manage_connections",
+  "tools:manage_profiles",
+  "tools:view_audit",
+  "tools:use",
+  "tools:manage_runtime",
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+const ALL: readonly Capability[] = CAPABILITIES;
+const ADMIN: readonly Capability[] = CAPABILITIES.filter((c) => c !== "members:manage");
+const MEMBER: readonly Capability[] = ["company:read", "work:write", "runs:manage", "tools:use"];
+const VIEWER: readonly Capability[] = ["company:read"];
+
+/**
+ * Role → capabilities. Owners hold everything; admins everything but membership management;
+ * members do the work (issues, runs, using tools) but change no tool access; viewers read.
+ * Audit reading (`tools:view_audit`) is an admin capability: audit rows can reveal what
+ * agents tried to do across the company.
+ */
+export const ROLE_CAPABILITIES: Record<MembershipRole, ReadonlySet<Capability>> = {
+  owner: new Set(ALL),
+  admin: new Set(ADMIN),
+  member: new Set(MEMBER),
+  viewer: new Set(VIEWER),
+};
+
+export function roleHas(role: MembershipRole, capability: Capability): boolean {
+  return ROLE_CAPABILITIES[role]?.has(capability) ?? false;
+}

@@ -1,0 +1,40 @@
+import type { Db } from "@/db/client";
+import type { ActorType } from "@/db/schema/values";
+
+export type BoardKeyRole = "admin" | "member" | "viewer";
+
+/** Who is acting. Every verb receives one; nothing is trusted from the request body. */
+export type Actor =
+  | { type: "user"; userId: string; email: string }
+  | { type: "board_key"; keyId: string; companyId: string; role: BoardKeyRole; userId: string | null }
+  | { type: "agent_key"; keyId: string; companyId: string; agentId: string }
+  | { type: "system"; reason: string };
+
+export interface ServiceContext {
+  db: Db;
+  actor: Actor;
+  requestId: string;
+  /** The clock, injectable for tests. */
+  now: () => Date;
+}
+
+export const isBoardActor = (a: Actor): a is Extract<Actor, { type: "user" | "board_key" }> =>
+  a.type === "user" || a.type === "board_key";
+
+/** The (type, id) pair recorded in activity and audit rows. */
+export function actorRef(actor: Actor): { actorType: ActorType; actorId: string } {
+  switch (actor.type) {
+    case "user":
+      return { actorType: "user", actorId: actor.userId };
+    case "board_key":
+      return { actorType: "board_key", actorId: actor.keyId };
+    case "agent_key":
+      return { actorType: "agent_key", actorId: actor.keyId };
+    case "system":
+      return { actorType: "system", actorId: actor.reason };
+  }
+}
+
+export function systemContext(db: Db, reason: string): ServiceContext {
+  return { db, actor: { type: "system", reason }, requestId: `sys_${reason}`, now: () => new Date() };
+}

@@ -1,0 +1,105 @@
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { companies, companyMemberships } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { forbidden } from "../errors";
+
+export const CreateCompanyInput = z.object({
+  name: z.string().trim().min(1).max(120),
+  slug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]{1,47}$/, "lowercase letters, digits and dashes, 2-48 characters")
+    .optional(),
+  issuePrefix: z
+    .string()
+    .trim()
+    .regex(/^[A-Z][A-Z0-9]{1,9}$/, "2-10 uppercase letters or digits")
+    .optional(),
+});
+export type CreateCompanyInput = z.infer<typeof CreateCompanyInput>;
+
+const slugify = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40) || "company";
+
+const prefixOf = (name: string) =>
+  (
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, "")
+      .slice(0, 4) || "CO"
+  ).padEnd(2, "X");
+
+export const companyColumns = {
+  id: companies.id,
+  name: companies.name,
+  slug: companies.slug,
+  issuePrefix: companies.issuePrefix,
+  createdAt: companies.createdAt,
+};
+
+/** Creates a company; the signed-in user becomes its owner. API keys cannot create companies. */
+export async function createCompany(ctx: ServiceContext, input: CreateCompanyInput) {
+  const { actor } = ctx;
+  if (actor.type !== "user" && actor.type !== "system") throw forbidden("only a signed-in user can create a company");
+  return ctx.db.transaction(async (tx) => {
+    const base = input.slug ?? slugify(input.name);
+    // A taken derived slug gets a short numeric suffix; an explicit slug that is taken is a 409.
+    let slug = base;
+    if (!input.slug) {
+      for (let i = 2; i < 50; i++) {
+        const [taken] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.slug, slug));
+        if (!taken) break;
+        slug = `${base}-${i}`;
+      }
+    }
+    const [company] = await tx
+      .insert(companies)
+      .values({ name: input.name, slug, issuePrefix: input.issuePrefix ?? prefixOf(input.name) })
+      .returning(companyColumns);
+    if (actor.type === "user") {
+      await tx.insert(companyMemberships).values({ companyId: company!.id, userId: actor.userId, role: "owner" });
+    }
+    await logActivity(tx, ctx, {
+      companyId: company!.id,
+      action: "company.create",
+      entityType: "company",
+      entityId: company!.id,
+      details: { name: input.name, slug },
+    });
+    return company!;
+  });
+}
+
+/** Companies the caller belongs to, with the caller's role. */
+export async function listCompanies(ctx: ServiceContext) {
+  const { actor } = ctx;
+  if (actor.type === "user") {
+    return ctx.db
+      .select({ ...companyColumns, role: companyMemberships.role })
+      .from(companyMemberships)
+      .innerJoin(companies, eq(companies.id, companyMemberships.companyId))
+      .where(eq(companyMemberships.userId, actor.userId))
+      .orderBy(companies.name);
+  }
+  if (actor.type === "board_key") {
+    return ctx.db
+      .select({ ...companyColumns, role: sql<string>`${actor.role}` })
+      .from(companies)
+      .where(eq(companies.id, actor.companyId));
+  }
+  throw forbidden("agent keys cannot use board routes");
+}
+
+export async function getCompany(ctx: ServiceContext, companyId: string) {
+  const access = await requireCompany(ctx, companyId, "company:read");
+  const [company] = await ctx.db.select(companyColumns).from(companies).where(eq(companies.id, companyId));
+  return { ...company!, role: access.role };
+}

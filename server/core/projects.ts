@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { projects, routines } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+
+export const CreateProjectInput = z.object({
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().max(4000).optional(),
+});
+export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
+
+export async function createProject(ctx: ServiceContext, companyId: string, input: CreateProjectInput) {
+  await requireCompany(ctx, companyId, "work:write");
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.insert(projects).values({ companyId, ...input }).returning();
+    await logActivity(tx, ctx, { companyId, action: "project.create", entityType: "project", entityId: row!.id, details: { name: input.name } });
+    return row!;
+  });
+}
+
+export async function listProjects(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(projects.name);
+}
+
+// Five cron fields of digits, `*`, `/`, `,` and `-` (bounded; the scheduler validates ranges).
+const CRON = /^(\S{1,20}\s+){4}\S{1,20}$/;
+
+export const CreateRoutineInput = z.object({
+  name: z.string().trim().min(1).max(120),
+  description: z.string().trim().max(4000).optional(),
+  projectId: z.uuid().optional(),
+  agentId: z.uuid().optional(),
+  schedule: z
+    .string()
+    .trim()
+    .regex(CRON, "a five-field cron expression")
+    .refine((s) => /^[\d*/,\-\s]+$/.test(s), "cron fields may hold digits, `*`, `/`, `,` and `-`")
+    .optional(),
+});
+export type CreateRoutineInput = z.infer<typeof CreateRoutineInput>;
+
+/** Creates a routine; a project or agent id from another company fails the composite FK (404). */
+export async function createRoutine(ctx: ServiceContext, companyId: string, input: CreateRoutineInput) {
+  await requireCompany(ctx, companyId, "work:write");
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.insert(routines).values({ companyId, ...input }).returning();
+    await logActivity(tx, ctx, { companyId, action: "routine.create", entityType: "routine", entityId: row!.id, details: { name: input.name } });
+    return row!;
+  });
+}
+
+export async function listRoutines(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  return ctx.db.select().from(routines).where(eq(routines.companyId, companyId)).orderBy(routines.name);
+}

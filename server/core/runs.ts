@@ -1,0 +1,191 @@
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
+import { RUN_FINAL_STATUSES } from "@/db/schema/values";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import { actorRef, type ServiceContext } from "../context";
+import { conflict, notFound } from "../errors";
+
+export const StartRunInput = z.object({
+  issueId: z.uuid().optional(),
+  projectId: z.uuid().optional(),
+  routineId: z.uuid().optional(),
+});
+export type StartRunInput = z.infer<typeof StartRunInput>;
+
+export const FinishRunInput = z.object({
+  status: z.enum(RUN_FINAL_STATUSES),
+  error: z.string().max(2000).optional(),
+});
+export type FinishRunInput = z.infer<typeof FinishRunInput>;
+
+export const ListRunsQuery = z.object({
+  agentId: z.uuid().optional(),
+  issueId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
+
+const runSelect = {
+  id: heartbeatRuns.id,
+  companyId: heartbeatRuns.companyId,
+  agentId: heartbeatRuns.agentId,
+  agentName: agents.name,
+  issueId: heartbeatRuns.issueId,
+  issueIdentifier: sql<string | null>`case when ${issues.id} is null then null else ${companies.issuePrefix} || '-' || ${issues.number} end`,
+  projectId: heartbeatRuns.projectId,
+  routineId: heartbeatRuns.routineId,
+  status: heartbeatRuns.status,
+  error: heartbeatRuns.error,
+  createdAt: heartbeatRuns.createdAt,
+  startedAt: heartbeatRuns.startedAt,
+  finishedAt: heartbeatRuns.finishedAt,
+};
+
+function runQuery(ctx: ServiceContext) {
+  return ctx.db
+    .select(runSelect)
+    .from(heartbeatRuns)
+    .innerJoin(companies, eq(companies.id, heartbeatRuns.companyId))
+    .innerJoin(agents, and(eq(agents.companyId, heartbeatRuns.companyId), eq(agents.id, heartbeatRuns.agentId)))
+    .leftJoin(issues, and(eq(issues.companyId, heartbeatRuns.companyId), eq(issues.id, heartbeatRuns.issueId)));
+}
+
+/** Board member (runs:manage) of the run's company, or the run's own agent; else 404. */
+async function authorizeRunAccess(ctx: ServiceContext, companyId: string, agentId: string, write: boolean) {
+  if (ctx.actor.type === "agent_key") {
+    if (ctx.actor.companyId !== companyId || ctx.actor.agentId !== agentId) throw notFound("run");
+    return;
+  }
+  await requireCompany(ctx, companyId, write ? "runs:manage" : "company:read", "run");
+}
+
+/**
+ * Starts a heartbeat run for an agent: by a board member, or by the agent's own key. The
+ * issue, project and routine must belong to the agent's company (composite FKs enforce it);
+ * a run on an issue inherits the issue's project, a routine run its routine's project.
+ */
+export async function startRun(ctx: ServiceContext, agentId: string, input: StartRunInput) {
+  const [agent] = await ctx.db
+    .select({ id: agents.id, companyId: agents.companyId, status: agents.status })
+    .from(agents)
+    .where(eq(agents.id, agentId));
+  if (!agent) throw notFound("agent");
+  if (ctx.actor.type === "agent_key") {
+    if (ctx.actor.companyId !== agent.companyId || ctx.actor.agentId !== agent.id) throw notFound("agent");
+  } else {
+    await requireCompany(ctx, agent.companyId, "runs:manage", "agent");
+  }
+  if (agent.status !== "active") throw conflict("agent_not_active", `the agent is \`${agent.status}\``);
+  const companyId = agent.companyId;
+  let projectId = input.projectId ?? null;
+  if (input.issueId) {
+    const [issue] = await ctx.db
+      .select({ projectId: issues.projectId })
+      .from(issues)
+      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+    if (!issue) throw notFound("issue");
+    projectId ??= issue.projectId;
+  }
+  if (input.routineId) {
+    const [routine] = await ctx.db
+      .select({ projectId: routines.projectId })
+      .from(routines)
+      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+    if (!routine) throw notFound("routine");
+    projectId ??= routine.projectId;
+  }
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const { actorType, actorId } = actorRef(ctx.actor);
+    const [run] = await tx
+      .insert(heartbeatRuns)
+      .values({
+        companyId,
+        agentId,
+        issueId: input.issueId ?? null,
+        projectId,
+        routineId: input.routineId ?? null,
+        status: "running",
+        startedByActorType: actorType,
+        startedByActorId: actorId,
+        startedAt: now,
+      })
+      .returning({ id: heartbeatRuns.id });
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "run.start",
+      entityType: "heartbeat_run",
+      entityId: run!.id,
+      details: { agentId, issueId: input.issueId ?? null, projectId, routineId: input.routineId ?? null },
+    });
+    const [created] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(eq(heartbeatRuns.id, run!.id));
+    return created!;
+  });
+}
+
+/**
+ * Finishes a run once: a conditional update from queued/running, so two finishers cannot both
+ * win. Every gateway session of the run is revoked in the same transaction.
+ */
+export async function finishRun(ctx: ServiceContext, runId: string, input: FinishRunInput) {
+  const [run] = await ctx.db
+    .select({ companyId: heartbeatRuns.companyId, agentId: heartbeatRuns.agentId })
+    .from(heartbeatRuns)
+    .where(eq(heartbeatRuns.id, runId));
+  if (!run) throw notFound("run");
+  await authorizeRunAccess(ctx, run.companyId, run.agentId, true);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(heartbeatRuns)
+      .set({ status: input.status, finishedAt: now, error: input.error ?? null })
+      .where(
+        and(
+          eq(heartbeatRuns.companyId, run.companyId),
+          eq(heartbeatRuns.id, runId),
+          inArray(heartbeatRuns.status, ["queued", "running"]),
+        ),
+      )
+      .returning({ id: heartbeatRuns.id });
+    if (!updated) throw conflict("run_already_finished", "the run has already finished");
+    await tx
+      .update(toolGatewaySessions)
+      .set({ revokedAt: now, revokedReason: "run_finished" })
+      .where(
+        and(
+          eq(toolGatewaySessions.companyId, run.companyId),
+          eq(toolGatewaySessions.runId, runId),
+          isNull(toolGatewaySessions.revokedAt),
+        ),
+      );
+    await logActivity(tx, ctx, {
+      companyId: run.companyId,
+      action: "run.finish",
+      entityType: "heartbeat_run",
+      entityId: runId,
+      details: { status: input.status },
+    });
+    const [finished] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(eq(heartbeatRuns.id, runId));
+    return finished!;
+  });
+}
+
+export async function getRun(ctx: ServiceContext, runId: string) {
+  const [run] = await runQuery(ctx).where(eq(heartbeatRuns.id, runId));
+  if (!run) throw notFound("run");
+  await authorizeRunAccess(ctx, run.companyId, run.agentId, false);
+  return run;
+}
+
+export async function listRuns(ctx: ServiceContext, companyId: string, query: ListRunsQuery) {
+  await requireCompany(ctx, companyId, "company:read");
+  const conds = [eq(heartbeatRuns.companyId, companyId)];
+  if (query.agentId) conds.push(eq(heartbeatRuns.agentId, query.agentId));
+  if (query.issueId) conds.push(eq(heartbeatRuns.issueId, query.issueId));
+  return runQuery(ctx)
+    .where(and(...conds))
+    .orderBy(desc(heartbeatRuns.createdAt))
+    .limit(query.limit);
+}

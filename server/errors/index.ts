@@ -1,0 +1,64 @@
+/**
+ * One error hierarchy for the whole product. `code` is stable API (snake_case); `status` is
+ * the HTTP mapping, decided here and nowhere else.
+ */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "ServiceError";
+  }
+}
+
+/** 400: the request is malformed or fails validation. Nothing was changed. */
+export const invalidRequest = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("invalid_request", message, 400, details);
+
+/** 401: no valid credential was presented. */
+export const unauthenticated = (message = "authentication required") =>
+  new ServiceError("unauthenticated", message, 401);
+
+/**
+ * 403: the caller is known but may not do this. Only used once the caller may know the
+ * target exists (e.g. a member lacking a role); otherwise use notFound.
+ */
+export const forbidden = (message = "you do not have permission to do this") =>
+  new ServiceError("forbidden", message, 403);
+
+/** 404: unknown id, or an id of a company the caller does not belong to (reveals nothing). */
+export const notFound = (entity = "resource") => new ServiceError("not_found", `${entity} not found`, 404);
+
+/** 409: the request conflicts with current state (duplicate name, wrong lifecycle state). */
+export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+  new ServiceError(code, message, 409, details);
+
+/** 413: the body is larger than the route accepts. */
+export const payloadTooLarge = (limit: number) =>
+  new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, 413);
+
+export const isServiceError = (err: unknown): err is ServiceError => err instanceof ServiceError;
+
+/** PostgreSQL error codes we translate into client errors instead of 500s. */
+export function fromDatabaseError(err: unknown): ServiceError | null {
+  const e = err as { code?: string; constraint_name?: string; cause?: unknown };
+  const pg = e?.code ? e : (e?.cause as { code?: string; constraint_name?: string } | undefined);
+  if (!pg?.code) return null;
+  switch (pg.code) {
+    case "23505": // unique_violation
+      return conflict("already_exists", "a record with the same unique value already exists", {
+        constraint: pg.constraint_name,
+      });
+    case "23503": // foreign_key_violation: a referenced id is unknown or in another company
+      return new ServiceError("not_found", "a referenced record was not found", 404);
+    case "23514": // check_violation
+      return invalidRequest("the value violates a constraint", { constraint: pg.constraint_name });
+    case "22P02": // invalid_text_representation (e.g. malformed uuid)
+      return invalidRequest("a value has the wrong format");
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,8 @@
+import { z } from "zod";
+import { uuidParam } from "./route";
+
+// Path-parameter schemas shared by route handlers. A malformed id answers 404.
+export const CompanyParams = z.object({ companyId: uuidParam });
+export const AgentParams = z.object({ agentId: uuidParam });
+export const IssueParams = z.object({ issueId: uuidParam });
+export const RunParams = z.object({ runId: uuidParam });

@@ -1,0 +1,217 @@
+/** Realistic sample data for stories only. Components never import this. */
+import type {
+  AgentRunSummary,
+  AgentSummary,
+  IssueComment,
+  IssueDetail,
+  IssueSummary,
+  RunEvent,
+  RunSummary,
+  ShellCompany,
+  ShellUser,
+} from "@/components/types";
+
+/** Fixed "now" so relative times are stable in stories. */
+export const NOW = "2025-06-12T15:00:00.000Z";
+
+export function minutesAgo(minutes: number): string {
+  return new Date(Date.parse(NOW) - minutes * 60_000).toISOString();
+}
+
+export const COMPANY_ID = "3f1c2a9e-acme";
+
+export const companies: ShellCompany[] = [
+  { id: COMPANY_ID, name: "Acme Robotics" },
+  { id: "7b0d41c2-north", name: "Northwind Logistics" },
+];
+
+export const user: ShellUser = { name: "Dana Okafor", email: "dana@acme-robotics.example" };
+
+export const agents: AgentSummary[] = [
+  {
+    id: "a1b2c3d4-0001",
+    name: "Triage Bot",
+    title: "Triage inbound bug reports",
+    status: "active",
+    createdAt: minutesAgo(60 * 24 * 12),
+    lastRunAt: minutesAgo(3),
+  },
+  {
+    id: "a1b2c3d4-0002",
+    name: "Release Scribe",
+    title: "Drafts release notes from merged pull requests",
+    status: "paused",
+    createdAt: minutesAgo(60 * 24 * 40),
+    lastRunAt: minutesAgo(60 * 26),
+  },
+  {
+    id: "a1b2c3d4-0003",
+    name: "Data Janitor",
+    title: null,
+    status: "idle",
+    createdAt: minutesAgo(60 * 5),
+    lastRunAt: null,
+  },
+];
+
+export const issues: IssueSummary[] = [
+  {
+    id: "i-0003",
+    identifier: "ACME-3",
+    title: "Gripper firmware crashes when torque sensor reports NaN",
+    status: "in_progress",
+    assigneeName: "Triage Bot",
+    projectName: "Firmware",
+    updatedAt: minutesAgo(7),
+  },
+  {
+    id: "i-0002",
+    identifier: "ACME-2",
+    title: "Write release notes for 2.4.0",
+    status: "todo",
+    assigneeName: "Release Scribe",
+    projectName: "Releases",
+    updatedAt: minutesAgo(60 * 3),
+  },
+  {
+    id: "i-0001",
+    identifier: "ACME-1",
+    title: "Deduplicate customer records imported from the old CRM",
+    status: "done",
+    assigneeName: null,
+    projectName: null,
+    updatedAt: minutesAgo(60 * 24 * 4),
+  },
+];
+
+export const issueDetail: IssueDetail = {
+  id: "i-0003",
+  identifier: "ACME-3",
+  title: "Gripper firmware crashes when torque sensor reports NaN",
+  body: "Field units on firmware 2.3.1 reboot when the torque sensor returns NaN during a grip.\n\nSteps seen in the logs:\n1. Sensor disconnects briefly\n2. Controller divides by the last reading\n3. Watchdog resets the board",
+  status: "in_progress",
+  assigneeName: "Triage Bot",
+  projectName: "Firmware",
+  parentIdentifier: "ACME-1",
+  parentId: "i-0001",
+  createdAt: minutesAgo(90),
+  updatedAt: minutesAgo(7),
+};
+
+export const comments: IssueComment[] = [
+  {
+    id: "c-1",
+    authorType: "system",
+    authorName: "Paperclip",
+    kind: "event",
+    body: "assigned this issue to Triage Bot",
+    payload: null,
+    createdAt: minutesAgo(88),
+  },
+  {
+    id: "c-2",
+    authorType: "user",
+    authorName: "Dana Okafor",
+    kind: "text",
+    body: "Can you check whether this also affects the 2.2 branch? Customers on that line reported resets too.",
+    payload: null,
+    createdAt: minutesAgo(60),
+  },
+  {
+    id: "c-3",
+    authorType: "agent",
+    authorName: "Triage Bot",
+    kind: "text",
+    body: "Yes. The division happens in torque_filter.c on both branches. I would like to open a GitHub issue in acme/gripper-firmware to track the fix.",
+    payload: null,
+    createdAt: minutesAgo(42),
+  },
+  {
+    id: "c-4",
+    authorType: "agent",
+    authorName: "Triage Bot",
+    kind: "action_card",
+    body: 'Create issue in acme/gripper-firmware: "Guard against NaN torque readings in torque_filter.c"',
+    payload: { title: "Approval needed: github.create_issue", status: "pending" },
+    createdAt: minutesAgo(41),
+  },
+  {
+    id: "c-5",
+    authorType: "system",
+    authorName: "Paperclip",
+    kind: "event",
+    body: "changed status from Todo to In progress",
+    payload: null,
+    createdAt: minutesAgo(40),
+  },
+];
+
+export const runs: RunSummary[] = [
+  {
+    id: "r-7f3e9a21c0",
+    agentName: "Triage Bot",
+    status: "running",
+    issueIdentifier: "ACME-3",
+    createdAt: minutesAgo(4),
+    startedAt: minutesAgo(3),
+    finishedAt: null,
+  },
+  {
+    id: "r-5c21b8e4d9",
+    agentName: "Triage Bot",
+    status: "succeeded",
+    issueIdentifier: "ACME-3",
+    createdAt: minutesAgo(45),
+    startedAt: minutesAgo(44),
+    finishedAt: minutesAgo(41),
+  },
+  {
+    id: "r-19aa04f7b2",
+    agentName: "Release Scribe",
+    status: "failed",
+    issueIdentifier: "ACME-2",
+    createdAt: minutesAgo(60 * 26),
+    startedAt: minutesAgo(60 * 26),
+    finishedAt: minutesAgo(60 * 26 - 1),
+  },
+  {
+    id: "r-0b6d33e1aa",
+    agentName: "Data Janitor",
+    status: "queued",
+    issueIdentifier: null,
+    createdAt: minutesAgo(1),
+    startedAt: null,
+    finishedAt: null,
+  },
+  {
+    id: "r-e4f0c7d512",
+    agentName: "Release Scribe",
+    status: "cancelled",
+    issueIdentifier: "ACME-2",
+    createdAt: minutesAgo(60 * 30),
+    startedAt: minutesAgo(60 * 30),
+    finishedAt: minutesAgo(60 * 30 - 12),
+  },
+];
+
+export const agentRuns: AgentRunSummary[] = runs
+  .filter((r) => r.agentName === "Triage Bot")
+  .map(({ agentName: _agentName, ...rest }) => rest);
+
+export const runEvents: RunEvent[] = [
+  { id: "e-1", at: minutesAgo(44), kind: "run.started", summary: "Run started for ACME-3" },
+  {
+    id: "e-2",
+    at: minutesAgo(43),
+    kind: "tool.call",
+    summary: 'github.search_code in acme/gripper-firmware: "torque / last_reading"',
+  },
+  { id: "e-3", at: minutesAgo(42), kind: "tool.result", summary: "2 matches in src/torque_filter.c" },
+  {
+    id: "e-4",
+    at: minutesAgo(41),
+    kind: "approval.requested",
+    summary: "github.create_issue needs approval (policy: high-risk writes)",
+  },
+  { id: "e-5", at: minutesAgo(41), kind: "run.finished", summary: "Run finished, waiting for approval" },
+];
