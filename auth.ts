@@ -2,12 +2,23 @@ import NextAuth from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { verifyCredentials } from "@/server/auth/sign-in";
+import { logError, logWarn } from "@/server/log";
 
 // Board sign-in: email + password checked against the scrypt hash in `users`. Sessions are
 // JWTs in an httpOnly cookie (Credentials requires the JWT strategy); every API request
 // re-checks the user row, so disabling an account takes effect at once.
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  // A wrong password is an expected outcome, not a server error; everything else is logged
+  // through the redacting logger.
+  logger: {
+    error: (error) => {
+      if (error.name === "CredentialsSignin") return;
+      logError("auth.error", error);
+    },
+    warn: (code) => logWarn("auth.warn", { code }),
+    debug: () => {},
+  },
   session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
   pages: { signIn: "/signin" },
   providers: [

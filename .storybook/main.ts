@@ -11,6 +11,29 @@ const config: StorybookConfig = {
     disableTelemetry: true,
     disableWhatsNewNotifications: true,
   },
+  // Tailwind runs through postcss.config.mjs, which Vite picks up on its own.
+  async viteFinal(viteConfig) {
+    const build = viteConfig.build ?? {};
+    const rolldownOptions = build.rolldownOptions ?? {};
+    const previousOnwarn = rolldownOptions.onwarn;
+    return {
+      ...viteConfig,
+      build: {
+        ...build,
+        // A single preview bundle is fine for a static Storybook.
+        chunkSizeWarningLimit: 4096,
+        rolldownOptions: {
+          ...rolldownOptions,
+          onwarn(warning, defaultHandler) {
+            // "use client" is meaningless in the Storybook bundle; silence the per-file notice.
+            if (warning.code === "MODULE_LEVEL_DIRECTIVE") return;
+            if (previousOnwarn) previousOnwarn(warning, defaultHandler);
+            else defaultHandler(warning);
+          },
+        },
+      },
+    };
+  },
 };
 
 export default config;

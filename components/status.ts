@@ -1,5 +1,5 @@
-import type { BadgeTone } from "./ui/Badge";
 import type { RunStatus } from "./types";
+import type { BadgeTone } from "./ui/Badge";
 
 const runTones: Record<RunStatus, BadgeTone> = {
   queued: "neutral",

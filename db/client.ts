@@ -52,7 +52,9 @@ export function getDb(): Db {
   if (!g.__paperclipDb) {
     const url = process.env.DATABASE_URL;
     if (!url) {
-      throw new Error("DATABASE_URL is not set: start the app with `npm start`, which provides the embedded database");
+      throw new Error(
+        "DATABASE_URL is not set: start the app with `npm start`, which provides the embedded database",
+      );
     }
     g.__paperclipDb = openDatabase(url, { max: Number(process.env.PAPERCLIP_DB_POOL ?? 10) });
   }

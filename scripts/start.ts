@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { openDatabase, migrateDatabase } from "../db/client";
+import { migrateDatabase, openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
 import { ensureSecretFile, paperclipHome, writePrivateJson } from "../server/config/home";
 import { seedDemoIfEmpty } from "../server/core/seed";
@@ -26,7 +26,8 @@ function fail(message: string): never {
 async function main() {
   const home = paperclipHome();
   const port = Number(process.env.PORT ?? 3100);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) fail(`PORT must be a port number, got \`${process.env.PORT}\``);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    fail(`PORT must be a port number, got \`${process.env.PORT}\``);
   const url = `http://localhost:${port}`;
   const authSecret = process.env.AUTH_SECRET || ensureSecretFile("auth-secret");
 
@@ -35,7 +36,11 @@ async function main() {
   if (!databaseUrl) {
     const dbPort = Number(process.env.PAPERCLIP_DB_PORT ?? 54329);
     try {
-      embedded = await startEmbeddedPostgres({ home, port: dbPort, password: ensureSecretFile("db-password", 24) });
+      embedded = await startEmbeddedPostgres({
+        home,
+        port: dbPort,
+        password: ensureSecretFile("db-password", 24),
+      });
     } catch (err) {
       fail(err instanceof EmbeddedDatabaseError ? err.message : `embedded database: ${String(err)}`);
     }
@@ -59,12 +64,16 @@ async function main() {
       const credsFile = path.join(home, "demo-credentials.json");
       if (creds) {
         writePrivateJson(credsFile, creds);
-        console.log(`• seeded the demo company "Acme Robotics"; credentials saved to ${credsFile} (mode 0600)`);
+        console.log(
+          `• seeded the demo company "Acme Robotics"; credentials saved to ${credsFile} (mode 0600)`,
+        );
         console.log(`\n  Owner sign-in:  ${creds.ownerEmail}  /  ${creds.ownerPassword}`);
         console.log(`  Board API key:  ${creds.boardApiKey}`);
         for (const a of creds.agents) console.log(`  Agent key (${a.name}):  ${a.apiKey}`);
       } else if (existsSync(credsFile)) {
-        console.log(`• existing data kept; demo credentials (if this is the demo database) are in ${credsFile}`);
+        console.log(
+          `• existing data kept; demo credentials (if this is the demo database) are in ${credsFile}`,
+        );
       }
     } finally {
       await database.close();
@@ -94,7 +103,10 @@ async function main() {
   }
 
   console.log(`\n  Paperclip is starting on ${url}  (sign in at ${url}/signin)\n`);
-  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], {
+  // Loopback only unless the operator says otherwise: a fresh demo instance holds seeded
+  // credentials and should not be reachable from the network by accident.
+  const host = process.env.HOST?.trim() || "127.0.0.1";
+  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
     cwd: root,
     env,
     stdio: "inherit",

@@ -12,7 +12,9 @@ export function redactText(text: string): string {
   let out = text;
   for (const re of TOKEN_PATTERNS) {
     out = out.replace(re, (match, p1) =>
-      typeof p1 === "string" && match.startsWith(p1) && p1.includes("://") ? `${p1}[redacted]@` : "[redacted]",
+      typeof p1 === "string" && match.startsWith(p1) && p1.includes("://")
+        ? `${p1}[redacted]@`
+        : "[redacted]",
     );
   }
   return out;
@@ -29,6 +31,9 @@ export const logInfo = (event: string, fields: Record<string, unknown> = {}) => 
 export const logWarn = (event: string, fields: Record<string, unknown> = {}) => write("warn", event, fields);
 
 export function logError(event: string, err: unknown, fields: Record<string, unknown> = {}) {
-  const e = err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { message: String(err) };
+  const e =
+    err instanceof Error
+      ? { name: err.name, message: err.message, stack: err.stack }
+      : { message: String(err) };
   write("error", event, { ...fields, error: e });
 }

@@ -35,10 +35,7 @@ export function SignInForm({
   return (
     <Card className={cn("w-full max-w-sm", className)}>
       <CardBody className="space-y-6 px-6 py-8">
-        <div className="space-y-1">
-          <p className="text-sm font-medium text-accent-700">Paperclip</p>
-          <h1 className="text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
-        </div>
+        <h1 className="text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
         {error ? (
           <Alert tone="danger" id={errorId} data-testid="signin-error">
             {error}

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { ShellCompany, ShellUser } from "../types";
 import { cn, focusRing } from "../ui/cn";
 import { CompanySwitcher } from "./CompanySwitcher";
+import { NavLink, type NavLinkDef } from "./NavLink";
 
 export interface AppShellProps {
   user: ShellUser;
@@ -11,12 +12,6 @@ export interface AppShellProps {
   /** The current pathname, used to highlight the active link. */
   currentPath: string;
   children: ReactNode;
-}
-
-interface NavLinkDef {
-  label: string;
-  href: string;
-  testId: string;
 }
 
 /** Builds the sidebar links for a company. */
@@ -32,32 +27,7 @@ export function appNavLinks(companyId: string): { main: NavLinkDef[]; settings: 
   };
 }
 
-/** True when `path` is `href` or below it. */
-export function isActivePath(path: string, href: string): boolean {
-  const clean = path.split(/[?#]/)[0]?.replace(/\/+$/, "") ?? "";
-  return clean === href || clean.startsWith(`${href}/`);
-}
-
-function NavLink({ link, currentPath }: { link: NavLinkDef; currentPath: string }) {
-  const active = isActivePath(currentPath, link.href);
-  return (
-    <li>
-      <Link
-        href={link.href}
-        data-testid={link.testId}
-        aria-current={active ? "page" : undefined}
-        data-active={active || undefined}
-        className={cn(
-          "flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors",
-          focusRing,
-          active ? "bg-accent-50 text-accent-800" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
-        )}
-      >
-        {link.label}
-      </Link>
-    </li>
-  );
-}
+export { isActivePath } from "./paths";
 
 /** Application frame: sidebar (product, company switcher, navigation, user) and main content. */
 export function AppShell({ user, companies, currentCompanyId, currentPath, children }: AppShellProps) {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { cn } from "./cn";
 import { CopyButton } from "./CopyButton";
+import { cn } from "./cn";
 
 export const SECRET_ONCE_WARNING = "This is the only time this value is shown";
 

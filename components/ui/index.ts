@@ -34,5 +34,5 @@ export { Select, type SelectProps } from "./Select";
 export { Skeleton, type SkeletonProps, TableSkeleton, type TableSkeletonProps } from "./Skeleton";
 export { Spinner, type SpinnerProps, type SpinnerSize } from "./Spinner";
 export { SubmitButton, type SubmitButtonProps } from "./SubmitButton";
-export { TBody, TD, TH, THead, TR, Table, type TableProps } from "./Table";
+export { Table, type TableProps, TBody, TD, TH, THead, TR } from "./Table";
 export { Textarea, type TextareaProps } from "./Textarea";

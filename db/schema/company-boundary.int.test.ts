@@ -1,7 +1,15 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../test/database";
-import { agents, companies, heartbeatRuns, issues, toolApplications, toolCallEvents, toolConnections } from ".";
+import {
+  agents,
+  companies,
+  heartbeatRuns,
+  issues,
+  toolApplications,
+  toolCallEvents,
+  toolConnections,
+} from ".";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let acme: { id: string };
@@ -11,10 +19,22 @@ let acmeAgent: { id: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  [acme] = (await database.db.insert(companies).values({ name: "Acme", slug: "acme", issuePrefix: "ACME" }).returning()) as [{ id: string }];
-  [globex] = (await database.db.insert(companies).values({ name: "Globex", slug: "globex", issuePrefix: "GLX" }).returning()) as [{ id: string }];
-  [acmeAgent] = (await database.db.insert(agents).values({ companyId: acme.id, name: "A" }).returning()) as [{ id: string }];
-  [globexAgent] = (await database.db.insert(agents).values({ companyId: globex.id, name: "G" }).returning()) as [{ id: string }];
+  acme = (
+    await database.db
+      .insert(companies)
+      .values({ name: "Acme", slug: "acme", issuePrefix: "ACME" })
+      .returning()
+  )[0]!;
+  globex = (
+    await database.db
+      .insert(companies)
+      .values({ name: "Globex", slug: "globex", issuePrefix: "GLX" })
+      .returning()
+  )[0]!;
+  acmeAgent = (await database.db.insert(agents).values({ companyId: acme.id, name: "A" }).returning())[0]!;
+  globexAgent = (
+    await database.db.insert(agents).values({ companyId: globex.id, name: "G" }).returning()
+  )[0]!;
 });
 
 afterAll(async () => {
@@ -35,11 +55,15 @@ async function pgCode(promise: Promise<unknown>): Promise<string | undefined> {
 describe("company boundary in the database", () => {
   it("refuses a row that points at another company's row (composite foreign key)", async () => {
     const code = await pgCode(
-      database.db.insert(issues).values({ companyId: acme.id, number: 1, title: "x", assigneeAgentId: globexAgent.id }),
+      database.db
+        .insert(issues)
+        .values({ companyId: acme.id, number: 1, title: "x", assigneeAgentId: globexAgent.id }),
     );
     expect(code).toBe("23503"); // foreign_key_violation
     // The same insert pointing at its own company's agent succeeds, so the refusal above is the boundary.
-    await database.db.insert(issues).values({ companyId: acme.id, number: 1, title: "x", assigneeAgentId: acmeAgent.id });
+    await database.db
+      .insert(issues)
+      .values({ companyId: acme.id, number: 1, title: "x", assigneeAgentId: acmeAgent.id });
   });
 
   it("refuses cross-company references among Tools & Access rows too", async () => {
@@ -48,7 +72,9 @@ describe("company boundary in the database", () => {
       .values({ companyId: globex.id, slug: "echo", name: "Echo", type: "mcp_http" })
       .returning();
     const code = await pgCode(
-      database.db.insert(toolConnections).values({ companyId: acme.id, applicationId: app!.id, name: "stolen" }),
+      database.db
+        .insert(toolConnections)
+        .values({ companyId: acme.id, applicationId: app!.id, name: "stolen" }),
     );
     expect(code).toBe("23503");
     const run = await pgCode(
@@ -87,9 +113,11 @@ describe("company boundary in the database", () => {
       .insert(toolCallEvents)
       .values({ companyId: acme.id, eventType: "discovery", actorType: "system", actorId: "t" })
       .returning();
-    expect(await pgCode(database.db.update(toolCallEvents).set({ decision: "allow" }).where(sql`id = ${event!.id}`))).toBe(
-      "42501",
-    );
+    expect(
+      await pgCode(
+        database.db.update(toolCallEvents).set({ decision: "allow" }).where(sql`id = ${event!.id}`),
+      ),
+    ).toBe("42501");
     expect(await pgCode(database.db.delete(toolCallEvents).where(sql`id = ${event!.id}`))).toBe("42501");
   });
 });

@@ -1,8 +1,28 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
 import { users } from "./auth";
-import { agents, approvals, companies, heartbeatRuns, issueComments, issues, projects, routines } from "./core";
+import {
+  agents,
+  approvals,
+  companies,
+  heartbeatRuns,
+  issueComments,
+  issues,
+  projects,
+  routines,
+} from "./core";
 import { toolApplications, toolCatalogEntries, toolConnections, toolPolicies, toolTrustRules } from "./tools";
 import {
   ACTION_REQUEST_STATUSES,
@@ -209,7 +229,12 @@ export const toolActionRequests = pgTable(
       companyId: t.companyId,
       id: t.id,
     }),
-    companyFk("tool_action_requests_execution_invocation_fk", t.companyId, t.executionInvocationId, toolInvocations),
+    companyFk(
+      "tool_action_requests_execution_invocation_fk",
+      t.companyId,
+      t.executionInvocationId,
+      toolInvocations,
+    ),
     oneOf("tool_action_requests_status_ck", t.status, ACTION_REQUEST_STATUSES),
   ],
 );

@@ -86,7 +86,13 @@ export const companySecretBindings = pgTable(
     companyKey("company_secret_bindings", t.companyId, t.id),
     unique("company_secret_bindings_target_uq").on(t.companyId, t.connectionId, t.placement, t.target),
     companyFk("company_secret_bindings_secret_fk", t.companyId, t.secretId, companySecrets, "cascade"),
-    companyFk("company_secret_bindings_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
+    companyFk(
+      "company_secret_bindings_connection_fk",
+      t.companyId,
+      t.connectionId,
+      toolConnections,
+      "cascade",
+    ),
     oneOf("company_secret_bindings_placement_ck", t.placement, SECRET_PLACEMENTS),
   ],
 );

@@ -22,7 +22,6 @@ import {
   CATALOG_STATUSES,
   CONNECTION_HEALTH,
   CONNECTION_STATUSES,
-  POLICY_KINDS,
   PROFILE_ENTRY_MODES,
   PROFILE_SELECTOR_TYPES,
   PROFILE_STATUSES,
@@ -218,7 +217,13 @@ export const toolProfileEntries = pgTable(
     companyKey("tool_profile_entries", t.companyId, t.id),
     index("tool_profile_entries_profile_idx").on(t.companyId, t.profileId),
     companyFk("tool_profile_entries_profile_fk", t.companyId, t.profileId, toolProfiles, "cascade"),
-    companyFk("tool_profile_entries_application_fk", t.companyId, t.applicationId, toolApplications, "cascade"),
+    companyFk(
+      "tool_profile_entries_application_fk",
+      t.companyId,
+      t.applicationId,
+      toolApplications,
+      "cascade",
+    ),
     companyFk("tool_profile_entries_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
     companyFk(
       "tool_profile_entries_catalog_entry_fk",
@@ -344,7 +349,13 @@ export const toolTrustRules = pgTable(
   (t) => [
     companyKey("tool_trust_rules", t.companyId, t.id),
     index("tool_trust_rules_entry_idx").on(t.companyId, t.catalogEntryId),
-    companyFk("tool_trust_rules_catalog_entry_fk", t.companyId, t.catalogEntryId, toolCatalogEntries, "cascade"),
+    companyFk(
+      "tool_trust_rules_catalog_entry_fk",
+      t.companyId,
+      t.catalogEntryId,
+      toolCatalogEntries,
+      "cascade",
+    ),
     companyFk("tool_trust_rules_project_fk", t.companyId, t.projectId, projects, "cascade"),
     companyFk("tool_trust_rules_agent_fk", t.companyId, t.agentId, agents, "cascade"),
     companyFk("tool_trust_rules_issue_fk", t.companyId, t.issueId, issues, "cascade"),

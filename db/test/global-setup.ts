@@ -43,7 +43,12 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     tmp = mkdtempSync(path.join(tmpdir(), "paperclip-test-"));
     chmodSync(tmp, 0o755); // as root, PostgreSQL runs as the postgres user and must enter it
-    const embedded = await startEmbeddedPostgres({ home: tmp, port: await freePort(), password: "test", database: "postgres" });
+    const embedded = await startEmbeddedPostgres({
+      home: tmp,
+      port: await freePort(),
+      password: "test",
+      database: "postgres",
+    });
     adminUrl = embedded.url;
     stopEmbedded = embedded.stop;
   }
@@ -56,8 +61,11 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     // Drop every database this run created (the template and any clone a crashed file left).
-    const rows = await admin<{ datname: string }[]>`select datname from pg_database where datname like ${`pc_t%_${process.pid}_%`}`;
-    for (const r of rows) await admin.unsafe(`drop database if exists "${r.datname}" with (force)`).catch(() => {});
+    const rows = await admin<
+      { datname: string }[]
+    >`select datname from pg_database where datname like ${`pc_t%_${process.pid}_%`}`;
+    for (const r of rows)
+      await admin.unsafe(`drop database if exists "${r.datname}" with (force)`).catch(() => {});
     await admin.end({ timeout: 5 });
     if (stopEmbedded) await stopEmbedded();
     if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -24,7 +24,13 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
   const hash = hashToken(token);
   if (kind === "boardKey") {
     const [row] = await db
-      .select({ id: boardApiKeys.id, companyId: boardApiKeys.companyId, role: boardApiKeys.role, userId: boardApiKeys.createdByUserId, lastUsedAt: boardApiKeys.lastUsedAt })
+      .select({
+        id: boardApiKeys.id,
+        companyId: boardApiKeys.companyId,
+        role: boardApiKeys.role,
+        userId: boardApiKeys.createdByUserId,
+        lastUsedAt: boardApiKeys.lastUsedAt,
+      })
       .from(boardApiKeys)
       .where(and(eq(boardApiKeys.keyHash, hash), isNull(boardApiKeys.revokedAt)))
       .limit(1);
@@ -32,13 +38,28 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await db.update(boardApiKeys).set({ lastUsedAt: now }).where(eq(boardApiKeys.id, row.id));
     }
-    return { type: "board_key", keyId: row.id, companyId: row.companyId, role: row.role as BoardKeyRole, userId: row.userId };
+    return {
+      type: "board_key",
+      keyId: row.id,
+      companyId: row.companyId,
+      role: row.role as BoardKeyRole,
+      userId: row.userId,
+    };
   }
   if (kind === "agentKey") {
     const [row] = await db
-      .select({ id: agentApiKeys.id, companyId: agentApiKeys.companyId, agentId: agentApiKeys.agentId, lastUsedAt: agentApiKeys.lastUsedAt, agentStatus: agents.status })
+      .select({
+        id: agentApiKeys.id,
+        companyId: agentApiKeys.companyId,
+        agentId: agentApiKeys.agentId,
+        lastUsedAt: agentApiKeys.lastUsedAt,
+        agentStatus: agents.status,
+      })
       .from(agentApiKeys)
-      .innerJoin(agents, and(eq(agents.companyId, agentApiKeys.companyId), eq(agents.id, agentApiKeys.agentId)))
+      .innerJoin(
+        agents,
+        and(eq(agents.companyId, agentApiKeys.companyId), eq(agents.id, agentApiKeys.agentId)),
+      )
       .where(and(eq(agentApiKeys.keyHash, hash), isNull(agentApiKeys.revokedAt)))
       .limit(1);
     if (!row) throw unauthenticated("the API key is unknown or revoked");

@@ -45,7 +45,8 @@ export async function requireCompany(
       break;
     }
   }
-  if (!roleHas(role, capability)) throw forbidden(`your role \`${role}\` lacks the \`${capability}\` capability`);
+  if (!roleHas(role, capability))
+    throw forbidden(`your role \`${role}\` lacks the \`${capability}\` capability`);
   return { companyId, role };
 }
 

@@ -12,7 +12,14 @@ describe("role capabilities", () => {
 
   it("members use tools but cannot change tool access or read audit", () => {
     expect(roleHas("member", "tools:use")).toBe(true);
-    for (const c of ["tools:admin", "tools:manage_connections", "tools:manage_profiles", "tools:view_audit", "tools:manage_runtime", "agents:manage"] as const) {
+    for (const c of [
+      "tools:admin",
+      "tools:manage_connections",
+      "tools:manage_profiles",
+      "tools:view_audit",
+      "tools:manage_runtime",
+      "agents:manage",
+    ] as const) {
       expect(roleHas("member", c)).toBe(false);
     }
   });

@@ -18,6 +18,8 @@ describe("password hashing", () => {
     expect(await verifyPassword("x", null)).toBe(false);
     expect(await verifyPassword("x", "plaintext")).toBe(false);
     expect(await verifyPassword("x", "scrypt$0$8$1$AAAA$AAAA")).toBe(false);
-    expect(await verifyPassword("x", "scrypt$99999999$8$1$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).toBe(false);
+    expect(await verifyPassword("x", "scrypt$99999999$8$1$AAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")).toBe(
+      false,
+    );
   });
 });

@@ -13,12 +13,21 @@ export const SignInInput = z.object({
  * Checks email + password. Unknown users are checked against a dummy hash so the response
  * time does not reveal which emails have accounts. Disabled users cannot sign in.
  */
-export async function verifyCredentials(db: Db, raw: unknown): Promise<{ id: string; email: string; name: string | null } | null> {
+export async function verifyCredentials(
+  db: Db,
+  raw: unknown,
+): Promise<{ id: string; email: string; name: string | null } | null> {
   const parsed = SignInInput.safeParse(raw);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
   const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+      disabledAt: users.disabledAt,
+    })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email))
     .limit(1);

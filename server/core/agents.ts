@@ -39,7 +39,13 @@ export async function createAgent(ctx: ServiceContext, companyId: string, input:
   return ctx.db.transaction(async (tx) => {
     const [agent] = await tx
       .insert(agents)
-      .values({ companyId, name: input.name, title: input.title, description: input.description, adapterType: input.adapterType })
+      .values({
+        companyId,
+        name: input.name,
+        title: input.title,
+        description: input.description,
+        adapterType: input.adapterType,
+      })
       .returning(agentColumns);
     await logActivity(tx, ctx, {
       companyId,
@@ -77,14 +83,23 @@ export async function getAgent(ctx: ServiceContext, agentId: string) {
 
 /** Mints an agent API key. The plaintext is in this response only. */
 export async function createAgentKey(ctx: ServiceContext, agentId: string, input: CreateAgentKeyInput) {
-  const [agent] = await ctx.db.select({ id: agents.id, companyId: agents.companyId }).from(agents).where(eq(agents.id, agentId));
+  const [agent] = await ctx.db
+    .select({ id: agents.id, companyId: agents.companyId })
+    .from(agents)
+    .where(eq(agents.id, agentId));
   if (!agent) throw notFound("agent");
   await requireCompany(ctx, agent.companyId, "agents:manage", "agent");
   const minted = mintToken("agentKey");
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(agentApiKeys)
-      .values({ companyId: agent.companyId, agentId, name: input.name, prefix: minted.displayPrefix, keyHash: minted.hash })
+      .values({
+        companyId: agent.companyId,
+        agentId,
+        name: input.name,
+        prefix: minted.displayPrefix,
+        keyHash: minted.hash,
+      })
       .returning({
         id: agentApiKeys.id,
         agentId: agentApiKeys.agentId,
@@ -127,10 +142,22 @@ export async function revokeAgentKey(ctx: ServiceContext, agentId: string, keyId
     const [row] = await tx
       .update(agentApiKeys)
       .set({ revokedAt: ctx.now() })
-      .where(and(eq(agentApiKeys.companyId, agent.companyId), eq(agentApiKeys.agentId, agentId), eq(agentApiKeys.id, keyId), isNull(agentApiKeys.revokedAt)))
+      .where(
+        and(
+          eq(agentApiKeys.companyId, agent.companyId),
+          eq(agentApiKeys.agentId, agentId),
+          eq(agentApiKeys.id, keyId),
+          isNull(agentApiKeys.revokedAt),
+        ),
+      )
       .returning({ id: agentApiKeys.id, revokedAt: agentApiKeys.revokedAt });
     if (!row) throw notFound("agent key");
-    await logActivity(tx, ctx, { companyId: agent.companyId, action: "agent_key.revoke", entityType: "agent_api_key", entityId: keyId });
+    await logActivity(tx, ctx, {
+      companyId: agent.companyId,
+      action: "agent_key.revoke",
+      entityType: "agent_api_key",
+      entityId: keyId,
+    });
     return row;
   });
 }

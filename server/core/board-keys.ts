@@ -30,14 +30,20 @@ const keyColumns = {
 export async function createBoardKey(ctx: ServiceContext, companyId: string, input: CreateBoardKeyInput) {
   const access = await requireCompany(ctx, companyId, "board_keys:manage");
   // A key never outranks the person (or key) that made it.
-  if (RANK[input.role] > RANK[access.role]) throw forbidden(`you cannot create a key with role \`${input.role}\``);
+  if (RANK[input.role] > RANK[access.role])
+    throw forbidden(`you cannot create a key with role \`${input.role}\``);
   const minted = mintToken("boardKey");
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(boardApiKeys)
       .values({
         companyId,
-        createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null,
+        createdByUserId:
+          ctx.actor.type === "user"
+            ? ctx.actor.userId
+            : ctx.actor.type === "board_key"
+              ? ctx.actor.userId
+              : null,
         name: input.name,
         role: input.role,
         prefix: minted.displayPrefix,
@@ -57,7 +63,11 @@ export async function createBoardKey(ctx: ServiceContext, companyId: string, inp
 
 export async function listBoardKeys(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "board_keys:manage");
-  return ctx.db.select(keyColumns).from(boardApiKeys).where(eq(boardApiKeys.companyId, companyId)).orderBy(desc(boardApiKeys.createdAt));
+  return ctx.db
+    .select(keyColumns)
+    .from(boardApiKeys)
+    .where(eq(boardApiKeys.companyId, companyId))
+    .orderBy(desc(boardApiKeys.createdAt));
 }
 
 export async function revokeBoardKey(ctx: ServiceContext, companyId: string, keyId: string) {
@@ -66,10 +76,21 @@ export async function revokeBoardKey(ctx: ServiceContext, companyId: string, key
     const [row] = await tx
       .update(boardApiKeys)
       .set({ revokedAt: ctx.now() })
-      .where(and(eq(boardApiKeys.companyId, companyId), eq(boardApiKeys.id, keyId), isNull(boardApiKeys.revokedAt)))
+      .where(
+        and(
+          eq(boardApiKeys.companyId, companyId),
+          eq(boardApiKeys.id, keyId),
+          isNull(boardApiKeys.revokedAt),
+        ),
+      )
       .returning(keyColumns);
     if (!row) throw notFound("board key");
-    await logActivity(tx, ctx, { companyId, action: "board_key.revoke", entityType: "board_api_key", entityId: keyId });
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "board_key.revoke",
+      entityType: "board_api_key",
+      entityId: keyId,
+    });
     return row;
   });
 }

@@ -48,7 +48,8 @@ export const companyColumns = {
 /** Creates a company; the signed-in user becomes its owner. API keys cannot create companies. */
 export async function createCompany(ctx: ServiceContext, input: CreateCompanyInput) {
   const { actor } = ctx;
-  if (actor.type !== "user" && actor.type !== "system") throw forbidden("only a signed-in user can create a company");
+  if (actor.type !== "user" && actor.type !== "system")
+    throw forbidden("only a signed-in user can create a company");
   return ctx.db.transaction(async (tx) => {
     const base = input.slug ?? slugify(input.name);
     // A taken derived slug gets a short numeric suffix; an explicit slug that is taken is a 409.
@@ -65,7 +66,9 @@ export async function createCompany(ctx: ServiceContext, input: CreateCompanyInp
       .values({ name: input.name, slug, issuePrefix: input.issuePrefix ?? prefixOf(input.name) })
       .returning(companyColumns);
     if (actor.type === "user") {
-      await tx.insert(companyMemberships).values({ companyId: company!.id, userId: actor.userId, role: "owner" });
+      await tx
+        .insert(companyMemberships)
+        .values({ companyId: company!.id, userId: actor.userId, role: "owner" });
     }
     await logActivity(tx, ctx, {
       companyId: company!.id,

@@ -128,18 +128,28 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
       createdAt: issueComments.createdAt,
     })
     .from(issueComments)
-    .leftJoin(agents, and(eq(agents.companyId, issueComments.companyId), eq(agents.id, issueComments.authorAgentId)))
+    .leftJoin(
+      agents,
+      and(eq(agents.companyId, issueComments.companyId), eq(agents.id, issueComments.authorAgentId)),
+    )
     .leftJoin(users, eq(users.id, issueComments.authorUserId))
     .where(and(eq(issueComments.companyId, issue.companyId), eq(issueComments.issueId, issue.id)))
     .orderBy(asc(issueComments.createdAt), asc(issueComments.id));
   const documents = await ctx.db
-    .select({ id: issueDocuments.id, key: issueDocuments.key, revision: issueDocuments.revision, updatedAt: issueDocuments.updatedAt })
+    .select({
+      id: issueDocuments.id,
+      key: issueDocuments.key,
+      revision: issueDocuments.revision,
+      updatedAt: issueDocuments.updatedAt,
+    })
     .from(issueDocuments)
     .where(and(eq(issueDocuments.companyId, issue.companyId), eq(issueDocuments.issueId, issue.id)))
     .orderBy(issueDocuments.key);
   let parentIdentifier: string | null = null;
   if (issue.parentId) {
-    const [parent] = await issueQuery(ctx).where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.parentId)));
+    const [parent] = await issueQuery(ctx).where(
+      and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.parentId)),
+    );
     parentIdentifier = parent?.identifier ?? null;
   }
   return { ...issue, parentIdentifier, comments, documents };
@@ -154,7 +164,11 @@ export async function addComment(ctx: ServiceContext, issueId: string, input: Cr
     author = { authorType: "agent", authorUserId: null, authorAgentId: actor.agentId };
   } else if (actor.type === "user" || actor.type === "board_key") {
     await requireCompany(ctx, issue.companyId, "work:write", "issue");
-    author = { authorType: "user", authorUserId: actor.type === "user" ? actor.userId : actor.userId, authorAgentId: null };
+    author = {
+      authorType: "user",
+      authorUserId: actor.type === "user" ? actor.userId : actor.userId,
+      authorAgentId: null,
+    };
   } else {
     throw forbidden();
   }
@@ -163,7 +177,10 @@ export async function addComment(ctx: ServiceContext, issueId: string, input: Cr
       .insert(issueComments)
       .values({ companyId: issue.companyId, issueId: issue.id, kind: "text", body: input.body, ...author })
       .returning();
-    await tx.update(issues).set({ updatedAt: ctx.now() }).where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.id)));
+    await tx
+      .update(issues)
+      .set({ updatedAt: ctx.now() })
+      .where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.id)));
     return comment!;
   });
 }

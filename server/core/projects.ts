@@ -14,8 +14,17 @@ export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 export async function createProject(ctx: ServiceContext, companyId: string, input: CreateProjectInput) {
   await requireCompany(ctx, companyId, "work:write");
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.insert(projects).values({ companyId, ...input }).returning();
-    await logActivity(tx, ctx, { companyId, action: "project.create", entityType: "project", entityId: row!.id, details: { name: input.name } });
+    const [row] = await tx
+      .insert(projects)
+      .values({ companyId, ...input })
+      .returning();
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "project.create",
+      entityType: "project",
+      entityId: row!.id,
+      details: { name: input.name },
+    });
     return row!;
   });
 }
@@ -46,8 +55,17 @@ export type CreateRoutineInput = z.infer<typeof CreateRoutineInput>;
 export async function createRoutine(ctx: ServiceContext, companyId: string, input: CreateRoutineInput) {
   await requireCompany(ctx, companyId, "work:write");
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.insert(routines).values({ companyId, ...input }).returning();
-    await logActivity(tx, ctx, { companyId, action: "routine.create", entityType: "routine", entityId: row!.id, details: { name: input.name } });
+    const [row] = await tx
+      .insert(routines)
+      .values({ companyId, ...input })
+      .returning();
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "routine.create",
+      entityType: "routine",
+      entityId: row!.id,
+      details: { name: input.name },
+    });
     return row!;
   });
 }

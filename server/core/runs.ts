@@ -33,7 +33,9 @@ const runSelect = {
   agentId: heartbeatRuns.agentId,
   agentName: agents.name,
   issueId: heartbeatRuns.issueId,
-  issueIdentifier: sql<string | null>`case when ${issues.id} is null then null else ${companies.issuePrefix} || '-' || ${issues.number} end`,
+  issueIdentifier: sql<
+    string | null
+  >`case when ${issues.id} is null then null else ${companies.issuePrefix} || '-' || ${issues.number} end`,
   projectId: heartbeatRuns.projectId,
   routineId: heartbeatRuns.routineId,
   status: heartbeatRuns.status,
@@ -48,8 +50,14 @@ function runQuery(ctx: ServiceContext) {
     .select(runSelect)
     .from(heartbeatRuns)
     .innerJoin(companies, eq(companies.id, heartbeatRuns.companyId))
-    .innerJoin(agents, and(eq(agents.companyId, heartbeatRuns.companyId), eq(agents.id, heartbeatRuns.agentId)))
-    .leftJoin(issues, and(eq(issues.companyId, heartbeatRuns.companyId), eq(issues.id, heartbeatRuns.issueId)));
+    .innerJoin(
+      agents,
+      and(eq(agents.companyId, heartbeatRuns.companyId), eq(agents.id, heartbeatRuns.agentId)),
+    )
+    .leftJoin(
+      issues,
+      and(eq(issues.companyId, heartbeatRuns.companyId), eq(issues.id, heartbeatRuns.issueId)),
+    );
 }
 
 /** Board member (runs:manage) of the run's company, or the run's own agent; else 404. */
@@ -120,7 +128,9 @@ export async function startRun(ctx: ServiceContext, agentId: string, input: Star
       entityId: run!.id,
       details: { agentId, issueId: input.issueId ?? null, projectId, routineId: input.routineId ?? null },
     });
-    const [created] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(eq(heartbeatRuns.id, run!.id));
+    const [created] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(
+      eq(heartbeatRuns.id, run!.id),
+    );
     return created!;
   });
 }

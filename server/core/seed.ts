@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { instanceSettings, users } from "@/db/schema";
-import { systemContext } from "../context";
 import { hashPassword } from "../auth/password";
+import { systemContext } from "../context";
 import { createAgent, createAgentKey } from "./agents";
 import { createBoardKey } from "./board-keys";
 import { createCompany } from "./companies";
@@ -39,9 +39,16 @@ export async function seedDemoIfEmpty(db: Db, url: string): Promise<DemoCredenti
       .values({ email: ownerEmail, name: "Ada Owner", passwordHash: await hashPassword(ownerPassword) })
       .returning({ id: users.id, email: users.email });
     const txDb = tx as unknown as Db;
-    const ctx = { ...systemContext(txDb, "seed"), actor: { type: "user" as const, userId: owner!.id, email: owner!.email } };
+    const ctx = {
+      ...systemContext(txDb, "seed"),
+      actor: { type: "user" as const, userId: owner!.id, email: owner!.email },
+    };
 
-    const company = await createCompany(ctx, { name: "Acme Robotics", slug: "acme-robotics", issuePrefix: "ACME" });
+    const company = await createCompany(ctx, {
+      name: "Acme Robotics",
+      slug: "acme-robotics",
+      issuePrefix: "ACME",
+    });
     const boardKey = await createBoardKey(ctx, company.id, { name: "Demo board key", role: "admin" });
     const triage = await createAgent(ctx, company.id, {
       name: "Triage Bot",

@@ -16,8 +16,15 @@ import * as commentsRoute from "@/app/api/issues/[issueId]/comments/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as finishRoute from "@/app/api/runs/[runId]/finish/route";
 import * as runRoute from "@/app/api/runs/[runId]/route";
+import {
+  activityLog,
+  agentApiKeys,
+  boardApiKeys,
+  companyMemberships,
+  toolGatewaySessions,
+  users,
+} from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
-import { activityLog, agentApiKeys, boardApiKeys, companyMemberships, toolGatewaySessions, users } from "@/db/schema";
 import { hashPassword } from "@/server/auth/password";
 import { hashToken } from "@/server/auth/tokens";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
@@ -87,7 +94,9 @@ describe("authentication", () => {
   });
 
   it("refuses an unknown bearer token and a malformed Authorization header", async () => {
-    const unknown = await call(companiesRoute.GET, "GET", "/api/companies", { token: "pcb_notarealkey000000" });
+    const unknown = await call(companiesRoute.GET, "GET", "/api/companies", {
+      token: "pcb_notarealkey000000",
+    });
     expect(unknown.status).toBe(401);
     const malformed = await call(companiesRoute.GET, "GET", "/api/companies", {
       headers: { authorization: "Basic abc" },
@@ -96,9 +105,14 @@ describe("authentication", () => {
   });
 
   it("accepts the owner's session cookie and lists only the owner's companies", async () => {
-    const res = await call<{ companies: { id: string; role: string }[] }>(companiesRoute.GET, "GET", "/api/companies", {
-      cookie: ownerCookie,
-    });
+    const res = await call<{ companies: { id: string; role: string }[] }>(
+      companiesRoute.GET,
+      "GET",
+      "/api/companies",
+      {
+        cookie: ownerCookie,
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.json.companies).toEqual([expect.objectContaining({ id: demo.companyId, role: "owner" })]);
   });
@@ -120,8 +134,14 @@ describe("authentication", () => {
       params: { companyId: demo.companyId },
       body: { name: "short-lived" },
     });
-    await database.db.update(boardApiKeys).set({ revokedAt: new Date() }).where(eq(boardApiKeys.id, minted.json.id));
-    const res = await call(companyRoute.GET, "GET", "/", { token: minted.json.key, params: { companyId: demo.companyId } });
+    await database.db
+      .update(boardApiKeys)
+      .set({ revokedAt: new Date() })
+      .where(eq(boardApiKeys.id, minted.json.id));
+    const res = await call(companyRoute.GET, "GET", "/", {
+      token: minted.json.key,
+      params: { companyId: demo.companyId },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -154,7 +174,9 @@ describe("roles and capabilities", () => {
       .insert(users)
       .values({ email: "viewer@acme.example", passwordHash: await hashPassword("x") })
       .returning();
-    await database.db.insert(companyMemberships).values({ companyId: demo.companyId, userId: viewer!.id, role: "viewer" });
+    await database.db
+      .insert(companyMemberships)
+      .values({ companyId: demo.companyId, userId: viewer!.id, role: "viewer" });
     const res = await call(agentsRoute.POST, "POST", "/", {
       cookie: await sessionCookie(viewer!.id, viewer!.email),
       params: { companyId: demo.companyId },
@@ -241,12 +263,21 @@ describe("input validation", () => {
 
 describe("company boundary", () => {
   it("answers an unknown id, a malformed id and a foreign id with 404 not_found", async () => {
-    const unknown = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: UNKNOWN } });
+    const unknown = await call(agentRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: UNKNOWN },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json).toMatchObject({ error: { code: "not_found" } });
-    const malformed = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: "nope" } });
+    const malformed = await call(agentRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: "nope" },
+    });
     expect(malformed.status).toBe(404);
-    const foreign = await call(agentRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { agentId: otherAgentId } });
+    const foreign = await call(agentRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { agentId: otherAgentId },
+    });
     expect(foreign.status).toBe(404);
     // A foreign 404 is indistinguishable from an unknown one.
     expect(foreign.json.error).toEqual(unknown.json.error);
@@ -294,7 +325,10 @@ describe("company boundary", () => {
       params: { companyId: otherCompanyId },
       body: { title: "Globex only" },
     });
-    const read = await call(issueRoute.GET, "GET", "/", { token: agentKey, params: { issueId: otherIssue.json.id } });
+    const read = await call(issueRoute.GET, "GET", "/", {
+      token: agentKey,
+      params: { issueId: otherIssue.json.id },
+    });
     expect(read.status).toBe(404);
   });
 });
@@ -326,7 +360,10 @@ describe("API keys", () => {
       params: { agentId: demo.agents[1]!.id },
     });
     expect(JSON.stringify(listed.json)).not.toContain(created.json.key);
-    const self = await call(agentRoute.GET, "GET", "/", { token: created.json.key, params: { agentId: demo.agents[1]!.id } });
+    const self = await call(agentRoute.GET, "GET", "/", {
+      token: created.json.key,
+      params: { agentId: demo.agents[1]!.id },
+    });
     expect(self.status).toBe(200);
   });
 });
@@ -384,10 +421,15 @@ describe("work items", () => {
 
 describe("runs", () => {
   it("a board member starts a run on an issue; it inherits the project; finishing revokes sessions once", async () => {
-    const issues = await call<{ issues: { id: string; projectId: string | null }[] }>(issuesRoute.GET, "GET", "/", {
-      token: demo.boardApiKey,
-      params: { companyId: demo.companyId },
-    });
+    const issues = await call<{ issues: { id: string; projectId: string | null }[] }>(
+      issuesRoute.GET,
+      "GET",
+      "/",
+      {
+        token: demo.boardApiKey,
+        params: { companyId: demo.companyId },
+      },
+    );
     const issue = issues.json.issues.find((i) => i.projectId)!;
     const run = await call<{ id: string; status: string; projectId: string; startedAt: string }>(
       agentRunsRoute.POST,
@@ -441,11 +483,20 @@ describe("runs", () => {
       body: {},
     });
     expect(run.status).toBe(201);
-    const own = await call(runRoute.GET, "GET", "/", { token: demo.agents[1]!.apiKey, params: { runId: run.json.id } });
+    const own = await call(runRoute.GET, "GET", "/", {
+      token: demo.agents[1]!.apiKey,
+      params: { runId: run.json.id },
+    });
     expect(own.status).toBe(200);
-    const sibling = await call(runRoute.GET, "GET", "/", { token: demo.agents[0]!.apiKey, params: { runId: run.json.id } });
+    const sibling = await call(runRoute.GET, "GET", "/", {
+      token: demo.agents[0]!.apiKey,
+      params: { runId: run.json.id },
+    });
     expect(sibling.status).toBe(404);
-    const foreign = await call(runRoute.GET, "GET", "/", { token: otherBoardKey, params: { runId: run.json.id } });
+    const foreign = await call(runRoute.GET, "GET", "/", {
+      token: otherBoardKey,
+      params: { runId: run.json.id },
+    });
     expect(foreign.status).toBe(404);
     const listed = await call<{ runs: { id: string }[] }>(companyRunsRoute.GET, "GET", "/", {
       token: demo.boardApiKey,

@@ -51,7 +51,10 @@ export function setRouteDatabase(db: Db | null): void {
 export function errorResponse(err: ServiceError, requestId: string): Response {
   const body: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.details) body.details = err.details;
-  return Response.json({ error: body, requestId }, { status: err.status, headers: { "x-request-id": requestId } });
+  return Response.json(
+    { error: body, requestId },
+    { status: err.status, headers: { "x-request-id": requestId } },
+  );
 }
 
 function zodDetails(error: z.ZodError): Record<string, unknown> {
@@ -66,7 +69,10 @@ function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string
     if (where === "path") throw notFound();
     const first = result.error.issues[0];
     const path = first?.path.length ? ` at \`${first.path.join(".")}\`` : "";
-    throw invalidRequest(`invalid ${where}${path}: ${first?.message ?? "malformed"}`, zodDetails(result.error));
+    throw invalidRequest(
+      `invalid ${where}${path}: ${first?.message ?? "malformed"}`,
+      zodDetails(result.error),
+    );
   }
   return result.data;
 }
@@ -103,10 +109,16 @@ function assertSameOrigin(request: Request): void {
   } catch {
     throw forbidden("the request origin is not allowed");
   }
-  if (!host || originHost !== host) throw new ServiceError("csrf_rejected", "cross-site request refused", 403);
+  if (!host || originHost !== host)
+    throw new ServiceError("csrf_rejected", "cross-site request refused", 403);
 }
 
-async function authenticate(db: Db, request: Request, kinds: readonly ActorKind[], now: Date): Promise<Actor> {
+async function authenticate(
+  db: Db,
+  request: Request,
+  kinds: readonly ActorKind[],
+  now: Date,
+): Promise<Actor> {
   const token = bearerToken(request);
   let actor: Actor | null = null;
   if (token) {
@@ -118,7 +130,9 @@ async function authenticate(db: Db, request: Request, kinds: readonly ActorKind[
   if (!actor) throw unauthenticated();
   const kind: ActorKind = actor.type === "agent_key" ? "agent" : "board";
   if (!kinds.includes(kind)) {
-    throw forbidden(kind === "agent" ? "agent keys cannot use board routes" : "this route is for agents only");
+    throw forbidden(
+      kind === "agent" ? "agent keys cannot use board routes" : "this route is for agents only",
+    );
   }
   return actor;
 }
@@ -132,7 +146,10 @@ export function route<
   P extends z.ZodType = z.ZodType<Record<string, never>>,
   B extends z.ZodType = z.ZodUndefined,
   Q extends z.ZodType = z.ZodType<Record<string, never>>,
->(spec: RouteSpec<P, B, Q>, handler: (input: RouteInput<z.output<P>, z.output<B>, z.output<Q>>) => Promise<unknown>) {
+>(
+  spec: RouteSpec<P, B, Q>,
+  handler: (input: RouteInput<z.output<P>, z.output<B>, z.output<Q>>) => Promise<unknown>,
+) {
   return async (request: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
@@ -164,7 +181,11 @@ export function route<
       if (isServiceError(err)) return errorResponse(err, requestId);
       const mapped = fromDatabaseError(err);
       if (mapped) return errorResponse(mapped, requestId);
-      logError("route.unhandled", err, { requestId, method: request.method, path: new URL(request.url).pathname });
+      logError("route.unhandled", err, {
+        requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+      });
       return errorResponse(new ServiceError("internal_error", "internal error", 500), requestId);
     }
   };

@@ -1,6 +1,9 @@
 import { encode } from "next-auth/jwt";
 
-type Handler = (request: Request, context?: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (
+  request: Request,
+  context?: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export interface CallOptions {
   token?: string;

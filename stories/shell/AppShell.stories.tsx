@@ -50,7 +50,7 @@ export const IssuesPage: Story = {
 
 export const ToolsAccessActive: Story = {
   args: {
-    currentPath: `/c/${COMPANY_ID}/settings/tools/applications`,
+    currentPath: `/c/${COMPANY_ID}/settings/tools`,
     children: (
       <>
         <PageHeader

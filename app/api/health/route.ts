@@ -5,5 +5,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({ actors: "public" }, async ({ ctx }) => {
   const health = await checkHealth(ctx);
-  return Response.json(health, { status: health.status === "ok" ? 200 : 503, headers: { "cache-control": "no-store" } });
+  return Response.json(health, {
+    status: health.status === "ok" ? 200 : 503,
+    headers: { "cache-control": "no-store" },
+  });
 });

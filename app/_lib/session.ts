@@ -1,0 +1,47 @@
+import "server-only";
+import { headers } from "next/headers";
+import { notFound, redirect } from "next/navigation";
+import { auth } from "@/auth";
+import { getDb } from "@/db/client";
+import type { ServiceContext } from "@/server/context";
+import { listCompanies } from "@/server/core/companies";
+import { isServiceError } from "@/server/errors";
+
+/** The signed-in user's service context for a page; redirects to sign-in when there is none. */
+export async function requireUserContext(): Promise<ServiceContext & { actor: { type: "user" } }> {
+  const session = await auth();
+  const userId = session?.user?.id;
+  const email = session?.user?.email;
+  if (!userId || !email) {
+    const path = (await headers()).get("x-pathname") ?? "/";
+    redirect(`/signin?next=${encodeURIComponent(path)}`);
+  }
+  return {
+    db: getDb(),
+    actor: { type: "user", userId, email },
+    requestId: `page_${Date.now().toString(36)}`,
+    now: () => new Date(),
+  };
+}
+
+/** The signed-in user's context for a company page; 404 when the user is not a member. */
+export async function requireCompanyPage(companyId: string) {
+  const ctx = await requireUserContext();
+  const companies = await listCompanies(ctx);
+  const company = companies.find((c) => c.id === companyId);
+  if (!company) notFound();
+  return { ctx, company, companies };
+}
+
+/** Runs a verb for a page; a `not_found` ServiceError becomes the 404 page. */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (err) {
+    if (isServiceError(err) && err.code === "not_found") notFound();
+    throw err;
+  }
+}
+
+export const iso = (d: Date | string | null | undefined): string | null =>
+  d == null ? null : typeof d === "string" ? d : d.toISOString();

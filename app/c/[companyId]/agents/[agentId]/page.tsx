@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AgentDetail } from "@/components/agents/AgentDetail";
+import type { RunStatus } from "@/components/types";
+import { getAgent } from "@/server/core/agents";
+import { listRuns } from "@/server/core/runs";
+import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
+
+export const metadata: Metadata = { title: "Agent" };
+
+export default async function AgentPage({
+  params,
+}: {
+  params: Promise<{ companyId: string; agentId: string }>;
+}) {
+  const { companyId, agentId } = await params;
+  const { ctx } = await requireCompanyPage(companyId);
+  const agent = await orNotFound(getAgent(ctx, agentId));
+  if (agent.companyId !== companyId) notFound();
+  const runs = await listRuns(ctx, companyId, { agentId, limit: 20 });
+  return (
+    <AgentDetail
+      companyId={companyId}
+      now={new Date().toISOString()}
+      agent={{
+        id: agent.id,
+        name: agent.name,
+        title: agent.title,
+        status: agent.status,
+        createdAt: iso(agent.createdAt)!,
+        lastRunAt: iso(runs[0]?.createdAt),
+      }}
+      runs={runs.map((r) => ({
+        id: r.id,
+        status: r.status as RunStatus,
+        issueIdentifier: r.issueIdentifier,
+        createdAt: iso(r.createdAt)!,
+        startedAt: iso(r.startedAt),
+        finishedAt: iso(r.finishedAt),
+      }))}
+    />
+  );
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `npm test`: every check, in the order a failure is cheapest to find.
+#   typecheck → lint + format → unit → integration (real PostgreSQL) → Storybook build →
+#   production build → Playwright e2e (npm start on the embedded database, Chromium).
+# Integration tests use DATABASE_URL when set, otherwise an embedded PostgreSQL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n\033[1m▶ %s\033[0m\n' "$*"; }
+
+step "typecheck"
+npx tsc --noEmit -p tsconfig.json
+
+step "lint and format"
+npx biome check .
+
+step "unit tests"
+npx vitest run --project unit
+
+step "integration tests (${DATABASE_URL:+DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL})"
+npx vitest run --project integration
+
+step "storybook build"
+npx storybook build --quiet -o .storybook-static
+
+step "production build"
+npx next build
+
+step "end-to-end (Playwright, Chromium)"
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "Chromium not found at ${CHROMIUM_PATH:-/usr/bin/chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH" >&2
+  exit 1
+fi
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
+
+echo
+echo "all checks passed"
