@@ -13,7 +13,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   // through the redacting logger.
   logger: {
     error: (error) => {
-      if (error.name === "CredentialsSignin") return;
+      // (`type`, not `name`: production builds minify class names)
+      if ((error as { type?: string }).type === "CredentialsSignin") return;
       logError("auth.error", error);
     },
     warn: (code) => logWarn("auth.warn", { code }),
