@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -306,8 +307,9 @@ export const toolCallEvents = pgTable(
 );
 
 /**
- * Rate-limit counters: one row per (policy, scope key, window bucket). Incremented with a
- * single `INSERT … ON CONFLICT DO UPDATE … RETURNING`, exact across replicas.
+ * Rate-limit token buckets: one row per (policy, scope key). A call takes a token with one
+ * conditional `INSERT … ON CONFLICT DO UPDATE … WHERE tokens-after-refill >= 1 RETURNING`,
+ * so the limit is exact across replicas sharing the database.
  */
 export const toolRateLimitCounters = pgTable(
   "tool_rate_limit_counters",
@@ -316,13 +318,13 @@ export const toolRateLimitCounters = pgTable(
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     policyId: uuid("policy_id").notNull(),
     scopeKey: text("scope_key").notNull(),
-    windowStart: ts("window_start").notNull(),
-    count: integer("count").notNull().default(0),
+    tokens: doublePrecision("tokens").notNull(),
+    refilledAt: ts("refilled_at").notNull(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique("tool_rate_limit_counters_window_uq").on(t.companyId, t.policyId, t.scopeKey, t.windowStart),
+    unique("tool_rate_limit_counters_bucket_uq").on(t.companyId, t.policyId, t.scopeKey),
     companyFk("tool_rate_limit_counters_policy_fk", t.companyId, t.policyId, toolPolicies, "cascade"),
-    check("tool_rate_limit_counters_count_ck", sql`${t.count} >= 0`),
+    check("tool_rate_limit_counters_tokens_ck", sql`${t.tokens} >= 0`),
   ],
 );
