@@ -1,0 +1,196 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import {
+  companies,
+  toolApplications,
+  toolCatalogEntries,
+  toolConnections,
+  toolPolicies,
+  toolProfileBindings,
+  toolProfileEntries,
+  toolProfiles,
+  toolStdioTemplates,
+  toolTrustRules,
+} from "@/db/schema";
+import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
+
+/**
+ * Bumps the company's access version in the caller's transaction. Every change to profiles,
+ * entries, bindings, policies, trust rules, catalog or connections must call this, so every
+ * process's cached snapshot is refreshed on its next decision (cross-replica invalidation
+ * through the database, not through process memory).
+ */
+export async function bumpAccessVersion(tx: Tx, companyId: string): Promise<number> {
+  const [row] = await tx
+    .update(companies)
+    .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+    .where(eq(companies.id, companyId))
+    .returning({ v: companies.accessVersion });
+  return row?.v ?? 0;
+}
+
+const TRANSPORT: Record<string, "http" | "stdio" | "self" | "plugin"> = {
+  mcp_http: "http",
+  mcp_stdio: "stdio",
+  paperclip_self: "self",
+  paperclip_plugin: "plugin",
+};
+
+function selectorOf(e: typeof toolProfileEntries.$inferSelect): ProfileSelector | null {
+  switch (e.selectorType) {
+    case "application":
+      return e.applicationId ? { type: "application", applicationId: e.applicationId } : null;
+    case "connection":
+      return e.connectionId ? { type: "connection", connectionId: e.connectionId } : null;
+    case "catalog_entry":
+      return e.catalogEntryId ? { type: "catalog_entry", catalogEntryId: e.catalogEntryId } : null;
+    case "tool_glob":
+      return e.toolGlob ? { type: "tool_glob", glob: e.toolGlob } : null;
+    case "risk":
+      return e.risk ? { type: "risk", risk: e.risk as Risk } : null;
+    default:
+      return null;
+  }
+}
+
+/** Reads a company's access state from the database into the engine's snapshot shape. */
+export async function loadAccessSnapshot(
+  db: Db | Tx,
+  companyId: string,
+  version = 0,
+): Promise<AccessSnapshot> {
+  const [apps, conns, templates, entries, profiles, profileEntries, bindings, policies, rules] =
+    await Promise.all([
+      db.select().from(toolApplications).where(eq(toolApplications.companyId, companyId)),
+      db.select().from(toolConnections).where(eq(toolConnections.companyId, companyId)),
+      db
+        .select({ id: toolStdioTemplates.id, status: toolStdioTemplates.status })
+        .from(toolStdioTemplates)
+        .where(eq(toolStdioTemplates.companyId, companyId)),
+      db
+        .select({
+          id: toolCatalogEntries.id,
+          connectionId: toolCatalogEntries.connectionId,
+          kind: toolCatalogEntries.kind,
+          name: toolCatalogEntries.name,
+          status: toolCatalogEntries.status,
+          risk: toolCatalogEntries.risk,
+          riskOverride: toolCatalogEntries.riskOverride,
+          schemaHash: toolCatalogEntries.schemaHash,
+          versionHash: toolCatalogEntries.versionHash,
+          description: toolCatalogEntries.description,
+        })
+        .from(toolCatalogEntries)
+        .where(eq(toolCatalogEntries.companyId, companyId)),
+      db.select().from(toolProfiles).where(eq(toolProfiles.companyId, companyId)),
+      db.select().from(toolProfileEntries).where(eq(toolProfileEntries.companyId, companyId)),
+      db.select().from(toolProfileBindings).where(eq(toolProfileBindings.companyId, companyId)),
+      db.select().from(toolPolicies).where(eq(toolPolicies.companyId, companyId)),
+      db
+        .select()
+        .from(toolTrustRules)
+        .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.status, "active"))),
+    ]);
+  const appById = new Map(apps.map((a) => [a.id, a]));
+  const templateById = new Map(templates.map((t) => [t.id, t]));
+  const profileMap = new Map<string, SnapshotProfile>(
+    profiles.map((p) => [p.id, { id: p.id, name: p.name, status: p.status, entries: [] }]),
+  );
+  for (const e of profileEntries) {
+    const selector = selectorOf(e);
+    const profile = profileMap.get(e.profileId);
+    if (profile && selector)
+      profile.entries.push({ id: e.id, mode: e.mode as "include" | "exclude", selector });
+  }
+  return {
+    companyId,
+    version,
+    applications: apps.map((a) => ({ id: a.id, slug: a.slug, name: a.name, type: a.type, status: a.status })),
+    connections: conns.map((c) => {
+      const transport = TRANSPORT[appById.get(c.applicationId)?.type ?? ""];
+      const template = c.stdioTemplateId ? templateById.get(c.stdioTemplateId) : undefined;
+      return {
+        id: c.id,
+        applicationId: c.applicationId,
+        name: c.name,
+        status: c.status,
+        enabled: c.enabled,
+        healthStatus: c.healthStatus,
+        transport,
+        templateSafe: transport === "stdio" ? template?.status === "active" : undefined,
+      };
+    }),
+    catalog: entries.map((e) => ({
+      id: e.id,
+      connectionId: e.connectionId,
+      kind: e.kind,
+      name: e.name,
+      status: e.status,
+      // An admin override is audited and wins over the classifier.
+      risk: e.riskOverride ?? e.risk,
+      schemaHash: e.schemaHash,
+      versionHash: e.versionHash,
+      description: e.description,
+    })),
+    profiles: [...profileMap.values()],
+    bindings: bindings.map((b) => ({
+      id: b.id,
+      profileId: b.profileId,
+      targetType: b.targetType as BindingLevel,
+      targetId: b.projectId ?? b.agentId ?? b.routineId ?? b.issueId ?? null,
+    })),
+    policies: policies.map((p) => ({
+      id: p.id,
+      name: p.name,
+      kind: p.kind,
+      priority: p.priority,
+      enabled: p.enabled,
+      selectors: p.selectors,
+      conditions: p.conditions,
+      effect: p.effect,
+    })),
+    trustRules: rules.map((r) => ({
+      id: r.id,
+      catalogEntryId: r.catalogEntryId,
+      schemaHash: r.schemaHash,
+      scopeType: r.scopeType as "company" | "project" | "agent" | "issue",
+      scopeId: r.projectId ?? r.agentId ?? r.issueId ?? null,
+      argumentConstraints: r.argumentConstraints,
+      maxUses: r.maxUses,
+      useCount: r.useCount,
+      expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
+      status: r.status,
+    })),
+  };
+}
+
+type SnapshotCache = Map<string, { version: number; snapshot: AccessSnapshot }>;
+const g = globalThis as typeof globalThis & { __paperclipSnapshotCache?: SnapshotCache };
+g.__paperclipSnapshotCache ??= new Map();
+const cache: SnapshotCache = g.__paperclipSnapshotCache;
+
+/**
+ * The company's snapshot, from this process's cache when the database's access version still
+ * matches (one indexed single-row read), else reloaded. Correct across processes: another
+ * replica's change bumps the version in the database, and this process sees it on its next
+ * call. A snapshot is immutable once built; compiled indexes are memoised per object.
+ */
+export async function getAccessSnapshot(db: Db | Tx, companyId: string): Promise<AccessSnapshot> {
+  const [row] = await db
+    .select({ v: companies.accessVersion })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  if (!row) throw new Error(`company ${companyId} does not exist`);
+  const hit = cache.get(companyId);
+  if (hit && hit.version === row.v) return hit.snapshot;
+  const snapshot = await loadAccessSnapshot(db, companyId, row.v);
+  // Only move forward: a slow loader must not replace a newer snapshot.
+  const current = cache.get(companyId);
+  if (!current || current.version <= row.v) cache.set(companyId, { version: row.v, snapshot });
+  return snapshot;
+}
+
+/** For tests: forget cached snapshots. */
+export function clearSnapshotCache(): void {
+  cache.clear();
+}

@@ -1,0 +1,168 @@
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { toolInvocations } from "@/db/schema";
+import type { Risk } from "../access/types";
+import type { DecisionValue } from "../audit/record-event";
+import { canonicalJson, sha256Hex } from "./canonical";
+
+export type Invocation = typeof toolInvocations.$inferSelect;
+
+export interface InvocationStart {
+  companyId: string;
+  actorType: Invocation["actorType"];
+  actorId: string;
+  runId?: string | null;
+  issueId?: string | null;
+  agentId?: string | null;
+  sessionId?: string | null;
+  applicationId?: string | null;
+  connectionId?: string | null;
+  catalogEntryId?: string | null;
+  /** The name the caller asked for (bounded before storage). */
+  toolName: string;
+  argsHash: string;
+  argsSummary?: Record<string, unknown> | null;
+  risk?: Risk | null;
+  /** The caller's own idempotency key, if it sent one. */
+  idempotencyKey?: string | null;
+}
+
+/**
+ * The idempotency identity of a call: for write and destructive tools, a hash of company +
+ * connection + tool + arguments hash + issue/run context (+ the caller's key when given).
+ * Reads have none — repeating a read has no side effect, and every attempt gets its own row.
+ */
+export function idempotencyIdentity(s: InvocationStart): string | null {
+  if (s.risk !== "write" && s.risk !== "destructive") return null;
+  if (!s.connectionId || !s.catalogEntryId) return null;
+  return sha256Hex(
+    canonicalJson({
+      company: s.companyId,
+      connection: s.connectionId,
+      tool: s.catalogEntryId,
+      args: s.argsHash,
+      issue: s.issueId ?? null,
+      run: s.runId ?? null,
+      key: s.idempotencyKey ?? null,
+    }),
+  );
+}
+
+/**
+ * Creates the ledger row for an attempt, or finds the existing one with the same idempotency
+ * identity — in one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING`, never
+ * select-then-insert, so concurrent retries on any number of replicas converge on one row.
+ * `created` is false for a retry (its `attempts` counter is incremented).
+ */
+export async function openInvocation(
+  tx: Tx,
+  s: InvocationStart,
+): Promise<{ invocation: Invocation; created: boolean }> {
+  const identity = idempotencyIdentity(s);
+  const values = {
+    companyId: s.companyId,
+    actorType: s.actorType,
+    actorId: s.actorId,
+    runId: s.runId ?? null,
+    issueId: s.issueId ?? null,
+    agentId: s.agentId ?? null,
+    sessionId: s.sessionId ?? null,
+    applicationId: s.applicationId ?? null,
+    connectionId: s.connectionId ?? null,
+    catalogEntryId: s.catalogEntryId ?? null,
+    toolName: s.toolName.slice(0, 200),
+    argsHash: s.argsHash,
+    argsSummary: s.argsSummary ?? null,
+    idempotencyKey: s.idempotencyKey?.slice(0, 200) ?? null,
+    idempotencyIdentity: identity,
+  };
+  const insert = tx.insert(toolInvocations).values(values);
+  const rows = identity
+    ? await insert
+        .onConflictDoUpdate({
+          target: [toolInvocations.companyId, toolInvocations.idempotencyIdentity],
+          targetWhere: sql`${toolInvocations.idempotencyIdentity} is not null`,
+          set: { attempts: sql`${toolInvocations.attempts} + 1`, updatedAt: sql`now()` },
+        })
+        // xmax = 0 only on a freshly inserted row version
+        .returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`(xmax = 0)` })
+    : await insert.returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`true` });
+  const { created, ...invocation } = rows[0]!;
+  return { invocation, created };
+}
+
+const STATUS_FOR: Record<DecisionValue, Invocation["executionStatus"]> = {
+  allow: "pending",
+  deny: "denied",
+  approval_required: "awaiting_approval",
+  rate_limited: "denied",
+  deferred: "deferred",
+};
+
+/** Records the decision on the ledger row (same transaction as its audit event). */
+export async function recordInvocationDecision(
+  tx: Tx,
+  companyId: string,
+  invocationId: string,
+  d: { decision: DecisionValue; reasonCode: string; matchedPolicyIds: string[] },
+): Promise<void> {
+  await tx
+    .update(toolInvocations)
+    .set({
+      decision: d.decision,
+      reasonCode: d.reasonCode,
+      matchedPolicyIds: d.matchedPolicyIds.slice(0, 50),
+      executionStatus: STATUS_FOR[d.decision],
+      approvalState: d.decision === "approval_required" ? "pending" : undefined,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+}
+
+/**
+ * Marks the row as executing, only from a not-yet-executing state: the conditional update is
+ * what lets exactly one of several concurrent retries run the side effect.
+ */
+export async function claimExecution(tx: Tx, companyId: string, invocationId: string): Promise<boolean> {
+  const rows = await tx
+    .update(toolInvocations)
+    .set({ executionStatus: "running", startedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(toolInvocations.companyId, companyId),
+        eq(toolInvocations.id, invocationId),
+        sql`${toolInvocations.executionStatus} in ('pending', 'denied', 'deferred', 'failed', 'timeout')`,
+      ),
+    )
+    .returning({ id: toolInvocations.id });
+  return rows.length === 1;
+}
+
+/** Records the outcome of an executed call. */
+export async function completeInvocation(
+  tx: Tx,
+  companyId: string,
+  invocationId: string,
+  r: {
+    status: "succeeded" | "failed" | "timeout";
+    resultHash?: string | null;
+    resultSize?: number | null;
+    resultSummary?: Record<string, unknown> | null;
+    errorCode?: string | null;
+    latencyMs: number;
+  },
+): Promise<void> {
+  await tx
+    .update(toolInvocations)
+    .set({
+      executionStatus: r.status,
+      resultHash: r.resultHash ?? null,
+      resultSize: r.resultSize ?? null,
+      resultSummary: r.resultSummary ?? null,
+      errorCode: r.errorCode ?? null,
+      latencyMs: r.latencyMs,
+      completedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { BINDING_LEVELS, decide } from "../access/decide";
+import { getAccessSnapshot } from "../access/snapshot";
+import type { AccessContext, AccessSnapshot } from "../access/types";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { loadNames } from "./lookups";
+import { resolveAccessContext } from "./policies";
+
+export const EffectiveToolsQuery = z.object({
+  issueId: z.uuid().optional(),
+  projectId: z.uuid().optional(),
+  routineId: z.uuid().optional(),
+});
+export type EffectiveToolsQuery = z.infer<typeof EffectiveToolsQuery>;
+
+/**
+ * Every tool `tools/list` would show this agent in the given context, with the reasons the
+ * engine gives — computed by the same `decide` the gateway uses, so this page cannot disagree
+ * with what the agent sees.
+ */
+export function visibleTools(snapshot: AccessSnapshot, context: AccessContext, now: Date) {
+  const out: {
+    catalogEntryId: string;
+    toolName: string;
+    risk: string;
+    requiresApproval: boolean;
+    reasons: string[];
+  }[] = [];
+  let hidden = 0;
+  for (const entry of snapshot.catalog) {
+    if ((entry.kind ?? "tool") !== "tool") continue;
+    const d = decide(snapshot, {
+      purpose: "list",
+      context,
+      target: { catalogEntryId: entry.id },
+      now: now.toISOString(),
+    });
+    if (d.visibility === "visible" && d.target) {
+      out.push({
+        catalogEntryId: entry.id,
+        toolName: d.target.toolName,
+        risk: d.target.risk,
+        requiresApproval: d.effects.includes("require_approval"),
+        reasons: d.explanation,
+      });
+    } else {
+      hidden++;
+    }
+  }
+  out.sort((a, b) => (a.toolName < b.toolName ? -1 : 1));
+  return { tools: out, hiddenCount: hidden };
+}
+
+export async function getEffectiveTools(
+  ctx: ServiceContext,
+  companyId: string,
+  agentId: string,
+  query: EffectiveToolsQuery,
+) {
+  await requireCompany(ctx, companyId, "company:read");
+  const context = await resolveAccessContext(ctx, companyId, { agentId, ...query });
+  const [snapshot, names] = await Promise.all([
+    getAccessSnapshot(ctx.db, companyId),
+    loadNames(ctx.db, companyId),
+  ]);
+  const { tools, hiddenCount } = visibleTools(snapshot, context, ctx.now());
+  const conns = new Map(names.connections.map((c) => [c.id, c]));
+  const apps = new Map(names.applications.map((a) => [a.id, a]));
+  const entries = new Map(snapshot.catalog.map((e) => [e.id, e]));
+  const targetOf: Record<string, string | null> = {
+    company: "",
+    project: context.projectId,
+    agent: context.agentId,
+    routine: context.routineId,
+    issue: context.issueId,
+  };
+  const profileById = new Map(snapshot.profiles.map((p) => [p.id, p]));
+  const profiles = BINDING_LEVELS.flatMap((level) =>
+    snapshot.bindings
+      .filter((b) => b.targetType === level && (level === "company" ? true : b.targetId === targetOf[level]))
+      .flatMap((b) => {
+        const p = profileById.get(b.profileId);
+        return p && p.status === "active" ? [{ id: p.id, name: p.name, level }] : [];
+      }),
+  );
+  return {
+    agentId,
+    context: { issueId: context.issueId, projectId: context.projectId, routineId: context.routineId },
+    profiles,
+    tools: tools.map((t) => {
+      const conn = conns.get(entries.get(t.catalogEntryId)?.connectionId ?? "");
+      return {
+        ...t,
+        connectionName: conn?.name ?? null,
+        applicationName: conn ? (apps.get(conn.applicationId)?.name ?? null) : null,
+      };
+    }),
+    hiddenCount,
+  };
+}

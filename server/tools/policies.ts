@@ -1,0 +1,262 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { agents, issues, projects, routines, toolPolicies } from "@/db/schema";
+import { POLICY_KINDS } from "@/db/schema/values";
+import { decide } from "../access/decide";
+import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "../access/policy-schema";
+import { readTokens } from "../access/rate-limit";
+import { getAccessSnapshot } from "../access/snapshot";
+import type { AccessRequest } from "../access/types";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { invalidRequest, notFound } from "../errors";
+import { mutateAccess } from "./profiles";
+
+const PolicyFields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(2000).nullable().optional(),
+  kind: z.enum(POLICY_KINDS),
+  priority: z.number().int().min(-100_000).max(100_000).default(100),
+  enabled: z.boolean().default(true),
+  selectors: PolicySelectors.default({}),
+  conditions: PolicyConditions.default({}),
+  effect: z.record(z.string(), z.unknown()).default({}),
+};
+
+export const CreatePolicyInput = z.object(PolicyFields);
+export type CreatePolicyInput = z.infer<typeof CreatePolicyInput>;
+
+export const UpdatePolicyInput = z
+  .object({
+    name: PolicyFields.name.optional(),
+    description: PolicyFields.description,
+    kind: PolicyFields.kind.optional(),
+    priority: z.number().int().min(-100_000).max(100_000).optional(),
+    enabled: z.boolean().optional(),
+    selectors: PolicySelectors.optional(),
+    conditions: PolicyConditions.optional(),
+    effect: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "nothing to change");
+export type UpdatePolicyInput = z.infer<typeof UpdatePolicyInput>;
+
+export const TestPolicyInput = z.object({
+  agentId: z.uuid(),
+  tool: z.string().trim().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  issueId: z.uuid().optional(),
+  projectId: z.uuid().optional(),
+  routineId: z.uuid().optional(),
+});
+export type TestPolicyInput = z.infer<typeof TestPolicyInput>;
+
+/** The kind's effect must parse; the stored form is the parsed one (defaults filled in). */
+function checkedEffect(kind: (typeof POLICY_KINDS)[number], effect: unknown) {
+  const parsed = parsePolicyEffect(kind, effect);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw invalidRequest(
+      `invalid \`effect\` for a \`${kind}\` policy${first?.path.length ? ` at \`${first.path.join(".")}\`` : ""}: ${first?.message}`,
+    );
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+const present = (p: typeof toolPolicies.$inferSelect) => ({
+  id: p.id,
+  name: p.name,
+  description: p.description,
+  kind: p.kind,
+  priority: p.priority,
+  enabled: p.enabled,
+  selectors: p.selectors,
+  conditions: p.conditions,
+  effect: p.effect,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+export async function listPolicies(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const rows = await ctx.db
+    .select()
+    .from(toolPolicies)
+    .where(eq(toolPolicies.companyId, companyId))
+    .orderBy(desc(toolPolicies.priority), asc(toolPolicies.name));
+  return rows.map(present);
+}
+
+export async function createPolicy(ctx: ServiceContext, companyId: string, input: CreatePolicyInput) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  const effect = checkedEffect(input.kind, input.effect);
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .insert(toolPolicies)
+          .values({ companyId, ...input, effect })
+          .returning()
+      )[0]!,
+    (r) => ({
+      action: "tool_policy.create",
+      entityType: "tool_policy",
+      entityId: r.id,
+      details: {
+        name: r.name,
+        kind: r.kind,
+        priority: r.priority,
+        selectors: r.selectors,
+        conditions: r.conditions,
+        effect: r.effect,
+      },
+    }),
+  );
+  return present(row);
+}
+
+export async function updatePolicy(
+  ctx: ServiceContext,
+  companyId: string,
+  policyId: string,
+  input: UpdatePolicyInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(toolPolicies)
+        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .for("update");
+      if (!current) throw notFound("policy");
+      const kind = input.kind ?? current.kind;
+      if (!(POLICY_KINDS as readonly string[]).includes(kind)) {
+        throw invalidRequest(`policy kind \`${kind}\` is not supported; set a supported \`kind\``);
+      }
+      const effect = checkedEffect(
+        kind as (typeof POLICY_KINDS)[number],
+        input.effect ?? (input.kind ? {} : current.effect),
+      );
+      const [updated] = await tx
+        .update(toolPolicies)
+        .set({ ...input, kind, effect, updatedAt: ctx.now() })
+        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .returning();
+      return updated!;
+    },
+    (r) => ({
+      action: "tool_policy.update",
+      entityType: "tool_policy",
+      entityId: r.id,
+      details: { changes: input },
+    }),
+  );
+  return present(row);
+}
+
+export async function deletePolicy(ctx: ServiceContext, companyId: string, policyId: string) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [r] = await tx
+        .delete(toolPolicies)
+        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .returning({ id: toolPolicies.id, name: toolPolicies.name });
+      if (!r) throw notFound("policy");
+      return r;
+    },
+    (r) => ({
+      action: "tool_policy.delete",
+      entityType: "tool_policy",
+      entityId: r.id,
+      details: { name: r.name },
+    }),
+  );
+  return { deleted: true };
+}
+
+/** Resolves the context ids of a simulated call; each must belong to the company (else 404). */
+export async function resolveAccessContext(
+  ctx: ServiceContext,
+  companyId: string,
+  input: { agentId: string; issueId?: string; projectId?: string; routineId?: string },
+) {
+  const [agent] = await ctx.db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(and(eq(agents.companyId, companyId), eq(agents.id, input.agentId)));
+  if (!agent) throw notFound("agent");
+  let projectId = input.projectId ?? null;
+  if (input.issueId) {
+    const [issue] = await ctx.db
+      .select({ projectId: issues.projectId })
+      .from(issues)
+      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+    if (!issue) throw notFound("issue");
+    projectId ??= issue.projectId;
+  }
+  if (input.routineId) {
+    const [routine] = await ctx.db
+      .select({ projectId: routines.projectId })
+      .from(routines)
+      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+    if (!routine) throw notFound("routine");
+    projectId ??= routine.projectId;
+  }
+  if (projectId && input.projectId) {
+    const [project] = await ctx.db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.companyId, companyId), eq(projects.id, projectId)));
+    if (!project) throw notFound("project");
+  }
+  return {
+    companyId,
+    agentId: input.agentId,
+    issueId: input.issueId ?? null,
+    projectId,
+    routineId: input.routineId ?? null,
+    runId: null,
+    sessionValid: true,
+  };
+}
+
+/**
+ * Evaluates a hypothetical call with the real engine and the real snapshot, including current
+ * rate-limit buckets, without executing or recording anything.
+ */
+export async function testPolicyDecision(ctx: ServiceContext, companyId: string, input: TestPolicyInput) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  const context = await resolveAccessContext(ctx, companyId, input);
+  const snapshot = await getAccessSnapshot(ctx.db, companyId);
+  const request: AccessRequest = {
+    purpose: "call",
+    context,
+    target: { toolName: input.tool },
+    arguments: input.arguments,
+    now: ctx.now().toISOString(),
+  };
+  let decision = decide(snapshot, request);
+  if (decision.rateLimits.length > 0) {
+    const tokens = await readTokens(ctx.db, companyId, decision.rateLimits);
+    decision = decide(snapshot, {
+      ...request,
+      rateLimits: Object.fromEntries(decision.rateLimits.map((s, i) => [s.policyId, { tokens: tokens[i]! }])),
+    });
+  }
+  const byId = new Map(snapshot.policies.map((p) => [p.id, p]));
+  return {
+    decision,
+    matchedPolicies: [...new Set(decision.matchedPolicyIds)].map((id) => ({
+      id,
+      name: byId.get(id)?.name ?? id,
+      kind: byId.get(id)?.kind ?? "unknown",
+    })),
+  };
+}

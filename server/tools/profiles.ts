@@ -1,0 +1,436 @@
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
+import { BINDING_TARGETS } from "@/db/schema/values";
+import { isValidGlob, MAX_GLOB_LENGTH } from "../access/glob";
+import { bumpAccessVersion } from "../access/snapshot";
+import type { ProfileSelector } from "../access/types";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { invalidRequest, notFound } from "../errors";
+import { loadNames, type Names } from "./lookups";
+
+export const CreateProfileInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(2000).optional(),
+});
+export type CreateProfileInput = z.infer<typeof CreateProfileInput>;
+
+export const UpdateProfileInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    description: z.string().trim().max(2000).nullable().optional(),
+    status: z.enum(["active", "archived"]).optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "nothing to change");
+export type UpdateProfileInput = z.infer<typeof UpdateProfileInput>;
+
+export const ProfileSelectorInput = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("application"), applicationId: z.uuid() }).strict(),
+  z.object({ type: z.literal("connection"), connectionId: z.uuid() }).strict(),
+  z.object({ type: z.literal("catalog_entry"), catalogEntryId: z.uuid() }).strict(),
+  z
+    .object({
+      type: z.literal("tool_glob"),
+      glob: z
+        .string()
+        .trim()
+        .refine(isValidGlob, `a glob of 1-${MAX_GLOB_LENGTH} characters, e.g. \`github.*\``),
+    })
+    .strict(),
+  z.object({ type: z.literal("risk"), risk: z.enum(["read", "write", "destructive"]) }).strict(),
+]);
+
+export const AddProfileEntryInput = z.object({
+  mode: z.enum(["include", "exclude"]).default("include"),
+  selector: ProfileSelectorInput,
+});
+export type AddProfileEntryInput = z.infer<typeof AddProfileEntryInput>;
+
+export const AddProfileBindingInput = z
+  .object({ targetType: z.enum(BINDING_TARGETS), targetId: z.uuid().optional() })
+  .refine((b) => (b.targetType === "company") === (b.targetId === undefined), {
+    message: "a company binding takes no `targetId`; every other binding needs one",
+  });
+export type AddProfileBindingInput = z.infer<typeof AddProfileBindingInput>;
+
+type EntryRow = typeof toolProfileEntries.$inferSelect;
+type BindingRow = typeof toolProfileBindings.$inferSelect;
+
+function entrySelector(e: EntryRow): ProfileSelector | null {
+  switch (e.selectorType) {
+    case "application":
+      return { type: "application", applicationId: e.applicationId! };
+    case "connection":
+      return { type: "connection", connectionId: e.connectionId! };
+    case "catalog_entry":
+      return { type: "catalog_entry", catalogEntryId: e.catalogEntryId! };
+    case "tool_glob":
+      return { type: "tool_glob", glob: e.toolGlob! };
+    case "risk":
+      return { type: "risk", risk: e.risk as "read" | "write" | "destructive" };
+    default:
+      return null;
+  }
+}
+
+function selectorLabel(s: ProfileSelector | null, n: Names): string {
+  if (!s) return "unknown selector";
+  switch (s.type) {
+    case "application":
+      return `application ${n.applications.find((a) => a.id === s.applicationId)?.name ?? s.applicationId}`;
+    case "connection":
+      return `connection ${n.connections.find((c) => c.id === s.connectionId)?.name ?? s.connectionId}`;
+    case "catalog_entry":
+      return `tool ${n.entries.find((e) => e.id === s.catalogEntryId)?.name ?? s.catalogEntryId}`;
+    case "tool_glob":
+      return `tools matching ${s.glob}`;
+    case "risk":
+      return `${s.risk} tools`;
+  }
+}
+
+function bindingTarget(b: BindingRow): string | null {
+  return b.projectId ?? b.agentId ?? b.routineId ?? b.issueId ?? null;
+}
+
+function bindingLabel(b: BindingRow, n: Names): string {
+  const id = bindingTarget(b);
+  switch (b.targetType) {
+    case "company":
+      return "Company";
+    case "project":
+      return `Project · ${n.projects.find((p) => p.id === id)?.name ?? id}`;
+    case "agent":
+      return `Agent · ${n.agents.find((a) => a.id === id)?.name ?? id}`;
+    case "routine":
+      return `Routine · ${n.routines.find((r) => r.id === id)?.name ?? id}`;
+    case "issue": {
+      const issue = n.issues.find((i) => i.id === id);
+      return `Issue · ${issue ? `${issue.identifier} ${issue.title}` : id}`;
+    }
+    default:
+      return b.targetType;
+  }
+}
+
+function present(p: typeof toolProfiles.$inferSelect, entries: EntryRow[], bindings: BindingRow[], n: Names) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    status: p.status,
+    entries: entries
+      .filter((e) => e.profileId === p.id)
+      .map((e) => {
+        const selector = entrySelector(e);
+        return { id: e.id, mode: e.mode, selector, label: selectorLabel(selector, n) };
+      }),
+    bindings: bindings
+      .filter((b) => b.profileId === p.id)
+      .map((b) => ({
+        id: b.id,
+        targetType: b.targetType,
+        targetId: bindingTarget(b),
+        targetLabel: bindingLabel(b, n),
+      })),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
+}
+export type ProfileView = ReturnType<typeof present>;
+
+async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: string) {
+  const where = profileId
+    ? and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId))
+    : eq(toolProfiles.companyId, companyId);
+  const [profiles, entries, bindings, names] = await Promise.all([
+    ctx.db.select().from(toolProfiles).where(where).orderBy(asc(toolProfiles.name)),
+    ctx.db
+      .select()
+      .from(toolProfileEntries)
+      .where(
+        profileId
+          ? and(eq(toolProfileEntries.companyId, companyId), eq(toolProfileEntries.profileId, profileId))
+          : eq(toolProfileEntries.companyId, companyId),
+      )
+      .orderBy(asc(toolProfileEntries.createdAt)),
+    ctx.db
+      .select()
+      .from(toolProfileBindings)
+      .where(
+        profileId
+          ? and(eq(toolProfileBindings.companyId, companyId), eq(toolProfileBindings.profileId, profileId))
+          : eq(toolProfileBindings.companyId, companyId),
+      )
+      .orderBy(asc(toolProfileBindings.createdAt)),
+    loadNames(ctx.db, companyId),
+  ]);
+  return profiles.map((p) => present(p, entries, bindings, names));
+}
+
+export async function listProfiles(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  return loadProfiles(ctx, companyId);
+}
+
+export async function getProfile(ctx: ServiceContext, companyId: string, profileId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const [profile] = await loadProfiles(ctx, companyId, profileId);
+  if (!profile) throw notFound("profile");
+  return profile;
+}
+
+/** Runs an access-changing mutation: activity row and access-version bump in the same transaction. */
+async function mutate<T>(
+  ctx: ServiceContext,
+  companyId: string,
+  work: (tx: Tx) => Promise<T>,
+  activity: (result: T) => {
+    action: string;
+    entityType: string;
+    entityId: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const result = await work(tx);
+    await bumpAccessVersion(tx, companyId);
+    await logActivity(tx, ctx, { companyId, ...activity(result) });
+    return result;
+  });
+}
+
+export async function createProfile(ctx: ServiceContext, companyId: string, input: CreateProfileInput) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  const row = await mutate(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .insert(toolProfiles)
+          .values({ companyId, ...input })
+          .returning()
+      )[0]!,
+    (r) => ({
+      action: "tool_profile.create",
+      entityType: "tool_profile",
+      entityId: r.id,
+      details: { name: r.name },
+    }),
+  );
+  return getProfile(ctx, companyId, row.id);
+}
+
+export async function updateProfile(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  input: UpdateProfileInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [row] = await tx
+        .update(toolProfiles)
+        .set({ ...input, updatedAt: ctx.now() })
+        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .returning({ id: toolProfiles.id });
+      if (!row) throw notFound("profile");
+      return row;
+    },
+    () => ({
+      action: "tool_profile.update",
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { ...input },
+    }),
+  );
+  return getProfile(ctx, companyId, profileId);
+}
+
+export async function deleteProfile(ctx: ServiceContext, companyId: string, profileId: string) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [row] = await tx
+        .delete(toolProfiles)
+        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .returning({ id: toolProfiles.id, name: toolProfiles.name });
+      if (!row) throw notFound("profile");
+      return row;
+    },
+    (r) => ({
+      action: "tool_profile.delete",
+      entityType: "tool_profile",
+      entityId: r.id,
+      details: { name: r.name },
+    }),
+  );
+  return { deleted: true };
+}
+
+async function assertProfile(tx: Tx, companyId: string, profileId: string) {
+  const [p] = await tx
+    .select({ id: toolProfiles.id })
+    .from(toolProfiles)
+    .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)));
+  if (!p) throw notFound("profile");
+}
+
+export async function addProfileEntry(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  input: AddProfileEntryInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  const s = input.selector;
+  const row = await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      await assertProfile(tx, companyId, profileId);
+      // Ids of another company fail the composite foreign keys and answer 404.
+      const [r] = await tx
+        .insert(toolProfileEntries)
+        .values({
+          companyId,
+          profileId,
+          mode: input.mode,
+          selectorType: s.type,
+          applicationId: s.type === "application" ? s.applicationId : null,
+          connectionId: s.type === "connection" ? s.connectionId : null,
+          catalogEntryId: s.type === "catalog_entry" ? s.catalogEntryId : null,
+          toolGlob: s.type === "tool_glob" ? s.glob : null,
+          risk: s.type === "risk" ? s.risk : null,
+        })
+        .returning();
+      return r!;
+    },
+    (r) => ({
+      action: "tool_profile.entry_add",
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { entryId: r.id, mode: input.mode, selector: input.selector },
+    }),
+  );
+  const profile = await getProfile(ctx, companyId, profileId);
+  return profile.entries.find((e) => e.id === row.id)!;
+}
+
+export async function removeProfileEntry(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  entryId: string,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [r] = await tx
+        .delete(toolProfileEntries)
+        .where(
+          and(
+            eq(toolProfileEntries.companyId, companyId),
+            eq(toolProfileEntries.profileId, profileId),
+            eq(toolProfileEntries.id, entryId),
+          ),
+        )
+        .returning({ id: toolProfileEntries.id });
+      if (!r) throw notFound("profile entry");
+      return r;
+    },
+    () => ({
+      action: "tool_profile.entry_remove",
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { entryId },
+    }),
+  );
+  return { deleted: true };
+}
+
+export async function addProfileBinding(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  input: AddProfileBindingInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  const id = input.targetId ?? null;
+  if (input.targetType !== "company" && !id) throw invalidRequest("`targetId` is required for this binding");
+  const row = await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      await assertProfile(tx, companyId, profileId);
+      const [r] = await tx
+        .insert(toolProfileBindings)
+        .values({
+          companyId,
+          profileId,
+          targetType: input.targetType,
+          projectId: input.targetType === "project" ? id : null,
+          agentId: input.targetType === "agent" ? id : null,
+          routineId: input.targetType === "routine" ? id : null,
+          issueId: input.targetType === "issue" ? id : null,
+        })
+        .returning();
+      return r!;
+    },
+    (r) => ({
+      action: "tool_profile.binding_add",
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { bindingId: r.id, targetType: input.targetType, targetId: id },
+    }),
+  );
+  const profile = await getProfile(ctx, companyId, profileId);
+  return profile.bindings.find((b) => b.id === row.id)!;
+}
+
+export async function removeProfileBinding(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  bindingId: string,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_profiles");
+  await mutate(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [r] = await tx
+        .delete(toolProfileBindings)
+        .where(
+          and(
+            eq(toolProfileBindings.companyId, companyId),
+            eq(toolProfileBindings.profileId, profileId),
+            eq(toolProfileBindings.id, bindingId),
+          ),
+        )
+        .returning({ id: toolProfileBindings.id });
+      if (!r) throw notFound("profile binding");
+      return r;
+    },
+    () => ({
+      action: "tool_profile.binding_remove",
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { bindingId },
+    }),
+  );
+  return { deleted: true };
+}
+
+export { mutate as mutateAccess };
