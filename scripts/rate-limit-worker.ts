@@ -1,0 +1,49 @@
+/**
+ * A second "server process" for the cross-replica rate-limit test: it opens its own pool on
+ * the shared database and makes WORKER_ATTEMPTS concurrent governed attempts through the real
+ * ledger/decision path, then prints how many were allowed as JSON.
+ */
+import { openDatabase } from "../db/client";
+import { recordAttempt } from "../server/ledger/record-attempt";
+
+const env = (name: string) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+
+const database = openDatabase(env("WORKER_DATABASE_URL"), { max: 8 });
+const companyId = env("WORKER_COMPANY_ID");
+const agentId = env("WORKER_AGENT_ID");
+const attempts = Number(env("WORKER_ATTEMPTS"));
+try {
+  // Start together: both processes fire at the same wall-clock instant, so their attempts
+  // really interleave on the database.
+  const startAt = Number(process.env.WORKER_START_AT ?? 0);
+  await database.sql`select 1`; // connect before the start line
+  if (startAt > Date.now()) await new Promise((r) => setTimeout(r, startAt - Date.now()));
+  const results = await Promise.all(
+    Array.from({ length: attempts }, (_, i) =>
+      recordAttempt(database.db, {
+        actorType: "agent_key",
+        actorId: `worker-${process.pid}`,
+        context: {
+          companyId,
+          agentId,
+          runId: null,
+          issueId: null,
+          projectId: null,
+          routineId: null,
+          sessionValid: true,
+        },
+        toolName: env("WORKER_TOOL"),
+        // Distinct arguments: each attempt is its own invocation (no idempotent de-duplication).
+        arguments: { title: `race ${process.pid} ${i}` },
+        now: new Date(),
+      }),
+    ),
+  );
+  process.stdout.write(JSON.stringify({ allowed: results.filter((r) => r.outcome === "allow").length }));
+} finally {
+  await database.close();
+}
