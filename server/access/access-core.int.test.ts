@@ -572,7 +572,7 @@ describe("rate limits", () => {
 
   it("two server processes sharing the database allow exactly N calls in total", async () => {
     const limit = 25;
-    const res = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
+    const res = await call(policiesRoute.POST, "POST", "/", {
       ...board(),
       params: { companyId },
       body: {
