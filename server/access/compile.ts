@@ -56,6 +56,14 @@ export interface CompiledSnapshot {
   policiesByApplication: Map<string, CompiledPolicy[]>;
   policiesGeneric: CompiledPolicy[];
   trustRulesByEntry: Map<string, SnapshotTrustRule[]>;
+  /**
+   * Lazily filled, per catalog entry: the enabled policies whose tool selectors (application,
+   * connection, entry, globs, risks — everything but the request context) match it, by
+   * priority. Tool selectors are static for a snapshot, so each is evaluated once.
+   */
+  toolPolicies: Map<string, CompiledPolicy[]>;
+  /** Lazily filled, per catalog entry and profile: does the profile include / exclude it. */
+  profileVerdicts: Map<string, Map<string, "include" | "exclude" | null>>;
 }
 
 export const qualifiedName = (slug: string, tool: string) => `${slug}__${tool}`;
@@ -219,6 +227,8 @@ export function compileSnapshot(snapshot: AccessSnapshot): CompiledSnapshot {
     policiesByApplication,
     policiesGeneric,
     trustRulesByEntry,
+    toolPolicies: new Map(),
+    profileVerdicts: new Map(),
   };
   compiled.set(snapshot, result);
   return result;

@@ -64,14 +64,25 @@ export function constraintHolds(c: ArgumentConstraint, args: unknown): boolean {
 const WEEKDAY: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
 /** Is `now` inside the window, in the window's time zone? `end` is exclusive; end < start wraps midnight. */
+// Building an Intl.DateTimeFormat costs tens of microseconds; one per time zone is kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    if (formatters.size < 500) formatters.set(timeZone, f);
+  }
+  return f;
+}
+
 export function inTimeWindow(w: TimeWindow, now: Date): boolean {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: w.timezone,
-    weekday: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(now);
+  const parts = formatterFor(w.timezone).formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   const day = WEEKDAY[get("weekday")] ?? 0;
   const minutes = Number(get("hour")) * 60 + Number(get("minute"));

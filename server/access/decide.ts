@@ -16,6 +16,7 @@ import type {
   SnapshotApplication,
   SnapshotCatalogEntry,
   SnapshotConnection,
+  SnapshotProfile,
 } from "./types";
 
 /** Canonical argument payloads above this size are refused before any policy sees them. */
@@ -109,6 +110,28 @@ export interface MembershipResult {
   } | null;
 }
 
+/** Does one profile include or exclude the tool (exclude wins)? Memoised per snapshot. */
+function profileVerdict(c: CompiledSnapshot, t: Resolved, p: SnapshotProfile): "include" | "exclude" | null {
+  let perEntry = c.profileVerdicts.get(t.entry.id);
+  if (!perEntry) {
+    perEntry = new Map();
+    c.profileVerdicts.set(t.entry.id, perEntry);
+  }
+  const hit = perEntry.get(p.id);
+  if (hit !== undefined) return hit;
+  let verdict: "include" | "exclude" | null = null;
+  for (const e of p.entries) {
+    if (!selectorMatches(e.selector, t)) continue;
+    if (e.mode === "exclude") {
+      verdict = "exclude";
+      break;
+    }
+    if (e.mode === "include") verdict = "include";
+  }
+  perEntry.set(p.id, verdict);
+  return verdict;
+}
+
 function levelTargetId(level: BindingLevel, ctx: AccessContext): string | null | undefined {
   switch (level) {
     case "company":
@@ -141,12 +164,10 @@ export function profileMembership(c: CompiledSnapshot, t: Resolved, ctx: AccessC
     let include: MembershipResult["decidedBy"] = null;
     let exclude: MembershipResult["decidedBy"] = null;
     for (const p of profiles) {
-      for (const e of p.entries) {
-        if (!selectorMatches(e.selector, t)) continue;
-        const hit = { level, profileId: p.id, profileName: p.name, mode: e.mode };
-        if (e.mode === "exclude") exclude ??= hit;
-        else if (e.mode === "include") include ??= hit;
-      }
+      const verdict = profileVerdict(c, t, p);
+      if (verdict === "exclude") exclude ??= { level, profileId: p.id, profileName: p.name, mode: "exclude" };
+      else if (verdict === "include")
+        include ??= { level, profileId: p.id, profileName: p.name, mode: "include" };
     }
     if (exclude) result = { member: false, decidedBy: exclude };
     else if (include) result = { member: true, decidedBy: include };
@@ -154,13 +175,31 @@ export function profileMembership(c: CompiledSnapshot, t: Resolved, ctx: AccessC
   return result;
 }
 
-function policySelectorsMatch(s: PolicySelectors, t: Resolved, ctx: AccessContext): boolean {
+/** The selectors that depend only on the tool: static for a snapshot, so memoised. */
+function toolSelectorsMatch(s: PolicySelectors, t: Resolved): boolean {
   if (s.applicationIds && !s.applicationIds.includes(t.application.id)) return false;
   if (s.connectionIds && !s.connectionIds.includes(t.connection.id)) return false;
   if (s.catalogEntryIds && !s.catalogEntryIds.includes(t.entry.id)) return false;
   if (s.risks && !s.risks.includes(t.risk)) return false;
   if (s.toolGlobs && !s.toolGlobs.some((g) => selectorMatches({ type: "tool_glob", glob: g }, t)))
     return false;
+  return true;
+}
+
+/** Policies whose tool selectors match this entry (unreadable selectors match everything). */
+function toolPolicies(c: CompiledSnapshot, t: Resolved): CompiledPolicy[] {
+  let list = c.toolPolicies.get(t.entry.id);
+  if (!list) {
+    list = candidatePolicies(c, t.entry, t.connection).filter(
+      (p) => !p.selectors || toolSelectorsMatch(p.selectors, t),
+    );
+    c.toolPolicies.set(t.entry.id, list);
+  }
+  return list;
+}
+
+/** The selectors that depend on the request context. */
+function contextSelectorsMatch(s: PolicySelectors, ctx: AccessContext): boolean {
   if (s.agentIds && !s.agentIds.includes(ctx.agentId)) return false;
   if (s.projectIds && !(ctx.projectId && s.projectIds.includes(ctx.projectId))) return false;
   if (s.issueIds && !(ctx.issueId && s.issueIds.includes(ctx.issueId))) return false;
@@ -259,8 +298,8 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
   const args = listing ? undefined : (request.arguments ?? {});
   const condInput: ConditionInput = { context: ctx, args, now };
   const applicable: { p: CompiledPolicy; holds: boolean | "unknown" }[] = [];
-  for (const p of candidatePolicies(c, t.entry, t.connection)) {
-    if (p.selectors && !policySelectorsMatch(p.selectors, t, ctx)) continue;
+  for (const p of toolPolicies(c, t)) {
+    if (p.selectors && !contextSelectorsMatch(p.selectors, ctx)) continue;
     if (!p.ok) {
       d.matchedPolicyIds.push(p.id);
       return deny(
