@@ -582,6 +582,7 @@ describe("rate limits", () => {
         effect: { limit, windowSeconds: 3600, per: "company" },
       },
     });
+    expect(res.status).toBe(201);
     const worker = path.join(process.cwd(), "scripts", "rate-limit-worker.ts");
     const startAt = String(Date.now() + 4000);
     const run = () =>

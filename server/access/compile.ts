@@ -192,13 +192,15 @@ export function compileSnapshot(snapshot: AccessSnapshot): CompiledSnapshot {
   const policiesByConnection = new Map<string, CompiledPolicy[]>();
   const policiesByApplication = new Map<string, CompiledPolicy[]>();
   const policiesGeneric: CompiledPolicy[] = [];
+  // A repeated id in a selector must not index (and so apply) the policy twice.
   for (const raw of snapshot.policies) {
     if (raw.enabled !== true) continue;
     const p = compilePolicy(raw);
     const s = p.selectors;
-    if (s?.catalogEntryIds) for (const id of s.catalogEntryIds) push(policiesByEntry, id, p);
-    else if (s?.connectionIds) for (const id of s.connectionIds) push(policiesByConnection, id, p);
-    else if (s?.applicationIds) for (const id of s.applicationIds) push(policiesByApplication, id, p);
+    if (s?.catalogEntryIds) for (const id of new Set(s.catalogEntryIds)) push(policiesByEntry, id, p);
+    else if (s?.connectionIds) for (const id of new Set(s.connectionIds)) push(policiesByConnection, id, p);
+    else if (s?.applicationIds)
+      for (const id of new Set(s.applicationIds)) push(policiesByApplication, id, p);
     else policiesGeneric.push(p);
   }
   for (const list of [

@@ -262,7 +262,11 @@ describe("decide never throws on junk", () => {
       const req = request({
         purpose: pick(["call", "list"] as const),
         arguments: pick([{ to: "a@acme.example" }, [], null, { body: "x" }]),
-        rateLimits: pick([undefined, { p0: { tokens: 0 } }, { p1: { tokens: 0.5 } }]),
+        rateLimits: pick<Record<string, { tokens: number }> | undefined>([
+          undefined,
+          { p0: { tokens: 0 } },
+          { p1: { tokens: 0.5 } },
+        ]),
         approvalVerified: pick([undefined, true]),
       });
       let d: Decision | undefined;
@@ -346,7 +350,7 @@ describe("rate limits", () => {
     const cases: [limit: number, windowSeconds: number, tokens: number, retry: number][] = [
       [10, 60, 0, 6_000],
       [10, 60, 0.5, 3_000],
-      [10, 60, -1, 12_000], // a bucket in debt waits longer
+      [10, 60, -1, 6_000], // a negative count is junk: read as an empty bucket
       [3, 60, 0, 20_000],
       [7, 60, 0, 8_572], // 8571.43 rounded up
       [1, 86_400, 0, 86_400_000],
@@ -408,6 +412,37 @@ describe("determinism and purity", () => {
       expect(decide(structuredClone(f.snapshot), structuredClone(f.request)), f.name).toEqual(first);
       const reordered = { ...structuredClone(f.snapshot), policies: [...f.snapshot.policies].reverse() };
       expect(decide(reordered, f.request), f.name).toEqual(first);
+    }
+  });
+
+  it("memoised indexes never carry one request's context into another", () => {
+    // The compiled snapshot caches per-tool work. Deciding a matrix of contexts and tools in
+    // one order and, on a fresh copy of the snapshot, in the reverse order must agree.
+    const other = "99999999-9999-4999-8999-999999999999";
+    for (const f of fixtures) {
+      const ctx = f.request.context;
+      const requests: AccessRequest[] = [];
+      const names = f.snapshot.catalog.map((e) => ({ catalogEntryId: e.id }));
+      for (const agentId of [ctx.agentId, other])
+        for (const issueId of [ctx.issueId ?? other, null])
+          for (const routineId of [ctx.routineId ?? other, null])
+            for (const target of names)
+              for (const purpose of ["call", "list"] as const)
+                requests.push({
+                  ...f.request,
+                  purpose,
+                  target,
+                  arguments: {},
+                  context: { ...ctx, agentId, issueId, routineId },
+                });
+      const shared = f.snapshot;
+      const forward = requests.map((r) => decide(shared, r));
+      const fresh = structuredClone(f.snapshot);
+      const backward = [...requests].reverse().map((r) => decide(fresh, r));
+      backward.reverse();
+      for (let i = 0; i < requests.length; i++) {
+        expect(forward[i], `${f.name} ${JSON.stringify(requests[i]!.context)}`).toEqual(backward[i]);
+      }
     }
   });
 

@@ -79,7 +79,7 @@ function resolveTarget(c: CompiledSnapshot, req: AccessRequest): Resolved | null
 
 /** Does a profile selector pick this tool? Globs match `slug.tool`, `slug__tool` and the bare name. */
 export function selectorMatches(s: ProfileSelector, t: Resolved): boolean {
-  switch (s.type) {
+  switch (s?.type) {
     case "application":
       return s.applicationId === t.application.id;
     case "connection":
@@ -295,7 +295,8 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
 
   // Policies that apply to this tool and context.
   const listing = request.purpose === "list";
-  const args = listing ? undefined : (request.arguments ?? {});
+  // Absent arguments are an empty object; `null` or any other non-object is refused in step 5.
+  const args = listing ? undefined : request.arguments === undefined ? {} : request.arguments;
   const condInput: ConditionInput = { context: ctx, args, now };
   const applicable: { p: CompiledPolicy; holds: boolean | "unknown" }[] = [];
   for (const p of toolPolicies(c, t)) {
@@ -328,29 +329,6 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
   let approvalNeeded = approvals.length > 0 && request.approvalVerified !== true;
   if (approvals.length > 0 && request.approvalVerified === true)
     d.explanation.push("an approved action request covers this exact call");
-  if (approvalNeeded && !listing) {
-    const rule = (c.trustRulesByEntry.get(t.entry.id) ?? []).find((r) => {
-      if (r.status !== "active" || r.schemaHash !== t.entry.schemaHash) return false;
-      if (r.expiresAt && new Date(r.expiresAt).getTime() <= now.getTime()) return false;
-      if (r.maxUses !== null && r.useCount >= r.maxUses) return false;
-      const scopeOk =
-        r.scopeType === "company" ||
-        (r.scopeType === "project" && r.scopeId === ctx.projectId) ||
-        (r.scopeType === "agent" && r.scopeId === ctx.agentId) ||
-        (r.scopeType === "issue" && r.scopeId === ctx.issueId);
-      if (!scopeOk) return false;
-      const constraints = ArgumentConstraint.array()
-        .max(20)
-        .safeParse(r.argumentConstraints ?? []);
-      return constraints.success && constraints.data.every((k) => constraintHolds(k, args));
-    });
-    if (rule) {
-      approvalNeeded = false;
-      d.trustRuleId = rule.id;
-      d.explanation.push(`trust rule \`${rule.id}\` stands in for approval (schema hash pinned)`);
-    }
-  }
-
   // 4. Profile membership and explicit allow.
   const membership = profileMembership(c, t, ctx);
   const allows = matching("allow", listing);
@@ -369,6 +347,35 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     d.matchedPolicyIds.push(...allows.map((a) => a.p.id));
     d.explanation.push(`allowed by policy \`${allows[0]!.p.name}\``);
   }
+  if (approvalNeeded && !listing) {
+    const rule = (c.trustRulesByEntry.get(t.entry.id) ?? []).find((r) => {
+      if (r.status !== "active" || r.schemaHash !== t.entry.schemaHash) return false;
+      // An unreadable expiry counts as expired (fail closed).
+      if (r.expiresAt !== null) {
+        const expires = new Date(r.expiresAt).getTime();
+        if (Number.isNaN(expires) || expires <= now.getTime()) return false;
+      }
+      if (r.maxUses !== null && r.useCount >= r.maxUses) return false;
+      // A scoped rule without its id never matches (null === null must not grant anything).
+      const scopeOk =
+        r.scopeType === "company" ||
+        (r.scopeId != null &&
+          ((r.scopeType === "project" && r.scopeId === ctx.projectId) ||
+            (r.scopeType === "agent" && r.scopeId === ctx.agentId) ||
+            (r.scopeType === "issue" && r.scopeId === ctx.issueId)));
+      if (!scopeOk) return false;
+      const constraints = ArgumentConstraint.array()
+        .max(20)
+        .safeParse(r.argumentConstraints ?? []);
+      return constraints.success && constraints.data.every((k) => constraintHolds(k, args));
+    });
+    if (rule) {
+      approvalNeeded = false;
+      d.trustRuleId = rule.id;
+      d.explanation.push(`trust rule \`${rule.id}\` stands in for approval (schema hash pinned)`);
+    }
+  }
+
   d.visibility = "visible";
   if (approvalNeeded) {
     d.matchedPolicyIds.push(...approvals.map((a) => a.p.id));
@@ -403,24 +410,28 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
       const scopeKey = rateScopeKey(effect, ctx, t);
       if (scopeKey === null) {
         d.matchedPolicyIds.push(a.p.id);
-        return deny(
-          d,
-          "rate_limited",
-          `rate limit \`${a.p.name}\` is per run and this call has no run`,
-          true,
-        );
+        d.effects.push("rate_limited");
+        d.reasonCode = "rate_limited";
+        d.visibility = "visible";
+        d.explanation.push(`rate limit \`${a.p.name}\` is per run and this call has no run`);
+        return d;
       }
       const input = request.rateLimits?.[a.p.id];
-      const tokens =
-        input && Number.isFinite(input.tokens) ? Math.min(input.tokens, effect.limit) : effect.limit;
-      const ratePerMs = effect.limit / (effect.windowSeconds * 1000);
+      // No state → a full bucket; state that is not a finite number → empty (fail closed).
+      const tokens = !input
+        ? effect.limit
+        : typeof input.tokens === "number" && Number.isFinite(input.tokens)
+          ? Math.max(0, Math.min(input.tokens, effect.limit))
+          : 0;
       const state: RateLimitState = {
         policyId: a.p.id,
         limit: effect.limit,
         windowSeconds: effect.windowSeconds,
         scopeKey,
         tokens,
-        retryAfterMs: tokens >= 1 ? 0 : Math.ceil((1 - tokens) / ratePerMs),
+        // Integer arithmetic first: (1 - tokens) / (limit / window) loses a millisecond to rounding.
+        retryAfterMs:
+          tokens >= 1 ? 0 : Math.ceil(((1 - tokens) * effect.windowSeconds * 1000) / effect.limit),
       };
       d.rateLimits.push(state);
       d.matchedPolicyIds.push(a.p.id);

@@ -17,12 +17,13 @@ export function globMatch(pattern: string, text: string): boolean {
   let star = -1;
   let mark = 0;
   while (t < text.length) {
-    if (p < pattern.length && (pattern[p] === "?" || pattern[p] === text[t])) {
-      p++;
-      t++;
-    } else if (p < pattern.length && pattern[p] === "*") {
+    // `*` is checked first: a `*` in the text must not consume the pattern's wildcard as a literal.
+    if (p < pattern.length && pattern[p] === "*") {
       star = p++;
       mark = t;
+    } else if (p < pattern.length && (pattern[p] === "?" || pattern[p] === text[t])) {
+      p++;
+      t++;
     } else if (star !== -1) {
       p = star + 1;
       t = ++mark;

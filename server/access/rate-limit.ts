@@ -42,8 +42,8 @@ export async function takeTokens(
   for (const s of states) {
     const r = await takeToken(tx, companyId, s);
     if (!r.ok) {
-      const perMs = s.limit / (s.windowSeconds * 1000);
-      return { ...s, tokens: r.tokens, retryAfterMs: Math.max(1, Math.ceil((1 - r.tokens) / perMs)) };
+      const retryAfterMs = Math.max(1, Math.ceil(((1 - r.tokens) * s.windowSeconds * 1000) / s.limit));
+      return { ...s, tokens: r.tokens, retryAfterMs };
     }
   }
   return null;

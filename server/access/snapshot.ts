@@ -155,7 +155,11 @@ export async function loadAccessSnapshot(
       schemaHash: r.schemaHash,
       scopeType: r.scopeType as "company" | "project" | "agent" | "issue",
       scopeId: r.projectId ?? r.agentId ?? r.issueId ?? null,
-      argumentConstraints: r.argumentConstraints,
+      // The column defaults to `{}` (no constraints); the engine wants a list.
+      argumentConstraints:
+        Array.isArray(r.argumentConstraints) || Object.keys(r.argumentConstraints ?? {}).length > 0
+          ? r.argumentConstraints
+          : [],
       maxUses: r.maxUses,
       useCount: r.useCount,
       expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
