@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { DateInput } from "../format";
 import { durationBetween, formatDuration, humanize } from "../format";
 import { agentStatusTone, runStatusTone } from "../status";
@@ -19,14 +20,16 @@ export interface AgentDetailProps {
   runs: AgentRunSummary[];
   /** Reference time for relative dates. */
   now?: DateInput;
+  /** The effective-tools card (the page renders it from the same engine the gateway uses). */
+  effectiveTools?: ReactNode;
 }
 
 function runHref(companyId: string, runId: string): string {
   return `/c/${encodeURIComponent(companyId)}/runs/${encodeURIComponent(runId)}`;
 }
 
-/** Agent header, details, recent runs and an (honestly empty) effective tools card. */
-export function AgentDetail({ companyId, agent, runs, now }: AgentDetailProps) {
+/** Agent header, details, recent runs and the effective tools card. */
+export function AgentDetail({ companyId, agent, runs, now, effectiveTools }: AgentDetailProps) {
   return (
     <div className="space-y-6" data-testid="agent-detail">
       <PageHeader
@@ -102,15 +105,17 @@ export function AgentDetail({ companyId, agent, runs, now }: AgentDetailProps) {
               />
             </CardBody>
           </Card>
-          <Card data-testid="agent-effective-tools">
-            <CardHeader title="Effective tools" />
-            <CardBody>
-              <p className="text-sm text-zinc-600">
-                Effective tools appear here once tool profiles exist for this company. A profile decides which
-                applications and actions this agent may use through the gateway.
-              </p>
-            </CardBody>
-          </Card>
+          {effectiveTools ?? (
+            <Card data-testid="agent-effective-tools">
+              <CardHeader title="Effective tools" />
+              <CardBody>
+                <p className="text-sm text-zinc-600">
+                  Effective tools appear here once tool profiles exist for this company. A profile decides
+                  which applications and actions this agent may use through the gateway.
+                </p>
+              </CardBody>
+            </Card>
+          )}
         </div>
       </div>
     </div>

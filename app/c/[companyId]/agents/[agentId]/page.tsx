@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AgentDetail } from "@/components/agents/AgentDetail";
+import { EffectiveTools } from "@/components/agents/EffectiveTools";
 import type { RunStatus } from "@/components/types";
 import { getAgent } from "@/server/core/agents";
 import { listRuns } from "@/server/core/runs";
+import { getEffectiveTools } from "@/server/tools/effective";
 import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Agent" };
@@ -17,7 +19,10 @@ export default async function AgentPage({
   const { ctx } = await requireCompanyPage(companyId);
   const agent = await orNotFound(getAgent(ctx, agentId));
   if (agent.companyId !== companyId) notFound();
-  const runs = await listRuns(ctx, companyId, { agentId, limit: 20 });
+  const [runs, effective] = await Promise.all([
+    listRuns(ctx, companyId, { agentId, limit: 20 }),
+    getEffectiveTools(ctx, companyId, agentId, {}),
+  ]);
   return (
     <AgentDetail
       companyId={companyId}
@@ -30,6 +35,18 @@ export default async function AgentPage({
         createdAt: iso(agent.createdAt)!,
         lastRunAt: iso(runs[0]?.createdAt),
       }}
+      effectiveTools={
+        <EffectiveTools
+          profiles={effective.profiles}
+          tools={effective.tools.map((t) => ({
+            ...t,
+            applicationName: t.applicationName ?? "",
+            connectionName: t.connectionName ?? "",
+            risk: t.risk as "read" | "write" | "destructive",
+          }))}
+          hiddenCount={effective.hiddenCount}
+        />
+      }
       runs={runs.map((r) => ({
         id: r.id,
         status: r.status as RunStatus,

@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+import { QueryProvider } from "@/components/providers/QueryProvider";
+import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
+import type { Profile } from "@/components/tools-access/types";
+import type { MembershipRole } from "@/db/schema/values";
+import { roleHas } from "@/server/auth/capabilities";
+import { listProfiles } from "@/server/tools/profiles";
+import { requireCompanyPage } from "../../../../../_lib/session";
+
+export const metadata: Metadata = { title: "Profiles · Tools & Access" };
+
+export default async function ProfilesPage({ params }: { params: Promise<{ companyId: string }> }) {
+  const { companyId } = await params;
+  const { ctx, company } = await requireCompanyPage(companyId);
+  const profiles = await listProfiles(ctx, companyId);
+  return (
+    <QueryProvider>
+      <ProfilesManager
+        companyId={companyId}
+        canEdit={roleHas(company.role as MembershipRole, "tools:manage_profiles")}
+        initialProfiles={JSON.parse(JSON.stringify(profiles)) as Profile[]}
+      />
+    </QueryProvider>
+  );
+}

@@ -1,0 +1,498 @@
+"use client";
+
+import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Fragment, useEffect, useId, useMemo, useState } from "react";
+import { type DateInput, formatAbsolute, formatDuration, humanize } from "../format";
+import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
+import { CodeBlock } from "../ui/CodeBlock";
+import { cn, focusRing } from "../ui/cn";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { KeyValueList } from "../ui/KeyValueList";
+import { RelativeTime } from "../ui/RelativeTime";
+import { Select } from "../ui/Select";
+import { TableSkeleton } from "../ui/Skeleton";
+import { Spinner } from "../ui/Spinner";
+import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { normalizeAuditFilters, toolsAccessKeys, toolsApiPath, withQuery } from "./api";
+import { DecisionBadge } from "./DecisionBadge";
+import { DECISION_LABELS, DECISIONS } from "./labels";
+import { RiskBadge } from "./RiskBadge";
+import { useToolsApi } from "./ToolsApiProvider";
+import type { AuditDecision, AuditEvent, AuditFilters, AuditPage, NamedRef } from "./types";
+
+export type { AuditEvent } from "./types";
+
+/** Event types offered in the filter. */
+export const AUDIT_EVENT_TYPES: readonly string[] = [
+  "decision",
+  "execution_started",
+  "result_returned",
+  "rate_limited",
+  "approval_requested",
+];
+
+export const AUDIT_EMPTY_TEXT = {
+  title: "No tool calls recorded yet.",
+  body: "Calls agents make through the gateway appear here.",
+} as const;
+
+export interface AuditTimelineProps {
+  companyId: string;
+  /** Server-rendered first page for the unfiltered view. */
+  initialEvents: AuditEvent[];
+  initialCursor: string | null;
+  /** For the agent filter. */
+  agents: NamedRef[];
+  /** Page size sent as `limit`; the server's default when omitted. */
+  pageSize?: number;
+  /** Reference time for relative dates (stories, tests). */
+  now?: DateInput;
+  className?: string;
+}
+
+const TOOL_FILTER_DELAY_MS = 300;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return debounced;
+}
+
+const byteFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+
+/** "512 B", "1.5 KB", "2.3 MB" */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "—";
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${byteFormat.format(bytes / 1024)} KB`;
+  return `${byteFormat.format(bytes / (1024 * 1024))} MB`;
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+const linkClass = cn("rounded text-accent-700 hover:underline", focusRing);
+
+/** Searchable timeline of gateway events (`GET /audit`), newest first, with expandable details. */
+export function AuditTimeline({
+  companyId,
+  initialEvents,
+  initialCursor,
+  agents,
+  pageSize,
+  now,
+  className,
+}: AuditTimelineProps) {
+  const api = useToolsApi();
+  const id = useId();
+  const [agentId, setAgentId] = useState("");
+  const [tool, setTool] = useState("");
+  const [decision, setDecision] = useState<AuditDecision | "">("");
+  const [eventType, setEventType] = useState("");
+  const debouncedTool = useDebounced(tool, TOOL_FILTER_DELAY_MS);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+
+  const filters: AuditFilters = normalizeAuditFilters({
+    agentId,
+    tool: debouncedTool,
+    decision: decision || undefined,
+    eventType,
+  });
+  const filtered = Object.keys(filters).length > 0;
+  const initialData: InfiniteData<AuditPage, string | null> | undefined = filtered
+    ? undefined
+    : { pages: [{ events: initialEvents, nextCursor: initialCursor }], pageParams: [null] };
+
+  const query = useInfiniteQuery({
+    queryKey: toolsAccessKeys.audit(companyId, filters),
+    queryFn: ({ pageParam, signal }) =>
+      api<AuditPage>(
+        withQuery(toolsApiPath(companyId, "/audit"), {
+          agentId: filters.agentId,
+          tool: filters.tool,
+          decision: filters.decision,
+          eventType: filters.eventType,
+          cursor: pageParam,
+          limit: pageSize,
+        }),
+        { signal },
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    initialData,
+  });
+
+  const events = useMemo(() => {
+    const seen = new Set<string>();
+    const out: AuditEvent[] = [];
+    for (const page of query.data?.pages ?? []) {
+      for (const event of page.events) {
+        if (seen.has(event.id)) continue;
+        seen.add(event.id);
+        out.push(event);
+      }
+    }
+    return out;
+  }, [query.data]);
+
+  const agentNames = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);
+
+  function toggle(eventId: string) {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(eventId)) next.delete(eventId);
+      else next.add(eventId);
+      return next;
+    });
+  }
+
+  function clearFilters() {
+    setAgentId("");
+    setTool("");
+    setDecision("");
+    setEventType("");
+  }
+
+  const anyFilterInput = Boolean(agentId || tool.trim() || decision || eventType);
+
+  return (
+    <div className={cn("space-y-4", className)} data-testid="audit-timeline">
+      <search aria-label="Filter tool calls">
+        <form
+          onSubmit={(e) => e.preventDefault()}
+          className="grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
+        >
+          <Field id={`${id}-agent`} label="Agent">
+            {(control) => (
+              <Select
+                {...control}
+                value={agentId}
+                onChange={(e) => setAgentId(e.target.value)}
+                data-testid="audit-filter-agent"
+              >
+                <option value="">All agents</option>
+                {agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id={`${id}-tool`} label="Tool">
+            {(control) => (
+              <Input
+                {...control}
+                type="search"
+                value={tool}
+                onChange={(e) => setTool(e.target.value)}
+                placeholder="github__create_issue"
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="audit-filter-tool"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-decision`} label="Decision">
+            {(control) => (
+              <Select
+                {...control}
+                value={decision}
+                onChange={(e) => setDecision(e.target.value as AuditDecision | "")}
+                data-testid="audit-filter-decision"
+              >
+                <option value="">Any decision</option>
+                {DECISIONS.map((d) => (
+                  <option key={d} value={d}>
+                    {DECISION_LABELS[d]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id={`${id}-event`} label="Event">
+            {(control) => (
+              <Select
+                {...control}
+                value={eventType}
+                onChange={(e) => setEventType(e.target.value)}
+                data-testid="audit-filter-event-type"
+              >
+                <option value="">Any event</option>
+                {AUDIT_EVENT_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {humanize(t)}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <div className="flex items-end gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => void query.refetch()}
+              disabled={query.isFetching}
+              data-testid="audit-refresh"
+            >
+              Refresh
+            </Button>
+            {anyFilterInput ? (
+              <Button variant="ghost" onClick={clearFilters} data-testid="audit-clear-filters">
+                Clear
+              </Button>
+            ) : null}
+          </div>
+        </form>
+      </search>
+
+      <div aria-live="polite" className="sr-only">
+        {query.isFetching ? "Loading tool calls…" : `${events.length} events shown`}
+      </div>
+
+      <ApiErrorAlert
+        error={query.error}
+        title="Could not load the audit log"
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+
+      {query.isPending ? (
+        <TableSkeleton rows={5} columns={7} label="Loading tool calls…" />
+      ) : events.length === 0 ? (
+        query.isError ? null : filtered ? (
+          <div
+            className="rounded-lg border border-dashed border-zinc-300 bg-white px-6 py-10 text-center text-sm text-zinc-600"
+            data-testid="audit-empty-filtered"
+          >
+            <p>No events match these filters.</p>
+            <Button variant="secondary" size="sm" className="mt-4" onClick={clearFilters}>
+              Clear filters
+            </Button>
+          </div>
+        ) : (
+          <div
+            className="rounded-lg border border-dashed border-zinc-300 bg-white px-6 py-12 text-center"
+            data-testid="audit-empty"
+          >
+            <p className="mx-auto max-w-prose text-sm text-zinc-600">
+              <span className="block text-base font-semibold text-zinc-900">{AUDIT_EMPTY_TEXT.title}</span>{" "}
+              {AUDIT_EMPTY_TEXT.body}
+            </p>
+          </div>
+        )
+      ) : (
+        <Table data-testid="audit-table" aria-busy={query.isFetching || undefined}>
+          <caption className="sr-only">Tool calls, newest first</caption>
+          <THead>
+            <TR>
+              <TH>When</TH>
+              <TH>Decision</TH>
+              <TH>Tool</TH>
+              <TH>Agent</TH>
+              <TH>Context</TH>
+              <TH className="text-right">Latency · size</TH>
+              <TH>
+                <span className="sr-only">Details</span>
+              </TH>
+            </TR>
+          </THead>
+          <TBody>
+            {events.map((event) => {
+              const open = expanded.has(event.id);
+              const detailsId = `${id}-details-${event.id}`;
+              const agentName =
+                event.agentName ?? (event.agentId ? agentNames.get(event.agentId) : null) ?? null;
+              return (
+                <Fragment key={event.id}>
+                  <TR
+                    data-testid="audit-row"
+                    data-event-id={event.id}
+                    data-event-type={event.eventType}
+                    data-decision={event.decision ?? undefined}
+                    className={cn(open && "bg-zinc-50")}
+                  >
+                    <TD className="whitespace-nowrap">
+                      <RelativeTime value={event.createdAt} now={now} className="text-zinc-900" />
+                      <span className="block text-xs text-zinc-500">{humanize(event.eventType)}</span>
+                    </TD>
+                    <TD>
+                      {event.decision ? (
+                        <DecisionBadge decision={event.decision} />
+                      ) : (
+                        <span className="text-zinc-500">—</span>
+                      )}
+                      {event.reasonCode ? (
+                        <code
+                          className="mt-1 block font-mono text-xs text-zinc-600"
+                          data-testid="audit-reason"
+                        >
+                          {event.reasonCode}
+                        </code>
+                      ) : null}
+                    </TD>
+                    <TD>
+                      {event.toolName ? (
+                        <span className="flex flex-wrap items-center gap-2">
+                          <code className="font-mono text-xs text-zinc-900">{event.toolName}</code>
+                          {event.risk ? <RiskBadge risk={event.risk} /> : null}
+                        </span>
+                      ) : (
+                        <span className="text-zinc-500">—</span>
+                      )}
+                    </TD>
+                    <TD className="whitespace-nowrap">
+                      {agentName ?? (
+                        <span className="text-zinc-500">{event.agentId ? "Unknown agent" : "—"}</span>
+                      )}
+                    </TD>
+                    <TD className="whitespace-nowrap text-xs">
+                      {event.runId ? (
+                        <Link
+                          href={`/c/${encodeURIComponent(companyId)}/runs/${encodeURIComponent(event.runId)}`}
+                          className={cn(linkClass, "font-mono")}
+                          data-testid="audit-run-link"
+                        >
+                          Run {event.runId.slice(0, 8)}
+                        </Link>
+                      ) : null}
+                      {event.issueId ? (
+                        <Link
+                          href={`/c/${encodeURIComponent(companyId)}/issues/${encodeURIComponent(event.issueId)}`}
+                          className={cn(linkClass, "block font-mono")}
+                          data-testid="audit-issue-link"
+                        >
+                          {event.issueIdentifier ?? `Issue ${event.issueId.slice(0, 8)}`}
+                        </Link>
+                      ) : null}
+                      {!event.runId && !event.issueId ? <span className="text-zinc-500">—</span> : null}
+                    </TD>
+                    <TD className="text-right whitespace-nowrap tabular-nums text-xs">
+                      <span className="block">
+                        {event.latencyMs === null ? "—" : formatDuration(event.latencyMs)}
+                      </span>
+                      <span className="block text-zinc-500">
+                        {event.resultSize === null ? "" : formatBytes(event.resultSize)}
+                      </span>
+                    </TD>
+                    <TD className="text-right">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-expanded={open}
+                        aria-controls={detailsId}
+                        onClick={() => toggle(event.id)}
+                        data-testid="audit-row-toggle"
+                      >
+                        {open ? "Hide" : "Details"}
+                        <span className="sr-only"> for event {event.seq}</span>
+                      </Button>
+                    </TD>
+                  </TR>
+                  {open ? (
+                    <tr id={detailsId} className="bg-zinc-50" data-testid="audit-row-details">
+                      <td colSpan={7} className="px-4 pt-1 pb-4">
+                        <AuditEventDetails event={event} />
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })}
+          </TBody>
+        </Table>
+      )}
+
+      {query.hasNextPage ? (
+        <div className="flex justify-center">
+          <Button
+            variant="secondary"
+            onClick={() => void query.fetchNextPage()}
+            disabled={query.isFetchingNextPage}
+            aria-busy={query.isFetchingNextPage || undefined}
+            data-testid="audit-load-more"
+          >
+            {query.isFetchingNextPage ? (
+              <>
+                <Spinner size="sm" label="" aria-hidden="true" className="text-current" />
+                Loading…
+              </>
+            ) : (
+              "Load more"
+            )}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function AuditEventDetails({ event }: { event: AuditEvent }) {
+  return (
+    <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
+      <KeyValueList
+        className="self-start rounded-md border border-zinc-200 bg-white px-3"
+        items={[
+          { label: "Event", value: `${humanize(event.eventType)} · #${event.seq}` },
+          { label: "At", value: formatAbsolute(event.createdAt) },
+          { label: "Actor", value: humanize(event.actorType) },
+          {
+            label: "Matched policies",
+            value: event.matchedPolicyIds.length ? (
+              <span className="flex flex-col font-mono text-xs">
+                {event.matchedPolicyIds.map((pid) => (
+                  <span key={pid}>{pid}</span>
+                ))}
+              </span>
+            ) : (
+              "None"
+            ),
+          },
+          {
+            label: "Error",
+            value: event.errorClass ? <code className="font-mono text-xs">{event.errorClass}</code> : null,
+          },
+        ]}
+      />
+      <div className="min-w-0 space-y-3">
+        {event.redactions.length > 0 ? (
+          <div
+            className="flex flex-wrap items-center gap-1.5 text-sm text-zinc-700"
+            data-testid="audit-redactions"
+          >
+            <span>Redacted fields:</span>
+            {event.redactions.map((path) => (
+              <Badge key={path} tone="warning" title="This field's value was removed">
+                <span className="font-mono">{path}</span>
+              </Badge>
+            ))}
+          </div>
+        ) : null}
+        {event.argsSummary ? (
+          <CodeBlock code={toJson(event.argsSummary)} language="json" title="Arguments (summary)" />
+        ) : (
+          <p className="text-sm text-zinc-500">No arguments recorded.</p>
+        )}
+        {event.resultSummary ? (
+          <CodeBlock code={toJson(event.resultSummary)} language="json" title="Result (summary)" />
+        ) : (
+          <p className="text-sm text-zinc-500">No result recorded.</p>
+        )}
+      </div>
+    </div>
+  );
+}

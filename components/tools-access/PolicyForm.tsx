@@ -1,0 +1,677 @@
+"use client";
+
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Button } from "../ui/Button";
+import { cn } from "../ui/cn";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { Select } from "../ui/Select";
+import { Textarea } from "../ui/Textarea";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { Checkbox, CheckboxGroup } from "./controls";
+import { useCatalogEntries, useToolTargets } from "./hooks";
+import {
+  ARGUMENT_OP_LABELS,
+  ARGUMENT_OPS,
+  LIST_OPS,
+  NUMBER_OPS,
+  POLICY_KIND_HINTS,
+  POLICY_KIND_LABELS,
+  POLICY_KINDS,
+  RATE_LIMIT_SCOPE_LABELS,
+  RATE_LIMIT_SCOPES,
+  RISK_LABELS,
+  RISKS,
+  VALUELESS_OPS,
+  WEEKDAYS,
+} from "./labels";
+import {
+  type ArgumentRow,
+  emptyPolicyForm,
+  formToPolicyInput,
+  newArgumentRow,
+  type PolicyFormErrors,
+  type PolicyFormState,
+  policyToForm,
+} from "./policy-form";
+import type { ArgumentOp, Policy, PolicyInput, PolicyKind, RateLimitScope, Risk } from "./types";
+
+/** The note shown next to kind and priority. */
+export const BLOCK_BEATS_ALLOW = "A block beats an allow whatever their priorities.";
+
+export interface PolicyFormProps {
+  companyId: string;
+  /** The policy to edit; omit to create one. */
+  policy?: Policy | null;
+  /** Receives a request body that passed the client-side checks. */
+  onSubmit: (input: PolicyInput) => void;
+  onCancel?: () => void;
+  /** A request is in flight. */
+  pending?: boolean;
+  /** The server's answer to the last submit, shown as an alert. */
+  error?: unknown;
+  className?: string;
+}
+
+/** Rule builder for a policy: what it matches (selectors), when (conditions) and what it does (effect). */
+export function PolicyForm({
+  companyId,
+  policy,
+  onSubmit,
+  onCancel,
+  pending,
+  error,
+  className,
+}: PolicyFormProps) {
+  const id = useId();
+  const targets = useToolTargets(companyId);
+  const catalog = useCatalogEntries(companyId);
+  const [state, setState] = useState<PolicyFormState>(() =>
+    policy ? policyToForm(policy) : emptyPolicyForm(),
+  );
+  const [errors, setErrors] = useState<PolicyFormErrors>({});
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // After a failed check, take keyboard focus to the first field that needs attention.
+  useEffect(() => {
+    if (attempt === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempt]);
+
+  function set<K extends keyof PolicyFormState>(key: K, value: PolicyFormState[K]) {
+    setState((prev) => ({ ...prev, [key]: value }));
+  }
+  function setArg(index: number, patch: Partial<ArgumentRow>) {
+    setState((prev) => ({
+      ...prev,
+      args: prev.args.map((row, i) => (i === index ? { ...row, ...patch } : row)),
+    }));
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const result = formToPolicyInput(state, policy);
+    if (!result.ok) {
+      setErrors(result.errors);
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setErrors({});
+    onSubmit(result.input);
+  }
+
+  const errorCount = Object.keys(errors).length;
+  const t = targets.data;
+  const c = catalog.data;
+  const appName = new Map((c?.applications ?? []).map((a) => [a.id, a.name]));
+  const noApplications = Boolean(c) && (c?.applications.length ?? 0) === 0;
+
+  return (
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      className={cn("space-y-6", className)}
+      aria-labelledby={`${id}-title`}
+      data-testid="policy-form"
+    >
+      <div>
+        <h3 id={`${id}-title`} className="text-base font-semibold text-zinc-900">
+          {policy ? `Edit “${policy.name}”` : "New policy"}
+        </h3>
+        <p className="mt-1 text-sm text-zinc-600">
+          The server checks every rule again when you save; its answer is shown here if something is wrong.
+        </p>
+      </div>
+
+      {errorCount > 0 ? (
+        <p role="alert" className="text-sm font-medium text-red-700" data-testid="policy-form-errors">
+          {errorCount === 1 ? "One field needs attention." : `${errorCount} fields need attention.`}
+        </p>
+      ) : null}
+
+      <Section title="Rule">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={`${id}-name`} label="Name" required error={errors.name}>
+            {(control) => (
+              <Input
+                {...control}
+                value={state.name}
+                onChange={(e) => set("name", e.target.value)}
+                maxLength={200}
+                placeholder="e.g. Block destructive GitHub actions"
+                data-testid="policy-name"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-kind`} label="Kind" hint={POLICY_KIND_HINTS[state.kind]}>
+            {(control) => (
+              <Select
+                {...control}
+                value={state.kind}
+                onChange={(e) => set("kind", e.target.value as PolicyKind)}
+                data-testid="policy-kind"
+              >
+                {POLICY_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {POLICY_KIND_LABELS[k]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id={`${id}-description`} label="Description" className="sm:col-span-2">
+            {(control) => (
+              <Textarea
+                {...control}
+                rows={2}
+                value={state.description}
+                onChange={(e) => set("description", e.target.value)}
+                data-testid="policy-description"
+              />
+            )}
+          </Field>
+          <Field
+            id={`${id}-priority`}
+            label="Priority"
+            error={errors.priority}
+            hint={`Orders matching policies. Leave empty for the default. ${BLOCK_BEATS_ALLOW}`}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                value={state.priority}
+                onChange={(e) => set("priority", e.target.value)}
+                className="max-w-40"
+                data-testid="policy-priority"
+              />
+            )}
+          </Field>
+          <div className="pt-7">
+            <Checkbox
+              label="Enabled"
+              description="Disabled policies are kept but not applied."
+              checked={state.enabled}
+              onChange={(e) => set("enabled", e.target.checked)}
+              data-testid="policy-enabled"
+            />
+          </div>
+        </div>
+      </Section>
+
+      <Section
+        title="Applies to"
+        description="Leave a selector empty to match anything. A call must match every selector that is set (any one of the values ticked within it)."
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            id={`${id}-globs`}
+            label="Tool name patterns"
+            error={errors.toolGlobs}
+            hint="Comma-separated patterns matched against app.tool, app__tool or the bare name; * matches any run, ? one character: e.g. github.*, *_delete."
+            className="sm:col-span-2"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                value={state.toolGlobs}
+                onChange={(e) => set("toolGlobs", e.target.value)}
+                placeholder="github.*, *_delete"
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                data-testid="policy-globs"
+              />
+            )}
+          </Field>
+          <CheckboxGroup
+            legend="Risk"
+            inline
+            options={RISKS.map((r) => ({ value: r, label: RISK_LABELS[r] }))}
+            selected={state.risks}
+            onChange={(next) => set("risks", next as Risk[])}
+            data-testid="policy-risks"
+            className="sm:col-span-2"
+          />
+          <CheckboxGroup
+            legend="Agents"
+            scroll
+            options={(t?.agents ?? []).map((a) => ({ value: a.id, label: a.name }))}
+            selected={state.agentIds}
+            onChange={(next) => set("agentIds", next)}
+            emptyText={targets.isPending ? "Loading…" : "No agents yet."}
+            data-testid="policy-agents"
+          />
+          <CheckboxGroup
+            legend="Projects"
+            scroll
+            options={(t?.projects ?? []).map((p) => ({ value: p.id, label: p.name }))}
+            selected={state.projectIds}
+            onChange={(next) => set("projectIds", next)}
+            emptyText={targets.isPending ? "Loading…" : "No projects yet."}
+            data-testid="policy-projects"
+          />
+          <CheckboxGroup
+            legend="Issues"
+            scroll
+            options={(t?.issues ?? []).map((i) => ({ value: i.id, label: `${i.identifier} · ${i.title}` }))}
+            selected={state.issueIds}
+            onChange={(next) => set("issueIds", next)}
+            emptyText={targets.isPending ? "Loading…" : "No issues yet."}
+            data-testid="policy-issues"
+          />
+          <CheckboxGroup
+            legend="Routines"
+            scroll
+            options={(t?.routines ?? []).map((r) => ({ value: r.id, label: r.name }))}
+            selected={state.routineIds}
+            onChange={(next) => set("routineIds", next)}
+            emptyText={targets.isPending ? "Loading…" : "No routines yet."}
+            data-testid="policy-routines"
+          />
+          <CheckboxGroup
+            legend="Applications"
+            scroll
+            options={(c?.applications ?? []).map((a) => ({ value: a.id, label: a.name }))}
+            selected={state.applicationIds}
+            onChange={(next) => set("applicationIds", next)}
+            emptyText={catalog.isPending ? "Loading…" : "No applications yet."}
+            data-testid="policy-applications"
+          />
+          <CheckboxGroup
+            legend="Connections"
+            scroll
+            options={(c?.connections ?? []).map((conn) => ({
+              value: conn.id,
+              label: `${conn.name} · ${appName.get(conn.applicationId) ?? "unknown application"}`,
+            }))}
+            selected={state.connectionIds}
+            onChange={(next) => set("connectionIds", next)}
+            emptyText={catalog.isPending ? "Loading…" : "No connections yet."}
+            data-testid="policy-connections"
+          />
+          {(c?.entries.length ?? 0) > 0 || state.catalogEntryIds.length > 0 ? (
+            <CheckboxGroup
+              legend="Single tools"
+              scroll
+              options={(c?.entries ?? []).map((entry) => ({
+                value: entry.id,
+                label: (
+                  <span className="font-mono text-xs">
+                    {entry.qualifiedName}
+                    {entry.status !== "active" ? ` (${entry.status})` : ""}
+                  </span>
+                ),
+              }))}
+              selected={state.catalogEntryIds}
+              onChange={(next) => set("catalogEntryIds", next)}
+              className="sm:col-span-2"
+              data-testid="policy-tools"
+            />
+          ) : null}
+        </div>
+        {noApplications ? (
+          <p className="text-sm text-zinc-600">
+            No applications are registered yet; the application, connection and tool lists fill in once they
+            exist. Tool name patterns and risk levels work already.
+          </p>
+        ) : null}
+        <ApiErrorAlert error={targets.error} title="Could not load agents, projects, issues and routines" />
+        <ApiErrorAlert error={catalog.error} title="Could not load applications and tools" />
+      </Section>
+
+      <Section
+        title="Conditions"
+        description="Optional. Every condition that is set must hold for the policy to apply."
+      >
+        <fieldset className="space-y-3" data-testid="policy-arguments">
+          <legend className="text-sm font-medium text-zinc-800">Argument constraints</legend>
+          <p className="text-xs text-zinc-500">
+            Path is a JSON pointer into the call's arguments (e.g. /to). Values are read as JSON when possible
+            (42, true, ["a","b"]), otherwise as text.
+          </p>
+          {state.args.length === 0 ? <p className="text-sm text-zinc-500">No argument constraints.</p> : null}
+          {state.args.map((row, index) => (
+            <ArgumentRowFields
+              key={row.key}
+              baseId={`${id}-arg-${index}`}
+              index={index}
+              row={row}
+              errors={errors}
+              onChange={(patch) => setArg(index, patch)}
+              onRemove={() =>
+                set(
+                  "args",
+                  state.args.filter((_, i) => i !== index),
+                )
+              }
+            />
+          ))}
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => set("args", [...state.args, newArgumentRow()])}
+            data-testid="policy-argument-add"
+          >
+            Add argument constraint
+          </Button>
+        </fieldset>
+
+        <fieldset className="space-y-3" data-testid="policy-time-window">
+          <legend className="text-sm font-medium text-zinc-800">Time window</legend>
+          <CheckboxGroup
+            legend={<span className="font-normal text-zinc-600">Days</span>}
+            inline
+            options={WEEKDAYS.map((d) => ({
+              value: String(d.value),
+              label: <abbr title={d.long}>{d.short}</abbr>,
+            }))}
+            selected={state.days.map(String)}
+            onChange={(next) => set("days", next.map(Number))}
+          />
+          <div className="grid gap-3 sm:grid-cols-3">
+            <Field id={`${id}-start`} label="From" error={errors.start}>
+              {(control) => (
+                <Input
+                  {...control}
+                  type="time"
+                  value={state.start}
+                  onChange={(e) => set("start", e.target.value)}
+                />
+              )}
+            </Field>
+            <Field id={`${id}-end`} label="Until" error={errors.end}>
+              {(control) => (
+                <Input
+                  {...control}
+                  type="time"
+                  value={state.end}
+                  onChange={(e) => set("end", e.target.value)}
+                />
+              )}
+            </Field>
+            <Field id={`${id}-timezone`} label="Time zone" error={errors.timezone} hint="e.g. Europe/Paris">
+              {(control) => (
+                <Input
+                  {...control}
+                  value={state.timezone}
+                  onChange={(e) => set("timezone", e.target.value)}
+                  placeholder="UTC"
+                  autoComplete="off"
+                  spellCheck={false}
+                />
+              )}
+            </Field>
+          </div>
+        </fieldset>
+
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-zinc-800">Context</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2">
+            <Checkbox
+              label="Requires an issue"
+              checked={state.requireIssue}
+              onChange={(e) => set("requireIssue", e.target.checked)}
+            />
+            <Checkbox
+              label="Requires a project"
+              checked={state.requireProject}
+              onChange={(e) => set("requireProject", e.target.checked)}
+            />
+            <Checkbox
+              label="Requires a routine"
+              checked={state.requireRoutine}
+              onChange={(e) => set("requireRoutine", e.target.checked)}
+            />
+          </div>
+        </fieldset>
+      </Section>
+
+      <Section title="Effect" description={POLICY_KIND_HINTS[state.kind]}>
+        <EffectFields baseId={`${id}-effect`} state={state} errors={errors} setState={setState} />
+      </Section>
+
+      <ApiErrorAlert
+        error={error}
+        title={policy ? "Could not save the policy" : "Could not create the policy"}
+      />
+
+      <div className="flex flex-wrap justify-end gap-2 border-t border-zinc-200 pt-4">
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel} disabled={pending}>
+            Cancel
+          </Button>
+        ) : null}
+        <Button type="submit" disabled={pending} aria-busy={pending || undefined} data-testid="policy-submit">
+          {pending ? "Saving…" : policy ? "Save policy" : "Create policy"}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="space-y-4 rounded-lg border border-zinc-200 p-4">
+      <div>
+        <h4 className="text-sm font-semibold text-zinc-900">{title}</h4>
+        {description ? <p className="mt-0.5 text-sm text-zinc-600">{description}</p> : null}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function ArgumentRowFields({
+  baseId,
+  index,
+  row,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  baseId: string;
+  index: number;
+  row: ArgumentRow;
+  errors: PolicyFormErrors;
+  onChange: (patch: Partial<ArgumentRow>) => void;
+  onRemove: () => void;
+}) {
+  const valueless = VALUELESS_OPS.has(row.op);
+  const placeholder = LIST_OPS.has(row.op) ? '["a", "b"]' : NUMBER_OPS.has(row.op) ? "100" : "@acme.com";
+  return (
+    <div
+      className="grid items-start gap-3 rounded-md bg-zinc-50 p-3 sm:grid-cols-[minmax(0,1fr)_11rem_minmax(0,1fr)_auto]"
+      data-testid="policy-argument-row"
+    >
+      <Field
+        id={`${baseId}-path`}
+        label={`Constraint ${index + 1}: path`}
+        error={errors[`args.${index}.path`]}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            value={row.path}
+            onChange={(e) => onChange({ path: e.target.value })}
+            placeholder="/to"
+            spellCheck={false}
+            className="font-mono"
+          />
+        )}
+      </Field>
+      <Field id={`${baseId}-op`} label="Operator">
+        {(control) => (
+          <Select
+            {...control}
+            value={row.op}
+            onChange={(e) => onChange({ op: e.target.value as ArgumentOp })}
+          >
+            {ARGUMENT_OPS.map((op) => (
+              <option key={op} value={op}>
+                {ARGUMENT_OP_LABELS[op]}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field id={`${baseId}-value`} label="Value" error={errors[`args.${index}.value`]}>
+        {(control) => (
+          <Input
+            {...control}
+            value={valueless ? "" : row.value}
+            disabled={valueless}
+            placeholder={valueless ? "No value needed" : placeholder}
+            onChange={(e) => onChange({ value: e.target.value })}
+            spellCheck={false}
+            className="font-mono"
+          />
+        )}
+      </Field>
+      <div className="sm:pt-6">
+        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove constraint ${index + 1}`}>
+          Remove
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function EffectFields({
+  baseId,
+  state,
+  errors,
+  setState,
+}: {
+  baseId: string;
+  state: PolicyFormState;
+  errors: PolicyFormErrors;
+  setState: (update: (prev: PolicyFormState) => PolicyFormState) => void;
+}) {
+  switch (state.kind) {
+    case "rate_limit": {
+      const setRate = (patch: Partial<PolicyFormState["rateLimit"]>) =>
+        setState((prev) => ({ ...prev, rateLimit: { ...prev.rateLimit, ...patch } }));
+      return (
+        <div className="grid gap-4 sm:grid-cols-3" data-testid="policy-effect-rate-limit">
+          <Field id={`${baseId}-limit`} label="Calls allowed" required error={errors.limit}>
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                value={state.rateLimit.limit}
+                onChange={(e) => setRate({ limit: e.target.value })}
+                placeholder="10"
+                data-testid="policy-rate-limit"
+              />
+            )}
+          </Field>
+          <Field
+            id={`${baseId}-window`}
+            label="Per window of (seconds)"
+            required
+            error={errors.windowSeconds}
+          >
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                value={state.rateLimit.windowSeconds}
+                onChange={(e) => setRate({ windowSeconds: e.target.value })}
+                data-testid="policy-rate-window"
+              />
+            )}
+          </Field>
+          <Field id={`${baseId}-per`} label="Counted for">
+            {(control) => (
+              <Select
+                {...control}
+                value={state.rateLimit.per}
+                onChange={(e) => setRate({ per: e.target.value as RateLimitScope })}
+                data-testid="policy-rate-per"
+              >
+                {RATE_LIMIT_SCOPES.map((s) => (
+                  <option key={s} value={s}>
+                    {RATE_LIMIT_SCOPE_LABELS[s]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Checkbox
+            className="sm:col-span-3"
+            label="Count each tool separately"
+            checked={state.rateLimit.perTool}
+            onChange={(e) => setRate({ perTool: e.target.checked })}
+            data-testid="policy-rate-per-tool"
+          />
+        </div>
+      );
+    }
+    case "redact_arguments":
+    case "redact_result":
+      return (
+        <Field
+          id={`${baseId}-paths`}
+          label={state.kind === "redact_arguments" ? "Argument paths to redact" : "Result paths to redact"}
+          required
+          error={errors.redactPaths}
+          hint="One JSON pointer per line, e.g. /password or /headers/authorization."
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={3}
+              value={state.redactPaths}
+              onChange={(e) => {
+                const value = e.target.value;
+                setState((prev) => ({ ...prev, redactPaths: value }));
+              }}
+              spellCheck={false}
+              className="font-mono"
+              data-testid="policy-redact-paths"
+            />
+          )}
+        </Field>
+      );
+    case "require_approval":
+      return (
+        <Field
+          id={`${baseId}-expires`}
+          label="Approval expires after (seconds)"
+          error={errors.expiresInSeconds}
+          hint="Leave empty for the default."
+        >
+          {(control) => (
+            <Input
+              {...control}
+              inputMode="numeric"
+              value={state.approvalExpiresInSeconds}
+              onChange={(e) => {
+                const value = e.target.value;
+                setState((prev) => ({ ...prev, approvalExpiresInSeconds: value }));
+              }}
+              className="max-w-40"
+              data-testid="policy-approval-expires"
+            />
+          )}
+        </Field>
+      );
+    default:
+      return (
+        <p className="text-sm text-zinc-600">
+          Nothing to configure. {state.kind === "block" ? BLOCK_BEATS_ALLOW : null}
+        </p>
+      );
+  }
+}

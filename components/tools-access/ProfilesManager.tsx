@@ -1,0 +1,239 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { cn, focusRing } from "../ui/cn";
+import { EmptyState } from "../ui/EmptyState";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { Spinner } from "../ui/Spinner";
+import { Textarea } from "../ui/Textarea";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { toolsAccessKeys, toolsApiPath } from "./api";
+import { ProfileEditor } from "./ProfileEditor";
+import { invalidateProfiles, updateCachedProfiles } from "./profile-cache";
+import { useToolsApi } from "./ToolsApiProvider";
+import type { Profile, ProfileCreateInput, ProfilesResponse } from "./types";
+
+export type { Profile } from "./types";
+
+export interface ProfilesManagerProps {
+  companyId: string;
+  /** Without it the list and editor are read-only. */
+  canEdit: boolean;
+  /** Server-rendered `GET /profiles`; seeds the `toolsAccessKeys.profiles(companyId)` query. */
+  initialProfiles: Profile[];
+  /** Profile to open first (e.g. from `?profile=`). */
+  initialSelectedId?: string | null;
+  className?: string;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Tool profiles: list, create, and edit entries and bindings of the selected one. */
+export function ProfilesManager({
+  companyId,
+  canEdit,
+  initialProfiles,
+  initialSelectedId = null,
+  className,
+}: ProfilesManagerProps) {
+  const api = useToolsApi();
+  const query = useQuery({
+    queryKey: toolsAccessKeys.profiles(companyId),
+    queryFn: async ({ signal }) =>
+      (await api<ProfilesResponse>(toolsApiPath(companyId, "/profiles"), { signal })).profiles,
+    initialData: initialProfiles,
+  });
+  const profiles = query.data;
+  const [selectedId, setSelectedId] = useState<string | null>(initialSelectedId);
+  const selected = profiles.find((p) => p.id === selectedId) ?? null;
+
+  return (
+    <div className={cn("space-y-4", className)} data-testid="profiles-manager">
+      <ApiErrorAlert
+        error={query.error}
+        title="Could not refresh the profiles"
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
+        <div className="space-y-4">
+          <Card>
+            <CardHeader
+              title="Profiles"
+              description="Named sets of tools. Bind a profile to give agents its tools."
+              actions={query.isFetching ? <Spinner size="sm" label="Refreshing profiles" /> : null}
+            />
+            {profiles.length === 0 ? (
+              <CardBody>
+                <EmptyState
+                  headingAs="h3"
+                  className="py-8"
+                  title="No profiles yet"
+                  description="Without a profile, agents see no tools: everything is denied by default."
+                  data-testid="profiles-empty"
+                />
+              </CardBody>
+            ) : (
+              <ul className="divide-y divide-zinc-100" aria-label="Profiles" data-testid="profile-list">
+                {profiles.map((profile) => {
+                  const active = profile.id === selected?.id;
+                  return (
+                    <li key={profile.id}>
+                      <button
+                        type="button"
+                        onClick={() => setSelectedId(profile.id)}
+                        aria-current={active ? "true" : undefined}
+                        data-testid="profile-row"
+                        data-profile-id={profile.id}
+                        data-status={profile.status}
+                        className={cn(
+                          "block w-full px-5 py-3 text-left transition-colors",
+                          focusRing,
+                          "focus-visible:-outline-offset-2",
+                          active ? "bg-accent-50" : "hover:bg-zinc-50",
+                        )}
+                      >
+                        <span className="flex items-center justify-between gap-2">
+                          <span className="min-w-0 truncate font-medium text-zinc-900">{profile.name}</span>
+                          <Badge tone={profile.status === "active" ? "success" : "neutral"}>
+                            {profile.status === "active" ? "Active" : "Archived"}
+                          </Badge>
+                        </span>
+                        <span className="mt-0.5 block text-xs text-zinc-500">
+                          {plural(profile.entries.length, "entry", "entries")} ·{" "}
+                          {plural(profile.bindings.length, "binding", "bindings")}
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </Card>
+          {canEdit ? (
+            <ProfileCreateForm companyId={companyId} onCreated={(profile) => setSelectedId(profile.id)} />
+          ) : (
+            <p className="text-sm text-zinc-600" data-testid="profiles-read-only">
+              You can view profiles but not change them.
+            </p>
+          )}
+        </div>
+        <div>
+          {selected ? (
+            <ProfileEditor
+              key={selected.id}
+              companyId={companyId}
+              profile={selected}
+              canEdit={canEdit}
+              onDeleted={() => setSelectedId(null)}
+              onClose={() => setSelectedId(null)}
+            />
+          ) : profiles.length > 0 ? (
+            <div className="rounded-lg border border-dashed border-zinc-300 px-6 py-12 text-center text-sm text-zinc-600">
+              Select a profile to see and change its entries and bindings.
+            </div>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ProfileCreateForm({
+  companyId,
+  onCreated,
+}: {
+  companyId: string;
+  onCreated: (profile: Profile) => void;
+}) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const id = useId();
+  const [name, setName] = useState("");
+  const [description, setDescription] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const create = useMutation({
+    mutationFn: (body: ProfileCreateInput) =>
+      api<Profile>(toolsApiPath(companyId, "/profiles"), { method: "POST", body }),
+    onSuccess: (profile) => {
+      updateCachedProfiles(client, companyId, (list) =>
+        list.some((p) => p.id === profile.id)
+          ? list
+          : [...list, { ...profile, entries: profile.entries ?? [], bindings: profile.bindings ?? [] }],
+      );
+      setName("");
+      setDescription("");
+      onCreated(profile);
+      return invalidateProfiles(client, companyId);
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) {
+      setError("Give the profile a name.");
+      return;
+    }
+    setError(null);
+    const body: ProfileCreateInput = { name: trimmed };
+    if (description.trim()) body.description = description.trim();
+    create.mutate(body);
+  }
+
+  return (
+    <Card>
+      <CardHeader title="New profile" titleAs="h3" />
+      <CardBody>
+        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a profile">
+          <Field id={`${id}-name`} label="Name" required error={error}>
+            {(control) => (
+              <Input
+                {...control}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder="e.g. Support tools"
+                maxLength={200}
+                data-testid="profile-create-name"
+              />
+            )}
+          </Field>
+          <Field id={`${id}-description`} label="Description">
+            {(control) => (
+              <Textarea
+                {...control}
+                rows={2}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                data-testid="profile-create-description"
+              />
+            )}
+          </Field>
+          <ApiErrorAlert error={create.error} title="Could not create the profile" />
+          <div className="flex justify-end">
+            <Button
+              type="submit"
+              size="sm"
+              disabled={create.isPending}
+              aria-busy={create.isPending || undefined}
+              data-testid="profile-create-submit"
+            >
+              {create.isPending ? "Creating…" : "Create profile"}
+            </Button>
+          </div>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

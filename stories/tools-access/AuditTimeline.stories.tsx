@@ -1,0 +1,85 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
+import { agentRefs, auditEvents, COMPANY_ID, NOW, olderAuditEvents } from "./fixtures";
+import { withToolsApi } from "./mock-api";
+
+const allEvents = [...auditEvents, ...olderAuditEvents];
+const pageSize = auditEvents.length;
+
+const meta = {
+  title: "Tools & Access/AuditTimeline",
+  component: AuditTimeline,
+  args: {
+    companyId: COMPANY_ID,
+    agents: agentRefs,
+    initialEvents: auditEvents,
+    initialCursor: String(pageSize),
+    pageSize,
+    now: NOW,
+  },
+  decorators: [withToolsApi({ audit: allEvents, auditPageSize: pageSize })],
+} satisfies Meta<typeof AuditTimeline>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Filters and "Load more" work against the in-memory API. */
+export const Loaded: Story = {};
+
+export const Empty: Story = {
+  args: { initialEvents: [], initialCursor: null },
+  decorators: [withToolsApi({ audit: [] })],
+};
+
+export const AllLoaded: Story = { args: { initialEvents: allEvents, initialCursor: null } };
+
+export const ExpandedRow: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getAllByTestId("audit-row-toggle")[0]!);
+  },
+};
+
+export const FilteredToDenials: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.selectOptions(within(canvasElement).getByTestId("audit-filter-decision"), "deny");
+  },
+};
+
+export const FilteredEmpty: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.type(within(canvasElement).getByTestId("audit-filter-tool"), "jira__");
+  },
+};
+
+/** The caller lacks tools:view_audit: the server's message and code are shown. */
+export const LoadError: Story = {
+  args: { initialEvents: [], initialCursor: null },
+  decorators: [
+    withToolsApi({
+      audit: allEvents,
+      failures: [
+        {
+          method: "GET",
+          path: /^\/audit$/,
+          status: 403,
+          code: "forbidden",
+          message: "you need the tools:view_audit permission to read the audit log",
+        },
+      ],
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.selectOptions(canvas.getByTestId("audit-filter-agent"), agentRefs[0]!.id);
+    await canvas.findByText("you need the tools:view_audit permission to read the audit log");
+  },
+};
+
+export const Loading: Story = {
+  args: { initialEvents: [], initialCursor: null },
+  decorators: [withToolsApi({ audit: allEvents, delayMs: 1_000_000 })],
+  play: async ({ canvasElement }) => {
+    await userEvent.selectOptions(within(canvasElement).getByTestId("audit-filter-decision"), "allow");
+  },
+};

@@ -1,0 +1,96 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
+import { COMPANY_ID, emptyCatalog, profiles } from "./fixtures";
+import { withToolsApi } from "./mock-api";
+
+const meta = {
+  title: "Tools & Access/ProfilesManager",
+  component: ProfilesManager,
+  args: {
+    companyId: COMPANY_ID,
+    canEdit: true,
+    initialProfiles: profiles,
+    initialSelectedId: "prof-support",
+  },
+  decorators: [withToolsApi({ profiles })],
+} satisfies Meta<typeof ProfilesManager>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Works against an in-memory API: create profiles, add entries and bindings, archive, delete. */
+export const Loaded: Story = {};
+
+export const NothingSelected: Story = { args: { initialSelectedId: null } };
+
+export const Empty: Story = {
+  args: { initialProfiles: [], initialSelectedId: null },
+  decorators: [withToolsApi({ profiles: [] })],
+};
+
+/** Before applications exist, only tool patterns and risk levels can be added; the hint says so. */
+export const NoApplicationsYet: Story = {
+  decorators: [withToolsApi({ profiles, catalog: emptyCatalog })],
+};
+
+export const ReadOnly: Story = { args: { canEdit: false } };
+
+export const ArchivedProfile: Story = { args: { initialSelectedId: "prof-old" } };
+
+/** The server refuses the new profile; its message and code are shown. */
+export const CreateError: Story = {
+  args: { initialSelectedId: null },
+  decorators: [
+    withToolsApi({
+      profiles,
+      failures: [
+        {
+          method: "POST",
+          path: /^\/profiles$/,
+          status: 403,
+          code: "forbidden",
+          message: "you do not have permission to do this",
+        },
+      ],
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByTestId("profile-create-name"), "Finance tools");
+    await userEvent.click(canvas.getByTestId("profile-create-submit"));
+    await canvas.findByText("you do not have permission to do this");
+  },
+};
+
+/** A validation error with per-field details from the server. */
+export const AddEntryError: Story = {
+  decorators: [
+    withToolsApi({
+      profiles,
+      failures: [
+        {
+          method: "POST",
+          path: /\/entries$/,
+          status: 400,
+          code: "invalid_request",
+          message: "invalid body at `selector.glob`: pattern is too broad",
+          details: { issues: [{ path: "selector.glob", message: "pattern is too broad" }] },
+        },
+      ],
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByTestId("profile-entry-value"), "*");
+    await userEvent.click(canvas.getByTestId("profile-entry-add"));
+    await canvas.findByText("invalid body at `selector.glob`: pattern is too broad");
+  },
+};
+
+export const ConfirmDelete: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("profile-delete"));
+  },
+};

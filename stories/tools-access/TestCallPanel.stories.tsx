@@ -1,0 +1,85 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { TestCallPanel } from "@/components/tools-access/TestCallPanel";
+import {
+  agentRefs,
+  allowedResult,
+  approvalResult,
+  COMPANY_ID,
+  deniedResult,
+  hiddenResult,
+  rateLimitedResult,
+} from "./fixtures";
+import { withToolsApi } from "./mock-api";
+
+const meta = {
+  title: "Tools & Access/TestCallPanel",
+  component: TestCallPanel,
+  args: { companyId: COMPANY_ID, agents: agentRefs },
+  decorators: [
+    withToolsApi(),
+    (Story) => (
+      <div className="max-w-3xl">
+        <Story />
+      </div>
+    ),
+  ],
+} satisfies Meta<typeof TestCallPanel>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Try github__delete_repo (denied), github__create_issue (rate limited), mail__send (approval). */
+export const Idle: Story = {};
+
+export const Allowed: Story = { args: { initialResult: allowedResult } };
+export const Denied: Story = { args: { initialResult: deniedResult } };
+export const RateLimited: Story = { args: { initialResult: rateLimitedResult } };
+export const ApprovalRequired: Story = { args: { initialResult: approvalResult } };
+export const HiddenTool: Story = { args: { initialResult: hiddenResult } };
+
+export const NoAgents: Story = { args: { agents: [] } };
+
+/** Runs a test against the in-memory API. */
+export const RunTest: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByTestId("test-tool"), "github__delete_repo");
+    await userEvent.clear(canvas.getByTestId("test-arguments"));
+    await userEvent.type(canvas.getByTestId("test-arguments"), '{{"repo": "acme/firmware-old"}');
+    await userEvent.click(canvas.getByTestId("test-submit"));
+    await canvas.findByTestId("test-decision");
+  },
+};
+
+export const InvalidArguments: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByTestId("test-tool"), "github__list_issues");
+    await userEvent.clear(canvas.getByTestId("test-arguments"));
+    await userEvent.type(canvas.getByTestId("test-arguments"), "[[1, 2]");
+    await userEvent.click(canvas.getByTestId("test-submit"));
+  },
+};
+
+export const ServerError: Story = {
+  decorators: [
+    withToolsApi({
+      failures: [
+        {
+          method: "POST",
+          path: /^\/policies\/test$/,
+          status: 404,
+          code: "not_found",
+          message: "agent not found",
+        },
+      ],
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.type(canvas.getByTestId("test-tool"), "github__list_issues");
+    await userEvent.click(canvas.getByTestId("test-submit"));
+    await canvas.findByText("agent not found");
+  },
+};
