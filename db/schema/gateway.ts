@@ -328,3 +328,26 @@ export const toolRateLimitCounters = pgTable(
     check("tool_rate_limit_counters_tokens_ck", sql`${t.tokens} >= 0`),
   ],
 );
+
+/**
+ * Full results that exceeded a connection's result bound: the agent receives a truncated
+ * result plus this artifact's id; the complete (secret-scrubbed, redacted) JSON is kept here.
+ */
+export const toolResultArtifacts = pgTable(
+  "tool_result_artifacts",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    invocationId: uuid("invocation_id").notNull(),
+    contentType: text("content_type").notNull().default("application/json"),
+    content: text("content").notNull(),
+    bytes: integer("bytes").notNull(),
+    sha256: text("sha256").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    companyKey("tool_result_artifacts", t.companyId, t.id),
+    index("tool_result_artifacts_invocation_idx").on(t.companyId, t.invocationId),
+    companyFk("tool_result_artifacts_invocation_fk", t.companyId, t.invocationId, toolInvocations, "cascade"),
+  ],
+);

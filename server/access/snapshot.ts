@@ -79,6 +79,9 @@ export async function loadAccessSnapshot(
           schemaHash: toolCatalogEntries.schemaHash,
           versionHash: toolCatalogEntries.versionHash,
           description: toolCatalogEntries.description,
+          title: toolCatalogEntries.title,
+          inputSchema: toolCatalogEntries.inputSchema,
+          annotations: toolCatalogEntries.annotations,
         })
         .from(toolCatalogEntries)
         .where(eq(toolCatalogEntries.companyId, companyId)),
@@ -131,6 +134,9 @@ export async function loadAccessSnapshot(
       schemaHash: e.schemaHash,
       versionHash: e.versionHash,
       description: e.description,
+      title: e.title,
+      inputSchema: e.inputSchema,
+      annotations: e.annotations,
     })),
     profiles: [...profileMap.values()],
     bindings: bindings.map((b) => ({

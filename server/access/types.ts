@@ -33,6 +33,10 @@ export interface SnapshotCatalogEntry {
   schemaHash: string;
   versionHash?: string;
   description?: string | null;
+  /** Sanitised metadata served to agents in tools/list (not used by decisions). */
+  title?: string | null;
+  inputSchema?: Record<string, unknown> | null;
+  annotations?: Record<string, unknown> | null;
 }
 
 export type ProfileSelector =

@@ -6,6 +6,7 @@ import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
+import { DEFAULT_SESSION_TTL_MINUTES, mintGatewaySession } from "../gateway/sessions";
 
 export const StartRunInput = z.object({
   issueId: z.uuid().optional(),
@@ -131,7 +132,10 @@ export async function startRun(ctx: ServiceContext, agentId: string, input: Star
     const [created] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(
       eq(heartbeatRuns.id, run!.id),
     );
-    return created!;
+    // The run starts with its gateway session: the adapter gets the gateway's MCP config and
+    // a short-lived token, never an upstream URL or credential.
+    const gateway = await mintGatewaySession(tx, ctx, created!, DEFAULT_SESSION_TTL_MINUTES);
+    return { ...created!, gateway };
   });
 }
 

@@ -11,3 +11,5 @@ export const ProfileEntryParams = ProfileParams.extend({ entryId: uuidParam });
 export const ProfileBindingParams = ProfileParams.extend({ bindingId: uuidParam });
 export const PolicyParams = CompanyParams.extend({ policyId: uuidParam });
 export const CompanyAgentParams = CompanyParams.extend({ agentId: uuidParam });
+export const ApplicationParams = CompanyParams.extend({ applicationId: uuidParam });
+export const ConnectionParams = CompanyParams.extend({ connectionId: uuidParam });

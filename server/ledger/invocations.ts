@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { toolInvocations } from "@/db/schema";
 import type { Risk } from "../access/types";
@@ -119,19 +119,44 @@ export async function recordInvocationDecision(
     .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
 }
 
+/** Failure codes after which the upstream certainly did not run the call. */
+export const NOT_EXECUTED_ERRORS = [
+  "missing_secret",
+  "tool_input_invalid",
+  "upstream_blocked",
+  "upstream_unreachable",
+  "plugin_not_found",
+  "runtime_unavailable",
+];
+
 /**
- * Marks the row as executing, only from a not-yet-executing state: the conditional update is
- * what lets exactly one of several concurrent retries run the side effect.
+ * Marks the row as executing, only from a state where running it cannot duplicate a side
+ * effect: never executed (pending, denied, deferred), or failed before reaching the upstream.
+ * A write whose earlier attempt timed out or failed mid-call has an unknown outcome and is
+ * not run again (reads may be). The conditional update is what lets exactly one of several
+ * concurrent retries run.
  */
-export async function claimExecution(tx: Tx, companyId: string, invocationId: string): Promise<boolean> {
+export async function claimExecution(
+  tx: Tx,
+  companyId: string,
+  invocationId: string,
+  risk: Risk,
+): Promise<boolean> {
+  const retryable =
+    risk === "read"
+      ? sql`${toolInvocations.executionStatus} in ('failed', 'timeout')`
+      : sql`${toolInvocations.executionStatus} = 'failed' and ${toolInvocations.errorCode} in (${sql.join(
+          NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
+          sql`, `,
+        )})`;
   const rows = await tx
     .update(toolInvocations)
-    .set({ executionStatus: "running", startedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ executionStatus: "running", startedAt: sql`now()`, errorCode: null, updatedAt: sql`now()` })
     .where(
       and(
         eq(toolInvocations.companyId, companyId),
         eq(toolInvocations.id, invocationId),
-        sql`${toolInvocations.executionStatus} in ('pending', 'denied', 'deferred', 'failed', 'timeout')`,
+        or(sql`${toolInvocations.executionStatus} in ('pending', 'denied', 'deferred')`, retryable),
       ),
     )
     .returning({ id: toolInvocations.id });

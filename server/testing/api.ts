@@ -32,7 +32,7 @@ export async function call<T = Record<string, unknown>>(
   const url = new URL(path, "http://localhost:3100");
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const headers = new Headers(opts.headers);
-  headers.set("host", "localhost:3100");
+  if (!headers.has("host")) headers.set("host", "localhost:3100");
   if (opts.token) headers.set("authorization", `Bearer ${opts.token}`);
   if (opts.cookie) headers.set("cookie", opts.cookie);
   let body: string | undefined;

@@ -1,0 +1,12 @@
+import { route } from "@/server/http/route";
+import { BindSecretInput, bindSecret, listBindings } from "@/server/secrets/bindings";
+import { ConnectionParams } from "@/server/secrets/params";
+
+export const GET = route({ actors: ["board"], params: ConnectionParams }, async ({ ctx, params }) => ({
+  bindings: await listBindings(ctx, params.companyId, params.connectionId),
+}));
+
+export const POST = route(
+  { actors: ["board"], params: ConnectionParams, body: BindSecretInput, status: 201 },
+  ({ ctx, params, body }) => bindSecret(ctx, params.companyId, params.connectionId, body),
+);

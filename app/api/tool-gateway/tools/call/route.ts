@@ -1,0 +1,12 @@
+import { GatewayCallInput, gatewayCallTool } from "@/server/gateway/call-tool";
+import { gatewayRoute, readJson } from "@/server/gateway/http";
+
+// REST equivalent of tools/call: 200 result | 403 tool_denied | 409 approval_required |
+// 429 rate_limited | 503 runtime_deferred | 401 session_invalid (docs/gateway.md).
+export const POST = gatewayRoute(async ({ db, gw, request }) => {
+  const input = await readJson(request, GatewayCallInput);
+  const outcome = await gatewayCallTool(db, gw, input);
+  if (outcome.ok) return outcome;
+  const { ok: _ok, status, ...error } = outcome;
+  return Response.json({ error }, { status, headers: { "cache-control": "no-store" } });
+});

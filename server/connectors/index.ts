@@ -1,0 +1,201 @@
+import type { Db } from "@/db/client";
+import type { toolApplications, toolConnections } from "@/db/schema";
+import type { ToolMetadata } from "../catalog/classify";
+import { type Actor, actorRef } from "../context";
+import { ServiceError } from "../errors";
+import { resolveConnectionSecrets } from "../secrets/resolve";
+import { McpHttpPool } from "./mcp-http";
+import { getPlugin } from "./plugins";
+import { builtinCatalog, runBuiltinTool, SELF_TOOLS, type SelfToolContext } from "./self-tools";
+
+type ApplicationRow = typeof toolApplications.$inferSelect;
+type ConnectionRow = typeof toolConnections.$inferSelect;
+
+/** Everything needed to reach one upstream, with this call's secrets already projected. */
+export interface UpstreamTarget {
+  type: string;
+  companyId: string;
+  connectionId: string;
+  url: string | null;
+  trustedLocal: boolean;
+  timeoutMs: number;
+  maxResultBytes: number;
+  headers: Record<string, string>;
+  pluginId: string | null;
+  /** Secret values released for this call: results are scrubbed of them. */
+  secretValues: string[];
+  credentialScope: string;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
+
+type PoolHolder = typeof globalThis & { __paperclipMcpHttpPool?: McpHttpPool };
+/** One pool per process (kept on globalThis so dev reloads do not duplicate clients). */
+export function mcpHttpPool(): McpHttpPool {
+  const g = globalThis as PoolHolder;
+  g.__paperclipMcpHttpPool ??= new McpHttpPool();
+  return g.__paperclipMcpHttpPool;
+}
+
+/**
+ * Resolves the connection's secrets for this use (recording access events) and builds the
+ * target. A missing or revoked secret fails closed with `missing_secret`.
+ */
+export async function upstreamTargetFor(
+  db: Db,
+  opts: {
+    companyId: string;
+    application: ApplicationRow;
+    connection: ConnectionRow;
+    purpose: "tool_call" | "health" | "catalog";
+    actor: Actor;
+    agentId?: string | null;
+    runId?: string | null;
+    invocationId?: string | null;
+  },
+): Promise<UpstreamTarget> {
+  const { connection, application } = opts;
+  const config = connection.transportConfig as {
+    url?: string;
+    timeoutMs?: number;
+    maxResultBytes?: number;
+    headers?: Record<string, string>;
+    pluginId?: string;
+  };
+  let headers: Record<string, string> = { ...(config.headers ?? {}) };
+  let secretValues: string[] = [];
+  if (application.type === "mcp_http") {
+    const { actorType, actorId } = actorRef(opts.actor);
+    const resolved = await resolveConnectionSecrets(db, {
+      companyId: opts.companyId,
+      connectionId: connection.id,
+      // Admin health and catalog checks act for no agent: agent-restricted bindings do not apply.
+      agentId: opts.agentId ?? "00000000-0000-0000-0000-000000000000",
+      runId: opts.runId ?? null,
+      invocationId: opts.invocationId ?? null,
+      actorType,
+      actorId,
+      purpose: opts.purpose,
+    });
+    if (!resolved.ok) throw new ServiceError("missing_secret", resolved.message, 503);
+    headers = { ...headers, ...resolved.headers };
+    secretValues = resolved.values;
+  }
+  return {
+    type: application.type,
+    companyId: opts.companyId,
+    connectionId: connection.id,
+    url: config.url ?? null,
+    trustedLocal: connection.trustedLocal,
+    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxResultBytes: config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    headers,
+    pluginId: config.pluginId ?? null,
+    secretValues,
+    // Different secret sets must never share an upstream client.
+    credentialScope: secretValues.length === 0 ? "none" : `secrets:${secretValues.length}`,
+  };
+}
+
+/** The upstream's tool list, in catalog metadata form. */
+export async function listUpstreamTools(
+  t: UpstreamTarget,
+  opts: { fresh?: boolean } = {},
+): Promise<ToolMetadata[]> {
+  switch (t.type) {
+    case "mcp_http": {
+      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL", 409);
+      const pool = mcpHttpPool();
+      if (opts.fresh) await pool.invalidate(t.connectionId);
+      const tools = await pool.listTools(mcpTarget(t));
+      return tools.map((x) => ({
+        name: x.name,
+        title: x.title ?? (x.annotations as { title?: string } | undefined)?.title ?? null,
+        description: x.description ?? null,
+        inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
+        annotations: (x.annotations as Record<string, unknown>) ?? null,
+      }));
+    }
+    case "paperclip_self":
+      return builtinCatalog(SELF_TOOLS);
+    case "paperclip_plugin": {
+      const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;
+      if (!plugin)
+        throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`, 409);
+      return builtinCatalog(plugin.tools);
+    }
+    default:
+      throw new ServiceError(
+        "runtime_unavailable",
+        `\`${t.type}\` connections run in runtime slots, not available here`,
+        503,
+      );
+  }
+}
+
+function mcpTarget(t: UpstreamTarget) {
+  return {
+    connectionId: t.connectionId,
+    url: t.url!,
+    headers: t.headers,
+    credentialScope: t.credentialScope,
+    trustedLocal: t.trustedLocal,
+    timeoutMs: t.timeoutMs,
+  };
+}
+
+export interface UpstreamResult {
+  /** An MCP CallToolResult (content, structuredContent?, isError?). */
+  result: {
+    content: unknown[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    _meta?: Record<string, unknown>;
+  };
+  /** The complete serialized result when it exceeded the bound (stored as an artifact). */
+  fullJson: string | null;
+}
+
+function asToolResult(value: unknown): UpstreamResult["result"] {
+  const structured =
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { value };
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: structured };
+}
+
+/** Executes one tool call upstream with only the explicit arguments. */
+export async function callUpstreamTool(
+  t: UpstreamTarget,
+  name: string,
+  args: Record<string, unknown>,
+  self: SelfToolContext | null,
+): Promise<UpstreamResult> {
+  switch (t.type) {
+    case "mcp_http": {
+      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL", 409);
+      const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
+        timeoutMs: t.timeoutMs,
+        maxResultBytes: t.maxResultBytes,
+      });
+      return {
+        result: out.result as UpstreamResult["result"],
+        fullJson: out.truncated ? out.fullJson : null,
+      };
+    }
+    case "paperclip_self": {
+      if (!self) throw new ServiceError("session_invalid", "self tools need a run context", 401);
+      return { result: asToolResult(await runBuiltinTool(SELF_TOOLS, name, self, args)), fullJson: null };
+    }
+    case "paperclip_plugin": {
+      const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;
+      if (!plugin)
+        throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`, 409);
+      if (!self) throw new ServiceError("session_invalid", "plugin tools need a run context", 401);
+      return { result: asToolResult(await runBuiltinTool(plugin.tools, name, self, args)), fullJson: null };
+    }
+    default:
+      throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools need a runtime slot`, 503);
+  }
+}

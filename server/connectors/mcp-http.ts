@@ -1,0 +1,724 @@
+/**
+ * A pool of long-lived MCP clients for remote (HTTP) upstreams.
+ *
+ * - One initialized client per (connectionId, credentialScope, url, trustedLocal, hash of
+ *   headers); concurrent first calls share one connect promise; nothing initializes per call.
+ * - Streamable HTTP first, legacy HTTP+SSE when the server answers the initialize POST with
+ *   400/404/405.
+ * - Every HTTP exchange goes through the SSRF-guarded fetch (server/net/guarded-fetch.ts).
+ * - A session the upstream forgot (HTTP 404 for our session id, or the common "no valid
+ *   session" 400) is re-initialized once and the request retried: such a request was refused
+ *   before the server dispatched it, so retrying cannot duplicate a side effect. Any other
+ *   failure of `callTool` is final. List operations (read-only) also retry once after a
+ *   dropped connection.
+ * - Header values never reach logs or errors: messages from the SDK/upstream are scrubbed of
+ *   them, and only the URL's origin is ever reported.
+ *
+ * One pool per process (the caller keeps it on `globalThis`). Framework-free.
+ */
+import { createHash } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type Prompt,
+  type Resource,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { invalidRequest, ServiceError } from "../errors";
+import { logError, logInfo, logWarn } from "../log";
+import {
+  assertAllowedUrl,
+  createGuardedFetch,
+  describeOrigin,
+  type GuardedFetch,
+} from "../net/guarded-fetch";
+import type {
+  CallToolOutcome,
+  McpCallOptions,
+  McpHttpPoolOptions,
+  McpHttpTarget,
+  ToolsListChangedListener,
+} from "./types";
+
+export type { CallToolOutcome, McpCallOptions, McpHttpPoolOptions, McpHttpTarget } from "./types";
+
+export const DEFAULT_IDLE_MS = 5 * 60_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_TRANSPORT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_LIST_ITEMS = 1_000;
+const MAX_LIST_PAGES = 100;
+
+/** Headers the transport owns; a configured secret header may not override them. */
+const RESERVED_HEADERS = new Set([
+  "accept",
+  "connection",
+  "content-length",
+  "content-type",
+  "host",
+  "keep-alive",
+  "last-event-id",
+  "mcp-protocol-version",
+  "mcp-session-id",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+type Transport = StreamableHTTPClientTransport | SSEClientTransport;
+type TransportKind = "streamable-http" | "sse";
+
+interface Entry {
+  key: string;
+  connectionId: string;
+  /** scheme://host:port — the only part of the URL that is ever logged. */
+  origin: string;
+  fetch: GuardedFetch;
+  ready: Promise<Client>;
+  client?: Client;
+  transport?: Transport;
+  kind?: TransportKind;
+  /** Initialization finished (a close before that is a failed connect, handled there). */
+  connected: boolean;
+  secrets: string[];
+  inFlight: number;
+  idleTimer?: NodeJS.Timeout;
+  /** Removed from the pool; closed once no call uses it any more. */
+  retired: boolean;
+  closed: boolean;
+}
+
+/** Output validation is the agent's client's business; compiling upstream-supplied JSON
+ * Schemas here would only add a way for an upstream to fail (or slow) the gateway. */
+const passThroughValidator: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Validated, lower-cased copy of the secret headers (values never appear in the errors). */
+function sanitizeHeaders(headers: Record<string, string>, connectionId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dropped: string[] = [];
+  for (const [rawName, value] of Object.entries(headers)) {
+    const name = rawName.trim().toLowerCase();
+    if (!HEADER_NAME.test(name)) throw invalidRequest("a configured upstream header has an invalid name");
+    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+      throw invalidRequest(`the configured upstream header "${name}" has an invalid value`);
+    }
+    if (RESERVED_HEADERS.has(name)) {
+      dropped.push(name);
+      continue;
+    }
+    out[name] = value;
+  }
+  if (dropped.length) logWarn("mcp_http.headers_ignored", { connectionId, headers: dropped });
+  return out;
+}
+
+/** Strings that must never leave this module: header values (and their token parts), the URL's
+ * query and long path segments (MCP URLs often embed a secret). */
+function secretsOf(headers: Record<string, string>, url: URL): string[] {
+  const out = new Set<string>();
+  const add = (s: string) => {
+    if (s.length >= 4) {
+      out.add(s);
+      const escaped = JSON.stringify(s).slice(1, -1);
+      if (escaped !== s) out.add(escaped);
+      out.add(encodeURIComponent(s));
+    }
+  };
+  for (const v of Object.values(headers)) {
+    add(v);
+    for (const part of v.split(/[\s,;=]+/)) if (part.length >= 8) add(part);
+  }
+  add(url.href);
+  if (url.search.length > 1) add(url.search.slice(1));
+  for (const seg of url.pathname.split("/")) if (seg.length >= 16) add(seg);
+  // Longest first, so a value containing another is replaced whole.
+  return [...out].sort((a, b) => b.length - a.length);
+}
+
+function scrub(text: string, secrets: string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
+  return out;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function isSessionExpired(err: unknown, entry: Entry): boolean {
+  if (err instanceof StreamableHTTPError) {
+    if (
+      !(entry.transport instanceof StreamableHTTPClientTransport) ||
+      entry.transport.sessionId === undefined
+    ) {
+      return false;
+    }
+    return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+  }
+  if (entry.kind === "sse") return /Error POSTing to endpoint \(HTTP 404\)/.test(messageOf(err));
+  return false;
+}
+
+/** The request never left: the client had no transport any more. */
+const isNotConnected = (err: unknown) => err instanceof Error && err.message === "Not connected";
+
+/** A transport-level failure after which a read-only request may be retried on a fresh client. */
+function isConnectionFailure(err: unknown): boolean {
+  if (err instanceof ServiceError) return err.code === "upstream_unreachable";
+  return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
+}
+
+/** Initialize answered with these: the server does not speak Streamable HTTP at this URL. */
+function shouldFallBackToSse(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && (err.code === 400 || err.code === 404 || err.code === 405);
+}
+
+function timeoutAfter<T>(promise: Promise<T>, ms: number, onTimeout: () => ServiceError): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function utf8Prefix(text: string, maxBytes: number): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= maxBytes) return text;
+  return buf
+    .subarray(0, maxBytes)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "");
+}
+
+/** The stand-in for a result larger than `maxBytes`: a text preview and `_meta.truncated`. */
+function truncatedResult(result: CallToolResult, originalBytes: number, maxBytes: number): CallToolResult {
+  const notice =
+    `[Result truncated: the upstream returned ${originalBytes} bytes, more than the ${maxBytes}-byte limit. ` +
+    "The full result was kept by the gateway.]";
+  const text = result.content
+    .filter((c): c is Extract<typeof c, { type: "text" }> => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+  // Leave room for the notice and JSON escaping of the preview (worst case ×6 for \uXXXX).
+  const budget = Math.max(0, Math.floor((maxBytes - 1024) / 6));
+  const preview = text ? utf8Prefix(text, budget) : "";
+  const content: CallToolResult["content"] = [{ type: "text", text: notice }];
+  if (preview) content.push({ type: "text", text: preview });
+  return {
+    content,
+    // Truncation is not an upstream failure; an upstream error result stays an error.
+    isError: result.isError === true,
+    _meta: { truncated: true, originalBytes },
+  };
+}
+
+export class McpHttpPool {
+  private readonly entries = new Map<string, Entry>();
+  /** Which transport worked for a key, so a reconnect does not probe again. */
+  private readonly transportKinds = new Map<string, TransportKind>();
+  private readonly listeners = new Map<string, Set<ToolsListChangedListener>>();
+  private readonly idleMs: number;
+  private readonly defaultTimeoutMs: number;
+  private readonly maxResultBytes: number;
+  private readonly maxResponseBytes: number;
+  private readonly transportTimeoutMs: number;
+  private readonly maxListItems: number;
+  private readonly clientInfo: { name: string; version: string };
+
+  constructor(private readonly opts: McpHttpPoolOptions = {}) {
+    this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+    this.defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.maxResultBytes = opts.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.transportTimeoutMs = opts.transportTimeoutMs ?? DEFAULT_TRANSPORT_TIMEOUT_MS;
+    this.maxListItems = opts.maxListItems ?? DEFAULT_MAX_LIST_ITEMS;
+    this.clientInfo = opts.clientInfo ?? { name: "paperclip-tools-gateway", version: "1.0.0" };
+  }
+
+  /** Number of live (not retired) clients. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Public operations
+
+  async callTool(
+    target: McpHttpTarget,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    opts: McpCallOptions = {},
+  ): Promise<CallToolOutcome> {
+    const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
+    const maxBytes = opts.maxResultBytes ?? this.maxResultBytes;
+    const result = await this.run(
+      target,
+      opts.signal,
+      // Only a refusal that happened before the upstream accepted the request is retried.
+      (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
+      async (client) =>
+        (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
+          timeout,
+          signal: opts.signal,
+        })) as CallToolResult,
+      timeout,
+    );
+    const fullJson = JSON.stringify(result);
+    const originalBytes = Buffer.byteLength(fullJson, "utf8");
+    if (originalBytes <= maxBytes) return { result, truncated: false, originalBytes, fullJson: null };
+    logInfo("mcp_http.result_truncated", {
+      connectionId: target.connectionId,
+      tool: name,
+      originalBytes,
+      maxBytes,
+    });
+    return {
+      result: truncatedResult(result, originalBytes, maxBytes),
+      truncated: true,
+      originalBytes,
+      fullJson,
+    };
+  }
+
+  /** All tools, following cursors, at most `maxListItems`. */
+  async listTools(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<Tool[]> {
+    return this.listAll(target, opts, "tools", async (client, cursor, options) => {
+      const page = await client.listTools(cursor ? { cursor } : undefined, options);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** All resources; `[]` when the server has no resources capability. */
+  async listResources(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<Resource[]> {
+    return this.listAll(target, opts, "resources", async (client, cursor, options) => {
+      const page = await client.listResources(cursor ? { cursor } : undefined, options);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    });
+  }
+
+  /** All prompts; `[]` when the server has no prompts capability. */
+  async listPrompts(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<Prompt[]> {
+    return this.listAll(target, opts, "prompts", async (client, cursor, options) => {
+      const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    });
+  }
+
+  /**
+   * Subscribes to `notifications/tools/list_changed` of a connection (delivered while a client
+   * for it is live). Returns the unsubscribe function.
+   */
+  onToolsListChanged(connectionId: string, cb: ToolsListChangedListener): () => void {
+    let set = this.listeners.get(connectionId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(connectionId, set);
+    }
+    set.add(cb);
+    return () => {
+      const s = this.listeners.get(connectionId);
+      s?.delete(cb);
+      if (s?.size === 0) this.listeners.delete(connectionId);
+    };
+  }
+
+  /** Closes every client of a connection (its URL, headers or policy changed). */
+  async invalidate(connectionId: string): Promise<void> {
+    const doomed = [...this.entries.values()].filter((e) => e.connectionId === connectionId);
+    for (const key of [...this.transportKinds.keys()]) {
+      if (doomed.some((e) => e.key === key)) this.transportKinds.delete(key);
+    }
+    await Promise.all(
+      doomed.map((e) => this.retire(e, { force: true, terminate: true, reason: "invalidated" })),
+    );
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.entries.values()];
+    this.transportKinds.clear();
+    await Promise.all(
+      all.map((e) => this.retire(e, { force: true, terminate: true, reason: "pool_closed" })),
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Internals
+
+  private async listAll<T>(
+    target: McpHttpTarget,
+    opts: McpCallOptions,
+    capability: "tools" | "resources" | "prompts",
+    page: (
+      client: Client,
+      cursor: string | undefined,
+      options: { timeout: number; signal?: AbortSignal },
+    ) => Promise<{ items: T[]; nextCursor?: string }>,
+  ): Promise<T[]> {
+    const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
+    return this.run(
+      target,
+      opts.signal,
+      (err, entry) => isSessionExpired(err, entry) || isNotConnected(err) || isConnectionFailure(err),
+      async (client) => {
+        if (capability !== "tools" && !client.getServerCapabilities()?.[capability]) return [];
+        const items: T[] = [];
+        const seen = new Set<string>();
+        let cursor: string | undefined;
+        for (let i = 0; i < MAX_LIST_PAGES; i++) {
+          let result: { items: T[]; nextCursor?: string };
+          try {
+            result = await page(client, cursor, { timeout, signal: opts.signal });
+          } catch (err) {
+            if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return items;
+            throw err;
+          }
+          items.push(...result.items);
+          if (items.length >= this.maxListItems) {
+            if (items.length > this.maxListItems || result.nextCursor) {
+              logWarn("mcp_http.list_capped", {
+                connectionId: target.connectionId,
+                capability,
+                limit: this.maxListItems,
+              });
+            }
+            return items.slice(0, this.maxListItems);
+          }
+          cursor = result.nextCursor;
+          if (!cursor || seen.has(cursor)) break;
+          seen.add(cursor);
+        }
+        return items;
+      },
+      timeout,
+    );
+  }
+
+  /** Runs `op` on the target's client, re-initializing once when `retryable(err)` says so. */
+  private async run<T>(
+    target: McpHttpTarget,
+    signal: AbortSignal | undefined,
+    retryable: (err: unknown, entry: Entry) => boolean,
+    op: (client: Client) => Promise<T>,
+    timeout: number,
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    for (let attempt = 0; ; attempt++) {
+      const entry = this.entryFor(target);
+      this.acquire(entry);
+      try {
+        const client = await entry.ready;
+        return await op(client);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (attempt === 0 && !entry.retired && retryable(err, entry)) {
+          logInfo("mcp_http.reconnecting", {
+            connectionId: entry.connectionId,
+            origin: entry.origin,
+            reason: isSessionExpired(err, entry) ? "session_expired" : "connection_lost",
+          });
+          void this.retire(entry, { force: false, terminate: false, reason: "session_expired" });
+          continue;
+        }
+        if (attempt === 0 && entry.retired && retryable(err, entry)) continue; // another call already retired it
+        throw this.toServiceError(err, entry, timeout);
+      } finally {
+        this.release(entry);
+      }
+    }
+  }
+
+  private entryKey(target: McpHttpTarget, headers: Record<string, string>): string {
+    const canonicalHeaders = Object.keys(headers)
+      .sort()
+      .map((k) => [k, headers[k]]);
+    return sha256(
+      JSON.stringify([
+        target.connectionId,
+        target.credentialScope,
+        target.url,
+        target.trustedLocal,
+        sha256(JSON.stringify(canonicalHeaders)),
+      ]),
+    );
+  }
+
+  private entryFor(target: McpHttpTarget): Entry {
+    const url = assertAllowedUrl(target.url, target.trustedLocal); // fails fast, before any entry
+    const headers = sanitizeHeaders(target.headers, target.connectionId);
+    const key = this.entryKey(target, headers);
+    const existing = this.entries.get(key);
+    if (existing && !existing.retired) return existing;
+
+    const entry: Entry = {
+      key,
+      connectionId: target.connectionId,
+      origin: describeOrigin(url),
+      fetch: createGuardedFetch({
+        trustedLocal: target.trustedLocal,
+        timeoutMs: Math.max(this.transportTimeoutMs, target.timeoutMs ?? 0),
+        maxResponseBytes: this.maxResponseBytes,
+        maxStreamEventBytes: this.maxResponseBytes,
+        resolver: this.opts.resolver,
+      }),
+      ready: Promise.resolve(undefined as unknown as Client),
+      connected: false,
+      secrets: secretsOf(headers, url),
+      inFlight: 0,
+      retired: false,
+      closed: false,
+    };
+    entry.ready = this.connect(entry, url, headers, target.timeoutMs ?? this.defaultTimeoutMs);
+    entry.ready.catch(() => {
+      // A failed connect is not cached: the next call tries again.
+      void this.retire(entry, { force: true, terminate: false, reason: "connect_failed" });
+    });
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private newClient(entry: Entry): Client {
+    const client = new Client(this.clientInfo, {
+      capabilities: {},
+      jsonSchemaValidator: passThroughValidator,
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.emitToolsChanged(entry.connectionId);
+    });
+    client.onerror = (err) => {
+      if (entry.retired || entry.closed) return;
+      logWarn("mcp_http.transport_error", {
+        connectionId: entry.connectionId,
+        origin: entry.origin,
+        message: scrub(messageOf(err), entry.secrets),
+      });
+    };
+    client.onclose = () => {
+      // The transport went away underneath us: the next call starts a new client.
+      if (entry.connected && entry.client === client && !entry.retired) {
+        void this.retire(entry, { force: false, terminate: false, reason: "transport_closed" });
+      }
+    };
+    return client;
+  }
+
+  private async connect(
+    entry: Entry,
+    url: URL,
+    headers: Record<string, string>,
+    timeout: number,
+  ): Promise<Client> {
+    const attempt = async (kind: TransportKind): Promise<Client> => {
+      const client = this.newClient(entry);
+      const requestInit: RequestInit = { headers };
+      const transport: Transport =
+        kind === "streamable-http"
+          ? new StreamableHTTPClientTransport(url, { fetch: entry.fetch, requestInit })
+          : new SSEClientTransport(url, { fetch: entry.fetch, requestInit });
+      entry.client = client;
+      entry.transport = transport;
+      entry.kind = kind;
+      try {
+        // The SSE transport's start() has no timeout of its own: bound the whole handshake.
+        await timeoutAfter(
+          client.connect(transport, { timeout }),
+          timeout,
+          () =>
+            new ServiceError(
+              "upstream_timeout",
+              `${entry.origin} did not complete initialization in ${timeout} ms`,
+              504,
+            ),
+        );
+      } catch (err) {
+        entry.client = undefined;
+        entry.transport = undefined;
+        await client.close().catch(() => {});
+        throw err;
+      }
+      return client;
+    };
+
+    const preferred = this.transportKinds.get(entry.key);
+    let client: Client;
+    if (preferred === "sse") {
+      client = await attempt("sse");
+    } else {
+      try {
+        client = await attempt("streamable-http");
+      } catch (err) {
+        if (!shouldFallBackToSse(err) || entry.retired) throw err;
+        logInfo("mcp_http.fallback_to_sse", {
+          connectionId: entry.connectionId,
+          origin: entry.origin,
+          status: (err as StreamableHTTPError).code,
+        });
+        client = await attempt("sse");
+      }
+    }
+    this.transportKinds.set(entry.key, entry.kind as TransportKind);
+    if (entry.retired) {
+      // Invalidated while connecting.
+      await client.close().catch(() => {});
+      throw new ServiceError("upstream_unreachable", `the connection to ${entry.origin} was closed`, 502);
+    }
+    entry.connected = true;
+    logInfo("mcp_http.connected", {
+      connectionId: entry.connectionId,
+      origin: entry.origin,
+      transport: entry.kind,
+    });
+    return client;
+  }
+
+  private emitToolsChanged(connectionId: string) {
+    for (const cb of this.listeners.get(connectionId) ?? []) {
+      try {
+        cb(connectionId);
+      } catch (err) {
+        logError("mcp_http.listener_failed", err, { connectionId });
+      }
+    }
+  }
+
+  private acquire(entry: Entry) {
+    entry.inFlight++;
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
+  }
+
+  private release(entry: Entry) {
+    entry.inFlight--;
+    if (entry.inFlight > 0) return;
+    if (entry.retired) {
+      void this.close(entry, false);
+      return;
+    }
+    entry.idleTimer = setTimeout(() => {
+      if (entry.inFlight === 0) void this.retire(entry, { force: true, terminate: true, reason: "idle" });
+    }, this.idleMs);
+    entry.idleTimer.unref();
+  }
+
+  /**
+   * Removes an entry from the pool. It is closed now when `force` or unused, otherwise when
+   * its last in-flight call finishes.
+   */
+  private async retire(
+    entry: Entry,
+    how: { force: boolean; terminate: boolean; reason: string },
+  ): Promise<void> {
+    if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    const first = !entry.retired;
+    entry.retired = true;
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
+    if (first && how.reason !== "connect_failed") {
+      logInfo("mcp_http.closed", {
+        connectionId: entry.connectionId,
+        origin: entry.origin,
+        reason: how.reason,
+      });
+    }
+    if (how.force || entry.inFlight === 0) await this.close(entry, how.terminate);
+  }
+
+  private async close(entry: Entry, terminate: boolean): Promise<void> {
+    if (entry.closed) return;
+    entry.closed = true;
+    const client = await entry.ready.catch(() => undefined);
+    if (client) {
+      if (
+        terminate &&
+        entry.transport instanceof StreamableHTTPClientTransport &&
+        entry.transport.sessionId
+      ) {
+        // Polite DELETE so the upstream can free the session; bounded, failures ignored.
+        await timeoutAfter(
+          entry.transport.terminateSession(),
+          2_000,
+          () => new ServiceError("upstream_timeout", "terminate timed out", 504),
+        ).catch(() => {});
+      }
+      await client.close().catch(() => {});
+    }
+    await entry.fetch.close().catch(() => {});
+  }
+
+  /** Maps anything thrown below into a ServiceError whose message carries no secret. */
+  private toServiceError(err: unknown, entry: Entry, timeout: number): ServiceError {
+    const clean = (s: string) => scrub(s, entry.secrets);
+    const details = { connectionId: entry.connectionId };
+    if (err instanceof ServiceError) {
+      return new ServiceError(err.code, clean(err.message), err.status, { ...err.details, ...details });
+    }
+    if (err instanceof McpError) {
+      if (err.code === ErrorCode.RequestTimeout) {
+        return new ServiceError(
+          "upstream_timeout",
+          `${entry.origin} did not answer within ${timeout} ms`,
+          504,
+          details,
+        );
+      }
+      if (err.code === ErrorCode.ConnectionClosed) {
+        return new ServiceError(
+          "upstream_unreachable",
+          `the connection to ${entry.origin} closed`,
+          502,
+          details,
+        );
+      }
+      return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+        ...details,
+        mcpCode: err.code,
+      });
+    }
+    if (err instanceof StreamableHTTPError || err instanceof SseError) {
+      const status = err.code;
+      if (status === 401 || status === 403) {
+        return new ServiceError(
+          "upstream_auth_failed",
+          `${entry.origin} refused the configured credentials (HTTP ${status})`,
+          502,
+          { ...details, httpStatus: status },
+        );
+      }
+      return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+        ...details,
+        httpStatus: status,
+      });
+    }
+    if (isNotConnected(err)) {
+      return new ServiceError(
+        "upstream_unreachable",
+        `the connection to ${entry.origin} is closed`,
+        502,
+        details,
+      );
+    }
+    if (err instanceof Error && err.name === "ZodError") {
+      return new ServiceError("upstream_error", `${entry.origin} sent a malformed response`, 502, details);
+    }
+    return new ServiceError("upstream_error", clean(`${entry.origin}: ${messageOf(err)}`), 502, details);
+  }
+}

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import type { BuiltinTool } from "./self-tools";
+
+/**
+ * In-process plugin tool registry. Plugin tools are governed exactly like upstream MCP tools:
+ * an agent reaches them only through the gateway pipeline (there is no other route that runs
+ * them), under a `paperclip_plugin` application whose connection names the plugin id.
+ */
+export interface PluginDefinition {
+  id: string;
+  name: string;
+  description: string;
+  tools: BuiltinTool[];
+}
+
+type Registry = Map<string, PluginDefinition>;
+const g = globalThis as typeof globalThis & { __paperclipPlugins?: Registry };
+g.__paperclipPlugins ??= new Map();
+const registry: Registry = g.__paperclipPlugins;
+
+export function registerPlugin(plugin: PluginDefinition): void {
+  if (!/^[a-z][a-z0-9-]{1,47}$/.test(plugin.id)) throw new Error(`invalid plugin id \`${plugin.id}\``);
+  registry.set(plugin.id, plugin);
+}
+
+export function getPlugin(id: string): PluginDefinition | undefined {
+  return registry.get(id);
+}
+
+export function listPlugins(): PluginDefinition[] {
+  return [...registry.values()];
+}
+
+// A built-in plugin: small text utilities, handy for examples and tests.
+registerPlugin({
+  id: "text-utils",
+  name: "Text utilities",
+  description: "Word counts and slugs — a built-in plugin governed like any other tool source.",
+  tools: [
+    {
+      name: "word_count",
+      title: "Count words",
+      description: "Counts the words in a text.",
+      risk: "read",
+      annotations: { readOnlyHint: true },
+      input: z.object({ text: z.string().max(100_000) }),
+      run: async (_ctx, a) => ({ words: (a.text as string).trim().split(/\s+/).filter(Boolean).length }),
+    },
+    {
+      name: "slugify",
+      title: "Make a slug",
+      description: "Turns a title into a URL slug.",
+      risk: "read",
+      annotations: { readOnlyHint: true },
+      input: z.object({ text: z.string().max(1_000) }),
+      run: async (_ctx, a) => ({
+        slug: (a.text as string)
+          .toLowerCase()
+          .normalize("NFKD")
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-+|-+$/g, ""),
+      }),
+    },
+  ],
+});

@@ -1,0 +1,293 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
+import { ISSUE_STATUSES } from "@/db/schema/values";
+import type { Risk } from "../access/types";
+import { ServiceError } from "../errors";
+
+/** What a self tool may touch: the session's company and run context, nothing else. */
+export interface SelfToolContext {
+  db: Db;
+  companyId: string;
+  agentId: string;
+  runId: string;
+  issueId: string | null;
+}
+
+export interface BuiltinTool {
+  name: string;
+  title: string;
+  description: string;
+  risk: Risk;
+  input: z.ZodObject;
+  annotations: Record<string, unknown>;
+  run: (ctx: SelfToolContext, args: Record<string, unknown>) => Promise<unknown>;
+}
+
+const toolError = (message: string) => new ServiceError("tool_input_invalid", message, 400);
+
+async function issueInCompany(ctx: SelfToolContext, issueId: string | undefined) {
+  const id = issueId ?? ctx.issueId;
+  if (!id) throw toolError("no issue given and the run is not on an issue");
+  const [row] = await ctx.db
+    .select({
+      id: issues.id,
+      identifier: sql<string>`${companies.issuePrefix} || '-' || ${issues.number}`,
+      title: issues.title,
+      body: issues.body,
+      status: issues.status,
+      projectId: issues.projectId,
+      parentId: issues.parentId,
+    })
+    .from(issues)
+    .innerJoin(companies, eq(companies.id, issues.companyId))
+    .where(and(eq(issues.companyId, ctx.companyId), eq(issues.id, id)));
+  // Another company's issue answers exactly like a missing one.
+  if (!row) throw toolError("issue not found");
+  return row;
+}
+
+/** Writes are confined to the issue the run works on. */
+function assertRunIssue(ctx: SelfToolContext, issueId: string) {
+  if (ctx.issueId !== issueId) throw toolError("self tools may only write to the issue this run works on");
+}
+
+const uuid = z.uuid();
+
+export const SELF_TOOLS: BuiltinTool[] = [
+  {
+    name: "list_issues",
+    title: "List issues",
+    description: "Lists this company's issues, newest first.",
+    risk: "read",
+    annotations: { readOnlyHint: true },
+    input: z.object({
+      status: z.enum(ISSUE_STATUSES).optional(),
+      limit: z.number().int().min(1).max(100).default(20),
+    }),
+    run: async (ctx, a) => {
+      const where = a.status
+        ? and(eq(issues.companyId, ctx.companyId), eq(issues.status, a.status as string))
+        : eq(issues.companyId, ctx.companyId);
+      const rows = await ctx.db
+        .select({
+          id: issues.id,
+          identifier: sql<string>`${companies.issuePrefix} || '-' || ${issues.number}`,
+          title: issues.title,
+          status: issues.status,
+        })
+        .from(issues)
+        .innerJoin(companies, eq(companies.id, issues.companyId))
+        .where(where)
+        .orderBy(desc(issues.updatedAt))
+        .limit(a.limit as number);
+      return { issues: rows };
+    },
+  },
+  {
+    name: "get_issue_context",
+    title: "Get issue context",
+    description: "Returns an issue (default: the run's issue) with its text comments and document keys.",
+    risk: "read",
+    annotations: { readOnlyHint: true },
+    input: z.object({ issueId: uuid.optional() }),
+    run: async (ctx, a) => {
+      const issue = await issueInCompany(ctx, a.issueId as string | undefined);
+      const comments = await ctx.db
+        .select({
+          authorType: issueComments.authorType,
+          body: issueComments.body,
+          createdAt: issueComments.createdAt,
+        })
+        .from(issueComments)
+        .where(
+          and(
+            eq(issueComments.companyId, ctx.companyId),
+            eq(issueComments.issueId, issue.id),
+            eq(issueComments.kind, "text"),
+          ),
+        )
+        .orderBy(issueComments.createdAt)
+        .limit(50);
+      const documents = await ctx.db
+        .select({ key: issueDocuments.key, revision: issueDocuments.revision })
+        .from(issueDocuments)
+        .where(and(eq(issueDocuments.companyId, ctx.companyId), eq(issueDocuments.issueId, issue.id)));
+      return { issue, comments, documents };
+    },
+  },
+  {
+    name: "read_document",
+    title: "Read a document",
+    description: "Reads an issue document such as the plan (default issue: the run's issue).",
+    risk: "read",
+    annotations: { readOnlyHint: true },
+    input: z.object({ issueId: uuid.optional(), key: z.string().min(1).max(100) }),
+    run: async (ctx, a) => {
+      const issue = await issueInCompany(ctx, a.issueId as string | undefined);
+      const [doc] = await ctx.db
+        .select({ key: issueDocuments.key, body: issueDocuments.body, revision: issueDocuments.revision })
+        .from(issueDocuments)
+        .where(
+          and(
+            eq(issueDocuments.companyId, ctx.companyId),
+            eq(issueDocuments.issueId, issue.id),
+            eq(issueDocuments.key, a.key as string),
+          ),
+        );
+      if (!doc) throw toolError(`document \`${String(a.key)}\` not found`);
+      return doc;
+    },
+  },
+  {
+    name: "list_recent_runs",
+    title: "List recent runs",
+    description: "Lists this agent's recent runs.",
+    risk: "read",
+    annotations: { readOnlyHint: true },
+    input: z.object({ limit: z.number().int().min(1).max(50).default(10) }),
+    run: async (ctx, a) => {
+      const runs = await ctx.db
+        .select({
+          id: heartbeatRuns.id,
+          status: heartbeatRuns.status,
+          startedAt: heartbeatRuns.startedAt,
+          finishedAt: heartbeatRuns.finishedAt,
+        })
+        .from(heartbeatRuns)
+        .where(and(eq(heartbeatRuns.companyId, ctx.companyId), eq(heartbeatRuns.agentId, ctx.agentId)))
+        .orderBy(desc(heartbeatRuns.createdAt))
+        .limit(a.limit as number);
+      return { runs };
+    },
+  },
+  {
+    name: "draft_comment",
+    title: "Draft a comment",
+    description: "Adds a comment, marked as a draft from this agent, to the run's issue.",
+    risk: "write",
+    annotations: { readOnlyHint: false, destructiveHint: false },
+    input: z.object({ body: z.string().min(1).max(20_000) }),
+    run: async (ctx, a) => {
+      const issue = await issueInCompany(ctx, undefined);
+      assertRunIssue(ctx, issue.id);
+      const [c] = await ctx.db
+        .insert(issueComments)
+        .values({
+          companyId: ctx.companyId,
+          issueId: issue.id,
+          authorType: "agent",
+          authorAgentId: ctx.agentId,
+          kind: "text",
+          body: a.body as string,
+          payload: { draft: true, runId: ctx.runId, source: "paperclip_self" },
+        })
+        .returning({ id: issueComments.id });
+      return { commentId: c!.id, issue: issue.identifier, draft: true };
+    },
+  },
+  {
+    name: "draft_child_issue",
+    title: "Draft a child issue",
+    description: "Creates a backlog child issue under the run's issue.",
+    risk: "write",
+    annotations: { readOnlyHint: false, destructiveHint: false },
+    input: z.object({ title: z.string().min(1).max(300), body: z.string().max(20_000).default("") }),
+    run: async (ctx, a) => {
+      const parent = await issueInCompany(ctx, undefined);
+      assertRunIssue(ctx, parent.id);
+      return ctx.db.transaction(async (tx) => {
+        const [counter] = await tx
+          .update(companies)
+          .set({ nextIssueNumber: sql`${companies.nextIssueNumber} + 1` })
+          .where(eq(companies.id, ctx.companyId))
+          .returning({
+            number: sql<number>`${companies.nextIssueNumber} - 1`,
+            prefix: companies.issuePrefix,
+          });
+        const [row] = await tx
+          .insert(issues)
+          .values({
+            companyId: ctx.companyId,
+            number: counter!.number,
+            title: a.title as string,
+            body: a.body as string,
+            status: "backlog",
+            parentId: parent.id,
+            projectId: parent.projectId,
+            createdByAgentId: ctx.agentId,
+          })
+          .returning({ id: issues.id });
+        return {
+          issueId: row!.id,
+          identifier: `${counter!.prefix}-${counter!.number}`,
+          parent: parent.identifier,
+        };
+      });
+    },
+  },
+  {
+    name: "update_plan_draft",
+    title: "Update the plan draft",
+    description: "Writes the `plan` document of the run's issue (a new revision).",
+    risk: "write",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    input: z.object({ body: z.string().max(100_000) }),
+    run: async (ctx, a) => {
+      const issue = await issueInCompany(ctx, undefined);
+      assertRunIssue(ctx, issue.id);
+      const [doc] = await ctx.db
+        .insert(issueDocuments)
+        .values({
+          companyId: ctx.companyId,
+          issueId: issue.id,
+          key: "plan",
+          body: a.body as string,
+          updatedByAgentId: ctx.agentId,
+        })
+        .onConflictDoUpdate({
+          target: [issueDocuments.companyId, issueDocuments.issueId, issueDocuments.key],
+          set: {
+            body: a.body as string,
+            revision: sql`${issueDocuments.revision} + 1`,
+            updatedByAgentId: ctx.agentId,
+            updatedAt: sql`now()`,
+          },
+        })
+        .returning({ revision: issueDocuments.revision });
+      return { key: "plan", revision: doc!.revision, issue: issue.identifier };
+    },
+  },
+];
+
+/** Runs a built-in tool after validating its arguments with the tool's own schema. */
+export async function runBuiltinTool(
+  tools: BuiltinTool[],
+  name: string,
+  ctx: SelfToolContext,
+  args: unknown,
+) {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw toolError(`unknown tool \`${name}\``);
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw toolError(
+      `invalid arguments${first?.path.length ? ` at \`${first.path.join(".")}\`` : ""}: ${first?.message}`,
+    );
+  }
+  return tool.run(ctx, parsed.data as Record<string, unknown>);
+}
+
+/** The catalog form of built-in tools (JSON schema of their inputs). */
+export function builtinCatalog(tools: BuiltinTool[]) {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: z.toJSONSchema(t.input) as Record<string, unknown>,
+    annotations: t.annotations,
+    risk: t.risk,
+  }));
+}

@@ -1,0 +1,71 @@
+/**
+ * Shared types for upstream connectors (the MCP servers the gateway forwards to).
+ */
+import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resolver } from "../net/guarded-fetch";
+
+export type { CallToolResult, Prompt, Resource, Tool };
+
+/** One admin-configured upstream MCP server, as resolved for one call. */
+export interface McpHttpTarget {
+  /** The connection's id; `invalidate(connectionId)` drops every client of it. */
+  connectionId: string;
+  /** The Streamable HTTP (or legacy SSE) endpoint. Never logged beyond its origin. */
+  url: string;
+  /** Resolved secret headers (e.g. `authorization`). Never logged, never in errors. */
+  headers: Record<string, string>;
+  /**
+   * Which credential the headers belong to (e.g. "shared" or "user:<id>"). Clients are never
+   * shared across scopes, even when the header values happen to be equal.
+   */
+  credentialScope: string;
+  /** Allow loopback/private upstream addresses (see docs/network-guard.md). */
+  trustedLocal: boolean;
+  /** Per-request timeout for this connection; default the pool's (10 s). */
+  timeoutMs?: number;
+}
+
+export interface McpCallOptions {
+  /** Overrides the target's/pool's timeout for this call. */
+  timeoutMs?: number;
+  /** Caller cancellation; an abort rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the pool's `maxResultBytes` for this call. */
+  maxResultBytes?: number;
+}
+
+/**
+ * A bounded tool result. When the upstream result was larger than `maxResultBytes`, `result` is
+ * a small stand-in (a notice, a text preview, `_meta: {truncated: true, originalBytes}`) and
+ * `fullJson` holds the complete upstream result for the caller to store as an artifact.
+ */
+export type CallToolOutcome =
+  | { result: CallToolResult; truncated: false; originalBytes: number; fullJson: null }
+  | { result: CallToolResult; truncated: true; originalBytes: number; fullJson: string };
+
+export type ToolsListChangedListener = (connectionId: string) => void;
+
+export interface McpHttpPoolOptions {
+  /** Idle clients are closed after this long without use. Default 5 minutes. */
+  idleMs?: number;
+  /** Default per-request timeout when the target has none. Default 10 s. */
+  defaultTimeoutMs?: number;
+  /** Results larger than this (JSON, UTF-8 bytes) are truncated. Default 1 MiB. */
+  maxResultBytes?: number;
+  /**
+   * Hard ceiling on any one upstream HTTP body / stream event (memory protection; a result
+   * above `maxResultBytes` but below this is truncated, above this it fails). Default 16 MiB.
+   */
+  maxResponseBytes?: number;
+  /**
+   * Backstop for each HTTP exchange (headers, and non-streaming bodies). The per-call timeout
+   * is enforced on the MCP request; this only bounds the socket. Default 60 s.
+   */
+  transportTimeoutMs?: number;
+  /** Largest number of tools/resources/prompts collected across pages. Default 1,000. */
+  maxListItems?: number;
+  /** Injectable DNS (tests). */
+  resolver?: Resolver;
+  /** Reported to upstreams as clientInfo. */
+  clientInfo?: { name: string; version: string };
+}

@@ -1,0 +1,243 @@
+import { and, eq } from "drizzle-orm";
+import { toolApplications } from "@/db/schema";
+import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { conflict, notFound } from "../errors";
+import { publicOrigin } from "../gateway/sessions";
+import { createApplication } from "../tools/applications";
+import {
+  createConnection,
+  enableConnection,
+  listCatalog,
+  refreshCatalog,
+  reviewCatalog,
+  testConnection,
+} from "../tools/connections";
+import { createPolicy } from "../tools/policies";
+import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
+import { examplesEnabled } from "./fixture-endpoint";
+
+type PolicySpec = {
+  name: string;
+  kind: "require_approval" | "rate_limit" | "block";
+  tools: string[];
+  effect?: Record<string, unknown>;
+};
+
+interface ExampleSpec {
+  id: string;
+  title: string;
+  description: string;
+  type: "mcp_http" | "paperclip_self" | "paperclip_plugin";
+  slug: string;
+  fixture?: FixtureName;
+  pluginId?: string;
+  policies: PolicySpec[];
+  smoke: string[];
+}
+
+export const EXAMPLES: ExampleSpec[] = [
+  {
+    id: "echo",
+    title: "Echo, calculator and time",
+    description: "Read-only tools over remote HTTP MCP: the quickest way to see a governed call end to end.",
+    type: "mcp_http",
+    slug: "echo",
+    fixture: "echo",
+    policies: [
+      {
+        name: "Example: bound echo output",
+        kind: "rate_limit",
+        tools: ["big_output"],
+        effect: { limit: 5, windowSeconds: 60, per: "agent" },
+      },
+    ],
+    smoke: ["allowed read recorded in audit", "hidden tool refused with tool_denied", "large output bounded"],
+  },
+  {
+    id: "todo",
+    title: "To-do list and key-value store",
+    description:
+      "Stateful reads and writes with a side-effect counter: retries with the same idempotency identity run once.",
+    type: "mcp_http",
+    slug: "todo",
+    fixture: "todo",
+    policies: [{ name: "Example: approve to-do deletion", kind: "require_approval", tools: ["todo_delete"] }],
+    smoke: [
+      "allowed read recorded in audit",
+      "idempotent write runs once",
+      "destructive call needs approval",
+    ],
+  },
+  {
+    id: "outbox",
+    title: "Outbox email",
+    description: "Draft and preview freely; sending to the (synthetic) outbox waits for a person's approval.",
+    type: "mcp_http",
+    slug: "outbox",
+    fixture: "outbox",
+    policies: [{ name: "Example: approve sending email", kind: "require_approval", tools: ["send_email"] }],
+    smoke: ["allowed read recorded in audit", "send needs approval"],
+  },
+  {
+    id: "social",
+    title: "Mock social posts",
+    description: "Preview freely; publishing and unpublishing wait for a person's approval.",
+    type: "mcp_http",
+    slug: "social",
+    fixture: "social",
+    policies: [
+      {
+        name: "Example: approve publishing",
+        kind: "require_approval",
+        tools: ["publish_post", "unpublish_post"],
+      },
+    ],
+    smoke: ["allowed read recorded in audit", "publish needs approval"],
+  },
+  {
+    id: "paperclip-self",
+    title: "Paperclip (this workspace)",
+    description:
+      "Read issues, documents and runs; draft comments, child issues and plans on the run's own issue.",
+    type: "paperclip_self",
+    slug: "paperclip",
+    policies: [],
+    smoke: ["allowed read recorded in audit"],
+  },
+  {
+    id: "text-utils",
+    title: "Text utilities plugin",
+    description: "A built-in in-process plugin, governed through the same pipeline as remote tools.",
+    type: "paperclip_plugin",
+    slug: "text-utils",
+    pluginId: "text-utils",
+    policies: [],
+    smoke: ["allowed read recorded in audit"],
+  },
+];
+
+type UrlResolver = (fixture: FixtureName) => string;
+let resolveUrl: UrlResolver = (fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`;
+/** Tests serve the fixtures from their own loopback servers. */
+export function setExampleUrlResolver(r: UrlResolver | null) {
+  resolveUrl = r ?? ((fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`);
+}
+
+async function installedApplication(ctx: ServiceContext, companyId: string, slug: string) {
+  const [app] = await ctx.db
+    .select()
+    .from(toolApplications)
+    .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.slug, slug)));
+  return app ?? null;
+}
+
+export async function listExamples(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const out = [];
+  for (const e of EXAMPLES) {
+    const app = await installedApplication(ctx, companyId, e.slug);
+    const tools = e.fixture ? FIXTURES[e.fixture].tools.map((t) => ({ name: t.name, risk: t.risk })) : [];
+    out.push({
+      id: e.id,
+      title: e.title,
+      description: e.description,
+      type: e.type,
+      slug: e.slug,
+      tools,
+      smokeChecks: e.smoke,
+      installed: app ? { applicationId: app.id, status: app.status } : null,
+      available: e.type !== "mcp_http" || examplesEnabled(),
+    });
+  }
+  return out;
+}
+
+/**
+ * Installs an example the way an admin would by hand: application → Draft connection → test
+ * → catalog refresh → review (approve every tool) → enable → a profile with the application,
+ * bound to the company, plus the example's policies. Every step goes through the same verbs
+ * (capability checks, activity log, access-version bumps).
+ */
+export async function installExample(ctx: ServiceContext, companyId: string, exampleId: string) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  const spec = EXAMPLES.find((e) => e.id === exampleId);
+  if (!spec) throw notFound("example");
+  if (await installedApplication(ctx, companyId, spec.slug)) {
+    throw conflict("example_installed", `an application with slug \`${spec.slug}\` already exists`);
+  }
+  if (spec.type === "mcp_http" && !examplesEnabled())
+    throw conflict("examples_disabled", "example fixtures are switched off (PAPERCLIP_EXAMPLES=off)");
+  const app = await createApplication(ctx, companyId, {
+    slug: spec.slug,
+    name: spec.title,
+    description: spec.description,
+    type: spec.type,
+  });
+  const connection = await createConnection(ctx, companyId, {
+    applicationId: app.id,
+    name: `${spec.title} (example)`,
+    transportConfig:
+      spec.type === "mcp_http"
+        ? { url: resolveUrl(spec.fixture!) }
+        : spec.type === "paperclip_plugin"
+          ? { pluginId: spec.pluginId! }
+          : {},
+    // The example fixtures live on this machine: loopback must be allowed for them, and only them.
+    trustedLocal: spec.type === "mcp_http",
+    autoApproveReadTools: false,
+  });
+  const health = await testConnection(ctx, companyId, connection.id);
+  if (health.health !== "ok") {
+    throw conflict(
+      "example_unhealthy",
+      `the example's connection failed its health check: ${health.error ?? health.health}`,
+    );
+  }
+  const refreshed = await refreshCatalog(ctx, companyId, connection.id);
+  await reviewCatalog(ctx, companyId, connection.id, {
+    entries: refreshed.entries
+      .filter((e) => e.status !== "removed")
+      .map((e) => ({ id: e.id, action: "approve" as const })),
+  });
+  await enableConnection(ctx, companyId, connection.id);
+  const profile = await createProfile(ctx, companyId, {
+    name: `Example: ${spec.title}`,
+    description: `Installed from Examples. Bound to the whole company; narrow or remove the binding as you like.`,
+  });
+  await addProfileEntry(ctx, companyId, profile.id, {
+    mode: "include",
+    selector: { type: "application", applicationId: app.id },
+  });
+  await addProfileBinding(ctx, companyId, profile.id, { targetType: "company" });
+  const entries = await listCatalog(ctx, companyId, connection.id);
+  const policies = [];
+  for (const p of spec.policies) {
+    const ids = entries.filter((e) => p.tools.includes(e.name)).map((e) => e.id);
+    if (ids.length === 0) continue;
+    policies.push(
+      await createPolicy(ctx, companyId, {
+        name: p.name,
+        kind: p.kind,
+        priority: 100,
+        enabled: true,
+        selectors: { catalogEntryIds: ids },
+        conditions: {},
+        effect: p.effect ?? {},
+      }),
+    );
+  }
+  return {
+    example: spec.id,
+    applicationId: app.id,
+    connectionId: connection.id,
+    profileId: profile.id,
+    policyIds: policies.map((p) => p.id),
+    tools: entries.map((e) => ({
+      name: `${spec.slug}__${e.name}`,
+      risk: e.riskOverride ?? e.risk,
+      status: e.status,
+    })),
+  };
+}

@@ -1,0 +1,167 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { agents, toolCallEvents } from "@/db/schema";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { finishRun, startRun } from "../core/runs";
+import { conflict, notFound } from "../errors";
+import { type GatewayCallOutcome, gatewayCallTool } from "../gateway/call-tool";
+import { gatewayListTools } from "../gateway/list-tools";
+import { authenticateGatewayToken } from "../gateway/sessions";
+import { EXAMPLES } from "./examples";
+
+export const SmokeInput = z.object({ agentId: z.uuid().optional() });
+export type SmokeInput = z.infer<typeof SmokeInput>;
+
+interface Check {
+  name: string;
+  passed: boolean;
+  evidence: Record<string, unknown>;
+}
+
+const READ_CALL: Record<string, [string, Record<string, unknown>]> = {
+  echo: ["echo", { text: "smoke check" }],
+  todo: ["todo_list", {}],
+  outbox: ["list_outbox", {}],
+  social: ["list_posts", {}],
+  "paperclip-self": ["list_issues", { limit: 1 }],
+  "text-utils": ["word_count", { text: "one two three" }],
+};
+const APPROVAL_CALL: Record<string, [string, Record<string, unknown>]> = {
+  todo: ["todo_delete", { id: 1 }],
+  outbox: ["send_email", { draftId: "smoke" }],
+  social: ["publish_post", { text: "smoke" }],
+};
+
+const summary = (o: GatewayCallOutcome) =>
+  o.ok
+    ? { ok: true, invocationId: o.invocationId, replayed: o.replayed, truncated: o.truncated ?? false }
+    : { ok: false, code: o.code, status: o.status, invocationId: o.invocationId };
+
+/**
+ * Runs the ADR's applicable smoke checks against an installed example, through the real
+ * gateway pipeline: a real run and gateway session for an agent, real calls, real audit rows.
+ * The run is finished (and its session revoked) at the end.
+ */
+export async function runExampleSmoke(
+  ctx: ServiceContext,
+  companyId: string,
+  exampleId: string,
+  input: SmokeInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  const spec = EXAMPLES.find((e) => e.id === exampleId);
+  if (!spec) throw notFound("example");
+  const [agent] = await ctx.db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(
+      input.agentId
+        ? and(eq(agents.companyId, companyId), eq(agents.id, input.agentId))
+        : and(eq(agents.companyId, companyId), eq(agents.status, "active")),
+    )
+    .limit(1);
+  if (!agent)
+    throw input.agentId
+      ? notFound("agent")
+      : conflict("no_agent", "create an agent first: smoke checks run as an agent");
+  const run = await startRun(ctx, agent.id, {});
+  const gw = await authenticateGatewayToken(ctx.db, run.gateway.token, new Date());
+  const checks: Check[] = [];
+  const slug = spec.slug;
+  try {
+    const listed = await gatewayListTools(ctx.db, gw);
+    checks.push({
+      name: "tools are listed through the gateway",
+      passed: listed.some((t) => t.name.startsWith(`${slug}__`)),
+      evidence: { visible: listed.filter((t) => t.name.startsWith(`${slug}__`)).map((t) => t.name) },
+    });
+    const [readTool, readArgs] = READ_CALL[spec.id]!;
+    const read = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__${readTool}`, arguments: readArgs });
+    const audited = read.ok
+      ? await ctx.db
+          .select({ eventType: toolCallEvents.eventType })
+          .from(toolCallEvents)
+          .where(
+            and(eq(toolCallEvents.companyId, companyId), eq(toolCallEvents.invocationId, read.invocationId)),
+          )
+      : [];
+    checks.push({
+      name: "allowed read appears in the audit",
+      passed: read.ok && audited.some((e) => e.eventType === "result_returned"),
+      evidence: { call: summary(read), auditEvents: audited.map((e) => e.eventType) },
+    });
+    const hidden = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__not_a_real_tool`, arguments: {} });
+    checks.push({
+      name: "a tool outside the profile is refused with tool_denied",
+      passed: !hidden.ok && hidden.code === "tool_denied" && hidden.status === 403,
+      evidence: summary(hidden),
+    });
+    if (spec.id === "echo") {
+      const big = await gatewayCallTool(ctx.db, gw, {
+        tool: "echo__big_output",
+        arguments: { bytes: 1_200_000 },
+      });
+      checks.push({
+        name: "a large output is bounded and stored as an artifact",
+        passed: big.ok && big.truncated === true && Boolean(big.artifactId),
+        evidence: summary(big),
+      });
+    }
+    if (spec.id === "todo") {
+      const key = `smoke-${run.id}`;
+      const count = async () => {
+        const r = await gatewayCallTool(ctx.db, gw, { tool: "todo__side_effect_count", arguments: {} });
+        return r.ok
+          ? Number(
+              (r.result.structuredContent as { sideEffectCount?: number; count?: number } | undefined)
+                ?.sideEffectCount ??
+                (r.result.structuredContent as { count?: number } | undefined)?.count ??
+                Number.NaN,
+            )
+          : Number.NaN;
+      };
+      const before = await count();
+      const first = await gatewayCallTool(ctx.db, gw, {
+        tool: "todo__todo_add",
+        arguments: { title: "smoke check" },
+        idempotencyKey: key,
+      });
+      const retry = await gatewayCallTool(ctx.db, gw, {
+        tool: "todo__todo_add",
+        arguments: { title: "smoke check" },
+        idempotencyKey: key,
+      });
+      const after = await count();
+      checks.push({
+        name: "a retried write with the same idempotency identity runs once",
+        passed: first.ok && retry.ok && retry.replayed && after - before === 1,
+        evidence: {
+          first: summary(first),
+          retry: summary(retry),
+          sideEffectsBefore: before,
+          sideEffectsAfter: after,
+        },
+      });
+    }
+    const approval = APPROVAL_CALL[spec.id];
+    if (approval) {
+      const [tool, args] = approval;
+      const gated = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__${tool}`, arguments: args });
+      checks.push({
+        name: "an approval-gated write does not run without approval",
+        passed: !gated.ok && gated.code === "approval_required",
+        evidence: summary(gated),
+      });
+    }
+  } finally {
+    await finishRun(ctx, run.id, { status: "succeeded" });
+  }
+  return {
+    example: spec.id,
+    runId: run.id,
+    agentId: agent.id,
+    passed: checks.every((c) => c.passed),
+    checks,
+  };
+}

@@ -1,0 +1,417 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { toolApplications, toolConnections, toolResultArtifacts } from "@/db/schema";
+import type { Decision } from "../access/types";
+import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
+import { REDACTED, redactPaths, summarize } from "../audit/summarize";
+import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
+import { isServiceError } from "../errors";
+import { sha256Hex } from "../ledger/canonical";
+import { claimExecution, completeInvocation } from "../ledger/invocations";
+import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
+import { logError } from "../log";
+import type { GatewayContext } from "./sessions";
+
+export const GatewayCallInput = z.object({
+  tool: z.string().min(1).max(200),
+  arguments: z.unknown().optional(),
+  idempotencyKey: z.string().min(1).max(200).optional(),
+  approvedActionRequestId: z.uuid().optional(),
+});
+export type GatewayCallInput = z.infer<typeof GatewayCallInput>;
+
+export interface ToolResult {
+  content: unknown[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export type GatewayCallOutcome =
+  | {
+      ok: true;
+      invocationId: string;
+      replayed: boolean;
+      result: ToolResult;
+      truncated?: boolean;
+      artifactId?: string | null;
+    }
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      message: string;
+      invocationId?: string;
+      actionRequestId?: string | null;
+      retryAfterMs?: number | null;
+    };
+
+/**
+ * The refusal an agent sees. Hidden and non-existent tools answer identically (`tool_denied`,
+ * same message), so a direct call learns nothing about tools outside the profile.
+ */
+function refusal(a: AttemptResult): GatewayCallOutcome {
+  const d = a.decision;
+  const invocationId = a.invocation.id;
+  switch (a.outcome) {
+    case "approval_required":
+      return {
+        ok: false,
+        status: 409,
+        code: "approval_required",
+        message: "a person must approve this call before it can run",
+        invocationId,
+        actionRequestId: null,
+      };
+    case "rate_limited":
+      return {
+        ok: false,
+        status: 429,
+        code: "rate_limited",
+        message: `rate limit reached; retry in ${d.retryAfterMs ?? 1000} ms`,
+        invocationId,
+        retryAfterMs: d.retryAfterMs ?? 1000,
+      };
+    case "deferred":
+      return {
+        ok: false,
+        status: 503,
+        code: "runtime_deferred",
+        message: "no runtime capacity for this tool right now; retry later",
+        invocationId,
+        retryAfterMs: d.retryAfterMs ?? 1000,
+      };
+    case "in_progress":
+      return {
+        ok: false,
+        status: 409,
+        code: "invocation_in_progress",
+        message: "this call is already executing",
+        invocationId,
+      };
+    default:
+      if (d.reasonCode === "arguments_invalid") {
+        return {
+          ok: false,
+          status: 400,
+          code: "arguments_invalid",
+          message: d.explanation.at(-1) ?? "invalid arguments",
+          invocationId,
+        };
+      }
+      return {
+        ok: false,
+        status: 403,
+        code: "tool_denied",
+        message: "this tool is not available to this session",
+        invocationId,
+      };
+  }
+}
+
+/** Replaces every released secret value anywhere in a result (its serialized form). */
+function scrubSecrets(json: string, secrets: string[]): string {
+  let out = json;
+  for (const s of secrets) {
+    if (s.length < 4) continue;
+    const encoded = JSON.stringify(s).slice(1, -1); // the value as it appears inside a JSON string
+    out = out.split(encoded).join(REDACTED);
+  }
+  return out;
+}
+
+interface Guarded {
+  result: ToolResult;
+  json: string;
+  bytes: number;
+  truncated: boolean;
+  fullJson: string | null;
+}
+
+/** Redacts (policy pointers on structured content, released secrets) and bounds a result. */
+function guardResult(up: UpstreamResult, decision: Decision, secrets: string[], maxBytes: number): Guarded {
+  const raw = up.result as ToolResult;
+  const structured = raw.structuredContent
+    ? (redactPaths(raw.structuredContent, decision.redactionPlan.result) as Record<string, unknown>)
+    : undefined;
+  const cleaned: ToolResult = {
+    content: Array.isArray(raw.content) ? raw.content : [],
+    ...(structured ? { structuredContent: structured } : {}),
+    ...(raw.isError ? { isError: true } : {}),
+  };
+  const json = scrubSecrets(JSON.stringify(cleaned), secrets);
+  const fullJson = up.fullJson ? scrubSecrets(up.fullJson, secrets) : null;
+  const bytes = Buffer.byteLength(fullJson ?? json, "utf8");
+  if (bytes <= maxBytes && !fullJson) {
+    return { result: JSON.parse(json) as ToolResult, json, bytes, truncated: false, fullJson: null };
+  }
+  const preview = (fullJson ?? json).slice(0, Math.min(4096, maxBytes));
+  const truncated: ToolResult = {
+    content: [
+      {
+        type: "text",
+        text: `The result was ${bytes} bytes, above this connection's limit of ${maxBytes}; it is stored as an artifact. First bytes:\n${preview}`,
+      },
+    ],
+    structuredContent: { truncated: true, bytes, limit: maxBytes },
+  };
+  return {
+    result: truncated,
+    json: JSON.stringify(truncated),
+    bytes,
+    truncated: true,
+    fullJson: fullJson ?? json,
+  };
+}
+
+/**
+ * The governed call (docs/architecture.md "The governed call"), steps 3–10: ledger and
+ * decision (recordAttempt), then for an allowed call: claim the execution (one conditional
+ * update, so concurrent retries cannot both run), audit `execution_started`, project secrets,
+ * call the upstream with the explicit arguments only, guard and bound the result, and record
+ * the outcome and its audit event. Ledger and audit are written before and after the call.
+ */
+export async function gatewayCallTool(
+  db: Db,
+  gw: GatewayContext,
+  input: GatewayCallInput,
+  now = new Date(),
+): Promise<GatewayCallOutcome> {
+  if (input.approvedActionRequestId) {
+    // No approved action request can be consumed through a mismatch; none exist for this
+    // session until a person approves one (the approvals flow), so this fails closed.
+    return {
+      ok: false,
+      status: 409,
+      code: "approval_invalid",
+      message: "the approved action request does not match this call",
+    };
+  }
+  const attempt = await recordAttempt(db, {
+    actorType: "gateway_session",
+    actorId: gw.sessionId,
+    context: { ...gw, sessionValid: true },
+    sessionId: gw.sessionId,
+    toolName: input.tool,
+    arguments: input.arguments,
+    idempotencyKey: input.idempotencyKey ?? null,
+    now,
+  });
+  const inv = attempt.invocation;
+  if (attempt.outcome === "replayed") {
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: true,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "This call already ran; this is its recorded outcome (replayed, not executed again).",
+          },
+        ],
+        structuredContent: {
+          replayed: true,
+          invocationId: inv.id,
+          executionStatus: inv.executionStatus,
+          result: inv.resultSummary ?? null,
+        },
+      },
+    };
+  }
+  if (attempt.outcome !== "allow") return refusal(attempt);
+
+  const d = attempt.decision;
+  const target = d.target!;
+  const base: Omit<ToolEventInput, "eventType"> = {
+    companyId: gw.companyId,
+    actorType: "gateway_session",
+    actorId: gw.sessionId,
+    invocationId: inv.id,
+    runId: gw.runId,
+    issueId: gw.issueId,
+    agentId: gw.agentId,
+    projectId: gw.projectId,
+    routineId: gw.routineId,
+    sessionId: gw.sessionId,
+    applicationId: target.applicationId,
+    connectionId: target.connectionId,
+    catalogEntryId: target.catalogEntryId,
+    toolName: target.toolName,
+    risk: target.risk,
+    argsHash: inv.argsHash,
+    trustRuleId: d.trustRuleId,
+  };
+
+  const claimed = await db.transaction(async (tx) => {
+    if (!(await claimExecution(tx, gw.companyId, inv.id, target.risk))) return false;
+    await recordToolEvents(tx, [
+      { ...base, eventType: "execution_started", decision: "allow", reasonCode: "allowed" },
+    ]);
+    return true;
+  });
+  if (!claimed) {
+    return inv.executionStatus === "running"
+      ? {
+          ok: false,
+          status: 409,
+          code: "invocation_in_progress",
+          message: "this call is already executing",
+          invocationId: inv.id,
+        }
+      : {
+          ok: false,
+          status: 409,
+          code: "invocation_outcome_unknown",
+          message:
+            "an earlier attempt of this call may have run upstream; it is not run again (check the invocation)",
+          invocationId: inv.id,
+        };
+  }
+
+  const started = performance.now();
+  const finish = async (
+    status: "succeeded" | "failed" | "timeout",
+    event: ToolEventInput["eventType"],
+    extra: { errorCode?: string; guarded?: Guarded } = {},
+  ) => {
+    const latencyMs = Math.round(performance.now() - started);
+    const g = extra.guarded;
+    const resultSummary = g
+      ? summarize(g.result.structuredContent ?? { content: g.result.content }, d.redactionPlan.result)
+      : null;
+    const resultHash = g ? sha256Hex(g.fullJson ?? g.json) : null;
+    let artifactId: string | null = null;
+    await db.transaction(async (tx) => {
+      if (g?.truncated && g.fullJson) {
+        const [a] = await tx
+          .insert(toolResultArtifacts)
+          .values({
+            companyId: gw.companyId,
+            invocationId: inv.id,
+            content: g.fullJson,
+            bytes: g.bytes,
+            sha256: resultHash!,
+          })
+          .returning({ id: toolResultArtifacts.id });
+        artifactId = a!.id;
+      }
+      await completeInvocation(tx, gw.companyId, inv.id, {
+        status,
+        resultHash,
+        resultSize: g?.bytes ?? null,
+        resultSummary: resultSummary
+          ? {
+              ...resultSummary.summary,
+              ...(artifactId ? { artifactId } : {}),
+              ...(g?.result.isError ? { isError: true } : {}),
+            }
+          : null,
+        errorCode: extra.errorCode ?? null,
+        latencyMs,
+      });
+      await recordToolEvents(tx, [
+        {
+          ...base,
+          eventType: event,
+          decision: "allow",
+          reasonCode: extra.errorCode ?? (g?.truncated ? "result_truncated" : "ok"),
+          resultHash,
+          resultSize: g?.bytes ?? null,
+          resultSummary: resultSummary?.summary ?? null,
+          latencyMs,
+          errorClass: extra.errorCode ?? null,
+          redactions: resultSummary?.redactions ?? [],
+        },
+      ]);
+      await tx
+        .update(toolConnections)
+        .set({ lastUsedAt: sql`now()` })
+        .where(and(eq(toolConnections.companyId, gw.companyId), eq(toolConnections.id, target.connectionId)));
+    });
+    return artifactId;
+  };
+
+  try {
+    const [row] = await db
+      .select({ connection: toolConnections, application: toolApplications })
+      .from(toolConnections)
+      .innerJoin(
+        toolApplications,
+        and(
+          eq(toolApplications.companyId, toolConnections.companyId),
+          eq(toolApplications.id, toolConnections.applicationId),
+        ),
+      )
+      .where(and(eq(toolConnections.companyId, gw.companyId), eq(toolConnections.id, target.connectionId)));
+    if (!row) throw new Error("connection vanished between decision and execution");
+    const upstream = await upstreamTargetFor(db, {
+      companyId: gw.companyId,
+      application: row.application,
+      connection: row.connection,
+      purpose: "tool_call",
+      actor: { type: "system", reason: `gateway_session:${gw.sessionId}` },
+      agentId: gw.agentId,
+      runId: gw.runId,
+      invocationId: inv.id,
+    });
+    const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
+    const args = (attempt.canonicalArguments ? JSON.parse(attempt.canonicalArguments) : {}) as Record<
+      string,
+      unknown
+    >;
+    const up = await callUpstreamTool(upstream, toolName, args, {
+      db,
+      companyId: gw.companyId,
+      agentId: gw.agentId,
+      runId: gw.runId,
+      issueId: gw.issueId,
+    });
+    const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
+    const artifactId = await finish("succeeded", "result_returned", { guarded });
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: false,
+      result: guarded.result,
+      truncated: guarded.truncated,
+      artifactId,
+    };
+  } catch (err) {
+    const code = isServiceError(err) ? err.code : "upstream_error";
+    if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
+    const timeout = code === "upstream_timeout";
+    await finish(
+      timeout ? "timeout" : "failed",
+      timeout ? "timeout" : code === "missing_secret" ? "execution_failed" : "execution_failed",
+      {
+        errorCode: code,
+      },
+    );
+    if (code === "missing_secret") {
+      return {
+        ok: false,
+        status: 503,
+        code,
+        message: "the tool's connection is missing a credential; an admin must fix it",
+        invocationId: inv.id,
+      };
+    }
+    if (code === "tool_input_invalid") {
+      return {
+        ok: false,
+        status: 400,
+        code: "arguments_invalid",
+        message: isServiceError(err) ? err.message : "invalid arguments",
+        invocationId: inv.id,
+      };
+    }
+    return {
+      ok: false,
+      status: timeout ? 504 : 502,
+      code: timeout ? "upstream_timeout" : "upstream_error",
+      message: timeout ? "the upstream did not answer in time" : "the upstream call failed",
+      invocationId: inv.id,
+    };
+  }
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { type Db, getDb } from "@/db/client";
+import { bearerToken } from "../auth/authenticate";
+import {
+  fromDatabaseError,
+  invalidRequest,
+  isServiceError,
+  notFound,
+  payloadTooLarge,
+  ServiceError,
+} from "../errors";
+import { errorResponse } from "../http/route";
+import { logError } from "../log";
+import { authenticateGatewayToken, type GatewayContext, publicOrigin } from "./sessions";
+
+let gatewayDb: (() => Db) | null = null;
+/** Tests point gateway routes at their database. */
+export function setGatewayDatabase(db: Db | null): void {
+  gatewayDb = db ? () => db : null;
+}
+export const currentGatewayDb = (): Db => (gatewayDb ? gatewayDb() : getDb());
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function hostnameOf(hostHeader: string): string {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * DNS-rebinding defence: the Host (and Origin, when a browser sends one) must be this
+ * instance's public origin or localhost.
+ */
+export function assertAllowedHost(request: Request): void {
+  const publicHost = new URL(publicOrigin()).host;
+  const host = request.headers.get("host") ?? "";
+  const hostOk = host === publicHost || LOCAL_HOSTS.has(hostnameOf(host));
+  const origin = request.headers.get("origin");
+  let originOk = true;
+  if (origin) {
+    try {
+      const o = new URL(origin);
+      originOk = o.host === publicHost || LOCAL_HOSTS.has(o.hostname);
+    } catch {
+      originOk = false;
+    }
+  }
+  if (!hostOk || !originOk)
+    throw new ServiceError(
+      "host_not_allowed",
+      "requests must come to this instance's configured origin",
+      403,
+    );
+}
+
+/** Tokens are accepted only in the Authorization header (never the URL, where they leak into logs). */
+export function assertNoQueryToken(request: Request): void {
+  const url = new URL(request.url);
+  for (const key of ["token", "access_token", "api_key", "key", "session"]) {
+    if (url.searchParams.has(key)) {
+      throw new ServiceError(
+        "token_in_query",
+        "send the session token in the `Authorization: Bearer` header, not the URL",
+        400,
+      );
+    }
+  }
+}
+
+/** Authenticates a gateway request (Host, no query token, Bearer session token). */
+export async function authenticateGatewayRequest(db: Db, request: Request): Promise<GatewayContext> {
+  assertAllowedHost(request);
+  assertNoQueryToken(request);
+  let token: string | null;
+  try {
+    token = bearerToken(request);
+  } catch {
+    token = null;
+  }
+  return authenticateGatewayToken(db, token, new Date());
+}
+
+export async function readJson<T extends z.ZodType>(
+  request: Request,
+  schema: T,
+  limit = 1024 * 1024,
+): Promise<z.output<T>> {
+  const text = await request.text();
+  if (Buffer.byteLength(text, "utf8") > limit) throw payloadTooLarge(limit);
+  let raw: unknown;
+  try {
+    raw = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw invalidRequest("the request body is not valid JSON");
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw invalidRequest(
+      `invalid body${first?.path.length ? ` at \`${first.path.join(".")}\`` : ""}: ${first?.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Route wrapper for agent-facing gateway endpoints: authenticate the session, map errors. */
+export function gatewayRoute(
+  handler: (input: {
+    db: Db;
+    gw: GatewayContext;
+    request: Request;
+    params: Record<string, string>;
+  }) => Promise<Response | unknown>,
+) {
+  return async (
+    request: Request,
+    context?: { params: Promise<Record<string, string | string[]>> },
+  ): Promise<Response> => {
+    const requestId = randomUUID();
+    try {
+      const db = currentGatewayDb();
+      const gw = await authenticateGatewayRequest(db, request);
+      const params = (context?.params ? await context.params : {}) as Record<string, string>;
+      const result = await handler({ db, gw, request, params });
+      if (result instanceof Response) return result;
+      return Response.json(result, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
+    } catch (err) {
+      if (isServiceError(err)) {
+        const res = errorResponse(err, requestId);
+        if (err.status === 401) res.headers.set("www-authenticate", 'Bearer realm="paperclip-gateway"');
+        return res;
+      }
+      const mapped = fromDatabaseError(err);
+      if (mapped) return errorResponse(mapped.code === "invalid_request" ? mapped : notFound(), requestId);
+      logError("gateway.unhandled", err, { requestId });
+      return errorResponse(new ServiceError("internal_error", "internal error", 500), requestId);
+    }
+  };
+}

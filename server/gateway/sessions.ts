@@ -1,0 +1,217 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, Tx } from "@/db/client";
+import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
+import { actorRef, type ServiceContext } from "../context";
+import { conflict, notFound, ServiceError } from "../errors";
+
+export const DEFAULT_SESSION_TTL_MINUTES = 15;
+export const MAX_SESSION_TTL_MINUTES = 60;
+
+export const CreateSessionInput = z.object({
+  runId: z.uuid(),
+  ttlMinutes: z.number().int().min(1).max(MAX_SESSION_TTL_MINUTES).default(DEFAULT_SESSION_TTL_MINUTES),
+});
+export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
+
+/** The origin agents use to reach the gateway: PAPERCLIP_PUBLIC_URL, else this instance on localhost. */
+export function publicOrigin(): string {
+  const configured = process.env.PAPERCLIP_PUBLIC_URL?.trim();
+  if (configured) return configured.replace(/\/+$/, "");
+  return `http://localhost:${process.env.PORT ?? 3100}`;
+}
+
+/**
+ * The MCP client configuration an agent adapter receives: the gateway only. No upstream URL
+ * and no upstream credential ever appear in it.
+ */
+export function gatewayMcpConfig(token: string) {
+  const url = `${publicOrigin()}/api/tool-gateway/mcp`;
+  return {
+    mcpUrl: url,
+    mcpConfig: {
+      mcpServers: {
+        paperclip: { type: "http", url, headers: { Authorization: `Bearer ${token}` } },
+      },
+    },
+  };
+}
+
+/** The authenticated context of a gateway request: everything is taken from the database. */
+export interface GatewayContext {
+  sessionId: string;
+  companyId: string;
+  agentId: string;
+  runId: string;
+  issueId: string | null;
+  projectId: string | null;
+  routineId: string | null;
+}
+
+/**
+ * Mints a gateway session for a running run, in the caller's transaction. The token is
+ * returned once; only its SHA-256 is stored.
+ */
+export async function mintGatewaySession(
+  tx: Tx,
+  ctx: ServiceContext,
+  run: {
+    id: string;
+    companyId: string;
+    agentId: string;
+    issueId: string | null;
+    projectId: string | null;
+    routineId: string | null;
+  },
+  ttlMinutes: number,
+) {
+  const minted = mintToken("gatewaySession");
+  const expiresAt = new Date(ctx.now().getTime() + ttlMinutes * 60_000);
+  const { actorType, actorId } = actorRef(ctx.actor);
+  const [row] = await tx
+    .insert(toolGatewaySessions)
+    .values({
+      companyId: run.companyId,
+      agentId: run.agentId,
+      runId: run.id,
+      issueId: run.issueId,
+      projectId: run.projectId,
+      routineId: run.routineId,
+      responsibleUserId:
+        ctx.actor.type === "user"
+          ? ctx.actor.userId
+          : ctx.actor.type === "board_key"
+            ? ctx.actor.userId
+            : null,
+      tokenPrefix: minted.displayPrefix,
+      tokenHash: minted.hash,
+      expiresAt,
+      createdByActorType: actorType,
+      createdByActorId: actorId,
+    })
+    .returning({ id: toolGatewaySessions.id });
+  return {
+    sessionId: row!.id,
+    token: minted.token,
+    expiresAt: expiresAt.toISOString(),
+    ...gatewayMcpConfig(minted.token),
+  };
+}
+
+/**
+ * `POST /api/tool-gateway/sessions`: a board member with `runs:manage`, or the run's own agent
+ * key, mints a session for a run that is running. Anyone else gets 404.
+ */
+export async function createGatewaySession(ctx: ServiceContext, input: CreateSessionInput) {
+  const [run] = await ctx.db.select().from(heartbeatRuns).where(eq(heartbeatRuns.id, input.runId));
+  if (!run) throw notFound("run");
+  if (ctx.actor.type === "agent_key") {
+    if (ctx.actor.companyId !== run.companyId || ctx.actor.agentId !== run.agentId) throw notFound("run");
+  } else {
+    await requireCompany(ctx, run.companyId, "runs:manage", "run");
+  }
+  if (run.status !== "running")
+    throw conflict("run_not_running", `the run is \`${run.status}\`; sessions exist only for running runs`);
+  return ctx.db.transaction(async (tx) => {
+    const session = await mintGatewaySession(tx, ctx, run, input.ttlMinutes);
+    await logActivity(tx, ctx, {
+      companyId: run.companyId,
+      action: "gateway_session.create",
+      entityType: "tool_gateway_session",
+      entityId: session.sessionId,
+      details: { runId: run.id, agentId: run.agentId, expiresAt: session.expiresAt },
+    });
+    return session;
+  });
+}
+
+/** Revokes a session (board member of its company, or its own agent). Idempotent. */
+export async function revokeGatewaySession(ctx: ServiceContext, sessionId: string) {
+  const [s] = await ctx.db.select().from(toolGatewaySessions).where(eq(toolGatewaySessions.id, sessionId));
+  if (!s) throw notFound("session");
+  if (ctx.actor.type === "agent_key") {
+    if (ctx.actor.companyId !== s.companyId || ctx.actor.agentId !== s.agentId) throw notFound("session");
+  } else {
+    await requireCompany(ctx, s.companyId, "runs:manage", "session");
+  }
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(toolGatewaySessions)
+      .set({ revokedAt: ctx.now(), revokedReason: "revoked" })
+      .where(and(eq(toolGatewaySessions.id, sessionId), isNull(toolGatewaySessions.revokedAt)))
+      .returning({ id: toolGatewaySessions.id, revokedAt: toolGatewaySessions.revokedAt });
+    await logActivity(tx, ctx, {
+      companyId: s.companyId,
+      action: "gateway_session.revoke",
+      entityType: "tool_gateway_session",
+      entityId: sessionId,
+    });
+    return { id: sessionId, revoked: true, revokedAt: row?.revokedAt ?? s.revokedAt };
+  });
+}
+
+export const sessionInvalid = (
+  message = "the gateway session is invalid, expired, revoked, or its run has ended",
+) => new ServiceError("session_invalid", message, 401);
+
+// last_used_at is written at most every 30 s per session, so authentication stays a read.
+const LAST_USED_GRANULARITY_MS = 30_000;
+
+/**
+ * Authenticates a `pcgt_` bearer token: unknown, revoked and expired sessions, and sessions
+ * whose run is no longer running, are all 401 `session_invalid` (one code, so a caller learns
+ * nothing about which). One indexed join per request.
+ */
+export async function authenticateGatewayToken(
+  db: Db,
+  token: string | null,
+  now: Date,
+): Promise<GatewayContext> {
+  if (!token || tokenKindOf(token) !== "gatewaySession")
+    throw sessionInvalid("a gateway session token (`pcgt_…`) is required");
+  const [row] = await db
+    .select({
+      id: toolGatewaySessions.id,
+      companyId: toolGatewaySessions.companyId,
+      agentId: toolGatewaySessions.agentId,
+      runId: toolGatewaySessions.runId,
+      issueId: toolGatewaySessions.issueId,
+      projectId: toolGatewaySessions.projectId,
+      routineId: toolGatewaySessions.routineId,
+      expiresAt: toolGatewaySessions.expiresAt,
+      revokedAt: toolGatewaySessions.revokedAt,
+      lastUsedAt: toolGatewaySessions.lastUsedAt,
+      runStatus: heartbeatRuns.status,
+    })
+    .from(toolGatewaySessions)
+    .innerJoin(
+      heartbeatRuns,
+      and(
+        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
+        eq(heartbeatRuns.id, toolGatewaySessions.runId),
+      ),
+    )
+    .where(eq(toolGatewaySessions.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= now.getTime() || row.runStatus !== "running") {
+    throw sessionInvalid();
+  }
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
+    await db
+      .update(toolGatewaySessions)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(toolGatewaySessions.id, row.id));
+  }
+  return {
+    sessionId: row.id,
+    companyId: row.companyId,
+    agentId: row.agentId,
+    runId: row.runId,
+    issueId: row.issueId,
+    projectId: row.projectId,
+    routineId: row.routineId,
+  };
+}

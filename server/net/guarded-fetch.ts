@@ -1,0 +1,585 @@
+/**
+ * An SSRF-guarded `fetch` for every outbound request to an admin-configured upstream
+ * (see docs/network-guard.md).
+ *
+ * - only http/https, no credentials in the URL;
+ * - every address the host resolves to is classified (server/net/addresses.ts) and the
+ *   request is refused if ANY is blocked;
+ * - the connection goes to exactly the validated addresses: the undici Agent's `connect.lookup`
+ *   answers from a pin table filled by the validation step, so there is no second DNS lookup
+ *   (no DNS-rebinding window); SNI and Host stay the original host name;
+ * - redirects are followed here (at most `maxRedirects`), each hop re-validated; credentials
+ *   are dropped when the origin changes;
+ * - one timeout (AbortSignal, composed with the caller's) covers connect, headers and — for
+ *   non-streaming responses — the body; `text/event-stream` bodies are passed through
+ *   unbuffered (MCP uses SSE), everything else is read with a byte counter and refused past
+ *   `maxResponseBytes`.
+ */
+import dns, { type LookupAddress } from "node:dns";
+import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
+import { ServiceError } from "../errors";
+import { addressBlockReason, classifyAddress } from "./addresses";
+
+export { addressBlockReason, classifyAddress, isBlockedAddress } from "./addresses";
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolver = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+export interface GuardedFetchOptions {
+  /** Allow loopback, private and CGNAT addresses (never metadata or link-local). */
+  trustedLocal: boolean;
+  /** Whole-request budget (connect + headers, and the body when not streaming). Default 10 s. */
+  timeoutMs?: number;
+  /** Largest non-streaming response body, after decompression. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** Largest single event on a `text/event-stream` body. Default 16 MiB. */
+  maxStreamEventBytes?: number;
+  /** Redirects followed when the caller asks for `redirect: "follow"` (the default). Default 3. */
+  maxRedirects?: number;
+  /** Injectable DNS (tests). Default: `dns.lookup(host, { all: true })`. */
+  resolver?: Resolver;
+}
+
+export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  /** Closes the pooled connections of this fetch. */
+  close(): Promise<void>;
+};
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_STREAM_EVENT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_REDIRECTS = 3;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** Headers kept when a redirect changes origin; everything else (credentials, cookies, API keys
+ * in custom headers, session ids) is dropped. */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "cache-control",
+  "content-language",
+  "content-type",
+  "pragma",
+  "user-agent",
+]);
+const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language"];
+const MAX_PINNED_HOSTS = 512;
+
+const blocked = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("upstream_blocked", message, 403, details);
+const redirectRefused = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("upstream_redirect_refused", message, 502, details);
+const unreachable = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("upstream_unreachable", message, 502, details);
+const timedOut = (message: string) => new ServiceError("upstream_timeout", message, 504);
+const tooLarge = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("upstream_too_large", message, 502, details);
+
+/** `scheme://host:port` only — paths and query strings may carry secrets and are never echoed. */
+export function describeOrigin(url: URL): string {
+  return `${url.protocol}//${url.host}`;
+}
+
+const stripBrackets = (host: string) =>
+  host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+
+/** True when the URL's host is an IP literal (after WHATWG normalisation). */
+function literalAddress(url: URL): string | null {
+  const host = stripBrackets(url.hostname);
+  if (url.hostname.startsWith("[")) return host;
+  return /^[0-9.]+$/.test(host) ? host : null;
+}
+
+/**
+ * Synchronous URL checks: scheme, credentials, and — when the host is an IP literal in any
+ * spelling (`http://2130706433/`, `http://0x7f.1/`, `http://[::ffff:127.0.0.1]/`) — the address.
+ * Host names are checked after DNS by `resolveAllowedAddresses`. Returns the parsed URL.
+ */
+export function assertAllowedUrl(input: string | URL, trustedLocal: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw blocked("the upstream URL is not a valid absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw blocked(`only http and https upstream URLs are allowed (got ${url.protocol})`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw blocked("credentials in the upstream URL are not allowed; configure them as a secret header");
+  }
+  if (url.hostname === "") throw blocked("the upstream URL has no host");
+  const literal = literalAddress(url);
+  if (literal !== null) {
+    const reason = addressBlockReason(literal, trustedLocal);
+    if (reason) throw blocked(reason, { host: url.hostname });
+  }
+  return url;
+}
+
+export const defaultResolver: Resolver = async (host) =>
+  dns.promises.lookup(host, { all: true, verbatim: true });
+
+/**
+ * The addresses a request to `url` may use: the IP literal itself, or every DNS answer for the
+ * host name — refused if ANY answer is blocked (a host that resolves to both a public and a
+ * private address is a rebinding setup, not a configuration to partially honour).
+ */
+export async function resolveAllowedAddresses(
+  url: URL,
+  trustedLocal: boolean,
+  resolver: Resolver = defaultResolver,
+): Promise<ResolvedAddress[]> {
+  const literal = literalAddress(url);
+  if (literal !== null) {
+    const reason = addressBlockReason(literal, trustedLocal);
+    if (reason) throw blocked(reason, { host: url.hostname });
+    return [{ address: literal, family: literal.includes(":") ? 6 : 4 }];
+  }
+  const host = url.hostname;
+  let answers: ReadonlyArray<{ address: string; family: number }>;
+  try {
+    answers = await resolver(host);
+  } catch (err) {
+    const code = (err as { code?: unknown })?.code;
+    throw unreachable(`could not resolve ${host}${typeof code === "string" ? ` (${code})` : ""}`, { host });
+  }
+  if (answers.length === 0) throw unreachable(`${host} did not resolve to any address`, { host });
+  const out: ResolvedAddress[] = [];
+  for (const a of answers) {
+    const verdict = classifyAddress(a.address);
+    if (addressBlockReason(a.address, trustedLocal)) {
+      throw blocked(`${host} resolves to ${verdict.address}, which is ${verdict.description}`, {
+        host,
+        address: verdict.address,
+      });
+    }
+    out.push({ address: verdict.address, family: verdict.family });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface NormalizedRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: BodyInit | null;
+  redirect: RequestRedirect;
+  signal: AbortSignal | null;
+  duplex?: "half";
+}
+
+async function normalizeRequest(
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<NormalizedRequest> {
+  if (input instanceof Request) {
+    const method = init?.method ?? input.method;
+    const hasBody = init?.body !== undefined || !["GET", "HEAD"].includes(method.toUpperCase());
+    return {
+      url: input.url,
+      method,
+      headers: new Headers(init?.headers ?? input.headers),
+      body: init?.body !== undefined ? init.body : hasBody ? await input.arrayBuffer() : null,
+      redirect: init?.redirect ?? input.redirect,
+      signal: init?.signal ?? input.signal,
+    };
+  }
+  const out: NormalizedRequest = {
+    url: input instanceof URL ? input.href : input,
+    method: init?.method ?? "GET",
+    headers: new Headers(init?.headers),
+    body: init?.body ?? null,
+    redirect: init?.redirect ?? "follow",
+    signal: init?.signal ?? null,
+  };
+  if (out.body instanceof ReadableStream) out.duplex = "half";
+  return out;
+}
+
+const isReplayable = (body: BodyInit | null) => body === null || !(body instanceof ReadableStream);
+
+/** Distinguishes our own timeout from a caller's abort. */
+class TimeoutMarker extends Error {}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * A pass-through for `text/event-stream` bodies: nothing is buffered, but a single event
+ * (bytes between blank lines) larger than `limit` errors the stream. `done` runs exactly once
+ * when the stream ends, errors or is cancelled.
+ */
+function guardEventStream(
+  source: ReadableStream<Uint8Array>,
+  limit: number,
+  done: (err?: ServiceError) => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  let eventBytes = 0;
+  let lineLength = 0;
+  let lastWasCR = false;
+  let finished = false;
+  const finish = (err?: ServiceError) => {
+    if (finished) return;
+    finished = true;
+    done(err);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        finish();
+        controller.error(err);
+        return;
+      }
+      if (chunk.done) {
+        finish();
+        controller.close();
+        return;
+      }
+      for (const byte of chunk.value) {
+        if (byte === 0x0a && lastWasCR) {
+          lastWasCR = false;
+          continue;
+        }
+        lastWasCR = byte === 0x0d;
+        if (byte === 0x0a || byte === 0x0d) {
+          if (lineLength === 0) eventBytes = 0;
+          lineLength = 0;
+          continue;
+        }
+        lineLength++;
+        if (++eventBytes > limit) {
+          const err = tooLarge(`an upstream stream event exceeded ${limit} bytes`, { limit });
+          finish(err);
+          controller.error(err);
+          await reader.cancel(err).catch(() => {});
+          return;
+        }
+      }
+      controller.enqueue(chunk.value);
+    },
+    async cancel(reason) {
+      finish();
+      await reader.cancel(reason).catch(() => {});
+    },
+  });
+}
+
+function copyHeaders(from: Iterable<[string, string]>, dropEncoding: boolean): Headers {
+  const h = new Headers();
+  for (const [k, v] of from) {
+    if (dropEncoding && (k === "content-encoding" || k === "content-length")) continue;
+    h.append(k, v);
+  }
+  return h;
+}
+
+function finalizeResponse(res: Response, url: string, redirected: boolean): Response {
+  Object.defineProperty(res, "url", { value: url });
+  Object.defineProperty(res, "redirected", { value: redirected });
+  return res;
+}
+
+async function readBounded(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  origin: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(`the response from ${origin} exceeds ${limit} bytes`, { limit });
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function describeNetworkError(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  const code = cause?.code ?? (err as { code?: unknown })?.code;
+  return typeof code === "string" ? code : "network error";
+}
+
+/**
+ * Creates a guarded fetch. Each instance owns one undici Agent (connection pool) and a pin
+ * table host → validated addresses; its `connect.lookup` only ever answers from that table.
+ */
+export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
+  const trustedLocal = opts.trustedLocal;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxStreamEventBytes = opts.maxStreamEventBytes ?? DEFAULT_MAX_STREAM_EVENT_BYTES;
+  const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  const resolver = opts.resolver ?? defaultResolver;
+
+  const pins = new Map<string, ResolvedAddress[]>();
+  const pin = (host: string, addresses: ResolvedAddress[]) => {
+    pins.delete(host);
+    pins.set(host, addresses);
+    if (pins.size > MAX_PINNED_HOSTS) pins.delete(pins.keys().next().value as string);
+  };
+
+  // Called by net/tls.connect for every new socket. Answers only with addresses validated for
+  // this host by the request that is about to use it; fails closed otherwise.
+  const pinnedLookup = (
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    const all = pins.get(stripBrackets(hostname).toLowerCase());
+    const family =
+      options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
+    const usable = (all ?? []).filter((a) => family === 0 || a.family === family);
+    const first = usable[0];
+    if (!first) {
+      const err: NodeJS.ErrnoException = new Error(`no validated address for ${hostname}`);
+      err.code = "ENOTFOUND";
+      callback(err, "", 0);
+      return;
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+
+  const agent = new Agent({
+    connect: { lookup: pinnedLookup as never, timeout: timeoutMs },
+    // No proxy: an HTTP(S)_PROXY would connect to an address we did not validate.
+  });
+
+  const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const req = await normalizeRequest(input, init);
+    req.headers.delete("host");
+    const callerSignal = req.signal;
+    callerSignal?.throwIfAborted();
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutMarker()), timeoutMs);
+    const unlink = callerSignal ? linkAbort(callerSignal, controller) : () => {};
+    let streaming = false;
+    const cleanup = () => {
+      clearTimeout(timer);
+      unlink();
+    };
+
+    let current: URL | null = null;
+    try {
+      let method = req.method.toUpperCase();
+      let body = req.body;
+      const headers = req.headers;
+      let target = req.url;
+      for (let hop = 0; ; hop++) {
+        let url: URL;
+        let addresses: ResolvedAddress[];
+        try {
+          url = assertAllowedUrl(target, trustedLocal);
+          addresses = await raceAbort(
+            resolveAllowedAddresses(url, trustedLocal, resolver),
+            controller.signal,
+          );
+        } catch (err) {
+          if (hop > 0 && err instanceof ServiceError && err.code === "upstream_blocked") {
+            throw redirectRefused(`redirect refused: ${err.message}`, { hop, reason: "upstream_blocked" });
+          }
+          throw err;
+        }
+        current = url;
+        pin(url.hostname.startsWith("[") ? stripBrackets(url.hostname) : url.hostname, addresses);
+
+        const res = await undiciFetch(url, {
+          method,
+          headers: headers as never,
+          body: body as never,
+          redirect: "manual",
+          signal: controller.signal,
+          dispatcher: agent as Dispatcher,
+          ...(req.duplex ? { duplex: req.duplex } : {}),
+        });
+
+        const location = REDIRECT_STATUSES.has(res.status) ? res.headers.get("location") : null;
+        if (location === null || req.redirect === "manual") {
+          return await finish(res as unknown as Response, url, hop > 0);
+        }
+        await res.body?.cancel().catch(() => {});
+        if (req.redirect === "error") {
+          throw redirectRefused(
+            `${describeOrigin(url)} answered with a redirect, which this request does not allow`,
+          );
+        }
+        if (hop >= maxRedirects) {
+          throw redirectRefused(`too many redirects (more than ${maxRedirects})`, { maxRedirects });
+        }
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw redirectRefused(`${describeOrigin(url)} redirected to an invalid URL`);
+        }
+        if (url.protocol === "https:" && next.protocol === "http:") {
+          throw redirectRefused(`redirect from https to plain http (${describeOrigin(next)}) refused`);
+        }
+        if (
+          res.status === 303
+            ? method !== "HEAD"
+            : (res.status === 301 || res.status === 302) && method === "POST"
+        ) {
+          method = "GET";
+          body = null;
+          for (const h of BODY_HEADERS) headers.delete(h);
+        } else if (!isReplayable(body)) {
+          throw redirectRefused(
+            `${describeOrigin(url)} redirected a streamed request body, which cannot be replayed`,
+          );
+        }
+        if (next.origin !== url.origin) {
+          for (const name of [...headers.keys()]) {
+            if (!CROSS_ORIGIN_SAFE_HEADERS.has(name)) headers.delete(name);
+          }
+        }
+        target = next.href;
+      }
+    } catch (err) {
+      cleanup();
+      throw mapError(err, controller.signal, callerSignal, current);
+    } finally {
+      if (!streaming) cleanup();
+    }
+
+    async function finish(res: Response, url: URL, redirected: boolean): Promise<Response> {
+      const origin = describeOrigin(url);
+      const status = res.status;
+      if (mediaType(res.headers.get("content-type")) === "text/event-stream" && res.body) {
+        // Streaming: the timeout covered connect + headers; the stream lives until the caller
+        // (or its signal) ends it. Only single events are size-bounded.
+        streaming = true;
+        clearTimeout(timer);
+        const guardedBody = guardEventStream(
+          res.body as ReadableStream<Uint8Array>,
+          maxStreamEventBytes,
+          (e) => {
+            if (e) controller.abort(e);
+            cleanup();
+          },
+        );
+        const out = new Response(guardedBody, {
+          status,
+          statusText: res.statusText,
+          headers: copyHeaders(res.headers, true),
+        });
+        return finalizeResponse(out, url.href, redirected);
+      }
+      const declared = Number(res.headers.get("content-length"));
+      if (Number.isFinite(declared) && declared > maxResponseBytes) {
+        await res.body?.cancel().catch(() => {});
+        throw tooLarge(`the response from ${origin} exceeds ${maxResponseBytes} bytes`, {
+          limit: maxResponseBytes,
+        });
+      }
+      const bytes = res.body ? await readBounded(res.body, maxResponseBytes, origin) : new Uint8Array(0);
+      const nullBody = NULL_BODY_STATUSES.has(status);
+      const out = new Response(nullBody ? null : bytes, {
+        status,
+        statusText: res.statusText,
+        headers: copyHeaders(res.headers, true),
+      });
+      return finalizeResponse(out, url.href, redirected);
+    }
+  };
+
+  return Object.assign(guarded, {
+    close: async () => {
+      pins.clear();
+      await agent.close().catch(() => agent.destroy());
+    },
+  });
+}
+
+/**
+ * Forwards `signal`'s abort to `controller`. A long-lived caller signal (the MCP transport uses
+ * one for all its requests) gets ONE listener however many requests are in flight, so many
+ * concurrent calls do not pile listeners onto it.
+ */
+const linked = new WeakMap<AbortSignal, Set<AbortController>>();
+function linkAbort(signal: AbortSignal, controller: AbortController): () => void {
+  let set = linked.get(signal);
+  if (!set) {
+    const controllers = new Set<AbortController>();
+    set = controllers;
+    linked.set(signal, controllers);
+    signal.addEventListener(
+      "abort",
+      () => {
+        linked.delete(signal);
+        for (const c of controllers) c.abort(signal.reason);
+      },
+      { once: true },
+    );
+  }
+  set.add(controller);
+  const controllers = set;
+  return () => {
+    controllers.delete(controller);
+  };
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function mapError(
+  err: unknown,
+  signal: AbortSignal,
+  callerSignal: AbortSignal | null,
+  url: URL | null,
+): unknown {
+  if (err instanceof ServiceError) return err;
+  const where = url ? describeOrigin(url) : "the upstream";
+  if (signal.aborted) {
+    if (signal.reason instanceof TimeoutMarker) return timedOut(`the request to ${where} timed out`);
+    if (signal.reason instanceof ServiceError) return signal.reason;
+    if (callerSignal?.aborted) return callerSignal.reason;
+  }
+  if (err instanceof TimeoutMarker) return timedOut(`the request to ${where} timed out`);
+  const code = describeNetworkError(err);
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return timedOut(`connecting to ${where} timed out`);
+  return unreachable(`could not reach ${where} (${code})`, { code });
+}

@@ -1,0 +1,587 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import { requireCompany } from "../auth/authorize";
+import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../catalog/classify";
+import { listUpstreamTools, upstreamTargetFor } from "../connectors";
+import type { ServiceContext } from "../context";
+import { conflict, invalidRequest, isServiceError, notFound } from "../errors";
+import { assertNoInlineCredentials } from "../secrets/inline";
+import { connectionSecretHealth } from "../secrets/resolve";
+import { mutateAccess } from "./profiles";
+
+const Url = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((u) => {
+    try {
+      const p = new URL(u);
+      return p.protocol === "http:" || p.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "an http(s) URL");
+
+/** Non-secret transport settings; credentials go in company secrets bound to the connection. */
+export const TransportConfig = z
+  .object({
+    url: Url.optional(),
+    timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    maxResultBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024)
+      .optional(),
+    headers: z.record(z.string().max(100), z.string().max(2000)).optional(),
+    pluginId: z.string().max(48).optional(),
+  })
+  .strict();
+export type TransportConfig = z.infer<typeof TransportConfig>;
+
+export const CreateConnectionInput = z.object({
+  applicationId: z.uuid(),
+  name: z.string().trim().min(1).max(100),
+  transportConfig: TransportConfig.default({}),
+  stdioTemplateId: z.uuid().optional(),
+  trustedLocal: z.boolean().default(false),
+  autoApproveReadTools: z.boolean().default(false),
+});
+export type CreateConnectionInput = z.infer<typeof CreateConnectionInput>;
+
+export const UpdateConnectionInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    transportConfig: TransportConfig.optional(),
+    trustedLocal: z.boolean().optional(),
+    autoApproveReadTools: z.boolean().optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, "nothing to change");
+export type UpdateConnectionInput = z.infer<typeof UpdateConnectionInput>;
+
+export const ReviewCatalogInput = z.object({
+  entries: z
+    .array(z.object({ id: z.uuid(), action: z.enum(["approve", "disable"]) }))
+    .min(1)
+    .max(1000),
+});
+export type ReviewCatalogInput = z.infer<typeof ReviewCatalogInput>;
+
+export const DisableConnectionInput = z.object({ reason: z.string().trim().max(500).optional() });
+
+function checkConfig(type: string, config: TransportConfig, stdioTemplateId?: string | null) {
+  assertNoInlineCredentials(config);
+  if (type === "mcp_http" && !config.url)
+    throw invalidRequest("an `mcp_http` connection needs `transportConfig.url`");
+  if (type === "paperclip_plugin" && !config.pluginId) {
+    throw invalidRequest("a `paperclip_plugin` connection needs `transportConfig.pluginId`");
+  }
+  if (type === "mcp_stdio" && !stdioTemplateId) {
+    throw invalidRequest(
+      "an `mcp_stdio` connection needs `stdioTemplateId` (an admin-made command template)",
+    );
+  }
+}
+
+async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
+  const [row] = await tx
+    .select({ connection: toolConnections, application: toolApplications })
+    .from(toolConnections)
+    .innerJoin(
+      toolApplications,
+      and(
+        eq(toolApplications.companyId, toolConnections.companyId),
+        eq(toolApplications.id, toolConnections.applicationId),
+      ),
+    )
+    .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+  if (!row) throw notFound("connection");
+  return row;
+}
+
+function present(c: typeof toolConnections.$inferSelect, app: typeof toolApplications.$inferSelect) {
+  return {
+    ...c,
+    application: { id: app.id, slug: app.slug, name: app.name, type: app.type, status: app.status },
+  };
+}
+
+export async function listConnections(
+  ctx: ServiceContext,
+  companyId: string,
+  query: { applicationId?: string } = {},
+) {
+  await requireCompany(ctx, companyId, "company:read");
+  const rows = await ctx.db
+    .select({ connection: toolConnections, application: toolApplications })
+    .from(toolConnections)
+    .innerJoin(
+      toolApplications,
+      and(
+        eq(toolApplications.companyId, toolConnections.companyId),
+        eq(toolApplications.id, toolConnections.applicationId),
+      ),
+    )
+    .where(
+      query.applicationId
+        ? and(
+            eq(toolConnections.companyId, companyId),
+            eq(toolConnections.applicationId, query.applicationId),
+          )
+        : eq(toolConnections.companyId, companyId),
+    )
+    .orderBy(asc(toolApplications.name), asc(toolConnections.name));
+  const counts = await ctx.db
+    .select({
+      connectionId: toolCatalogEntries.connectionId,
+      status: toolCatalogEntries.status,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(toolCatalogEntries)
+    .where(eq(toolCatalogEntries.companyId, companyId))
+    .groupBy(toolCatalogEntries.connectionId, toolCatalogEntries.status);
+  return rows.map((r) => ({
+    ...present(r.connection, r.application),
+    catalog: Object.fromEntries(
+      counts.filter((c) => c.connectionId === r.connection.id).map((c) => [c.status, c.n]),
+    ),
+  }));
+}
+
+export async function getConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  return present(connection, application);
+}
+
+/** Creates a connection in Draft: it exposes nothing until tested, reviewed and enabled. */
+export async function createConnection(ctx: ServiceContext, companyId: string, input: CreateConnectionInput) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const [app] = await ctx.db
+    .select()
+    .from(toolApplications)
+    .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, input.applicationId)));
+  if (!app) throw notFound("application");
+  if (app.status !== "active") throw conflict("application_archived", "the application is archived");
+  checkConfig(app.type, input.transportConfig, input.stdioTemplateId);
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .insert(toolConnections)
+          .values({ companyId, ...input, status: "draft", enabled: false, healthStatus: "unknown" })
+          .returning()
+      )[0]!,
+    (c) => ({
+      action: "tool_connection.create",
+      entityType: "tool_connection",
+      entityId: c.id,
+      details: {
+        applicationId: c.applicationId,
+        name: c.name,
+        url: c.transportConfig.url ?? null,
+        trustedLocal: c.trustedLocal,
+      },
+    }),
+  );
+  return present(row, app);
+}
+
+/**
+ * Updates settings. A transport change on an active connection takes it out of service
+ * (Disabled, reason `config_changed`) until it is tested and enabled again.
+ */
+export async function updateConnection(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  input: UpdateConnectionInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived")
+    throw conflict("connection_archived", "the connection is archived; archiving is final");
+  if (input.transportConfig) checkConfig(application.type, input.transportConfig, connection.stdioTemplateId);
+  const transportChanged =
+    (input.transportConfig &&
+      JSON.stringify(input.transportConfig) !== JSON.stringify(connection.transportConfig)) ||
+    (input.trustedLocal !== undefined && input.trustedLocal !== connection.trustedLocal);
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({
+            ...input,
+            ...(transportChanged ? { healthStatus: "unknown" as const, healthError: null } : {}),
+            ...(transportChanged && connection.status === "active"
+              ? { status: "disabled" as const, enabled: false, disabledReason: "config_changed" }
+              : {}),
+            updatedAt: ctx.now(),
+          })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    (c) => ({
+      action: "tool_connection.update",
+      entityType: "tool_connection",
+      entityId: c.id,
+      details: {
+        changes: {
+          ...input,
+          transportConfig: input.transportConfig ? { url: input.transportConfig.url ?? null } : undefined,
+        },
+      },
+    }),
+  );
+  return present(row, application);
+}
+
+/** Health check: secrets present, upstream reachable and answering tools/list. */
+export async function testConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
+  const started = performance.now();
+  let health: "ok" | "error" | "missing_secret" = "ok";
+  let error: string | null = null;
+  let toolCount: number | null = null;
+  if ((await connectionSecretHealth(ctx.db, companyId, connectionId)) === "missing_secret") {
+    health = "missing_secret";
+    error = "a secret bound to the connection is missing or revoked";
+  } else {
+    try {
+      const target = await upstreamTargetFor(ctx.db, {
+        companyId,
+        application,
+        connection,
+        purpose: "health",
+        actor: ctx.actor,
+      });
+      toolCount = (await listUpstreamTools(target, { fresh: true })).length;
+    } catch (err) {
+      health = isServiceError(err) && err.code === "missing_secret" ? "missing_secret" : "error";
+      error = isServiceError(err) ? `${err.code}: ${err.message}` : "the upstream did not answer";
+    }
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({ healthStatus: health, healthError: error, healthCheckedAt: ctx.now(), updatedAt: ctx.now() })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    () => ({
+      action: "tool_connection.test",
+      entityType: "tool_connection",
+      entityId: connectionId,
+      details: { health, latencyMs },
+    }),
+  );
+  return { health, error, latencyMs, toolCount, connection: present(row, application) };
+}
+
+/** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
+export function normalizeTool(t: ToolMetadata) {
+  const name = sanitizeText(t.name, 128) ?? "";
+  const clean: ToolMetadata = {
+    name,
+    title: sanitizeText(t.title, 200),
+    description: sanitizeText(t.description, 2000),
+    inputSchema: t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : { type: "object" },
+    annotations: t.annotations && typeof t.annotations === "object" ? t.annotations : null,
+  };
+  return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean) };
+}
+
+/**
+ * Refreshes the catalog from the upstream. New write and destructive tools, and any tool
+ * whose version hash changed, are quarantined until reviewed; new reads activate only when
+ * the connection allows it; tools that disappeared become `removed`.
+ */
+export async function refreshCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
+  const target = await upstreamTargetFor(ctx.db, {
+    companyId,
+    application,
+    connection,
+    purpose: "catalog",
+    actor: ctx.actor,
+  });
+  const upstream = (await listUpstreamTools(target, { fresh: true }))
+    .map(normalizeTool)
+    .filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
+  const seen = new Map(upstream.map((t) => [t.name, t]));
+  const summary = { added: 0, changed: 0, unchanged: 0, removed: 0, quarantined: 0 };
+  await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const existing = await tx
+        .select()
+        .from(toolCatalogEntries)
+        .where(
+          and(
+            eq(toolCatalogEntries.companyId, companyId),
+            eq(toolCatalogEntries.connectionId, connectionId),
+            eq(toolCatalogEntries.kind, "tool"),
+          ),
+        );
+      const byName = new Map(existing.map((e) => [e.name, e]));
+      const now = ctx.now();
+      for (const t of seen.values()) {
+        const old = byName.get(t.name);
+        if (!old) {
+          const status = t.risk === "read" && connection.autoApproveReadTools ? "active" : "quarantined";
+          if (status === "quarantined") summary.quarantined++;
+          summary.added++;
+          await tx.insert(toolCatalogEntries).values({
+            companyId,
+            connectionId,
+            kind: "tool",
+            name: t.name,
+            title: t.title,
+            description: t.description,
+            inputSchema: t.inputSchema,
+            annotations: t.annotations,
+            schemaHash: t.schemaHash,
+            versionHash: t.versionHash,
+            risk: t.risk,
+            status,
+            reviewedVersion: status === "active" ? { ...t } : null,
+            firstSeenAt: now,
+            lastSeenAt: now,
+          });
+        } else if (old.versionHash !== t.versionHash || old.status === "removed") {
+          summary.changed++;
+          summary.quarantined++;
+          // INVARIANT: a changed tool is quarantined; trust rules pinned to the old schema hash
+          // stop matching because the entry's schema hash changes with it.
+          await tx
+            .update(toolCatalogEntries)
+            .set({
+              title: t.title,
+              description: t.description,
+              inputSchema: t.inputSchema,
+              annotations: t.annotations,
+              schemaHash: t.schemaHash,
+              versionHash: t.versionHash,
+              risk: t.risk,
+              status: old.status === "disabled" ? "disabled" : "quarantined",
+              lastSeenAt: now,
+              updatedAt: now,
+            })
+            .where(eq(toolCatalogEntries.id, old.id));
+        } else {
+          summary.unchanged++;
+          await tx
+            .update(toolCatalogEntries)
+            .set({ lastSeenAt: now })
+            .where(eq(toolCatalogEntries.id, old.id));
+        }
+      }
+      const gone = existing.filter((e) => !seen.has(e.name) && e.status !== "removed").map((e) => e.id);
+      if (gone.length > 0) {
+        summary.removed = gone.length;
+        await tx
+          .update(toolCatalogEntries)
+          .set({ status: "removed", updatedAt: now })
+          .where(inArray(toolCatalogEntries.id, gone));
+      }
+      await tx
+        .update(toolConnections)
+        .set({ catalogRefreshedAt: now, updatedAt: now })
+        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+      return summary;
+    },
+    () => ({
+      action: "tool_connection.catalog_refresh",
+      entityType: "tool_connection",
+      entityId: connectionId,
+      details: summary,
+    }),
+  );
+  return { ...summary, entries: await listCatalog(ctx, companyId, connectionId) };
+}
+
+export async function listCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  await loadConnection(ctx.db, companyId, connectionId);
+  return ctx.db
+    .select()
+    .from(toolCatalogEntries)
+    .where(
+      and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
+    )
+    .orderBy(asc(toolCatalogEntries.name));
+}
+
+/** Approves (activates) or disables catalog entries; records the reviewed version. */
+export async function reviewCatalog(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  input: ReviewCatalogInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  await loadConnection(ctx.db, companyId, connectionId);
+  const reviewer =
+    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const now = ctx.now();
+      for (const e of input.entries) {
+        const [row] = await tx
+          .select()
+          .from(toolCatalogEntries)
+          .where(
+            and(
+              eq(toolCatalogEntries.companyId, companyId),
+              eq(toolCatalogEntries.connectionId, connectionId),
+              eq(toolCatalogEntries.id, e.id),
+            ),
+          )
+          .for("update");
+        if (!row) throw notFound("catalog entry");
+        if (row.status === "removed")
+          throw conflict("entry_removed", `\`${row.name}\` is no longer offered upstream`);
+        await tx
+          .update(toolCatalogEntries)
+          .set({
+            status: e.action === "approve" ? "active" : "disabled",
+            reviewedAt: now,
+            reviewedByUserId: reviewer,
+            reviewedVersion:
+              e.action === "approve"
+                ? {
+                    name: row.name,
+                    title: row.title,
+                    description: row.description,
+                    inputSchema: row.inputSchema,
+                    annotations: row.annotations,
+                    schemaHash: row.schemaHash,
+                    versionHash: row.versionHash,
+                  }
+                : row.reviewedVersion,
+            updatedAt: now,
+          })
+          .where(eq(toolCatalogEntries.id, row.id));
+      }
+      await tx
+        .update(toolConnections)
+        .set({ catalogReviewedAt: now, updatedAt: now })
+        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+      return input.entries.length;
+    },
+    () => ({
+      action: "tool_connection.catalog_review",
+      entityType: "tool_connection",
+      entityId: connectionId,
+      details: { entries: input.entries },
+    }),
+  );
+  return { reviewed: input.entries.length, entries: await listCatalog(ctx, companyId, connectionId) };
+}
+
+/** Draft/Disabled → Active: needs a passing health check and a reviewed catalog. */
+export async function enableConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
+  if (application.status !== "active") throw conflict("application_archived", "the application is archived");
+  const missing: string[] = [];
+  if (connection.healthStatus !== "ok")
+    missing.push(`a passing health check (now \`${connection.healthStatus}\`)`);
+  if (!connection.catalogReviewedAt) missing.push("a reviewed catalog");
+  if (missing.length > 0) {
+    throw conflict(
+      "connection_not_ready",
+      `the connection needs ${missing.join(" and ")} before it can be enabled`,
+      { missing },
+    );
+  }
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({ status: "active", enabled: true, disabledReason: null, updatedAt: ctx.now() })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    () => ({ action: "tool_connection.enable", entityType: "tool_connection", entityId: connectionId }),
+  );
+  return present(row, application);
+}
+
+export async function disableConnection(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  reason?: string,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({
+            status: "disabled",
+            enabled: false,
+            disabledReason: reason ?? "operator",
+            updatedAt: ctx.now(),
+          })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    () => ({
+      action: "tool_connection.disable",
+      entityType: "tool_connection",
+      entityId: connectionId,
+      details: { reason: reason ?? null },
+    }),
+  );
+  return present(row, application);
+}
+
+export async function archiveConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
+  if (connection.status === "archived") return present(connection, application);
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({ status: "archived", enabled: false, archivedAt: ctx.now(), updatedAt: ctx.now() })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    () => ({ action: "tool_connection.archive", entityType: "tool_connection", entityId: connectionId }),
+  );
+  return present(row, application);
+}
