@@ -41,7 +41,7 @@ export function classifyRisk(t: ToolMetadata): Risk {
 }
 
 const INVISIBLE =
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters from untrusted metadata is the point
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters from untrusted metadata is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 /** Caps length and removes control, bidi and invisible (incl. tag) characters. */
