@@ -64,6 +64,10 @@ export interface RunEvent {
   at: ISODateString;
   kind: string;
   summary: string;
+  /** e.g. "allow", "deny", "rate_limited": colours the kind badge. */
+  tone?: "neutral" | "success" | "warning" | "danger" | "info";
+  /** Where the event's details live (the audit trail, filtered to its invocation). */
+  href?: string | null;
 }
 
 // Issues

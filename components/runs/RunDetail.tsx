@@ -103,7 +103,7 @@ export function RunDetail({ companyId, run, events, now }: RunDetailProps) {
           {events.length === 0 ? (
             <CardBody>
               <p className="text-sm text-zinc-600" data-testid="run-transcript-empty">
-                No tool calls recorded for this run. Tool calls will appear here once the gateway is enabled.
+                No tool calls recorded for this run. Calls the agent makes through the gateway appear here.
               </p>
             </CardBody>
           ) : (
@@ -122,11 +122,21 @@ export function RunDetail({ companyId, run, events, now }: RunDetailProps) {
                     {formatClock(event.at)}
                   </time>
                   <span>
-                    <Badge tone="neutral" className="font-mono">
+                    <Badge tone={event.tone ?? "neutral"} className="font-mono">
                       {event.kind}
                     </Badge>
                   </span>
-                  <span className="min-w-0 break-words text-zinc-800">{event.summary}</span>
+                  <span className="min-w-0 break-words text-zinc-800">
+                    {event.summary}
+                    {event.href ? (
+                      <>
+                        {" "}
+                        <Link href={event.href} className={linkClass} data-testid="run-event-link">
+                          details
+                        </Link>
+                      </>
+                    ) : null}
+                  </span>
                 </li>
               ))}
             </ol>

@@ -51,6 +51,8 @@ export interface AuditTimelineProps {
   pageSize?: number;
   /** Reference time for relative dates (stories, tests). */
   now?: DateInput;
+  /** Fixed filters from the URL (e.g. a run's transcript links here with its run id). */
+  scope?: Pick<AuditFilters, "runId" | "issueId">;
   className?: string;
 }
 
@@ -88,6 +90,7 @@ const linkClass = cn("rounded text-accent-700 hover:underline", focusRing);
 /** Searchable timeline of gateway events (`GET /audit`), newest first, with expandable details. */
 export function AuditTimeline({
   companyId,
+  scope,
   initialEvents,
   initialCursor,
   agents,
@@ -105,12 +108,14 @@ export function AuditTimeline({
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
   const filters: AuditFilters = normalizeAuditFilters({
+    ...scope,
     agentId,
     tool: debouncedTool,
     decision: decision || undefined,
     eventType,
   });
-  const filtered = Object.keys(filters).length > 0;
+  // The server-rendered first page already honours the scope; only user filters refetch.
+  const filtered = Object.keys(filters).length > Object.keys(normalizeAuditFilters(scope ?? {})).length;
   const initialData: InfiniteData<AuditPage, string | null> | undefined = filtered
     ? undefined
     : { pages: [{ events: initialEvents, nextCursor: initialCursor }], pageParams: [null] };
@@ -121,6 +126,8 @@ export function AuditTimeline({
       api<AuditPage>(
         withQuery(toolsApiPath(companyId, "/audit"), {
           agentId: filters.agentId,
+          runId: filters.runId,
+          issueId: filters.issueId,
           tool: filters.tool,
           decision: filters.decision,
           eventType: filters.eventType,

@@ -256,6 +256,35 @@ describe("address pinning", () => {
   });
 });
 
+describe("IPv6 loopback", () => {
+  it("refuses [::1] unless trusted-local, and pins IPv6 answers", async (ctx) => {
+    const v6 = http.createServer((req, res) => res.end(`host=${req.headers.host}`));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        v6.once("error", reject);
+        v6.listen(0, "::1", resolve);
+      });
+    } catch {
+      ctx.skip(); // no IPv6 loopback on this machine
+      return;
+    }
+    const port = (v6.address() as AddressInfo).port;
+    try {
+      expect((await serviceRejection(guarded({ trustedLocal: false })(`http://[::1]:${port}/`))).code).toBe(
+        "upstream_blocked",
+      );
+      expect(await (await guarded({ trustedLocal: true })(`http://[::1]:${port}/`)).text()).toBe(
+        `host=[::1]:${port}`,
+      );
+      const pinned = guarded({ trustedLocal: true, resolver: async () => [{ address: "::1", family: 6 }] });
+      expect(await (await pinned(`http://v6.test:${port}/`)).text()).toBe(`host=v6.test:${port}`);
+    } finally {
+      v6.closeAllConnections();
+      await new Promise<void>((resolve) => v6.close(() => resolve()));
+    }
+  });
+});
+
 describe("redirects", () => {
   it("refuses a redirect to 169.254.169.254 from a trusted-local server", async () => {
     const f = guarded({ trustedLocal: true });

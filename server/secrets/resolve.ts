@@ -19,7 +19,11 @@ import { isSecretProviderError, type LocalSecretProvider, localProvider } from "
 export interface ResolveSecretsInput {
   companyId: string;
   connectionId: string;
-  agentId: string;
+  /**
+   * The agent the call is for; null for admin actions (health checks, catalog refresh), which
+   * receive only bindings open to every agent. The nil UUID is treated as null.
+   */
+  agentId: string | null;
   runId: string | null;
   invocationId?: string | null;
   actorType: ActorType;
@@ -112,8 +116,10 @@ function pick(
   return { ok: true, secret, version };
 }
 
-const appliesTo = (b: BindingRow, agentId: string) =>
-  b.allowedAgentIds === null || b.allowedAgentIds.includes(agentId);
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+const appliesTo = (b: BindingRow, agentId: string | null) =>
+  b.allowedAgentIds === null || (agentId !== null && b.allowedAgentIds.includes(agentId));
 
 const MESSAGES: Record<SecretDenyReason, string> = {
   secret_not_found: "a secret bound to the connection no longer exists",
@@ -151,6 +157,7 @@ export async function resolveConnectionSecrets(
 ): Promise<ResolveSecretsResult> {
   const loaded = await loadBindings(db, input.companyId, input.connectionId);
   if (loaded.bindings.length === 0) return { ok: true, headers: {}, env: {}, values: [] };
+  const agentId = input.agentId && input.agentId !== NIL_UUID ? input.agentId : null;
 
   interface Outcome {
     secretId: string;
@@ -175,7 +182,7 @@ export async function resolveConnectionSecrets(
   const placed: { b: BindingRow; value: string }[] = [];
 
   for (const b of loaded.bindings) {
-    if (!appliesTo(b, input.agentId)) {
+    if (!appliesTo(b, agentId)) {
       const secret = loaded.secrets.get(b.secretId);
       note(b.secretId, b.version ?? secret?.currentVersion ?? null, "agent_not_allowed");
       continue;
@@ -234,7 +241,7 @@ export async function resolveConnectionSecrets(
       secretId: o.secretId,
       version: o.version,
       connectionId: input.connectionId,
-      agentId: input.agentId,
+      agentId,
       runId: input.runId,
       invocationId: input.invocationId ?? null,
       actorType: input.actorType,

@@ -69,7 +69,7 @@ async function api<T = Record<string, unknown>>(
   return res;
 }
 
-const resolveFor = (agentId: string, extra: Partial<ResolveSecretsInput> = {}) =>
+const resolveFor = (agentId: string | null, extra: Partial<ResolveSecretsInput> = {}) =>
   resolveConnectionSecrets(database.db, {
     companyId,
     connectionId,
@@ -381,10 +381,21 @@ describe("bindings and resolution", () => {
       expect(forB.headers).toEqual({ authorization: `Bearer ${CANARY_V2}` });
       expect(forB.values).not.toContain(CANARY_PINNED);
     }
+    // Admin actions (health checks) act for no agent: restricted bindings are withheld.
+    for (const admin of [null, "00000000-0000-0000-0000-000000000000"]) {
+      const forAdmin = await resolveFor(admin as string | null, {
+        actorType: "board_key",
+        actorId: "admin-key",
+      });
+      expect(forAdmin).toMatchObject({ ok: true, headers: { authorization: `Bearer ${CANARY_V2}` } });
+      if (forAdmin.ok) expect(forAdmin.headers).not.toHaveProperty("x-api-key");
+    }
     const events = await accessEvents(created.json.id);
     expect(events.map((e) => [e.agentId, e.outcome, e.reasonCode])).toEqual([
       [agentA, "granted", "granted"],
       [agentB, "denied", "agent_not_allowed"],
+      [null, "denied", "agent_not_allowed"],
+      [null, "denied", "agent_not_allowed"],
     ]);
     const removed = await call(bindingRoute.DELETE, "DELETE", "/", {
       ...board(),

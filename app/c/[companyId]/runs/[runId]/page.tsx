@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { RunDetail } from "@/components/runs/RunDetail";
 import type { RunStatus } from "@/components/types";
 import { getRun } from "@/server/core/runs";
+import { getRunTranscript } from "@/server/core/transcript";
 import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Run" };
@@ -12,6 +13,8 @@ export default async function RunPage({ params }: { params: Promise<{ companyId:
   const { ctx } = await requireCompanyPage(companyId);
   const run = await orNotFound(getRun(ctx, runId));
   if (run.companyId !== companyId) notFound();
+  const calls = await getRunTranscript(ctx, companyId, runId);
+  const auditHref = `/c/${companyId}/settings/tools/audit?runId=${runId}`;
   return (
     <RunDetail
       companyId={companyId}
@@ -28,8 +31,31 @@ export default async function RunPage({ params }: { params: Promise<{ companyId:
         startedAt: iso(run.startedAt),
         finishedAt: iso(run.finishedAt),
       }}
-      // Tool calls join the transcript once the gateway records them (the gateway issue).
-      events={[]}
+      events={calls.map((c) => ({
+        id: c.id,
+        at: iso(c.createdAt)!,
+        kind: c.decision ?? "pending",
+        tone:
+          c.decision === "allow"
+            ? c.executionStatus === "succeeded"
+              ? "success"
+              : c.executionStatus === "running" || c.executionStatus === "pending"
+                ? "info"
+                : "danger"
+            : c.decision === "deny"
+              ? "danger"
+              : "warning",
+        summary: [
+          c.toolName,
+          c.decision === "allow" ? c.executionStatus : c.reasonCode,
+          c.errorCode ? `(${c.errorCode})` : null,
+          c.latencyMs != null ? `${c.latencyMs} ms` : null,
+          c.attempts > 1 ? `${c.attempts} attempts` : null,
+        ]
+          .filter(Boolean)
+          .join(" · "),
+        href: auditHref,
+      }))}
     />
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
 import type { AuditEvent } from "@/components/tools-access/types";
@@ -11,8 +12,21 @@ import { requireCompanyPage } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Audit · Tools & Access" };
 
-export default async function AuditPage({ params }: { params: Promise<{ companyId: string }> }) {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function AuditPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ companyId: string }>;
+  searchParams: Promise<{ runId?: string; issueId?: string }>;
+}) {
   const { companyId } = await params;
+  const sp = await searchParams;
+  const scope = {
+    ...(sp.runId && UUID.test(sp.runId) ? { runId: sp.runId } : {}),
+    ...(sp.issueId && UUID.test(sp.issueId) ? { issueId: sp.issueId } : {}),
+  };
   const { ctx, company } = await requireCompanyPage(companyId);
   if (!roleHas(company.role as MembershipRole, "tools:view_audit")) {
     return (
@@ -22,16 +36,32 @@ export default async function AuditPage({ params }: { params: Promise<{ companyI
     );
   }
   const [page, agents] = await Promise.all([
-    listAuditEvents(ctx, companyId, { limit: 50 }),
+    listAuditEvents(ctx, companyId, { limit: 50, ...scope }),
     listAgents(ctx, companyId),
   ]);
   return (
     <QueryProvider>
+      {scope.runId || scope.issueId ? (
+        <Alert
+          tone="info"
+          title={scope.runId ? "Showing one run's events" : "Showing one issue's events"}
+          className="mb-4"
+        >
+          <Link
+            href={`/c/${companyId}/settings/tools/audit`}
+            className="underline"
+            data-testid="audit-scope-clear"
+          >
+            Show all events
+          </Link>
+        </Alert>
+      ) : null}
       <AuditTimeline
         companyId={companyId}
         initialEvents={JSON.parse(JSON.stringify(page.events)) as AuditEvent[]}
         initialCursor={page.nextCursor}
         agents={agents.map((a) => ({ id: a.id, name: a.name }))}
+        scope={scope}
       />
     </QueryProvider>
   );
