@@ -71,7 +71,7 @@ export async function upstreamTargetFor(
       companyId: opts.companyId,
       connectionId: connection.id,
       // Admin health and catalog checks act for no agent: agent-restricted bindings do not apply.
-      agentId: opts.agentId ?? "00000000-0000-0000-0000-000000000000",
+      agentId: opts.agentId ?? null,
       runId: opts.runId ?? null,
       invocationId: opts.invocationId ?? null,
       actorType,

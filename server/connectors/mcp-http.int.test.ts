@@ -8,7 +8,11 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isInitializeRequest,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { ServiceError } from "../errors";
@@ -77,7 +81,32 @@ function createMcpServer(state: UpstreamState): McpServer {
   return server;
 }
 
-async function startUpstream(port = 0): Promise<Upstream> {
+/** A server with 2,500 tools and 3 resources, served in pages (tools: 100 per page, resources: 1). */
+function createPagedServer(): McpServer {
+  const mcp = new McpServer({ name: "paged-upstream", version: "1.0.0" });
+  mcp.server.registerCapabilities({ tools: {}, resources: {} });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+    const start = Number(req.params?.cursor ?? 0);
+    const tools = Array.from({ length: 100 }, (_, i) => ({
+      name: `tool_${start + i}`,
+      inputSchema: { type: "object" as const },
+    }));
+    return { tools, nextCursor: start + 100 < 2_500 ? String(start + 100) : undefined };
+  });
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
+    const n = Number(req.params?.cursor ?? 0);
+    return {
+      resources: [{ uri: `mem://r${n}`, name: `r${n}` }],
+      nextCursor: n < 2 ? String(n + 1) : undefined,
+    };
+  });
+  return mcp;
+}
+
+async function startUpstream(
+  port = 0,
+  factory: (state: UpstreamState) => McpServer = createMcpServer,
+): Promise<Upstream> {
   const state: UpstreamState = {
     initializations: 0,
     posts: 0,
@@ -123,7 +152,7 @@ async function startUpstream(port = 0): Promise<Upstream> {
     }
     if (req.method === "POST" && isInitializeRequest(body)) {
       state.initializations++;
-      const server = createMcpServer(state);
+      const server = factory(state);
       state.servers.add(server);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -473,6 +502,24 @@ describe("lifecycle", () => {
     await expect(Promise.race([changed, sleep(3_000).then(() => "timeout")])).resolves.toBe("conn-1");
     const tools = await pool.listTools(target());
     expect(tools.map((t) => t.name)).toContain("late_tool");
+  });
+
+  it("follows pagination cursors and caps lists at 1,000 items", async () => {
+    const paged = await startUpstream(0, createPagedServer);
+    try {
+      const t = target({ connectionId: "paged", url: paged.url });
+      const tools = await pool.listTools(t);
+      expect(tools).toHaveLength(1_000);
+      expect(tools[999]!.name).toBe("tool_999");
+      expect(logged.join("\n")).toContain("mcp_http.list_capped");
+      const resources = await pool.listResources(t);
+      expect(resources.map((r) => r.uri)).toEqual(["mem://r0", "mem://r1", "mem://r2"]);
+      expect(await pool.listPrompts(t)).toEqual([]); // no prompts capability
+      expect(paged.state.initializations).toBe(1);
+    } finally {
+      await pool.closeAll();
+      await paged.close();
+    }
   });
 
   it("tolerates servers without resources or prompts", async () => {

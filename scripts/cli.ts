@@ -1,0 +1,148 @@
+/**
+ * `npm run cli -- <command>`: operator commands.
+ *
+ *   doctor                         inline credentials in connection configs, connections with a
+ *                                  missing secret, master-key problems (exit 1 if any)
+ *   migrate-inline-env [--dry-run] [--company <id>]
+ *                                  move inline credentials into company secrets + bindings
+ *   rotate-master-key              re-encrypt every secret version under a new master key
+ *
+ * Database: DATABASE_URL when set; otherwise the embedded database under PAPERCLIP_HOME (the
+ * running one started by `npm start`, or started here for the duration of the command).
+ * Output names connections, paths and key ids, never secret values.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import { type Db, openDatabase } from "../db/client";
+import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
+import { paperclipHome } from "../server/config/home";
+import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "../server/secrets/maintenance";
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+commands:
+  doctor                       report connections with inline credentials or missing secrets,
+                               and secret versions the master key cannot decrypt (exit 1 if any)
+  migrate-inline-env           move inline credentials of connection configs into company
+    [--dry-run]                secrets bound to the connection (one transaction per connection)
+    [--company <companyId>]
+  rotate-master-key            re-encrypt every secret version under a new master key
+                               (stop the app first; see docs/secrets.md)
+
+database: DATABASE_URL, or the embedded database under PAPERCLIP_HOME (default ~/.paperclip).
+  e.g. DATABASE_URL=postgres://user:pass@host:5432/paperclip npm run cli -- doctor
+`;
+
+class CliError extends Error {}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i === -1) return undefined;
+  const value = args[i + 1];
+  if (!value || value.startsWith("--")) throw new CliError(`${name} needs a value`);
+  return value;
+}
+
+async function reachable(url: string): Promise<"ok" | "refused" | Error> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return "ok";
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ECONNREFUSED" || code === "CONNECT_TIMEOUT" ? "refused" : (err as Error);
+  } finally {
+    await sql.end({ timeout: 2 }).catch(() => {});
+  }
+}
+
+/** Opens the database, starting the embedded server when nothing else is available. */
+async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  let url = process.env.DATABASE_URL;
+  let embedded: EmbeddedDatabase | null = null;
+  if (!url) {
+    const home = paperclipHome();
+    const passwordFile = path.join(home, "db-password");
+    if (!existsSync(passwordFile)) {
+      throw new CliError(
+        `no database: DATABASE_URL is not set and ${home} holds no embedded database yet.\n` +
+          "  Run `npm start` once (it creates and migrates the embedded database), set PAPERCLIP_HOME to the\n" +
+          "  home the app uses, or point the CLI at your server: DATABASE_URL=postgres://… npm run cli -- <command>",
+      );
+    }
+    const password = readFileSync(passwordFile, "utf8").trim();
+    const port = Number(process.env.PAPERCLIP_DB_PORT ?? 54329);
+    const running = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/paperclip`;
+    const state = await reachable(running);
+    if (state === "ok") {
+      url = running;
+      console.error(`• using the running embedded database on 127.0.0.1:${port}`);
+    } else if (state === "refused") {
+      try {
+        embedded = await startEmbeddedPostgres({ home, port, password });
+      } catch (err) {
+        throw new CliError(err instanceof EmbeddedDatabaseError ? err.message : String(err));
+      }
+      url = embedded.url;
+      console.error(`• started the embedded database on 127.0.0.1:${port} for this command`);
+    } else {
+      throw new CliError(
+        `cannot use the embedded database on 127.0.0.1:${port}: ${state.message}. Set DATABASE_URL instead.`,
+      );
+    }
+  }
+  const database = openDatabase(url, { max: 2 });
+  try {
+    const [schema] = await database.sql`select to_regclass('public.company_secrets') as t`;
+    if (!schema?.t) {
+      throw new CliError(
+        "the database has no Paperclip schema yet: run `npm start` once against it (it applies the migrations)",
+      );
+    }
+    return await fn(database.db);
+  } finally {
+    await database.close();
+    if (embedded) await embedded.stop().catch(() => {});
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  const log = (line: string) => console.log(line);
+  switch (command) {
+    case "doctor": {
+      const report = await withDatabase((db) => runDoctor(db, { companyId: option(args, "--company"), log }));
+      return report.findings.length > 0 ? 1 : 0;
+    }
+    case "migrate-inline-env": {
+      const dryRun = args.includes("--dry-run");
+      await withDatabase((db) =>
+        migrateInlineCredentials(db, { dryRun, companyId: option(args, "--company"), log }),
+      );
+      return 0;
+    }
+    case "rotate-master-key": {
+      await withDatabase((db) => rotateMasterKey(db, { log }));
+      return 0;
+    }
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      console.error(`unknown command \`${command}\`\n`);
+      console.error(USAGE);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((err) => {
+    const message = err instanceof Error ? err.message : String(err);
+    console.error(`\n✖ ${message}\n`);
+    process.exit(1);
+  });
