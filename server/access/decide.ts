@@ -49,6 +49,7 @@ function baseDecision(): Decision {
     trustRuleId: null,
     retryAfterMs: null,
     target: null,
+    approvalExpiresInSeconds: null,
   };
 }
 
@@ -270,6 +271,8 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     applicationId: t.application.id,
     toolName: `${t.application.slug}__${t.entry.name}`,
     risk: t.risk,
+    schemaHash: t.entry.schemaHash,
+    versionHash: t.entry.versionHash ?? t.entry.schemaHash,
   };
   if (t.application.status !== "active")
     return deny(d, "application_archived", `application \`${t.application.slug}\` is archived`);
@@ -381,6 +384,10 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     d.matchedPolicyIds.push(...approvals.map((a) => a.p.id));
     d.effects.push("require_approval");
     d.reasonCode = "approval_required";
+    const expiries = approvals
+      .map((a) => (a.p.ok ? (a.p.effect.expiresInSeconds as number | undefined) : undefined))
+      .filter((x): x is number => typeof x === "number");
+    d.approvalExpiresInSeconds = expiries.length > 0 ? Math.min(...expiries) : null;
     d.explanation.push(`policy \`${approvals[0]!.p.name}\` requires a person's approval`);
     return d;
   }

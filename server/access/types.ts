@@ -190,7 +190,11 @@ export interface Decision {
     applicationId: string;
     toolName: string;
     risk: Risk;
+    schemaHash: string;
+    versionHash: string;
   } | null;
+  /** When approval is required: the shortest expiry the matched approval policies ask for. */
+  approvalExpiresInSeconds: number | null;
 }
 
 export const REASON_CODES = [

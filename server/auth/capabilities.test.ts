@@ -12,6 +12,7 @@ describe("role capabilities", () => {
 
   it("members use tools but cannot change tool access or read audit", () => {
     expect(roleHas("member", "tools:use")).toBe(true);
+    expect(roleHas("member", "tools:approve")).toBe(true);
     for (const c of [
       "tools:admin",
       "tools:manage_connections",

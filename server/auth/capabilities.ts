@@ -18,12 +18,21 @@ export const CAPABILITIES = [
   "tools:view_audit",
   "tools:use",
   "tools:manage_runtime",
+  "tools:approve",
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 const ALL: readonly Capability[] = CAPABILITIES;
 const ADMIN: readonly Capability[] = CAPABILITIES.filter((c) => c !== "members:manage");
-const MEMBER: readonly Capability[] = ["company:read", "work:write", "runs:manage", "tools:use"];
+// Members approve or decline individual tool calls on issue threads they work on; changes to
+// future autonomy (trust rules, policies) stay with admins.
+const MEMBER: readonly Capability[] = [
+  "company:read",
+  "work:write",
+  "runs:manage",
+  "tools:use",
+  "tools:approve",
+];
 const VIEWER: readonly Capability[] = ["company:read"];
 
 /**

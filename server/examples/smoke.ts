@@ -150,7 +150,8 @@ export async function runExampleSmoke(
       const gated = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__${tool}`, arguments: args });
       checks.push({
         name: "an approval-gated write does not run without approval",
-        passed: !gated.ok && gated.code === "approval_required",
+        // On a run without an issue thread there is nobody to ask: it fails closed instead.
+        passed: !gated.ok && (gated.code === "approval_required" || gated.code === "approval_path_missing"),
         evidence: summary(gated),
       });
     }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { toolApplications, toolConnections, toolResultArtifacts } from "@/db/schema";
 import type { Decision } from "../access/types";
+import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/action-requests";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
@@ -44,6 +45,8 @@ export type GatewayCallOutcome =
       invocationId?: string;
       actionRequestId?: string | null;
       retryAfterMs?: number | null;
+      expiresAt?: string;
+      issueUrl?: string;
     };
 
 /**
@@ -164,76 +167,51 @@ function guardResult(up: UpstreamResult, decision: Decision, secrets: string[], 
   };
 }
 
-/**
- * The governed call (docs/architecture.md "The governed call"), steps 3–10: ledger and
- * decision (recordAttempt), then for an allowed call: claim the execution (one conditional
- * update, so concurrent retries cannot both run), audit `execution_started`, project secrets,
- * call the upstream with the explicit arguments only, guard and bound the result, and record
- * the outcome and its audit event. Ledger and audit are written before and after the call.
- */
-export async function gatewayCallTool(
-  db: Db,
-  gw: GatewayContext,
-  input: GatewayCallInput,
-  now = new Date(),
-): Promise<GatewayCallOutcome> {
-  if (input.approvedActionRequestId) {
-    // No approved action request can be consumed through a mismatch; none exist for this
-    // session until a person approves one (the approvals flow), so this fails closed.
-    return {
-      ok: false,
-      status: 409,
-      code: "approval_invalid",
-      message: "the approved action request does not match this call",
-    };
-  }
-  const attempt = await recordAttempt(db, {
-    actorType: "gateway_session",
-    actorId: gw.sessionId,
-    context: { ...gw, sessionValid: true },
-    sessionId: gw.sessionId,
-    toolName: input.tool,
-    arguments: input.arguments,
-    idempotencyKey: input.idempotencyKey ?? null,
-    now,
-  });
-  const inv = attempt.invocation;
-  if (attempt.outcome === "replayed") {
-    return {
-      ok: true,
-      invocationId: inv.id,
-      replayed: true,
-      result: {
-        content: [
-          {
-            type: "text",
-            text: "This call already ran; this is its recorded outcome (replayed, not executed again).",
-          },
-        ],
-        structuredContent: {
-          replayed: true,
-          invocationId: inv.id,
-          executionStatus: inv.executionStatus,
-          result: inv.resultSummary ?? null,
-        },
-      },
-    };
-  }
-  if (attempt.outcome !== "allow") return refusal(attempt);
+/** Who executes and in which run context (a gateway session, or a person running an approval). */
+export interface ExecContext {
+  companyId: string;
+  agentId: string;
+  runId: string;
+  issueId: string | null;
+  projectId: string | null;
+  routineId: string | null;
+  sessionId: string | null;
+  actorType: ToolEventInput["actorType"];
+  actorId: string;
+}
 
-  const d = attempt.decision;
+export type ExecOutcome = GatewayCallOutcome & { resultJson?: string };
+
+export function execContextOf(gw: GatewayContext): ExecContext {
+  return { ...gw, actorType: "gateway_session", actorId: gw.sessionId };
+}
+
+/**
+ * Executes an allowed (or approved) invocation: claim it with a conditional update (so
+ * concurrent retries cannot both run), audit `execution_started`, project secrets, call the
+ * upstream with the explicit arguments only, guard and bound the result, and record the outcome
+ * and its audit event. Ledger and audit are written before and after the upstream call.
+ */
+export async function executeInvocation(
+  db: Db,
+  ex: ExecContext,
+  inv: { id: string; argsHash: string; executionStatus: string },
+  d: Decision,
+  canonicalArguments: string,
+  opts: { approved?: boolean; actionRequestId?: string | null } = {},
+): Promise<ExecOutcome> {
   const target = d.target!;
   const base: Omit<ToolEventInput, "eventType"> = {
-    companyId: gw.companyId,
-    actorType: "gateway_session",
-    actorId: gw.sessionId,
+    companyId: ex.companyId,
+    actorType: ex.actorType,
+    actorId: ex.actorId,
     invocationId: inv.id,
-    runId: gw.runId,
-    issueId: gw.issueId,
-    agentId: gw.agentId,
-    projectId: gw.projectId,
-    routineId: gw.routineId,
-    sessionId: gw.sessionId,
+    runId: ex.runId,
+    issueId: ex.issueId,
+    agentId: ex.agentId,
+    projectId: ex.projectId,
+    routineId: ex.routineId,
+    sessionId: ex.sessionId,
     applicationId: target.applicationId,
     connectionId: target.connectionId,
     catalogEntryId: target.catalogEntryId,
@@ -241,12 +219,19 @@ export async function gatewayCallTool(
     risk: target.risk,
     argsHash: inv.argsHash,
     trustRuleId: d.trustRuleId,
+    actionRequestId: opts.actionRequestId ?? null,
   };
 
   const claimed = await db.transaction(async (tx) => {
-    if (!(await claimExecution(tx, gw.companyId, inv.id, target.risk))) return false;
+    if (!(await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved })))
+      return false;
     await recordToolEvents(tx, [
-      { ...base, eventType: "execution_started", decision: "allow", reasonCode: "allowed" },
+      {
+        ...base,
+        eventType: "execution_started",
+        decision: "allow",
+        reasonCode: opts.approved ? "approved" : "allowed",
+      },
     ]);
     return true;
   });
@@ -287,7 +272,7 @@ export async function gatewayCallTool(
         const [a] = await tx
           .insert(toolResultArtifacts)
           .values({
-            companyId: gw.companyId,
+            companyId: ex.companyId,
             invocationId: inv.id,
             content: g.fullJson,
             bytes: g.bytes,
@@ -296,7 +281,7 @@ export async function gatewayCallTool(
           .returning({ id: toolResultArtifacts.id });
         artifactId = a!.id;
       }
-      await completeInvocation(tx, gw.companyId, inv.id, {
+      await completeInvocation(tx, ex.companyId, inv.id, {
         status,
         resultHash,
         resultSize: g?.bytes ?? null,
@@ -327,7 +312,7 @@ export async function gatewayCallTool(
       await tx
         .update(toolConnections)
         .set({ lastUsedAt: sql`now()` })
-        .where(and(eq(toolConnections.companyId, gw.companyId), eq(toolConnections.id, target.connectionId)));
+        .where(and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)));
     });
     return artifactId;
   };
@@ -343,29 +328,26 @@ export async function gatewayCallTool(
           eq(toolApplications.id, toolConnections.applicationId),
         ),
       )
-      .where(and(eq(toolConnections.companyId, gw.companyId), eq(toolConnections.id, target.connectionId)));
+      .where(and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)));
     if (!row) throw new Error("connection vanished between decision and execution");
     const upstream = await upstreamTargetFor(db, {
-      companyId: gw.companyId,
+      companyId: ex.companyId,
       application: row.application,
       connection: row.connection,
       purpose: "tool_call",
-      actor: { type: "system", reason: `gateway_session:${gw.sessionId}` },
-      agentId: gw.agentId,
-      runId: gw.runId,
+      actor: { type: "system", reason: `${ex.actorType}:${ex.actorId}` },
+      agentId: ex.agentId,
+      runId: ex.runId,
       invocationId: inv.id,
     });
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
-    const args = (attempt.canonicalArguments ? JSON.parse(attempt.canonicalArguments) : {}) as Record<
-      string,
-      unknown
-    >;
+    const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const up = await callUpstreamTool(upstream, toolName, args, {
       db,
-      companyId: gw.companyId,
-      agentId: gw.agentId,
-      runId: gw.runId,
-      issueId: gw.issueId,
+      companyId: ex.companyId,
+      agentId: ex.agentId,
+      runId: ex.runId,
+      issueId: ex.issueId,
     });
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     const artifactId = await finish("succeeded", "result_returned", { guarded });
@@ -376,18 +358,15 @@ export async function gatewayCallTool(
       result: guarded.result,
       truncated: guarded.truncated,
       artifactId,
+      resultJson: guarded.json,
     };
   } catch (err) {
     const code = isServiceError(err) ? err.code : "upstream_error";
     if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
     const timeout = code === "upstream_timeout";
-    await finish(
-      timeout ? "timeout" : "failed",
-      timeout ? "timeout" : code === "missing_secret" ? "execution_failed" : "execution_failed",
-      {
-        errorCode: code,
-      },
-    );
+    await finish(timeout ? "timeout" : "failed", timeout ? "timeout" : "execution_failed", {
+      errorCode: code,
+    });
     if (code === "missing_secret") {
       return {
         ok: false,
@@ -414,4 +393,86 @@ export async function gatewayCallTool(
       invocationId: inv.id,
     };
   }
+}
+
+/**
+ * The governed call (docs/architecture.md "The governed call"): ledger and decision
+ * (recordAttempt), an action request and issue-thread card when approval is required (in the
+ * same transaction), then execution for an allowed call.
+ */
+export async function gatewayCallTool(
+  db: Db,
+  gw: GatewayContext,
+  input: GatewayCallInput,
+  now = new Date(),
+): Promise<GatewayCallOutcome> {
+  if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
+  const attempt = await recordAttempt(db, {
+    actorType: "gateway_session",
+    actorId: gw.sessionId,
+    context: { ...gw, sessionValid: true },
+    sessionId: gw.sessionId,
+    toolName: input.tool,
+    arguments: input.arguments,
+    idempotencyKey: input.idempotencyKey ?? null,
+    now,
+    onApprovalRequired: (tx, a) =>
+      createActionRequestInTx(tx, gw, a.invocation, a.decision, a.canonicalArguments, now),
+  });
+  const inv = attempt.invocation;
+  if (attempt.outcome === "replayed") {
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: true,
+      result: {
+        content: [
+          {
+            type: "text",
+            text: "This call already ran; this is its recorded outcome (replayed, not executed again).",
+          },
+        ],
+        structuredContent: {
+          replayed: true,
+          invocationId: inv.id,
+          executionStatus: inv.executionStatus,
+          result: inv.resultSummary ?? null,
+        },
+      },
+    };
+  }
+  if (attempt.outcome === "approval_required") {
+    const a = attempt.approval as
+      | { pathMissing?: boolean; actionRequestId?: string; expiresAt?: string; issueUrl?: string }
+      | undefined;
+    if (!a || a.pathMissing) {
+      return {
+        ok: false,
+        status: 403,
+        code: "approval_path_missing",
+        message:
+          "this call needs a person's approval, and this run has no issue thread to ask on; it was not run",
+        invocationId: inv.id,
+      };
+    }
+    return {
+      ok: false,
+      status: 409,
+      code: "approval_required",
+      message: `a person must approve this call on the issue thread; then retry with approvedActionRequestId ${a.actionRequestId}`,
+      invocationId: inv.id,
+      actionRequestId: a.actionRequestId ?? null,
+      expiresAt: a.expiresAt,
+      issueUrl: a.issueUrl,
+    };
+  }
+  if (attempt.outcome !== "allow") return refusal(attempt);
+  const { resultJson: _json, ...outcome } = await executeInvocation(
+    db,
+    execContextOf(gw),
+    inv,
+    attempt.decision,
+    attempt.canonicalArguments!,
+  );
+  return outcome;
 }

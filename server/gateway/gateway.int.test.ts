@@ -286,12 +286,12 @@ describe("discovery and calls", () => {
     expect(todo.ledger.sideEffectCount - before).toBe(1);
   });
 
-  it("an approval-gated destructive call does not run (409 approval_required)", async () => {
+  it("an approval-gated call on an unattended run (no issue thread) fails closed", async () => {
     const todo = fixtures.get("todo")!.state as { ledger: { sideEffectCount: number } };
     const before = todo.ledger.sideEffectCount;
     const res = await gatewayCall(run.gateway.token, { tool: "todo__todo_delete", arguments: { id: 1 } });
-    expect(res.status).toBe(409);
-    expect(res.json.error?.code).toBe("approval_required");
+    expect(res.status).toBe(403);
+    expect(res.json.error?.code).toBe("approval_path_missing");
     expect(todo.ledger.sideEffectCount).toBe(before);
   });
 

@@ -13,3 +13,4 @@ export const PolicyParams = CompanyParams.extend({ policyId: uuidParam });
 export const CompanyAgentParams = CompanyParams.extend({ agentId: uuidParam });
 export const ApplicationParams = CompanyParams.extend({ applicationId: uuidParam });
 export const ConnectionParams = CompanyParams.extend({ connectionId: uuidParam });
+export const ActionRequestParams = CompanyParams.extend({ actionRequestId: uuidParam });

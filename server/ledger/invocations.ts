@@ -141,7 +141,28 @@ export async function claimExecution(
   companyId: string,
   invocationId: string,
   risk: Risk,
+  opts: { approved?: boolean } = {},
 ): Promise<boolean> {
+  if (opts.approved) {
+    // An approved action request runs its invocation once, from the waiting state only.
+    const rows = await tx
+      .update(toolInvocations)
+      .set({
+        executionStatus: "running",
+        approvalState: "consumed",
+        startedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(toolInvocations.companyId, companyId),
+          eq(toolInvocations.id, invocationId),
+          eq(toolInvocations.executionStatus, "awaiting_approval"),
+        ),
+      )
+      .returning({ id: toolInvocations.id });
+    return rows.length === 1;
+  }
   const retryable =
     risk === "read"
       ? sql`${toolInvocations.executionStatus} in ('failed', 'timeout')`

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
 import { toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
@@ -22,6 +22,14 @@ export interface AttemptInput {
   approvalVerified?: boolean;
   runtime?: AccessRequest["runtime"];
   now: Date;
+  /**
+   * Runs inside the attempt's transaction when the decision is `approval_required`, so the
+   * ledger row, the action request and its issue-thread card are created together or not at all.
+   */
+  onApprovalRequired?: (
+    tx: Tx,
+    a: { invocation: Invocation; decision: Decision; canonicalArguments: string },
+  ) => Promise<Record<string, unknown>>;
 }
 
 export type AttemptOutcome = DecisionValue | "replayed" | "in_progress";
@@ -32,6 +40,8 @@ export interface AttemptResult {
   outcome: AttemptOutcome;
   /** Canonical RFC 8785 JSON of the arguments, exactly what an execution would send. */
   canonicalArguments: string | null;
+  /** What `onApprovalRequired` returned. */
+  approval?: Record<string, unknown>;
 }
 
 export function decisionValue(d: Decision): DecisionValue {
@@ -189,11 +199,16 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
         trustRuleId: decision.trustRuleId,
       },
     ]);
+    const approval =
+      value === "approval_required" && input.onApprovalRequired && canonical !== null
+        ? await input.onApprovalRequired(tx, { invocation, decision, canonicalArguments: canonical })
+        : undefined;
     return {
       invocation: { ...invocation, decision: value, reasonCode: decision.reasonCode },
       decision,
       outcome: value,
       canonicalArguments: canonical,
+      approval,
     };
   });
 }
