@@ -1,0 +1,322 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
+import * as declineRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/decline/route";
+import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
+import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
+import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import * as issueRoute from "@/app/api/issues/[issueId]/route";
+import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import type { OutboxState } from "@/fixtures/mcp";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setExampleUrlResolver } from "@/server/examples/examples";
+import { setGatewayDatabase } from "@/server/gateway/http";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let companyId: string;
+let issueId: string;
+let outbox: HttpFixture<OutboxState>;
+let token: string;
+let runId: string;
+const board = () => ({ token: demo.boardApiKey });
+
+type CallJson = {
+  error?: { code: string; message: string; actionRequestId?: string; expiresAt?: string; issueUrl?: string };
+  result?: { structuredContent?: Record<string, unknown> };
+  replayed?: boolean;
+  invocationId?: string;
+};
+const agentCall = (body: unknown) =>
+  call<CallJson>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", { token, body });
+
+async function draft(subject: string): Promise<string> {
+  const res = await agentCall({
+    tool: "outbox__draft_email",
+    arguments: { to: "customer@example.com", subject, body: "Hello" },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  const sc = res.json.result!.structuredContent as { draftId?: string; id?: string; draft?: { id: string } };
+  return (sc.draftId ?? sc.id ?? sc.draft?.id)!;
+}
+
+async function requestSend(draftId: string) {
+  const res = await agentCall({ tool: "outbox__send_email", arguments: { draftId } });
+  expect(res.status, JSON.stringify(res.json)).toBe(409);
+  expect(res.json.error?.code).toBe("approval_required");
+  return res.json.error!.actionRequestId!;
+}
+
+const approve = (id: string) =>
+  call(approveRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id }, body: {} });
+const execute = (id: string) =>
+  call<CallJson>(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id } });
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-approvals-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  companyId = demo.companyId;
+  outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
+  setExampleUrlResolver(() => outbox.url);
+  const installed = await call(installRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, exampleId: "outbox" },
+  });
+  expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+  const [issue] = await database.db
+    .select({ id: issues.id })
+    .from(issues)
+    .where(eq(issues.companyId, companyId))
+    .limit(1);
+  issueId = issue!.id;
+  const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+    token: demo.agents[0]!.apiKey,
+    params: { agentId: demo.agents[0]!.id },
+    body: { issueId },
+  });
+  token = run.json.gateway.token;
+  runId = run.json.id;
+}, 60_000);
+
+afterAll(async () => {
+  setExampleUrlResolver(null);
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await outbox.close();
+  await database.drop();
+});
+
+describe("action requests", () => {
+  let firstId: string;
+  let draftId: string;
+
+  it("an approval-gated write creates a pending card on the issue thread and does not reach upstream", async () => {
+    draftId = await draft("Release notes");
+    const sentBefore = outbox.state.outbox.length;
+    firstId = await requestSend(draftId);
+    expect(outbox.state.outbox.length).toBe(sentBefore);
+    const thread = await call<{ comments: { kind: string; payload: Record<string, unknown> | null }[] }>(
+      issueRoute.GET,
+      "GET",
+      "/",
+      {
+        ...board(),
+        params: { issueId },
+      },
+    );
+    const cards = thread.json.comments.filter((c) => c.kind === "action_card");
+    expect(cards).toHaveLength(1);
+    expect(cards[0]!.payload).toMatchObject({
+      actionRequestId: firstId,
+      status: "pending",
+      tool: "outbox__send_email",
+    });
+  });
+
+  it("a duplicate request reuses the pending card", async () => {
+    const again = await requestSend(draftId);
+    expect(again).toBe(firstId);
+    const [{ n }] = (await database.db.execute(
+      sql`select count(*)::int as n from issue_comments where company_id = ${companyId} and kind = 'action_card'`,
+    )) as unknown as [{ n: number }];
+    expect(n).toBe(1);
+  });
+
+  it("a newer, different request supersedes the older card, visibly", async () => {
+    const otherDraft = await draft("Other");
+    const newer = await requestSend(otherDraft);
+    expect(newer).not.toBe(firstId);
+    const [old] = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.id, firstId));
+    expect(old).toMatchObject({ status: "superseded", supersededById: newer });
+    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
+      issueRoute.GET,
+      "GET",
+      "/",
+      { ...board(), params: { issueId } },
+    );
+    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+      status: "superseded",
+      supersededBy: newer,
+    });
+    // A superseded request cannot be approved.
+    const res = await approve(firstId);
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ error: { code: "approval_superseded" } });
+    firstId = newer;
+  });
+
+  it("agents cannot approve; a pending request cannot be consumed", async () => {
+    const asAgent = await call(approveRoute.POST, "POST", "/", {
+      token: demo.agents[0]!.apiKey,
+      params: { companyId, actionRequestId: firstId },
+      body: {},
+    });
+    expect(asAgent.status).toBe(403);
+    const [req] = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.id, firstId));
+    const early = await agentCall({
+      tool: "outbox__send_email",
+      arguments: req!.reviewedArgs,
+      approvedActionRequestId: firstId,
+    });
+    expect(early.status).toBe(409);
+    expect(early.json.error?.code).toBe("approval_pending");
+  });
+
+  it("an approved action runs the stored arguments once: 50 concurrent executes and retries, one side effect", async () => {
+    const [req] = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.id, firstId));
+    const args = req!.reviewedArgs as Record<string, unknown>;
+    expect((await approve(firstId)).status).toBe(200);
+    const sentBefore = outbox.state.outbox.length;
+    const results = await Promise.all([
+      ...Array.from({ length: 25 }, () => execute(firstId)),
+      ...Array.from({ length: 25 }, () =>
+        agentCall({ tool: "outbox__send_email", arguments: args, approvedActionRequestId: firstId }),
+      ),
+    ]);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    // After execution the agent's retry gets the recorded result.
+    const retry = await agentCall({
+      tool: "outbox__send_email",
+      arguments: args,
+      approvedActionRequestId: firstId,
+    });
+    expect(retry.status).toBe(200);
+    expect(retry.json.replayed).toBe(true);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
+      issueRoute.GET,
+      "GET",
+      "/",
+      { ...board(), params: { issueId } },
+    );
+    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+      status: "executed",
+    });
+  });
+
+  it("stored arguments altered in the database are refused (signature mismatch)", async () => {
+    const id = await requestSend(await draft("Tampered"));
+    expect((await approve(id)).status).toBe(200);
+    const evilDraft = await draft("Evil");
+    await database.db
+      .update(toolActionRequests)
+      .set({ reviewedArgs: { draftId: evilDraft } })
+      .where(eq(toolActionRequests.id, id));
+    const before = outbox.state.outbox.length;
+    const res = await execute(id);
+    expect(res.status).toBe(409);
+    expect(res.json.error?.code).toBe("approval_signature_invalid");
+    expect(outbox.state.outbox.length).toBe(before);
+  });
+
+  it("changed arguments, another tool, a declined or an expired request cannot consume an approval", async () => {
+    const d1 = await draft("One");
+    const id = await requestSend(d1);
+    expect((await approve(id)).status).toBe(200);
+    const otherArgs = await agentCall({
+      tool: "outbox__send_email",
+      arguments: { draftId: `${d1}-x` },
+      approvedActionRequestId: id,
+    });
+    expect(otherArgs.json.error?.code).toBe("approval_arguments_mismatch");
+    const otherTool = await agentCall({
+      tool: "outbox__draft_email",
+      arguments: { draftId: d1 },
+      approvedActionRequestId: id,
+    });
+    expect(otherTool.json.error?.code).toBe("approval_tool_mismatch");
+
+    const d2 = await draft("Two");
+    const declined = await requestSend(d2);
+    await call(declineRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, actionRequestId: declined },
+      body: { note: "not now" },
+    });
+    const afterDecline = await agentCall({
+      tool: "outbox__send_email",
+      arguments: { draftId: d2 },
+      approvedActionRequestId: declined,
+    });
+    expect(afterDecline.json.error?.code).toBe("approval_declined");
+
+    const d3 = await draft("Three");
+    const expiring = await requestSend(d3);
+    await database.db
+      .update(toolActionRequests)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(toolActionRequests.id, expiring));
+    const late = await approve(expiring);
+    expect(late.status).toBe(409);
+    expect(late.json).toMatchObject({ error: { code: "approval_expired" } });
+    const listed = await call<{ actionRequests: { id: string; status: string }[] }>(
+      actionRequestsRoute.GET,
+      "GET",
+      "/",
+      { ...board(), params: { companyId } },
+    );
+    expect(listed.json.actionRequests.find((r) => r.id === expiring)?.status).toBe("expired");
+  });
+
+  it("a changed schema cannot consume an approval", async () => {
+    const d = await draft("Schema");
+    const id = await requestSend(d);
+    expect((await approve(id)).status).toBe(200);
+    const [req] = await database.db.select().from(toolActionRequests).where(eq(toolActionRequests.id, id));
+    await database.db
+      .update(toolCatalogEntries)
+      .set({ schemaHash: "changed-upstream" })
+      .where(eq(toolCatalogEntries.id, req!.catalogEntryId));
+    await database.db
+      .update(companies)
+      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+      .where(eq(companies.id, companyId));
+    const before = outbox.state.outbox.length;
+    const res = await agentCall({
+      tool: "outbox__send_email",
+      arguments: { draftId: d },
+      approvedActionRequestId: id,
+    });
+    expect(res.json.error?.code).toBe("approval_schema_changed");
+    expect(outbox.state.outbox.length).toBe(before);
+    await database.db
+      .update(toolCatalogEntries)
+      .set({ schemaHash: req!.schemaHash })
+      .where(and(eq(toolCatalogEntries.id, req!.catalogEntryId)));
+    await database.db
+      .update(companies)
+      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+      .where(eq(companies.id, companyId));
+  });
+
+  it("the ledger shows the consumed approval on the original invocation", async () => {
+    const rows = (await database.db.execute(
+      sql`select approval_state, execution_status from tool_invocations where company_id = ${companyId} and run_id = ${runId} and tool_name = 'outbox__send_email' and approval_state = 'consumed'`,
+    )) as unknown as { approval_state: string; execution_status: string }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]!.execution_status).toBe("succeeded");
+  });
+});
