@@ -210,7 +210,7 @@ describe("policies", () => {
         name: "Allow gitlab reads",
         kind: "allow",
         priority: 1000,
-        selectors: { toolGlobs: ["gitlab.*"] },
+        selectors: { toolGlobs: ["gitlab.*"], risks: ["read"] },
       },
     });
     expect(allow.status).toBe(201);

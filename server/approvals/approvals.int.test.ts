@@ -320,3 +320,133 @@ describe("action requests", () => {
     expect(rows[0]!.execution_status).toBe("succeeded");
   });
 });
+
+describe("trust rules and formal approvals", () => {
+  it("an executed approval becomes a trust rule only after another person accepts the formal approval; it stops on schema drift and on revoke", async () => {
+    const { POST: trustRulePOST } = await import(
+      "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route"
+    );
+    const { POST: acceptPOST } = await import(
+      "@/app/api/companies/[companyId]/approvals/[approvalId]/accept/route"
+    );
+    const { POST: revokePOST } = await import(
+      "@/app/api/companies/[companyId]/tools/trust-rules/[trustRuleId]/revoke/route"
+    );
+    const { users } = await import("@/db/schema");
+    const { sessionCookie } = await import("@/server/testing/api");
+
+    const [executed] = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.status, "executed")));
+    const created = await call<{ trustRule: { id: string; status: string }; approval: { id: string } }>(
+      trustRulePOST,
+      "POST",
+      "/",
+      {
+        ...board(),
+        params: { companyId, actionRequestId: executed!.id },
+        body: { scopeType: "agent", maxUses: 2 },
+      },
+    );
+    expect(created.status).toBe(201);
+    expect(created.json.trustRule.status).toBe("pending_approval");
+
+    // Still pending: the next send needs approval.
+    const d1 = await draft("Trusted one");
+    const stillGated = await agentCall({ tool: "outbox__send_email", arguments: { draftId: d1 } });
+    expect(stillGated.json.error?.code).toBe("approval_required");
+
+    // The proposer (the demo board key) cannot accept its own change.
+    const self = await call(acceptPOST, "POST", "/", {
+      ...board(),
+      params: { companyId, approvalId: created.json.approval.id },
+      body: {},
+    });
+    expect(self.status).toBe(403);
+    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+    const cookie = await sessionCookie(owner!.id, owner!.email);
+    const accepted = await call(acceptPOST, "POST", "/", {
+      cookie,
+      params: { companyId, approvalId: created.json.approval.id },
+      body: { note: "ok" },
+    });
+    expect(accepted.status).toBe(200);
+
+    const before = outbox.state.outbox.length;
+    const d2 = await draft("Trusted two");
+    const trusted = await agentCall({ tool: "outbox__send_email", arguments: { draftId: d2 } });
+    expect(trusted.status, JSON.stringify(trusted.json)).toBe(200);
+    expect(outbox.state.outbox.length - before).toBe(1);
+
+    // Schema drift: the rule is pinned to the reviewed schema hash and stops matching.
+    const [entry] = await database.db
+      .select()
+      .from(toolCatalogEntries)
+      .where(eq(toolCatalogEntries.id, executed!.catalogEntryId));
+    await database.db
+      .update(toolCatalogEntries)
+      .set({ schemaHash: "drifted" })
+      .where(eq(toolCatalogEntries.id, entry!.id));
+    await database.db
+      .update(companies)
+      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+      .where(eq(companies.id, companyId));
+    const drifted = await agentCall({
+      tool: "outbox__send_email",
+      arguments: { draftId: await draft("Drift") },
+    });
+    expect(drifted.json.error?.code).toBe("approval_required");
+    await database.db
+      .update(toolCatalogEntries)
+      .set({ schemaHash: entry!.schemaHash })
+      .where(eq(toolCatalogEntries.id, entry!.id));
+    await database.db
+      .update(companies)
+      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+      .where(eq(companies.id, companyId));
+
+    const revoked = await call(revokePOST, "POST", "/", {
+      ...board(),
+      params: { companyId, trustRuleId: created.json.trustRule.id },
+    });
+    expect(revoked.status).toBe(200);
+    const afterRevoke = await agentCall({
+      tool: "outbox__send_email",
+      arguments: { draftId: await draft("Revoked") },
+    });
+    expect(afterRevoke.json.error?.code).toBe("approval_required");
+  });
+
+  it("an allow policy that can reach write tools stays disabled until a formal approval is accepted", async () => {
+    const { POST: policiesPOST } = await import("@/app/api/companies/[companyId]/tools/policies/route");
+    const res = await call<{ id: string; enabled: boolean; pendingApprovalId: string | null }>(
+      policiesPOST,
+      "POST",
+      "/",
+      {
+        ...board(),
+        params: { companyId },
+        body: { name: "Allow everything on outbox", kind: "allow", selectors: { toolGlobs: ["outbox.*"] } },
+      },
+    );
+    expect(res.status).toBe(201);
+    expect(res.json.enabled).toBe(false);
+    expect(res.json.pendingApprovalId).toBeTruthy();
+    const reads = await call<{ enabled: boolean; pendingApprovalId: string | null }>(
+      policiesPOST,
+      "POST",
+      "/",
+      {
+        ...board(),
+        params: { companyId },
+        body: {
+          name: "Allow outbox reads",
+          kind: "allow",
+          selectors: { toolGlobs: ["outbox.*"], risks: ["read"] },
+        },
+      },
+    );
+    expect(reads.json).toMatchObject({ enabled: true, pendingApprovalId: null });
+  });
+});

@@ -14,3 +14,5 @@ export const CompanyAgentParams = CompanyParams.extend({ agentId: uuidParam });
 export const ApplicationParams = CompanyParams.extend({ applicationId: uuidParam });
 export const ConnectionParams = CompanyParams.extend({ connectionId: uuidParam });
 export const ActionRequestParams = CompanyParams.extend({ actionRequestId: uuidParam });
+export const TrustRuleParams = CompanyParams.extend({ trustRuleId: uuidParam });
+export const ApprovalParams = CompanyParams.extend({ approvalId: uuidParam });

@@ -7,6 +7,7 @@ import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "../access/
 import { readTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessRequest } from "../access/types";
+import { proposeFormalApproval } from "../approvals/formal";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { invalidRequest, notFound } from "../errors";
@@ -86,19 +87,41 @@ export async function listPolicies(ctx: ServiceContext, companyId: string) {
   return rows.map(present);
 }
 
+/**
+ * An enabled allow policy that can reach write or destructive tools widens what agents may do
+ * on their own: it needs a formal approval (another admin accepts it) before it takes effect.
+ */
+export function needsFormalApproval(p: { kind: string; enabled: boolean; selectors: unknown }): boolean {
+  if (p.kind !== "allow" || !p.enabled) return false;
+  const risks = (p.selectors as { risks?: string[] } | null)?.risks;
+  return !risks || risks.some((r) => r !== "read");
+}
+
 export async function createPolicy(ctx: ServiceContext, companyId: string, input: CreatePolicyInput) {
   await requireCompany(ctx, companyId, "tools:admin");
   const effect = checkedEffect(input.kind, input.effect);
+  const gated = needsFormalApproval(input);
+  let pendingApprovalId: string | null = null;
   const row = await mutateAccess(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .insert(toolPolicies)
-          .values({ companyId, ...input, effect })
-          .returning()
-      )[0]!,
+    async (tx) => {
+      const [created] = await tx
+        .insert(toolPolicies)
+        .values({ companyId, ...input, enabled: gated ? false : input.enabled, effect })
+        .returning();
+      if (gated) {
+        const approval = await proposeFormalApproval(tx, ctx, companyId, {
+          kind: "policy_enable",
+          title: `Enable allow policy “${created!.name}”`,
+          summary:
+            "This allow policy can grant write or destructive tools; it stays disabled until another admin accepts it.",
+          payload: { policyId: created!.id, selectors: created!.selectors },
+        });
+        pendingApprovalId = approval.id;
+      }
+      return created!;
+    },
     (r) => ({
       action: "tool_policy.create",
       entityType: "tool_policy",
@@ -113,7 +136,7 @@ export async function createPolicy(ctx: ServiceContext, companyId: string, input
       },
     }),
   );
-  return present(row);
+  return { ...present(row), pendingApprovalId };
 }
 
 export async function updatePolicy(
@@ -141,9 +164,25 @@ export async function updatePolicy(
         kind as (typeof POLICY_KINDS)[number],
         input.effect ?? (input.kind ? {} : current.effect),
       );
+      const next = {
+        kind,
+        enabled: input.enabled ?? current.enabled,
+        selectors: input.selectors ?? current.selectors,
+      };
+      // Widening an allow to write/destructive tools (or enabling one) waits for a formal approval.
+      const gated = needsFormalApproval(next) && !needsFormalApproval(current);
+      if (gated) {
+        await proposeFormalApproval(tx, ctx, companyId, {
+          kind: "policy_enable",
+          title: `Enable allow policy “${input.name ?? current.name}”`,
+          summary:
+            "This allow policy can grant write or destructive tools; it stays disabled until another admin accepts it.",
+          payload: { policyId: current.id, selectors: next.selectors },
+        });
+      }
       const [updated] = await tx
         .update(toolPolicies)
-        .set({ ...input, kind, effect, updatedAt: ctx.now() })
+        .set({ ...input, kind, effect, ...(gated ? { enabled: false } : {}), updatedAt: ctx.now() })
         .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
         .returning();
       return updated!;

@@ -1,0 +1,167 @@
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Tx } from "@/db/client";
+import { approvals, toolPolicies, toolTrustRules } from "@/db/schema";
+import { APPROVAL_STATUSES } from "@/db/schema/values";
+import { bumpAccessVersion } from "../access/snapshot";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import { actorRef, type ServiceContext } from "../context";
+import { conflict, forbidden, notFound } from "../errors";
+
+/**
+ * Formal approvals guard changes to future autonomy: a change is proposed, and a board member
+ * with `tools:admin` other than the proposer (or an owner) accepts it before it takes effect.
+ *
+ * Kinds: `trust_rule` (a trust rule becomes active) and `policy_enable` (an allow policy that
+ * can grant write or destructive tools is enabled).
+ */
+export const FORMAL_APPROVAL_KINDS = ["trust_rule", "policy_enable"] as const;
+export type FormalApprovalKind = (typeof FORMAL_APPROVAL_KINDS)[number];
+
+export const ListApprovalsQuery = z.object({
+  status: z.enum(APPROVAL_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const ApprovalNoteInput = z.object({ note: z.string().trim().max(2000).optional() });
+
+/** Proposes a change inside the caller's transaction. */
+export async function proposeFormalApproval(
+  tx: Tx,
+  ctx: ServiceContext,
+  companyId: string,
+  p: {
+    kind: FormalApprovalKind;
+    title: string;
+    summary: string;
+    payload: Record<string, unknown>;
+    issueId?: string | null;
+  },
+) {
+  const { actorType, actorId } = actorRef(ctx.actor);
+  const [row] = await tx
+    .insert(approvals)
+    .values({
+      companyId,
+      kind: p.kind,
+      status: "pending",
+      title: p.title,
+      summary: p.summary,
+      payload: p.payload,
+      issueId: p.issueId ?? null,
+      requestedByActorType: actorType,
+      requestedByActorId: actorId,
+    })
+    .returning();
+  await logActivity(tx, ctx, {
+    companyId,
+    action: "approval.propose",
+    entityType: "approval",
+    entityId: row!.id,
+    details: { kind: p.kind, title: p.title },
+  });
+  return row!;
+}
+
+export async function listFormalApprovals(
+  ctx: ServiceContext,
+  companyId: string,
+  q: z.infer<typeof ListApprovalsQuery>,
+) {
+  await requireCompany(ctx, companyId, "company:read");
+  const conds: SQL[] = [eq(approvals.companyId, companyId)];
+  if (q.status) conds.push(eq(approvals.status, q.status));
+  return ctx.db
+    .select()
+    .from(approvals)
+    .where(and(...conds))
+    .orderBy(desc(approvals.createdAt))
+    .limit(q.limit);
+}
+
+async function applyApproval(
+  tx: Tx,
+  companyId: string,
+  a: typeof approvals.$inferSelect,
+  accepted: boolean,
+  now: Date,
+) {
+  const payload = a.payload as { trustRuleId?: string; policyId?: string };
+  if (a.kind === "trust_rule" && payload.trustRuleId) {
+    await tx
+      .update(toolTrustRules)
+      .set(
+        accepted
+          ? { status: "active", updatedAt: now }
+          : { status: "revoked", revokedAt: now, updatedAt: now },
+      )
+      .where(
+        and(
+          eq(toolTrustRules.companyId, companyId),
+          eq(toolTrustRules.id, payload.trustRuleId),
+          eq(toolTrustRules.status, "pending_approval"),
+        ),
+      );
+  }
+  if (a.kind === "policy_enable" && payload.policyId && accepted) {
+    await tx
+      .update(toolPolicies)
+      .set({ enabled: true, updatedAt: now })
+      .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, payload.policyId)));
+  }
+  await bumpAccessVersion(tx, companyId);
+}
+
+/** Accepts or rejects a pending formal approval; accepting applies the change in the same transaction. */
+export async function decideFormalApproval(
+  ctx: ServiceContext,
+  companyId: string,
+  approvalId: string,
+  accept: boolean,
+  note?: string,
+) {
+  const access = await requireCompany(ctx, companyId, "tools:admin", "approval");
+  if (ctx.actor.type !== "user" && ctx.actor.type !== "board_key")
+    throw forbidden("only a person can decide an approval");
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [a] = await tx
+      .select()
+      .from(approvals)
+      .where(and(eq(approvals.companyId, companyId), eq(approvals.id, approvalId)))
+      .for("update");
+    if (!a) throw notFound("approval");
+    if (a.status !== "pending") throw conflict("approval_decided", `the approval is already \`${a.status}\``);
+    const { actorType, actorId } = actorRef(ctx.actor);
+    // Four eyes: the proposer cannot accept their own change (an owner may).
+    if (
+      accept &&
+      a.requestedByActorType === actorType &&
+      a.requestedByActorId === actorId &&
+      access.role !== "owner"
+    ) {
+      throw forbidden("another board member must accept a change you proposed");
+    }
+    const userId = ctx.actor.type === "user" || ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+    const [row] = await tx
+      .update(approvals)
+      .set({
+        status: accept ? "approved" : "rejected",
+        decidedByUserId: userId,
+        decidedAt: now,
+        decisionNote: note ?? null,
+        updatedAt: now,
+      })
+      .where(eq(approvals.id, approvalId))
+      .returning();
+    await applyApproval(tx, companyId, a, accept, now);
+    await logActivity(tx, ctx, {
+      companyId,
+      action: accept ? "approval.accept" : "approval.reject",
+      entityType: "approval",
+      entityId: approvalId,
+      details: { kind: a.kind, note: note ?? null },
+    });
+    return row!;
+  });
+}

@@ -1,0 +1,155 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
+import { TRUST_RULE_SCOPES } from "@/db/schema/values";
+import { ArgumentConstraint } from "../access/policy-schema";
+import { bumpAccessVersion } from "../access/snapshot";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import type { ServiceContext } from "../context";
+import { conflict, invalidRequest, notFound } from "../errors";
+import { proposeFormalApproval } from "./formal";
+
+export const CreateTrustRuleInput = z.object({
+  scopeType: z.enum(TRUST_RULE_SCOPES),
+  argumentConstraints: z.array(ArgumentConstraint).max(20).default([]),
+  maxUses: z.number().int().min(1).max(100_000).optional(),
+  expiresAt: z.iso.datetime().optional(),
+});
+export type CreateTrustRuleInput = z.infer<typeof CreateTrustRuleInput>;
+
+/**
+ * Promotes an executed action request into a bounded trust rule: same tool, pinned to the
+ * schema hash that was reviewed, within a scope, with optional argument constraints, use
+ * count and expiry. The rule starts `pending_approval` and becomes active only when another
+ * admin accepts the formal approval created with it.
+ */
+export async function createTrustRuleFromRequest(
+  ctx: ServiceContext,
+  companyId: string,
+  actionRequestId: string,
+  input: CreateTrustRuleInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin", "action request");
+  const [ar] = await ctx.db
+    .select()
+    .from(toolActionRequests)
+    .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.id, actionRequestId)));
+  if (!ar) throw notFound("action request");
+  if (ar.status !== "executed")
+    throw conflict("approval_not_executed", "only an executed approval can become a trust rule");
+  if (input.expiresAt && new Date(input.expiresAt).getTime() <= ctx.now().getTime())
+    throw invalidRequest("`expiresAt` is in the past");
+  let projectId: string | null = null;
+  if (input.scopeType === "project") {
+    const [run] = await ctx.db
+      .select({ projectId: heartbeatRuns.projectId })
+      .from(heartbeatRuns)
+      .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, ar.runId!)));
+    projectId = run?.projectId ?? null;
+    if (!projectId) throw invalidRequest("the approved call's run has no project; choose another scope");
+  }
+  if (input.scopeType === "issue" && !ar.issueId)
+    throw invalidRequest("the approved call had no issue; choose another scope");
+  return ctx.db.transaction(async (tx) => {
+    const [rule] = await tx
+      .insert(toolTrustRules)
+      .values({
+        companyId,
+        catalogEntryId: ar.catalogEntryId,
+        toolName: ar.toolName,
+        schemaHash: ar.schemaHash,
+        scopeType: input.scopeType,
+        projectId,
+        agentId: input.scopeType === "agent" ? ar.agentId : null,
+        issueId: input.scopeType === "issue" ? ar.issueId : null,
+        argumentConstraints: input.argumentConstraints as unknown as Record<string, unknown>,
+        maxUses: input.maxUses ?? null,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        status: "pending_approval",
+        sourceActionRequestId: ar.id,
+        createdByUserId:
+          ctx.actor.type === "user"
+            ? ctx.actor.userId
+            : ctx.actor.type === "board_key"
+              ? ctx.actor.userId
+              : null,
+      })
+      .returning();
+    const approval = await proposeFormalApproval(tx, ctx, companyId, {
+      kind: "trust_rule",
+      title: `Trust ${ar.toolName} without per-call approval (${input.scopeType})`,
+      summary: `Calls to ${ar.toolName} matching the rule run without asking${input.maxUses ? `, at most ${input.maxUses} times` : ""}${input.expiresAt ? `, until ${input.expiresAt}` : ""}. Pinned to the reviewed schema.`,
+      payload: {
+        trustRuleId: rule!.id,
+        actionRequestId: ar.id,
+        scopeType: input.scopeType,
+        argumentConstraints: input.argumentConstraints,
+      },
+      issueId: ar.issueId,
+    });
+    await tx.update(toolTrustRules).set({ approvalId: approval.id }).where(eq(toolTrustRules.id, rule!.id));
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "tool_trust_rule.create",
+      entityType: "tool_trust_rule",
+      entityId: rule!.id,
+      details: { toolName: ar.toolName, scopeType: input.scopeType, approvalId: approval.id },
+    });
+    return { trustRule: { ...rule!, approvalId: approval.id }, approval };
+  });
+}
+
+export async function listTrustRules(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  return ctx.db
+    .select()
+    .from(toolTrustRules)
+    .where(eq(toolTrustRules.companyId, companyId))
+    .orderBy(desc(toolTrustRules.createdAt));
+}
+
+/** Revokes a rule (audited); it stops matching at once (access version bump). */
+export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ruleId: string) {
+  await requireCompany(ctx, companyId, "tools:admin", "trust rule");
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(toolTrustRules)
+      .set({
+        status: "revoked",
+        revokedAt: now,
+        revokedByUserId:
+          ctx.actor.type === "user"
+            ? ctx.actor.userId
+            : ctx.actor.type === "board_key"
+              ? ctx.actor.userId
+              : null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(toolTrustRules.companyId, companyId),
+          eq(toolTrustRules.id, ruleId),
+          inArray(toolTrustRules.status, ["active", "pending_approval"]),
+        ),
+      )
+      .returning();
+    if (!row) {
+      const [exists] = await tx
+        .select({ status: toolTrustRules.status })
+        .from(toolTrustRules)
+        .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.id, ruleId)));
+      if (!exists) throw notFound("trust rule");
+      return { id: ruleId, status: exists.status };
+    }
+    await bumpAccessVersion(tx, companyId);
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "tool_trust_rule.revoke",
+      entityType: "tool_trust_rule",
+      entityId: ruleId,
+    });
+    return row;
+  });
+}
