@@ -1,8 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ActionCard } from "../approvals/ActionCard";
 import type { DateInput } from "../format";
 import { humanize } from "../format";
-import { actionCardStatusTone, issueStatusTone } from "../status";
+import { issueStatusTone } from "../status";
 import type { IssueComment, IssueDetail } from "../types";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
@@ -22,11 +23,8 @@ export interface IssueThreadProps {
   now?: DateInput;
   /** Rendered below the thread, typically a `CommentForm`. */
   children?: ReactNode;
-}
-
-function stringField(payload: Record<string, unknown> | null, key: string): string | null {
-  const value = payload?.[key];
-  return typeof value === "string" && value.trim() !== "" ? value : null;
+  /** Shows the review actions (approve, decline, execute) on action cards. Defaults to false. */
+  canReview?: boolean;
 }
 
 function TextComment({ comment, now }: { comment: IssueComment; now?: DateInput }) {
@@ -82,35 +80,33 @@ function EventComment({ comment, now }: { comment: IssueComment; now?: DateInput
   );
 }
 
-function ActionCardComment({ comment, now }: { comment: IssueComment; now?: DateInput }) {
-  const title = stringField(comment.payload, "title") ?? "Action";
-  const status = stringField(comment.payload, "status");
+function ActionCardComment({
+  companyId,
+  comment,
+  canReview,
+  now,
+}: {
+  companyId: string;
+  comment: IssueComment;
+  canReview: boolean;
+  now?: DateInput;
+}) {
   return (
     <li data-testid="comment" data-kind="action_card" data-comment-id={comment.id}>
-      <div className="rounded-lg border border-zinc-300 bg-white shadow-xs" data-testid="action-card">
-        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5">
-          <p className="text-sm font-semibold text-zinc-900">{title}</p>
-          {status ? (
-            <Badge tone={actionCardStatusTone(status)} data-testid="action-card-status">
-              {humanize(status)}
-            </Badge>
-          ) : null}
-        </div>
-        {comment.body ? (
-          <p className="px-4 py-3 text-sm leading-relaxed whitespace-pre-wrap break-words text-zinc-700">
-            {comment.body}
-          </p>
-        ) : null}
-        <p className="border-t border-zinc-100 px-4 py-2 text-xs text-zinc-500">
-          {comment.authorName} · <RelativeTime value={comment.createdAt} now={now} />
-        </p>
-      </div>
+      <ActionCard companyId={companyId} comment={comment} canReview={canReview} now={now} />
     </li>
   );
 }
 
 /** Issue header, description, metadata and the comment thread. */
-export function IssueThread({ companyId, issue, comments, now, children }: IssueThreadProps) {
+export function IssueThread({
+  companyId,
+  issue,
+  comments,
+  now,
+  children,
+  canReview = false,
+}: IssueThreadProps) {
   const base = `/c/${encodeURIComponent(companyId)}`;
   const parent = issue.parentIdentifier ? (
     issue.parentId ? (
@@ -171,7 +167,15 @@ export function IssueThread({ companyId, issue, comments, now, children }: Issue
                   if (comment.kind === "event")
                     return <EventComment key={comment.id} comment={comment} now={now} />;
                   if (comment.kind === "action_card")
-                    return <ActionCardComment key={comment.id} comment={comment} now={now} />;
+                    return (
+                      <ActionCardComment
+                        key={comment.id}
+                        companyId={companyId}
+                        comment={comment}
+                        canReview={canReview}
+                        now={now}
+                      />
+                    );
                   return <TextComment key={comment.id} comment={comment} now={now} />;
                 })}
               </ol>

@@ -176,6 +176,28 @@ export const toolsAccessKeys = {
   /** `GET /audit` pages (infinite query) for one set of filters. */
   audit: (companyId: string, filters: AuditFilters) =>
     ["tools-access", companyId, "audit", normalizeAuditFilters(filters)] as const,
+  /** `GET /applications` → `Application[]` */
+  applications: (companyId: string) => ["tools-access", companyId, "applications"] as const,
+  /** Prefix of every connection query of the company (lists, details, catalogs, secret bindings). */
+  connectionsAll: (companyId: string) => ["tools-access", companyId, "connections"] as const,
+  /** `GET /connections[?applicationId=]` → `Connection[]`; `null` lists every application's. */
+  connections: (companyId: string, applicationId: string | null = null) =>
+    ["tools-access", companyId, "connections", "list", applicationId ?? "all"] as const,
+  /** `GET /connections/:id` → `Connection` */
+  connection: (companyId: string, connectionId: string) =>
+    ["tools-access", companyId, "connections", "detail", connectionId] as const,
+  /** `GET /connections/:id/catalog` → `ConnectionCatalogEntry[]` */
+  connectionCatalog: (companyId: string, connectionId: string) =>
+    ["tools-access", companyId, "connections", "detail", connectionId, "catalog"] as const,
+  /** `GET /connections/:id/secret-bindings` → `SecretBinding[]` */
+  secretBindings: (companyId: string, connectionId: string) =>
+    ["tools-access", companyId, "connections", "detail", connectionId, "secret-bindings"] as const,
+  /** `GET /secrets` → `SecretSummary[]` (also the prefix of `secret`). */
+  secrets: (companyId: string) => ["tools-access", companyId, "secrets"] as const,
+  /** `GET /secrets/:id` → `SecretDetail` */
+  secret: (companyId: string, secretId: string) => ["tools-access", companyId, "secrets", secretId] as const,
+  /** `GET /examples` → `Example[]` */
+  examples: (companyId: string) => ["tools-access", companyId, "examples"] as const,
 };
 
 /** Drops empty filter values so `{}` and `{tool: ""}` share a cache entry. */
@@ -190,3 +212,16 @@ export function normalizeAuditFilters(filters: AuditFilters): AuditFilters {
   if (filters.eventType) out.eventType = filters.eventType;
   return out;
 }
+
+/**
+ * React Query keys of the approvals views (action requests, trust rules, formal approvals). They
+ * share the `toolsAccessKeys.all(companyId)` prefix, so invalidating that refreshes them too.
+ */
+export const approvalKeys = {
+  /** `GET /action-requests?limit=200` → `ActionRequest[]` (newest first, every status). */
+  actionRequests: (companyId: string) => ["tools-access", companyId, "action-requests"] as const,
+  /** `GET /trust-rules` → `TrustRule[]` */
+  trustRules: (companyId: string) => ["tools-access", companyId, "trust-rules"] as const,
+  /** `GET /api/companies/:companyId/approvals` → `FormalApproval[]` (not below `/tools`). */
+  formalApprovals: (companyId: string) => ["tools-access", companyId, "formal-approvals"] as const,
+};

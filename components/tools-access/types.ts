@@ -354,3 +354,331 @@ export interface EffectiveToolsResponse {
   tools: EffectiveTool[];
   hiddenCount: number;
 }
+
+// Applications
+
+export type ApplicationType = "mcp_http" | "mcp_stdio" | "paperclip_self" | "paperclip_plugin";
+export type ApplicationStatus = "active" | "archived";
+
+/** An application as `POST /applications` and `PATCH /applications/:id` return it (no counts). */
+export interface ApplicationRecord {
+  id: string;
+  /** Namespace of its tools: agents see `<slug>__<tool>`. */
+  slug: string;
+  name: string;
+  description: string | null;
+  type: ApplicationType;
+  status: ApplicationStatus;
+  createdAt: ISODateString;
+  updatedAt: ISODateString;
+  archivedAt?: ISODateString | null;
+}
+
+export interface ApplicationToolCounts {
+  total: number;
+  quarantined: number;
+  byRisk: Partial<Record<Risk, number>>;
+}
+
+/** One row of `GET /applications`. */
+export interface Application extends ApplicationRecord {
+  /** Connection count per connection status; missing statuses mean 0. */
+  connections: Partial<Record<ConnectionStatus, number>>;
+  tools: ApplicationToolCounts;
+}
+
+export interface ApplicationsResponse {
+  applications: Application[];
+}
+
+export interface ApplicationCreateInput {
+  slug: string;
+  name: string;
+  description?: string;
+  type: ApplicationType;
+}
+
+export interface ApplicationUpdateInput {
+  name?: string;
+  description?: string | null;
+  /** Archiving is final. */
+  status?: "archived";
+}
+
+/** What the connection screens need to know about an application. */
+export interface ApplicationChoice {
+  id: string;
+  name: string;
+  slug: string;
+  type: ApplicationType;
+}
+
+// Connections
+
+export type ConnectionStatus = "draft" | "active" | "disabled" | "archived";
+export type ConnectionHealth = "unknown" | "ok" | "error" | "missing_secret";
+export type CatalogEntryStatus = "active" | "quarantined" | "disabled" | "removed";
+
+/** Non-secret transport settings. Credentials live in company secrets bound to the connection. */
+export interface TransportConfig {
+  url?: string;
+  timeoutMs?: number;
+  maxResultBytes?: number;
+  /** Non-secret headers only; the server refuses credentials here (`inline_secret`). */
+  headers?: Record<string, string>;
+  pluginId?: string;
+}
+
+export interface ConnectionApplicationRef {
+  id: string;
+  slug: string;
+  name: string;
+  type: ApplicationType;
+  status: ApplicationStatus;
+}
+
+/** `GET /connections/:id` and the answer of every connection verb. */
+export interface Connection {
+  id: string;
+  applicationId: string;
+  name: string;
+  transportConfig: TransportConfig;
+  stdioTemplateId: string | null;
+  status: ConnectionStatus;
+  enabled: boolean;
+  trustedLocal: boolean;
+  autoApproveReadTools: boolean;
+  healthStatus: ConnectionHealth;
+  healthCheckedAt: ISODateString | null;
+  healthError: string | null;
+  catalogRefreshedAt: ISODateString | null;
+  catalogReviewedAt: ISODateString | null;
+  /** e.g. "operator", "config_changed", or the reason an operator typed. */
+  disabledReason: string | null;
+  lastUsedAt: ISODateString | null;
+  createdAt: ISODateString;
+  updatedAt: ISODateString;
+  archivedAt?: ISODateString | null;
+  application: ConnectionApplicationRef;
+  /** Catalog entry count per status; only `GET /connections` includes it. */
+  catalog?: Partial<Record<CatalogEntryStatus, number>>;
+}
+
+export interface ConnectionsResponse {
+  connections: Connection[];
+}
+
+export interface ConnectionCreateInput {
+  applicationId: string;
+  name: string;
+  transportConfig: TransportConfig;
+  stdioTemplateId?: string;
+  trustedLocal?: boolean;
+  autoApproveReadTools?: boolean;
+}
+
+export interface ConnectionUpdateInput {
+  name?: string;
+  transportConfig?: TransportConfig;
+  trustedLocal?: boolean;
+  autoApproveReadTools?: boolean;
+}
+
+/** `POST /connections/:id/test` */
+export interface ConnectionTestResult {
+  health: Exclude<ConnectionHealth, "unknown">;
+  error: string | null;
+  latencyMs: number;
+  toolCount: number | null;
+  connection: Connection;
+}
+
+/** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
+export interface ConnectionCatalogEntry {
+  id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  risk: Risk | string;
+  riskOverride: Risk | null;
+  status: CatalogEntryStatus;
+  reviewedVersion: Record<string, unknown> | null;
+  reviewedAt: ISODateString | null;
+  firstSeenAt: ISODateString;
+  lastSeenAt: ISODateString;
+}
+
+export interface ConnectionCatalogResponse {
+  entries: ConnectionCatalogEntry[];
+}
+
+/** `POST /connections/:id/catalog/refresh` */
+export interface CatalogRefreshResult {
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+  quarantined: number;
+  entries: ConnectionCatalogEntry[];
+}
+
+export type CatalogReviewAction = "approve" | "disable";
+
+export interface CatalogReviewInput {
+  entries: { id: string; action: CatalogReviewAction }[];
+}
+
+/** `POST /connections/:id/catalog/review` */
+export interface CatalogReviewResult {
+  reviewed: number;
+  entries: ConnectionCatalogEntry[];
+}
+
+// Secrets (the API never returns values)
+
+export type SecretStatus = "active" | "revoked";
+export type SecretPlacement = "http_header" | "env_var";
+
+/** One row of `GET /secrets`. */
+export interface SecretSummary {
+  id: string;
+  /** `UPPER_SNAKE`, e.g. `GITHUB_TOKEN`. */
+  name: string;
+  description: string | null;
+  provider: string;
+  status: SecretStatus;
+  /** Versions are numbered 1, 2, 3…; the current one is the newest. */
+  currentVersion: number | null;
+  createdAt: ISODateString;
+  updatedAt: ISODateString;
+  revokedAt: ISODateString | null;
+  /** Live bindings to connections. */
+  bindingCount: number;
+}
+
+export interface SecretsResponse {
+  secrets: SecretSummary[];
+}
+
+export interface SecretVersionInfo {
+  id: string;
+  version: number;
+  status: SecretStatus;
+  keyId: string;
+  createdAt: ISODateString;
+  revokedAt: ISODateString | null;
+  current: boolean;
+}
+
+export interface SecretBindingRef {
+  id: string;
+  connectionId: string;
+  connectionName: string;
+  placement: SecretPlacement;
+  target: string;
+  valuePrefix: string;
+  version: number | null;
+  allowedAgentIds: string[] | null;
+  createdAt: ISODateString;
+}
+
+/** `GET /secrets/:id`, and the answer of create, add-version and revoke. */
+export interface SecretDetail extends Omit<SecretSummary, "bindingCount"> {
+  versions: SecretVersionInfo[];
+  bindings: SecretBindingRef[];
+}
+
+export interface SecretCreateInput {
+  name: string;
+  description?: string;
+  value: string;
+}
+
+export interface SecretVersionInput {
+  value: string;
+}
+
+/** One row of `GET /connections/:id/secret-bindings`. */
+export interface SecretBinding {
+  id: string;
+  connectionId: string;
+  secretId: string;
+  secretName: string;
+  placement: SecretPlacement;
+  /** Header name (lower-cased by the server) or environment variable name. */
+  target: string;
+  /** e.g. `Bearer `. */
+  valuePrefix: string;
+  /** Pinned version; null follows the secret's current version. */
+  version: number | null;
+  allowedAgentIds: string[] | null;
+  /** `missing_secret` when the secret or the version it resolves to is revoked. */
+  status: "ok" | "missing_secret";
+  createdAt: ISODateString;
+}
+
+export interface SecretBindingsResponse {
+  bindings: SecretBinding[];
+}
+
+export interface SecretBindingInput {
+  secretId: string;
+  placement: SecretPlacement;
+  target: string;
+  valuePrefix?: string;
+  version?: number;
+  allowedAgentIds?: string[] | null;
+}
+
+// Examples
+
+export interface ExampleTool {
+  name: string;
+  risk: Risk | string;
+}
+
+export interface Example {
+  id: string;
+  title: string;
+  description: string;
+  type: ApplicationType;
+  slug: string;
+  tools: ExampleTool[];
+  /** What "Run smoke checks" verifies. */
+  smokeChecks: string[];
+  installed: { applicationId: string; status: ApplicationStatus } | null;
+  /** False when the example's fixtures are switched off on this server. */
+  available: boolean;
+}
+
+export interface ExamplesResponse {
+  examples: Example[];
+}
+
+/** `POST /examples/:id/install` */
+export interface ExampleInstallResult {
+  example: string;
+  applicationId: string;
+  connectionId: string;
+  profileId: string;
+  policyIds: string[];
+  /** `slug__tool` names. */
+  tools: { name: string; risk: Risk | string; status: CatalogEntryStatus | string }[];
+}
+
+export interface ExampleSmokeCheck {
+  name: string;
+  passed: boolean;
+  evidence: Record<string, unknown>;
+}
+
+/** `POST /examples/:id/smoke` */
+export interface ExampleSmokeResult {
+  example: string;
+  runId: string;
+  agentId: string;
+  passed: boolean;
+  checks: ExampleSmokeCheck[];
+}

@@ -9,8 +9,15 @@ import { requireCompanyPage } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Profiles · Tools & Access" };
 
-export default async function ProfilesPage({ params }: { params: Promise<{ companyId: string }> }) {
+export default async function ProfilesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ companyId: string }>;
+  searchParams: Promise<{ profile?: string }>;
+}) {
   const { companyId } = await params;
+  const { profile: selected } = await searchParams;
   const { ctx, company } = await requireCompanyPage(companyId);
   const profiles = await listProfiles(ctx, companyId);
   return (
@@ -19,6 +26,7 @@ export default async function ProfilesPage({ params }: { params: Promise<{ compa
         companyId={companyId}
         canEdit={roleHas(company.role as MembershipRole, "tools:manage_profiles")}
         initialProfiles={JSON.parse(JSON.stringify(profiles)) as Profile[]}
+        initialSelectedId={profiles.some((p) => p.id === selected) ? selected : undefined}
       />
     </QueryProvider>
   );

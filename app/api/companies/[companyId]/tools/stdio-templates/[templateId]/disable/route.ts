@@ -1,0 +1,7 @@
+import { route } from "@/server/http/route";
+import { StdioTemplateParams } from "@/server/runtime/params";
+import { disableStdioTemplate } from "@/server/runtime/templates";
+
+export const POST = route({ actors: ["board"], params: StdioTemplateParams }, ({ ctx, params }) =>
+  disableStdioTemplate(ctx, params.companyId, params.templateId),
+);

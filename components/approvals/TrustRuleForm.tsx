@@ -1,0 +1,175 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
+import { approvalKeys } from "../tools-access/api";
+import { useToolsApi } from "../tools-access/ToolsApiProvider";
+import { Button } from "../ui/Button";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { Select } from "../ui/Select";
+import { actionRequestActionPath } from "./api";
+import { TRUST_RULE_SCOPE_HINTS, TRUST_RULE_SCOPE_LABELS } from "./labels";
+import {
+  type ActionRequest,
+  TRUST_RULE_SCOPES,
+  type TrustRuleCreated,
+  type TrustRuleCreateInput,
+  type TrustRuleScope,
+} from "./types";
+
+export const TRUST_NEEDS_SECOND_ADMIN = "needs another admin's approval before it takes effect";
+
+const EXPIRY_OPTIONS = [
+  { value: "1", label: "In 1 day" },
+  { value: "7", label: "In 7 days" },
+  { value: "30", label: "In 30 days" },
+  { value: "90", label: "In 90 days" },
+  { value: "", label: "Never" },
+] as const;
+
+const MAX_USES_LIMIT = 100_000;
+
+export interface TrustRuleFormProps {
+  companyId: string;
+  /** An executed action request; the rule trusts the same tool, pinned to its reviewed schema. */
+  request: Pick<ActionRequest, "id" | "toolName" | "issueId" | "agentId">;
+  onCancel: () => void;
+  onCreated: (created: TrustRuleCreated) => void;
+}
+
+/**
+ * Promotes an executed call into a bounded trust rule (`POST …/action-requests/:id/trust-rule`):
+ * scope, maximum uses and expiry. The rule starts pending until another admin accepts it.
+ */
+export function TrustRuleForm({ companyId, request, onCancel, onCreated }: TrustRuleFormProps) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const id = useId();
+  const [scope, setScope] = useState<TrustRuleScope>(request.agentId ? "agent" : "company");
+  const [maxUses, setMaxUses] = useState("");
+  const [expiryDays, setExpiryDays] = useState<string>("30");
+  const [maxUsesError, setMaxUsesError] = useState<string | null>(null);
+
+  const create = useMutation({
+    mutationFn: (body: TrustRuleCreateInput) =>
+      api<TrustRuleCreated>(actionRequestActionPath(companyId, request.id, "trust-rule"), {
+        method: "POST",
+        body,
+      }),
+    onSuccess: (created) => {
+      onCreated(created);
+      return Promise.all([
+        client.invalidateQueries({ queryKey: approvalKeys.trustRules(companyId) }),
+        client.invalidateQueries({ queryKey: approvalKeys.formalApprovals(companyId) }),
+      ]);
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const body: TrustRuleCreateInput = { scopeType: scope, argumentConstraints: [] };
+    const uses = maxUses.trim();
+    if (uses) {
+      const n = Number(uses);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_USES_LIMIT) {
+        setMaxUsesError(`Enter a whole number from 1 to ${MAX_USES_LIMIT.toLocaleString("en-US")}.`);
+        return;
+      }
+      body.maxUses = n;
+    }
+    setMaxUsesError(null);
+    if (expiryDays) body.expiresAt = new Date(Date.now() + Number(expiryDays) * 86_400_000).toISOString();
+    create.mutate(body);
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="space-y-4 rounded-lg border border-accent-200 bg-white p-4"
+      aria-label={`Trust ${request.toolName}`}
+      data-testid="trust-form"
+    >
+      <div className="space-y-1">
+        <p className="text-sm font-semibold text-zinc-900">
+          Trust <code className="font-mono text-xs">{request.toolName}</code> without asking each time
+        </p>
+        <p className="text-sm text-zinc-600">
+          Later calls to this tool within the scope run without per-call approval, with any arguments, as long
+          as the tool's schema stays the one you reviewed. The rule {TRUST_NEEDS_SECOND_ADMIN}.
+        </p>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-3">
+        <Field id={`${id}-scope`} label="Scope" hint={TRUST_RULE_SCOPE_HINTS[scope]}>
+          {(control) => (
+            <Select
+              {...control}
+              value={scope}
+              onChange={(e) => setScope(e.target.value as TrustRuleScope)}
+              data-testid="trust-scope"
+            >
+              {TRUST_RULE_SCOPES.map((s) => (
+                <option
+                  key={s}
+                  value={s}
+                  disabled={(s === "issue" && !request.issueId) || (s === "agent" && !request.agentId)}
+                >
+                  {TRUST_RULE_SCOPE_LABELS[s]}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field id={`${id}-max-uses`} label="Maximum uses" hint="Empty for no limit." error={maxUsesError}>
+          {(control) => (
+            <Input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_USES_LIMIT}
+              step={1}
+              value={maxUses}
+              onChange={(e) => setMaxUses(e.target.value)}
+              placeholder="No limit"
+              data-testid="trust-max-uses"
+            />
+          )}
+        </Field>
+        <Field id={`${id}-expiry`} label="Expires">
+          {(control) => (
+            <Select
+              {...control}
+              value={expiryDays}
+              onChange={(e) => setExpiryDays(e.target.value)}
+              data-testid="trust-expiry"
+            >
+              {EXPIRY_OPTIONS.map((o) => (
+                <option key={o.value || "never"} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      </div>
+      <ApiErrorAlert error={create.error} title="Could not create the trust rule" />
+      <div className="flex justify-end gap-2">
+        <Button variant="secondary" size="sm" onClick={onCancel} disabled={create.isPending}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          size="sm"
+          disabled={create.isPending}
+          aria-busy={create.isPending || undefined}
+          data-testid="trust-create"
+        >
+          {create.isPending ? "Proposing…" : "Propose trust rule"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,458 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, Fragment, useId, useState } from "react";
+import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { cn, focusRing } from "../ui/cn";
+import { EmptyState } from "../ui/EmptyState";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { Select } from "../ui/Select";
+import { Spinner } from "../ui/Spinner";
+import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { Textarea } from "../ui/Textarea";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
+import { toolsAccessKeys, toolsApiPath } from "./api";
+import { ConfirmBar } from "./controls";
+import {
+  APPLICATION_TYPE_HINTS,
+  APPLICATION_TYPE_LABELS,
+  APPLICATION_TYPES,
+  CONNECTION_STATUS_LABELS,
+  connectionsHref,
+  invalidateConnections,
+} from "./gateway";
+import { RISK_LABELS, RISKS } from "./labels";
+import { useToolsApi } from "./ToolsApiProvider";
+import type {
+  Application,
+  ApplicationCreateInput,
+  ApplicationRecord,
+  ApplicationsResponse,
+  ApplicationType,
+  ConnectionStatus,
+} from "./types";
+
+export type { Application } from "./types";
+
+export interface ApplicationsManagerProps {
+  companyId: string;
+  /** Without it the table is read-only. */
+  canEdit: boolean;
+  /** Server-rendered `GET /applications`; seeds the `toolsAccessKeys.applications(companyId)` query. */
+  initialApplications: Application[];
+  className?: string;
+}
+
+/** The server's slug rule: agents see tools as `<slug>__<tool>`. */
+export const APPLICATION_SLUG_PATTERN = /^[a-z][a-z0-9-]{0,47}$/;
+
+const CONNECTION_ORDER: readonly ConnectionStatus[] = ["active", "draft", "disabled", "archived"];
+
+/** "Acme GitHub!" → "acme-github" (a suggestion while the slug was not typed by hand). */
+export function suggestSlug(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^[^a-z]+/, "")
+    .replace(/-+$/, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+}
+
+const linkClass = cn("rounded font-medium text-accent-700 hover:underline", focusRing);
+
+/** Registered applications with their connection and tool counts; create and archive. */
+export function ApplicationsManager({
+  companyId,
+  canEdit,
+  initialApplications,
+  className,
+}: ApplicationsManagerProps) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const key = toolsAccessKeys.applications(companyId);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) =>
+      (await api<ApplicationsResponse>(toolsApiPath(companyId, "/applications"), { signal })).applications,
+    initialData: initialApplications,
+  });
+  const applications = query.data;
+  const [confirmArchive, setConfirmArchive] = useState<string | null>(null);
+
+  const archive = useMutation({
+    mutationFn: (id: string) =>
+      api<ApplicationRecord>(toolsApiPath(companyId, `/applications/${encodeURIComponent(id)}`), {
+        method: "PATCH",
+        body: { status: "archived" },
+      }),
+    onSuccess: (updated) => {
+      client.setQueryData<Application[]>(key, (old) =>
+        old?.map((a) => (a.id === updated.id ? { ...a, ...updated } : a)),
+      );
+      setConfirmArchive(null);
+      return invalidateConnections(client, companyId);
+    },
+  });
+
+  const columns = canEdit ? 7 : 6;
+
+  return (
+    <div className={cn("space-y-4", className)} data-testid="applications-manager">
+      <ApiErrorAlert
+        error={query.error}
+        title="Could not refresh the applications"
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+      <Card>
+        <CardHeader
+          title="Applications"
+          description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
+          actions={query.isFetching ? <Spinner size="sm" label="Refreshing applications" /> : null}
+        />
+        <CardBody className="space-y-4">
+          {!canEdit ? (
+            <p className="text-sm text-zinc-600" data-testid="applications-read-only">
+              You can view applications but not change them.
+            </p>
+          ) : null}
+          <ApiErrorAlert error={archive.error} title="Could not archive the application" />
+          {applications.length === 0 ? (
+            <EmptyState
+              headingAs="h3"
+              title="No applications yet"
+              description="Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it."
+              data-testid="applications-empty"
+            />
+          ) : (
+            <Table data-testid="app-table">
+              <caption className="sr-only">Applications</caption>
+              <THead>
+                <TR>
+                  <TH>Name</TH>
+                  <TH>Slug</TH>
+                  <TH>Type</TH>
+                  <TH>Status</TH>
+                  <TH>Connections</TH>
+                  <TH>Tools</TH>
+                  {canEdit ? (
+                    <TH>
+                      <span className="sr-only">Actions</span>
+                    </TH>
+                  ) : null}
+                </TR>
+              </THead>
+              <TBody>
+                {applications.map((app) => {
+                  const archived = app.status === "archived";
+                  return (
+                    <Fragment key={app.id}>
+                      <TR
+                        data-testid="app-row"
+                        data-application-id={app.id}
+                        data-slug={app.slug}
+                        data-status={app.status}
+                        className={cn(archived && "text-zinc-500")}
+                      >
+                        <TD className="min-w-44">
+                          <Link
+                            href={connectionsHref(companyId, { applicationId: app.id })}
+                            className={linkClass}
+                            data-testid="app-connections-link"
+                          >
+                            {app.name}
+                            <span className="sr-only">: show connections</span>
+                          </Link>
+                          {app.description ? (
+                            <span className="block text-xs text-zinc-500">{app.description}</span>
+                          ) : null}
+                        </TD>
+                        <TD>
+                          <code className="font-mono text-xs whitespace-nowrap text-zinc-800">
+                            {app.slug}
+                          </code>
+                        </TD>
+                        <TD>
+                          <ApplicationTypeBadge type={app.type} />
+                        </TD>
+                        <TD>
+                          <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
+                            {archived ? "Archived" : "Active"}
+                          </Badge>
+                        </TD>
+                        <TD className="text-xs" data-testid="app-connections">
+                          <ConnectionCounts counts={app.connections} />
+                        </TD>
+                        <TD className="min-w-44 text-xs" data-testid="app-tools">
+                          <ToolCounts app={app} />
+                        </TD>
+                        {canEdit ? (
+                          <TD className="text-right whitespace-nowrap">
+                            {!archived ? (
+                              <Button
+                                variant="ghost"
+                                size="sm"
+                                className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                                onClick={() => {
+                                  archive.reset();
+                                  setConfirmArchive(app.id);
+                                }}
+                                aria-label={`Archive ${app.name}`}
+                                data-testid="app-archive"
+                              >
+                                Archive
+                              </Button>
+                            ) : null}
+                          </TD>
+                        ) : null}
+                      </TR>
+                      {confirmArchive === app.id ? (
+                        <tr>
+                          <td colSpan={columns} className="px-4 py-2">
+                            <ConfirmBar
+                              confirmLabel="Archive application"
+                              pending={archive.isPending}
+                              onCancel={() => setConfirmArchive(null)}
+                              onConfirm={() => archive.mutate(app.id)}
+                              data-testid="app-archive-bar"
+                            >
+                              Archive “{app.name}”? Its connections are archived with it and its tools are
+                              refused. Archiving is final: it cannot be undone, and the slug{" "}
+                              <code className="font-mono">{app.slug}</code> stays taken.
+                            </ConfirmBar>
+                          </td>
+                        </tr>
+                      ) : null}
+                    </Fragment>
+                  );
+                })}
+              </TBody>
+            </Table>
+          )}
+        </CardBody>
+      </Card>
+      {canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
+    </div>
+  );
+}
+
+function ConnectionCounts({ counts }: { counts: Application["connections"] }) {
+  const parts = CONNECTION_ORDER.flatMap((status) => {
+    const n = counts[status] ?? 0;
+    return n > 0 ? [{ status, n }] : [];
+  });
+  if (parts.length === 0) return <span className="text-zinc-500">None</span>;
+  return (
+    <span className="flex flex-col gap-0.5">
+      {parts.map(({ status, n }) => (
+        <span key={status} data-connection-status={status}>
+          <span className="tabular-nums font-medium text-zinc-900">{n}</span>{" "}
+          {CONNECTION_STATUS_LABELS[status].toLowerCase()}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function ToolCounts({ app }: { app: Application }) {
+  const { total, quarantined, byRisk } = app.tools;
+  if (total === 0) return <span className="text-zinc-500">No tools yet</span>;
+  return (
+    <span className="flex flex-col gap-1">
+      <span>
+        <span className="tabular-nums font-medium text-zinc-900">{total}</span>{" "}
+        {total === 1 ? "tool" : "tools"}
+      </span>
+      <span className="whitespace-nowrap text-zinc-500" data-testid="app-tools-by-risk">
+        {RISKS.map((risk) => `${byRisk[risk] ?? 0} ${RISK_LABELS[risk].toLowerCase()}`).join(" · ")}
+      </span>
+      {quarantined > 0 ? (
+        <span>
+          <Badge tone="warning" dot data-testid="app-quarantined">
+            Quarantined: {quarantined}
+          </Badge>
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+type CreateErrors = Partial<Record<"slug" | "name", string>>;
+
+function ApplicationCreateForm({ companyId }: { companyId: string }) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const id = useId();
+  const [slug, setSlug] = useState("");
+  const [slugTouched, setSlugTouched] = useState(false);
+  const [name, setName] = useState("");
+  const [type, setType] = useState<ApplicationType>("mcp_http");
+  const [description, setDescription] = useState("");
+  const [errors, setErrors] = useState<CreateErrors>({});
+
+  const create = useMutation({
+    mutationFn: (body: ApplicationCreateInput) =>
+      api<ApplicationRecord>(toolsApiPath(companyId, "/applications"), { method: "POST", body }),
+    onSuccess: (created) => {
+      client.setQueryData<Application[]>(toolsAccessKeys.applications(companyId), (old) =>
+        old && !old.some((a) => a.id === created.id)
+          ? [
+              ...old,
+              {
+                ...created,
+                connections: {},
+                tools: { total: 0, quarantined: 0, byRisk: {} },
+              },
+            ]
+          : old,
+      );
+      setSlug("");
+      setSlugTouched(false);
+      setName("");
+      setDescription("");
+      return client.invalidateQueries({ queryKey: toolsAccessKeys.applications(companyId) });
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const next: CreateErrors = {};
+    const s = slug.trim();
+    const n = name.trim();
+    if (!s) next.slug = "Give the application a slug.";
+    else if (!APPLICATION_SLUG_PATTERN.test(s))
+      next.slug = "Use lowercase letters, digits and dashes, starting with a letter (at most 48).";
+    if (!n) next.name = "Give the application a name.";
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    const body: ApplicationCreateInput = { slug: s, name: n, type };
+    if (description.trim()) body.description = description.trim();
+    create.mutate(body);
+  }
+
+  const preview = slug.trim() || "<slug>";
+  return (
+    <Card>
+      <CardHeader title="New application" titleAs="h3" />
+      <CardBody>
+        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create an application">
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field id={`${id}-name`} label="Name" required error={errors.name}>
+              {(control) => (
+                <Input
+                  {...control}
+                  value={name}
+                  onChange={(e) => {
+                    setName(e.target.value);
+                    if (!slugTouched) setSlug(suggestSlug(e.target.value));
+                  }}
+                  placeholder="e.g. GitHub"
+                  maxLength={100}
+                  data-testid="app-create-name"
+                />
+              )}
+            </Field>
+            <Field
+              id={`${id}-slug`}
+              label="Slug"
+              required
+              error={errors.slug}
+              hint={
+                <>
+                  Lowercase letters, digits and dashes; agents see tools as{" "}
+                  <code className="font-mono text-zinc-700">&lt;slug&gt;__&lt;tool&gt;</code>
+                  {slug.trim() ? (
+                    <>
+                      {" "}
+                      (here <code className="font-mono text-zinc-700">{preview}__&lt;tool&gt;</code>)
+                    </>
+                  ) : null}
+                  . It cannot change later.
+                </>
+              }
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  value={slug}
+                  onChange={(e) => {
+                    setSlug(e.target.value);
+                    setSlugTouched(true);
+                  }}
+                  placeholder="e.g. github"
+                  maxLength={48}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="font-mono"
+                  data-testid="app-create-slug"
+                />
+              )}
+            </Field>
+          </div>
+          <Field id={`${id}-type`} label="Type" hint={APPLICATION_TYPE_HINTS[type]}>
+            {(control) => (
+              <Select
+                {...control}
+                value={type}
+                onChange={(e) => setType(e.target.value as ApplicationType)}
+                data-testid="app-create-type"
+              >
+                {APPLICATION_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {APPLICATION_TYPE_LABELS[t]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field id={`${id}-description`} label="Description">
+            {(control) => (
+              <Textarea
+                {...control}
+                rows={2}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                maxLength={2000}
+                data-testid="app-create-description"
+              />
+            )}
+          </Field>
+          <ApiErrorAlert error={create.error} title="Could not create the application" />
+          {create.isSuccess ? (
+            <p className="text-sm text-zinc-700" role="status" data-testid="app-create-done">
+              Created “{create.data.name}”.{" "}
+              <Link
+                href={connectionsHref(companyId, { applicationId: create.data.id })}
+                className={linkClass}
+              >
+                Add a connection
+              </Link>{" "}
+              to reach its tools.
+            </p>
+          ) : null}
+          <div className="flex justify-end">
+            <Button
+              type="submit"
+              size="sm"
+              disabled={create.isPending}
+              aria-busy={create.isPending || undefined}
+              data-testid="app-create-submit"
+            >
+              {create.isPending ? "Creating…" : "Create application"}
+            </Button>
+          </div>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

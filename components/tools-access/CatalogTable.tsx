@@ -1,0 +1,303 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { DateInput } from "../format";
+import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { CodeBlock } from "../ui/CodeBlock";
+import { cn, focusRing } from "../ui/cn";
+import { RelativeTime } from "../ui/RelativeTime";
+import { TableSkeleton } from "../ui/Skeleton";
+import { Spinner } from "../ui/Spinner";
+import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { toolsAccessKeys, toolsApiPath } from "./api";
+import { Checkbox } from "./controls";
+import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
+import { QuarantineBadge } from "./QuarantineBadge";
+import { RiskBadge } from "./RiskBadge";
+import { useToolsApi } from "./ToolsApiProvider";
+import type {
+  CatalogEntryStatus,
+  CatalogReviewAction,
+  CatalogReviewInput,
+  CatalogReviewResult,
+  ConnectionCatalogEntry,
+  ConnectionCatalogResponse,
+} from "./types";
+
+export interface CatalogTableProps {
+  companyId: string;
+  connectionId: string;
+  /** Without it there are no checkboxes and no review buttons. */
+  canEdit: boolean;
+  /** Seeds the `toolsAccessKeys.connectionCatalog(companyId, connectionId)` query. */
+  initialEntries?: ConnectionCatalogEntry[];
+  /** Reference time for relative dates (stories, tests). */
+  now?: DateInput;
+  className?: string;
+}
+
+const STATUS_ORDER: readonly CatalogEntryStatus[] = ["active", "quarantined", "disabled", "removed"];
+
+/** Entries a person can approve or disable: new or changed tools, and disabled ones. */
+export function isReviewable(entry: ConnectionCatalogEntry): boolean {
+  return entry.status === "quarantined" || entry.status === "disabled";
+}
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The tools a connection offers (`GET /connections/:id/catalog`) with their risk and review
+ * state. Quarantined and disabled tools can be selected and approved or disabled in bulk.
+ */
+export function CatalogTable({
+  companyId,
+  connectionId,
+  canEdit,
+  initialEntries,
+  now,
+  className,
+}: CatalogTableProps) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const key = toolsAccessKeys.connectionCatalog(companyId, connectionId);
+  const path = toolsApiPath(companyId, `/connections/${encodeURIComponent(connectionId)}/catalog`);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => (await api<ConnectionCatalogResponse>(path, { signal })).entries,
+    initialData: initialEntries,
+  });
+  const entries = query.data ?? [];
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+
+  const review = useMutation({
+    mutationFn: (input: CatalogReviewInput & { action: CatalogReviewAction }) =>
+      api<CatalogReviewResult>(`${path}/review`, { method: "POST", body: { entries: input.entries } }),
+    onSuccess: (result) => {
+      client.setQueryData<ConnectionCatalogEntry[]>(key, result.entries);
+      setSelected(new Set());
+      return invalidateConnections(client, companyId);
+    },
+  });
+
+  const reviewable = entries.filter(isReviewable);
+  // Entries may change under the selection (a refresh, another person's review).
+  const chosen = reviewable.filter((e) => selected.has(e.id));
+  const allChosen = reviewable.length > 0 && chosen.length === reviewable.length;
+  const counts = STATUS_ORDER.flatMap((status) => {
+    const n = entries.filter((e) => e.status === status).length;
+    return n > 0 ? [`${n} ${CATALOG_STATUS_LABELS[status].toLowerCase()}`] : [];
+  });
+  const quarantined = entries.filter((e) => e.status === "quarantined").length;
+
+  function toggle(entryId: string, on: boolean) {
+    setSelected((old) => {
+      const next = new Set(old);
+      if (on) next.add(entryId);
+      else next.delete(entryId);
+      return next;
+    });
+  }
+
+  function submit(action: CatalogReviewAction) {
+    if (chosen.length === 0) return;
+    review.mutate({ action, entries: chosen.map((e) => ({ id: e.id, action })) });
+  }
+
+  const showSelect = canEdit && reviewable.length > 0;
+  const pendingAction = review.isPending ? review.variables?.action : undefined;
+
+  return (
+    <Card className={className} data-testid="catalog-table">
+      <CardHeader
+        title="Catalog"
+        titleAs="h3"
+        description="The tools this connection offers. New write and destructive tools, and any tool that changed upstream, stay quarantined until a person approves them."
+        actions={query.isFetching ? <Spinner size="sm" label="Refreshing the catalog" /> : null}
+      />
+      <CardBody className="space-y-4">
+        <ApiErrorAlert
+          error={query.error}
+          title="Could not load the catalog"
+          actions={
+            <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+        {entries.length > 0 ? (
+          <p className="text-sm text-zinc-600" data-testid="catalog-summary">
+            {plural(entries.length, "tool", "tools")}: {counts.join(" · ")}.
+            {quarantined > 0 ? (
+              <span className="font-medium text-amber-800">
+                {" "}
+                {plural(quarantined, "tool waits", "tools wait")} for review.
+              </span>
+            ) : null}
+          </p>
+        ) : null}
+        {showSelect ? (
+          <div
+            className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-2.5"
+            role="toolbar"
+            aria-label="Review selected tools"
+          >
+            <Checkbox
+              label={`Select all ${reviewable.length} needing review`}
+              checked={allChosen}
+              onChange={(event) =>
+                setSelected(event.target.checked ? new Set(reviewable.map((e) => e.id)) : new Set())
+              }
+              data-testid="catalog-select-all"
+            />
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="text-sm text-zinc-600" aria-live="polite">
+                {chosen.length} selected
+              </span>
+              <Button
+                size="sm"
+                disabled={chosen.length === 0 || review.isPending}
+                aria-busy={pendingAction === "approve" || undefined}
+                onClick={() => submit("approve")}
+                data-testid="catalog-approve"
+              >
+                {pendingAction === "approve" ? "Approving…" : "Approve selected"}
+              </Button>
+              <Button
+                variant="secondary"
+                size="sm"
+                disabled={chosen.length === 0 || review.isPending}
+                aria-busy={pendingAction === "disable" || undefined}
+                onClick={() => submit("disable")}
+                data-testid="catalog-disable"
+              >
+                {pendingAction === "disable" ? "Disabling…" : "Disable selected"}
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        <ApiErrorAlert error={review.error} title="Could not review the selected tools" />
+        {query.isPending && entries.length === 0 ? (
+          <TableSkeleton rows={3} columns={5} label="Loading the catalog…" />
+        ) : entries.length === 0 ? (
+          <p
+            className="rounded-lg border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600"
+            data-testid="catalog-empty"
+          >
+            No tools yet. Test the connection, then refresh the catalog to discover its tools.
+          </p>
+        ) : (
+          <Table>
+            <caption className="sr-only">Tools of this connection</caption>
+            <THead>
+              <TR>
+                {showSelect ? (
+                  <TH>
+                    <span className="sr-only">Select</span>
+                  </TH>
+                ) : null}
+                <TH>Tool</TH>
+                <TH>Risk</TH>
+                <TH>Status</TH>
+                <TH>First seen</TH>
+                <TH>Last seen</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {entries.map((entry) => {
+                const risk = entry.riskOverride ?? entry.risk;
+                return (
+                  <TR
+                    key={entry.id}
+                    data-testid="catalog-row"
+                    data-entry-id={entry.id}
+                    data-name={entry.name}
+                    data-status={entry.status}
+                    className={cn(entry.status === "removed" && "text-zinc-500")}
+                  >
+                    {showSelect ? (
+                      <TD className="w-10 align-top">
+                        {isReviewable(entry) ? (
+                          <Checkbox
+                            label={<span className="sr-only">Select {entry.name}</span>}
+                            checked={selected.has(entry.id)}
+                            onChange={(event) => toggle(entry.id, event.target.checked)}
+                            disabled={review.isPending}
+                            data-testid="catalog-select"
+                          />
+                        ) : null}
+                      </TD>
+                    ) : null}
+                    <TD className="min-w-56 align-top">
+                      <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
+                      {entry.title ? (
+                        <span className="block text-xs text-zinc-700">{entry.title}</span>
+                      ) : null}
+                      {entry.description ? (
+                        <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
+                          {entry.description}
+                        </span>
+                      ) : null}
+                      {entry.inputSchema ? (
+                        <details className="mt-1 text-xs">
+                          <summary
+                            className={cn(
+                              "cursor-pointer rounded text-accent-700 hover:underline",
+                              focusRing,
+                            )}
+                          >
+                            Input schema<span className="sr-only"> of {entry.name}</span>
+                          </summary>
+                          <CodeBlock
+                            code={toJson(entry.inputSchema)}
+                            language="json"
+                            title={`${entry.name} input schema`}
+                            className="mt-2 max-w-xl"
+                            data-testid={`catalog-schema-${entry.name}`}
+                          />
+                        </details>
+                      ) : null}
+                    </TD>
+                    <TD className="align-top">
+                      <RiskBadge risk={risk} />
+                      {entry.riskOverride ? (
+                        <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
+                      ) : null}
+                    </TD>
+                    <TD className="align-top">
+                      {entry.status === "active" ? (
+                        <Badge tone="success" data-status="active">
+                          Active
+                        </Badge>
+                      ) : (
+                        <QuarantineBadge status={entry.status} />
+                      )}
+                      {entry.status === "quarantined" && entry.reviewedVersion ? (
+                        <span className="mt-0.5 block text-xs text-amber-800">Changed since its review</span>
+                      ) : null}
+                    </TD>
+                    <TD className="align-top text-xs">
+                      <RelativeTime value={entry.firstSeenAt} now={now} />
+                    </TD>
+                    <TD className="align-top text-xs">
+                      <RelativeTime value={entry.lastSeenAt} now={now} />
+                    </TD>
+                  </TR>
+                );
+              })}
+            </TBody>
+          </Table>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

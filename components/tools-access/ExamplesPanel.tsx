@@ -1,0 +1,456 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { Alert } from "../ui/Alert";
+import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
+import { Card, CardBody, CardFooter, CardHeader } from "../ui/Card";
+import { CodeBlock } from "../ui/CodeBlock";
+import { cn, focusRing } from "../ui/cn";
+import { EmptyState } from "../ui/EmptyState";
+import { Field } from "../ui/Field";
+import { Select } from "../ui/Select";
+import { Spinner } from "../ui/Spinner";
+import { ApiErrorAlert } from "./ApiErrorAlert";
+import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
+import { toolsAccessKeys, toolsApiPath } from "./api";
+import { applicationsHref, connectionsHref, plural, policiesHref, profileHref } from "./gateway";
+import { QuarantineBadge } from "./QuarantineBadge";
+import { RiskBadge } from "./RiskBadge";
+import { useToolsApi } from "./ToolsApiProvider";
+import type { Example, ExampleInstallResult, ExampleSmokeResult, ExamplesResponse, NamedRef } from "./types";
+
+export type { Example } from "./types";
+
+export interface ExamplesPanelProps {
+  companyId: string;
+  /** Installing and smoke checks need the `tools:admin` capability. */
+  canInstall: boolean;
+  /** Server-rendered `GET /examples`; seeds the `toolsAccessKeys.examples(companyId)` query. */
+  initialExamples: Example[];
+  /** Agents a smoke check can run as. */
+  agents: NamedRef[];
+  /** Smoke results to show before any check is run (stories, or results kept across navigation). */
+  initialSmokeResults?: ExampleSmokeResult[];
+  className?: string;
+}
+
+const linkClass = cn("rounded font-medium text-accent-700 hover:underline", focusRing);
+
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Safe fixture applications to install in one click, and smoke checks that prove the pipeline works. */
+export function ExamplesPanel({
+  companyId,
+  canInstall,
+  initialExamples,
+  agents,
+  initialSmokeResults = [],
+  className,
+}: ExamplesPanelProps) {
+  const api = useToolsApi();
+  const query = useQuery({
+    queryKey: toolsAccessKeys.examples(companyId),
+    queryFn: async ({ signal }) =>
+      (await api<ExamplesResponse>(toolsApiPath(companyId, "/examples"), { signal })).examples,
+    initialData: initialExamples,
+  });
+  const examples = query.data;
+
+  return (
+    <div className={cn("space-y-4", className)} data-testid="examples-panel">
+      <ApiErrorAlert
+        error={query.error}
+        title="Could not refresh the examples"
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+            Try again
+          </Button>
+        }
+      />
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <p className="max-w-prose text-sm text-zinc-600">
+          Each example installs an application, a connection (tested, reviewed and enabled), a profile bound
+          to the company and its policies, the same way you would by hand. Smoke checks then make real calls
+          through the gateway as an agent.
+        </p>
+        {query.isFetching ? <Spinner size="sm" label="Refreshing examples" /> : null}
+      </div>
+      {!canInstall ? (
+        <p className="text-sm text-zinc-600" data-testid="examples-read-only">
+          Installing examples and running smoke checks needs the tools admin permission.
+        </p>
+      ) : null}
+      {examples.length === 0 ? (
+        <EmptyState
+          headingAs="h3"
+          title="No examples available"
+          description="This server offers no example applications."
+          data-testid="examples-empty"
+        />
+      ) : (
+        <ul className="grid gap-4 lg:grid-cols-2" aria-label="Examples">
+          {examples.map((example) => (
+            <li key={example.id} className="flex">
+              <ExampleCard
+                companyId={companyId}
+                example={example}
+                canInstall={canInstall}
+                agents={agents}
+                initialSmoke={initialSmokeResults.find((r) => r.example === example.id) ?? null}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function InstalledBadge({ example }: { example: Example }) {
+  if (example.installed?.status === "archived")
+    return (
+      <Badge tone="neutral" data-testid="example-state">
+        Archived
+      </Badge>
+    );
+  if (example.installed)
+    return (
+      <Badge tone="success" dot data-testid="example-state">
+        Installed
+      </Badge>
+    );
+  if (!example.available)
+    return (
+      <Badge tone="neutral" data-testid="example-state">
+        Unavailable
+      </Badge>
+    );
+  return (
+    <Badge tone="neutral" data-testid="example-state">
+      Not installed
+    </Badge>
+  );
+}
+
+function ExampleCard({
+  companyId,
+  example,
+  canInstall,
+  agents,
+  initialSmoke,
+}: {
+  companyId: string;
+  example: Example;
+  canInstall: boolean;
+  agents: NamedRef[];
+  initialSmoke: ExampleSmokeResult | null;
+}) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const id = useId();
+  const [agentId, setAgentId] = useState("");
+  const base = toolsApiPath(companyId, `/examples/${encodeURIComponent(example.id)}`);
+
+  const install = useMutation({
+    mutationFn: () => api<ExampleInstallResult>(`${base}/install`, { method: "POST" }),
+    onSuccess: (result) => {
+      client.setQueryData<Example[]>(toolsAccessKeys.examples(companyId), (old) =>
+        old?.map((e) =>
+          e.id === example.id
+            ? { ...e, installed: { applicationId: result.applicationId, status: "active" } }
+            : e,
+        ),
+      );
+      // It created an application, a connection, a profile and policies.
+      return client.invalidateQueries({ queryKey: toolsAccessKeys.all(companyId) });
+    },
+  });
+  const smoke = useMutation({
+    mutationFn: (body: { agentId?: string }) =>
+      api<ExampleSmokeResult>(`${base}/smoke`, { method: "POST", body }),
+    // Smoke checks write audit rows.
+    onSuccess: () => client.invalidateQueries({ queryKey: toolsAccessKeys.auditAll(companyId) }),
+  });
+  const smokeResult = smoke.data ?? (smoke.isIdle ? initialSmoke : null);
+  const installed = example.installed !== null;
+  const live = example.installed?.status === "active";
+
+  return (
+    <Card
+      className="flex w-full flex-col"
+      data-testid="example-card"
+      data-example-id={example.id}
+      data-installed={installed}
+    >
+      <CardHeader
+        titleAs="h3"
+        title={example.title}
+        description={example.description}
+        actions={<InstalledBadge example={example} />}
+      >
+        <span className="flex flex-wrap items-center gap-2 pt-1">
+          <ApplicationTypeBadge type={example.type} />
+          <code className="font-mono text-xs text-zinc-600">{example.slug}__*</code>
+        </span>
+      </CardHeader>
+      <CardBody className="flex-1 space-y-4">
+        <section aria-labelledby={`${id}-tools`}>
+          <h4 id={`${id}-tools`} className="text-sm font-semibold text-zinc-900">
+            Tools
+          </h4>
+          {example.tools.length === 0 ? (
+            <p className="mt-1 text-sm text-zinc-600">
+              {installed
+                ? "Listed in its connection's catalog."
+                : "Discovered from the plugin when the example is installed."}
+            </p>
+          ) : (
+            <ul className="mt-1.5 flex flex-wrap gap-1.5" data-testid="example-tools">
+              {example.tools.map((tool) => (
+                <li
+                  key={tool.name}
+                  className="inline-flex items-center gap-1.5 rounded-md border border-zinc-200 px-2 py-1"
+                >
+                  <code className="font-mono text-xs text-zinc-800">{tool.name}</code>
+                  <RiskBadge risk={tool.risk} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        {example.smokeChecks.length > 0 ? (
+          <section aria-labelledby={`${id}-checks`}>
+            <h4 id={`${id}-checks`} className="text-sm font-semibold text-zinc-900">
+              Smoke checks
+            </h4>
+            <ul className="mt-1 list-disc space-y-0.5 pl-5 text-sm text-zinc-600">
+              {example.smokeChecks.map((check) => (
+                <li key={check}>{check}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {!example.available && !installed ? (
+          <p className="text-sm text-zinc-600" data-testid="example-unavailable">
+            Its fixture server is switched off on this server (
+            <code className="font-mono">PAPERCLIP_EXAMPLES=off</code>
+            ).
+          </p>
+        ) : null}
+        <ApiErrorAlert error={install.error} title="Could not install the example" />
+        {install.data ? <InstallResult companyId={companyId} result={install.data} /> : null}
+        {installed && !install.data ? (
+          <p className="text-sm text-zinc-600">
+            Installed as an application.{" "}
+            <Link
+              href={connectionsHref(companyId, { applicationId: example.installed?.applicationId })}
+              className={linkClass}
+            >
+              See its connections
+            </Link>
+          </p>
+        ) : null}
+        <ApiErrorAlert error={smoke.error} title="Could not run the smoke checks" />
+        {smokeResult ? <SmokeResult result={smokeResult} agents={agents} /> : null}
+      </CardBody>
+      {canInstall && (!installed || live) ? (
+        <CardFooter className="justify-between">
+          {live ? (
+            <form
+              className="flex w-full flex-wrap items-end justify-end gap-2"
+              aria-label={`Run smoke checks for ${example.title}`}
+              onSubmit={(event) => {
+                event.preventDefault();
+                smoke.mutate(agentId ? { agentId } : {});
+              }}
+            >
+              <Field id={`${id}-agent`} label="Run as" className="min-w-48 flex-1">
+                {(control) => (
+                  <Select
+                    {...control}
+                    value={agentId}
+                    onChange={(e) => setAgentId(e.target.value)}
+                    data-testid="example-smoke-agent"
+                  >
+                    <option value="">Any active agent</option>
+                    {agents.map((a) => (
+                      <option key={a.id} value={a.id}>
+                        {a.name}
+                      </option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              <Button
+                type="submit"
+                size="md"
+                variant="secondary"
+                disabled={smoke.isPending}
+                aria-busy={smoke.isPending || undefined}
+                data-testid="example-smoke"
+              >
+                {smoke.isPending ? "Running…" : "Run smoke checks"}
+              </Button>
+            </form>
+          ) : (
+            <>
+              <span className="text-xs text-zinc-500">
+                Creates an application, connection, profile and policies.
+              </span>
+              <Button
+                size="sm"
+                disabled={!example.available || install.isPending}
+                aria-busy={install.isPending || undefined}
+                onClick={() => install.mutate()}
+                data-testid="example-install"
+              >
+                {install.isPending ? "Installing…" : "Install"}
+              </Button>
+            </>
+          )}
+        </CardFooter>
+      ) : null}
+    </Card>
+  );
+}
+
+function InstallResult({ companyId, result }: { companyId: string; result: ExampleInstallResult }) {
+  return (
+    <Alert tone="success" title="Installed" data-testid="example-install-result">
+      <ul className="mt-1 space-y-0.5">
+        <li>
+          Application:{" "}
+          <Link
+            href={applicationsHref(companyId)}
+            className={linkClass}
+            data-testid="example-link-application"
+          >
+            see applications
+          </Link>
+        </li>
+        <li>
+          Connection (tested, reviewed and enabled):{" "}
+          <Link
+            href={connectionsHref(companyId, {
+              applicationId: result.applicationId,
+              connectionId: result.connectionId,
+            })}
+            className={linkClass}
+            data-testid="example-link-connection"
+          >
+            open the connection
+          </Link>
+        </li>
+        <li>
+          Profile (bound to the company):{" "}
+          <Link
+            href={profileHref(companyId, result.profileId)}
+            className={linkClass}
+            data-testid="example-link-profile"
+          >
+            open the profile
+          </Link>
+        </li>
+        <li>
+          {result.policyIds.length === 0 ? (
+            "No policies."
+          ) : (
+            <>
+              {plural(result.policyIds.length, "policy", "policies")}:{" "}
+              <Link href={policiesHref(companyId)} className={linkClass} data-testid="example-link-policies">
+                see policies
+              </Link>
+            </>
+          )}
+        </li>
+      </ul>
+      {result.tools.length > 0 ? (
+        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Installed tools">
+          {result.tools.map((tool) => (
+            <li key={tool.name} className="inline-flex items-center gap-1.5">
+              <code className="font-mono text-xs">{tool.name}</code>
+              <RiskBadge risk={tool.risk} />
+              <QuarantineBadge status={tool.status} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Alert>
+  );
+}
+
+function SmokeResult({ result, agents }: { result: ExampleSmokeResult; agents: NamedRef[] }) {
+  const failed = result.checks.filter((c) => !c.passed).length;
+  const agentName = agents.find((a) => a.id === result.agentId)?.name;
+  return (
+    <section
+      className={cn(
+        "rounded-lg border px-4 py-3",
+        result.passed ? "border-emerald-200 bg-emerald-50/50" : "border-red-200 bg-red-50/50",
+      )}
+      aria-label="Smoke check results"
+      data-testid="smoke-result"
+      data-passed={result.passed}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2" role="status">
+        <Badge tone={result.passed ? "success" : "danger"} dot data-testid="smoke-overall">
+          {result.passed
+            ? `All ${result.checks.length} checks passed`
+            : `${failed} of ${result.checks.length} ${result.checks.length === 1 ? "check" : "checks"} failed`}
+        </Badge>
+        <span className="text-xs text-zinc-600">
+          Run <code className="font-mono">{result.runId}</code>
+          {agentName ? ` as ${agentName}` : ""}
+        </span>
+      </div>
+      <ul className="mt-3 space-y-2">
+        {result.checks.map((check) => (
+          <li key={check.name} data-testid="smoke-check" data-passed={check.passed}>
+            <details className="group">
+              <summary
+                className={cn(
+                  "flex cursor-pointer list-none items-start gap-2 rounded text-sm [&::-webkit-details-marker]:hidden",
+                  focusRing,
+                )}
+              >
+                <span
+                  aria-hidden="true"
+                  className={cn(
+                    "mt-px w-4 shrink-0 text-center font-bold",
+                    check.passed ? "text-emerald-700" : "text-red-700",
+                  )}
+                >
+                  {check.passed ? "✓" : "✗"}
+                </span>
+                <span className="min-w-0 flex-1 text-zinc-900">
+                  <span className="sr-only">{check.passed ? "Passed: " : "Failed: "}</span>
+                  {check.name}
+                </span>
+                <span className="shrink-0 text-xs text-accent-700 group-open:hidden">Show evidence</span>
+                <span className="hidden shrink-0 text-xs text-accent-700 group-open:inline">
+                  Hide evidence
+                </span>
+              </summary>
+              <CodeBlock
+                code={toJson(check.evidence)}
+                language="json"
+                title="Evidence"
+                className="mt-2"
+                data-testid="smoke-evidence"
+              />
+            </details>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { TrustRulesTable } from "@/components/approvals/TrustRulesTable";
+import { activeRule, COMPANY_ID, companyRule, expiredRule, NOW, pendingRule, revokedRule } from "./fixtures";
+import { withApprovalsApi } from "./mock-api";
+
+const rules = [pendingRule, activeRule, companyRule, revokedRule, expiredRule];
+
+const meta = {
+  title: "Approvals/TrustRulesTable",
+  component: TrustRulesTable,
+  args: { companyId: COMPANY_ID, canEdit: true, now: NOW, initialRules: rules },
+  decorators: [withApprovalsApi({ trustRules: rules })],
+} satisfies Meta<typeof TrustRulesTable>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Empty: Story = {
+  args: { initialRules: [] },
+  decorators: [withApprovalsApi({ trustRules: [] })],
+};
+
+/** Every status: pending approval, active, revoked, expired. */
+export const AllStatuses: Story = {};
+
+export const Active: Story = {
+  args: { initialRules: [activeRule, companyRule] },
+  decorators: [withApprovalsApi({ trustRules: [activeRule, companyRule] })],
+};
+
+export const PendingApproval: Story = {
+  args: { initialRules: [pendingRule] },
+  decorators: [withApprovalsApi({ trustRules: [pendingRule] })],
+};
+
+export const Revoked: Story = {
+  args: { initialRules: [revokedRule] },
+  decorators: [withApprovalsApi({ trustRules: [revokedRule] })],
+};
+
+export const ReadOnly: Story = { args: { canEdit: false } };
+
+/** Revoke asks first. */
+export const ConfirmRevoke: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getAllByTestId("trust-rule-revoke")[1]!);
+  },
+};

@@ -1,0 +1,144 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { expect, userEvent, waitFor, within } from "storybook/test";
+import { ConnectionDetail } from "@/components/tools-access/ConnectionDetail";
+import { COMPANY_ID, NOW } from "./fixtures";
+import {
+  activeConnection,
+  applicationRecords,
+  archivedConnection,
+  bindingRecords,
+  catalogs,
+  connections,
+  disabledConnection,
+  draftConnection,
+  healthErrorConnection,
+  missingSecretConnection,
+  sandboxUpstream,
+  secretRecords,
+} from "./gateway-fixtures";
+import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
+
+const api: GatewayMockOptions = {
+  applications: applicationRecords,
+  connections,
+  catalogs,
+  secrets: secretRecords,
+  bindings: bindingRecords,
+  upstream: { [draftConnection.id]: sandboxUpstream },
+};
+
+const meta = {
+  title: "Tools & Access/ConnectionDetail",
+  component: ConnectionDetail,
+  args: { companyId: COMPANY_ID, canEdit: true, connection: activeConnection, now: NOW },
+  decorators: [withGatewayApi(api)],
+} satisfies Meta<typeof ConnectionDetail>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Active and healthy, with two quarantined tools (one changed since its review) waiting for review. */
+export const QuarantinedEntries: Story = {};
+
+/** Both quarantined and disabled tools selected, ready to approve or disable. */
+export const ReviewSelection: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(await within(canvasElement).findByTestId("catalog-select-all"));
+  },
+};
+
+/** A new Draft: nothing tested, no catalog yet, nothing exposed. */
+export const Draft: Story = { args: { connection: draftConnection } };
+
+/** Enable before it is ready: the server's 409 `connection_not_ready` lists what is missing. */
+export const DraftNotReady: Story = {
+  args: { connection: draftConnection },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-enable"));
+    await canvas.findByTestId("connection-not-ready");
+  },
+};
+
+/** The whole lifecycle against the in-memory API: test, refresh, approve everything, enable. */
+export const DraftToActive: Story = {
+  args: { connection: draftConnection },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-test"));
+    await canvas.findByText("Latency");
+    await userEvent.click(canvas.getByTestId("connection-refresh"));
+    await canvas.findByTestId("connection-refresh-result");
+    await userEvent.click(await canvas.findByTestId("catalog-select-all"));
+    await userEvent.click(canvas.getByTestId("catalog-approve"));
+    await waitFor(() => expect(canvas.queryByTestId("catalog-approve")).toBeNull());
+    await userEvent.click(canvas.getByTestId("connection-enable"));
+    await canvas.findByTestId("connection-enabled");
+  },
+};
+
+/** A revoked secret is still bound: health says "missing secret", the binding is red. */
+export const MissingSecret: Story = { args: { connection: missingSecretConnection } };
+
+export const DisabledWithReason: Story = { args: { connection: disabledConnection } };
+
+/** The last test failed; the error text is shown. */
+export const HealthError: Story = { args: { connection: healthErrorConnection } };
+
+export const Archived: Story = { args: { connection: archivedConnection } };
+
+export const ReadOnly: Story = { args: { canEdit: false } };
+
+/** Disabling asks for an optional reason. */
+export const DisableWithReason: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-disable"));
+    await userEvent.type(canvas.getByTestId("connection-disable-reason"), "rotating the GitHub token");
+  },
+};
+
+export const ConfirmArchive: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.click(within(canvasElement).getByTestId("connection-archive"));
+  },
+};
+
+/** A credential typed into the headers is refused with `inline_secret`. */
+export const EditInlineSecret: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-edit"));
+    await userEvent.type(canvas.getByTestId("connection-edit-headers"), "\nX-Api-Key: 0123456789abcdef");
+    await userEvent.click(canvas.getByTestId("connection-edit-submit"));
+    await canvas.findByText("These settings hold a credential");
+  },
+};
+
+/** Bind another secret: choose it, the header and a prefix. */
+export const AddBinding: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const select = await canvas.findByTestId("binding-secret");
+    await canvas.findByRole("option", { name: "JIRA_TOKEN" });
+    await userEvent.selectOptions(select, "sec-jira");
+    await userEvent.type(canvas.getByTestId("binding-target"), "X-Jira-Token");
+  },
+};
+
+/** The test itself fails upstream. */
+export const TestFails: Story = {
+  decorators: [
+    withGatewayApi({
+      ...api,
+      testOutcomes: {
+        [activeConnection.id]: { health: "error", error: "upstream_timeout: no answer within 30000 ms" },
+      },
+    }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-test"));
+    await canvas.findByTestId("connection-health-error");
+  },
+};

@@ -1,0 +1,153 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { ConnectionStatusBadge } from "@/components/tools-access/ConnectionStatusBadge";
+import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
+import { HealthBadge } from "@/components/tools-access/HealthBadge";
+import type { Connection } from "@/components/tools-access/types";
+import { COMPANY_ID, NOW } from "./fixtures";
+import {
+  activeConnection,
+  applicationChoices,
+  applicationRecords,
+  bindingRecords,
+  catalogs,
+  connections,
+  disabledConnection,
+  draftConnection,
+  healthErrorConnection,
+  missingSecretConnection,
+  sandboxUpstream,
+  secretRecords,
+} from "./gateway-fixtures";
+import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
+
+const api: GatewayMockOptions = {
+  applications: applicationRecords,
+  connections,
+  catalogs,
+  secrets: secretRecords,
+  bindings: bindingRecords,
+  upstream: { [draftConnection.id]: sandboxUpstream },
+};
+
+/** `GET /connections` rows: the fixtures with their catalog counts. */
+const listed: Connection[] = connections.map((c) => {
+  const counts: NonNullable<Connection["catalog"]> = {};
+  for (const e of catalogs[c.id] ?? []) counts[e.status] = (counts[e.status] ?? 0) + 1;
+  return { ...c, catalog: counts };
+});
+
+const meta = {
+  title: "Tools & Access/Connections",
+  component: ConnectionsManager,
+  args: {
+    companyId: COMPANY_ID,
+    canEdit: true,
+    initialConnections: listed,
+    applications: applicationChoices,
+    now: NOW,
+  },
+  decorators: [withGatewayApi(api)],
+} satisfies Meta<typeof ConnectionsManager>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** Works against an in-memory API. Select a connection to open it. */
+export const Loaded: Story = {};
+
+export const Empty: Story = {
+  args: { initialConnections: [] },
+  decorators: [withGatewayApi({ ...api, connections: [] })],
+};
+
+/** Connections belong to an application; the form says so when there is none. */
+export const NoApplications: Story = {
+  args: { initialConnections: [], applications: [] },
+  decorators: [withGatewayApi({})],
+};
+
+/** Reached from an application's row: only its connections, with a way back to all. */
+export const FilteredByApplication: Story = {
+  args: {
+    applicationId: "app-mail",
+    initialConnections: listed.filter((c) => c.applicationId === "app-mail"),
+  },
+};
+
+export const ReadOnly: Story = { args: { canEdit: false, selectedId: activeConnection.id } };
+
+/** An active connection whose catalog has quarantined tools waiting for review. */
+export const QuarantinedCatalog: Story = { args: { selectedId: activeConnection.id } };
+
+/** A bound secret was revoked: health is "missing secret" and the binding shows it in red. */
+export const MissingSecret: Story = { args: { selectedId: missingSecretConnection.id } };
+
+export const DisabledWithReason: Story = { args: { selectedId: disabledConnection.id } };
+
+export const HealthError: Story = { args: { selectedId: healthErrorConnection.id } };
+
+/** A new Draft cannot be enabled before a passing test and a reviewed catalog: the 409 says what is missing. */
+export const DraftNotReady: Story = {
+  args: { selectedId: draftConnection.id },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("connection-enable"));
+    await canvas.findByTestId("connection-not-ready");
+  },
+};
+
+/** Remote MCP asks for a URL; trusted local carries its warning. */
+export const CreateRemote: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.selectOptions(canvas.getByTestId("connection-create-application"), "app-github");
+    await userEvent.type(canvas.getByTestId("connection-create-name"), "staging org");
+    await userEvent.type(canvas.getByTestId("connection-create-url"), "http://127.0.0.1:8787/mcp");
+    await userEvent.click(canvas.getByTestId("connection-create-trusted-local"));
+  },
+};
+
+/** A token typed into the headers is refused with `inline_secret`. */
+export const CreateInlineSecret: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.selectOptions(canvas.getByTestId("connection-create-application"), "app-github");
+    await userEvent.type(canvas.getByTestId("connection-create-name"), "staging org");
+    await userEvent.type(
+      canvas.getByTestId("connection-create-url"),
+      "https://mcp.github.example/staging/mcp",
+    );
+    await userEvent.type(canvas.getByTestId("connection-create-headers"), "Authorization: Bearer 0123456789");
+    await userEvent.click(canvas.getByTestId("connection-create-submit"));
+    await canvas.findByText("These settings hold a credential");
+  },
+};
+
+/** The plugin type asks for a plugin id instead of a URL. */
+export const CreatePlugin: Story = {
+  play: async ({ canvasElement }) => {
+    await userEvent.selectOptions(
+      within(canvasElement).getByTestId("connection-create-application"),
+      "app-text",
+    );
+  },
+};
+
+/** Every lifecycle state and health result. */
+export const Badges: Story = {
+  render: () => (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2">
+        {["draft", "active", "disabled", "archived"].map((s) => (
+          <ConnectionStatusBadge key={s} status={s} />
+        ))}
+      </div>
+      <div className="flex flex-wrap gap-2">
+        {["unknown", "ok", "error", "missing_secret"].map((h) => (
+          <HealthBadge key={h} health={h} />
+        ))}
+      </div>
+    </div>
+  ),
+};

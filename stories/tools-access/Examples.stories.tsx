@@ -1,0 +1,89 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { ExamplesPanel } from "@/components/tools-access/ExamplesPanel";
+import { agentRefs, COMPANY_ID } from "./fixtures";
+import {
+  echoSmokePassed,
+  examples,
+  examplesAllInstalled,
+  examplesFixturesOff,
+  todoSmokeOneFailed,
+} from "./gateway-fixtures";
+import { withGatewayApi } from "./gateway-mock-api";
+
+const noneInstalled = examples.map((e) => ({ ...e, installed: null }));
+
+const meta = {
+  title: "Tools & Access/Examples",
+  component: ExamplesPanel,
+  args: { companyId: COMPANY_ID, canInstall: true, initialExamples: examples, agents: agentRefs },
+  decorators: [withGatewayApi({ examples })],
+} satisfies Meta<typeof ExamplesPanel>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** "Echo" is installed; the others can be installed against the in-memory API. */
+export const Mixed: Story = {};
+
+export const NotInstalled: Story = {
+  args: { initialExamples: noneInstalled },
+  decorators: [withGatewayApi({ examples: noneInstalled })],
+};
+
+export const Installed: Story = {
+  args: { initialExamples: examplesAllInstalled },
+  decorators: [withGatewayApi({ examples: examplesAllInstalled })],
+};
+
+/** The server has the example fixtures switched off: remote examples cannot be installed. */
+export const FixturesOff: Story = {
+  args: { initialExamples: examplesFixturesOff },
+  decorators: [withGatewayApi({ examples: examplesFixturesOff })],
+};
+
+export const ReadOnly: Story = { args: { canInstall: false } };
+
+export const Empty: Story = {
+  args: { initialExamples: [] },
+  decorators: [withGatewayApi({ examples: [] })],
+};
+
+/** Install shows what was created, with links. */
+export const InstallTodo: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = canvas.getAllByTestId("example-card").find((c) => c.dataset.exampleId === "todo")!;
+    await userEvent.click(within(card).getByTestId("example-install"));
+    await within(card).findByTestId("example-install-result");
+  },
+};
+
+export const SmokeAllPassed: Story = {
+  args: { initialSmokeResults: [echoSmokePassed] },
+};
+
+/** One check failed; its evidence is open. */
+export const SmokeOneFailed: Story = {
+  args: { initialExamples: examplesAllInstalled, initialSmokeResults: [todoSmokeOneFailed] },
+  decorators: [
+    withGatewayApi({ examples: examplesAllInstalled, smokeResults: { todo: todoSmokeOneFailed } }),
+  ],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const failed = canvas.getAllByTestId("smoke-check").find((c) => c.dataset.passed === "false")!;
+    await userEvent.click(failed.querySelector("summary")!);
+  },
+};
+
+/** Runs the checks against the in-memory API as a chosen agent. */
+export const RunSmoke: Story = {
+  decorators: [withGatewayApi({ examples, smokeResults: { echo: echoSmokePassed } })],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const card = canvas.getAllByTestId("example-card").find((c) => c.dataset.exampleId === "echo")!;
+    await userEvent.selectOptions(within(card).getByTestId("example-smoke-agent"), agentRefs[0]!.id);
+    await userEvent.click(within(card).getByTestId("example-smoke"));
+    await within(card).findByTestId("smoke-result");
+  },
+};
