@@ -44,7 +44,9 @@ test("the seeded owner signs in and reaches Tools & Access", async ({ page }) =>
   await page.screenshot({ path: "test-results/tools-access-overview.png", fullPage: true });
 
   await ui.toolsSection("applications").click();
-  await expect(page.getByTestId("section-empty-applications")).toBeVisible();
+  await expect(page.getByTestId("app-create-slug")).toBeVisible();
+  await ui.toolsSection("runtime").click();
+  await expect(page.getByTestId("section-empty-runtime")).toBeVisible();
   await page.screenshot({ path: "test-results/tools-access-applications.png", fullPage: true });
 
   await ui.nav("agents").click();

@@ -1,0 +1,57 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect, test } from "@playwright/test";
+import { demoCredentials } from "./credentials";
+import { SignInPage } from "./pages/sign-in-page";
+
+test("install the echo example in the UI, call a tool with the MCP SDK as an agent, see it in the transcript and the audit", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const creds = demoCredentials();
+  const signIn = new SignInPage(page);
+  await signIn.goto();
+  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
+  await expect(page).toHaveURL(/\/issues/);
+
+  await page.goto(`/c/${creds.companyId}/settings/tools/examples`);
+  const card = page.locator('[data-testid="example-card"][data-example-id="echo"]');
+  await card.getByTestId("example-install").click();
+  await expect(card.getByTestId("example-install-result")).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: "test-results/examples-installed.png", fullPage: true });
+
+  // The agent starts its own run and talks MCP to the gateway with the session it got.
+  const agent = creds.agents[0]!;
+  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  expect(started.status).toBe(201);
+  const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
+  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
+    }),
+  );
+  const { tools } = await client.listTools();
+  expect(tools.map((t) => t.name)).toContain("echo__echo");
+  const result = await client.callTool({ name: "echo__echo", arguments: { text: "hello from the e2e agent" } });
+  expect(JSON.stringify(result.content)).toContain("hello from the e2e agent");
+  const denied = await client.callTool({ name: "echo__not_a_tool", arguments: {} });
+  expect(denied.isError).toBe(true);
+  await client.close();
+
+  await page.goto(`/c/${creds.companyId}/runs/${run.id}`);
+  const events = page.getByTestId("run-event");
+  await expect(events.filter({ hasText: "echo__echo" })).toHaveCount(1);
+  await expect(events.filter({ hasText: "echo__not_a_tool" })).toHaveCount(1);
+  await page.screenshot({ path: "test-results/run-transcript.png", fullPage: true });
+
+  await events.filter({ hasText: "echo__echo" }).getByTestId("run-event-link").click();
+  await expect(page).toHaveURL(/settings\/tools\/audit\?runId=/);
+  await expect(page.getByTestId("audit-row").filter({ hasText: "echo__echo" }).first()).toBeVisible();
+  await page.screenshot({ path: "test-results/audit-run.png", fullPage: true });
+});
