@@ -278,6 +278,8 @@ function StatusLine({
         <RelativeTime value={card.expiresAt} now={now} />.
       </>
     );
+  } else if (status === "executing") {
+    content = "Running the approved call with the reviewed arguments…";
   } else if (status === "expired" && card.expiresAt) {
     content = (
       <>

@@ -106,6 +106,8 @@ export function ApprovalsInbox({
   const [trustOpen, setTrustOpen] = useState<string | null>(null);
   const [trusted, setTrusted] = useState<ReadonlySet<string>>(() => new Set());
   const [executed, setExecuted] = useState<{ id: string; outcome: ReviewOutcome } | null>(null);
+  // Rows acted on stay in the current tab (with their new status) until the tab changes.
+  const [kept, setKept] = useState<ReadonlySet<string>>(() => new Set());
   const baseId = useId();
   const tabRefs = useRef<Record<InboxTab, HTMLButtonElement | null>>({
     pending: null,
@@ -131,8 +133,14 @@ export function ApprovalsInbox({
     approved: requests.filter((r) => inTab("approved", r.status)).length,
     all: requests.length,
   };
-  const visible = requests.filter((r) => inTab(tab, r.status));
+  const visible = requests.filter((r) => inTab(tab, r.status) || kept.has(r.id));
   const columns = canReview || canTrust ? 7 : 6;
+
+  function selectTab(next: InboxTab) {
+    if (next === tab) return;
+    setTab(next);
+    setKept(new Set());
+  }
 
   function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
     const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
@@ -143,12 +151,13 @@ export function ApprovalsInbox({
     if (next === null) return;
     event.preventDefault();
     const target = TABS[next]!.key;
-    setTab(target);
+    selectTab(target);
     tabRefs.current[target]?.focus();
   }
 
   function runReview(id: string, action: ReviewAction) {
     setExecuted(null);
+    setKept((prev) => new Set(prev).add(id));
     review.mutate({ id, action });
   }
 
@@ -194,7 +203,7 @@ export function ApprovalsInbox({
                   aria-selected={active}
                   aria-controls={`${baseId}-panel`}
                   tabIndex={active ? 0 : -1}
-                  onClick={() => setTab(t.key)}
+                  onClick={() => selectTab(t.key)}
                   onKeyDown={(event) => onTabKey(event, index)}
                   data-testid={`inbox-tab-${t.key}`}
                   className={cn(

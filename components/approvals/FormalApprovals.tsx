@@ -158,8 +158,8 @@ export function FormalApprovals({
                   data-status={a.status}
                   data-kind={a.kind}
                 >
-                  <div className="flex flex-wrap items-start justify-between gap-3">
-                    <div className="min-w-0 space-y-1">
+                  <div className="flex items-start justify-between gap-3">
+                    <div className="min-w-0 flex-1 space-y-1">
                       <p className="font-medium break-words text-zinc-900">{a.title}</p>
                       {a.summary ? <p className="text-sm text-zinc-600">{a.summary}</p> : null}
                       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
@@ -180,7 +180,7 @@ export function FormalApprovals({
                         </p>
                       ) : null}
                     </div>
-                    <FormalApprovalStatusBadge status={a.status} />
+                    <FormalApprovalStatusBadge status={a.status} className="shrink-0" />
                   </div>
                   {pending && canDecide ? (
                     <div className="flex flex-wrap items-end gap-2">

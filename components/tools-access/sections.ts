@@ -1,4 +1,4 @@
-/** The eight Tools & Access sections, in navigation order. */
+/** The Tools & Access sections, in navigation order (the ADR's eight, plus Approvals). */
 
 export type SectionKey =
   | "overview"
@@ -8,6 +8,7 @@ export type SectionKey =
   | "policies"
   | "runtime"
   | "audit"
+  | "approvals"
   | "examples";
 
 export interface ToolsAccessSection {
@@ -73,6 +74,13 @@ export const TOOLS_ACCESS_SECTIONS: readonly ToolsAccessSection[] = [
     label: "Audit",
     description: "A record of every tool call an agent attempted, whether it was allowed, and why.",
     href: sub("audit"),
+  },
+  {
+    key: "approvals",
+    label: "Approvals",
+    description:
+      "Tool calls waiting for a person, trust rules, and changes to agents' autonomy waiting for a second admin.",
+    href: sub("approvals"),
   },
   {
     key: "examples",

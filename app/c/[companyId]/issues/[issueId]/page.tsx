@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
+import type { MembershipRole } from "@/db/schema/values";
+import { roleHas } from "@/server/auth/capabilities";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { iso, orNotFound, requireCompanyPage, requireUserContext } from "../../../../_lib/session";
 
@@ -13,7 +15,7 @@ export default async function IssuePage({
   params: Promise<{ companyId: string; issueId: string }>;
 }) {
   const { companyId, issueId } = await params;
-  const { ctx } = await requireCompanyPage(companyId);
+  const { ctx, company } = await requireCompanyPage(companyId);
   const issue = await orNotFound(getIssue(ctx, issueId));
   if (issue.companyId !== companyId) return orNotFound(Promise.reject(new Error("wrong company")));
 
@@ -29,6 +31,7 @@ export default async function IssuePage({
   return (
     <IssueThread
       companyId={companyId}
+      canReview={roleHas(company.role as MembershipRole, "tools:approve")}
       now={new Date().toISOString()}
       issue={{
         id: issue.id,

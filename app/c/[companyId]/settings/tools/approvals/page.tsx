@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import { ApprovalsInbox } from "@/components/approvals/ApprovalsInbox";
+import { FormalApprovals } from "@/components/approvals/FormalApprovals";
+import { TrustRulesTable } from "@/components/approvals/TrustRulesTable";
+import { QueryProvider } from "@/components/providers/QueryProvider";
+import type { MembershipRole } from "@/db/schema/values";
+import { listActionRequests } from "@/server/approvals/action-requests";
+import { listFormalApprovals } from "@/server/approvals/formal";
+import { listTrustRules } from "@/server/approvals/trust-rules";
+import { roleHas } from "@/server/auth/capabilities";
+import { toClient } from "../../../../../_lib/serialize";
+import { requireCompanyPage } from "../../../../../_lib/session";
+
+export const metadata: Metadata = { title: "Approvals · Tools & Access" };
+
+export default async function ApprovalsPage({ params }: { params: Promise<{ companyId: string }> }) {
+  const { companyId } = await params;
+  const { ctx, company } = await requireCompanyPage(companyId);
+  const role = company.role as MembershipRole;
+  const [requests, rules, approvals] = await Promise.all([
+    listActionRequests(ctx, companyId, { limit: 200 }),
+    listTrustRules(ctx, companyId),
+    listFormalApprovals(ctx, companyId, { limit: 100 }),
+  ]);
+  return (
+    <QueryProvider>
+      <div className="space-y-8">
+        <ApprovalsInbox
+          companyId={companyId}
+          canReview={roleHas(role, "tools:approve")}
+          canTrust={roleHas(role, "tools:admin")}
+          initialRequests={toClient(requests)}
+        />
+        <FormalApprovals
+          companyId={companyId}
+          canDecide={roleHas(role, "tools:admin")}
+          initialApprovals={toClient(approvals)}
+        />
+        <TrustRulesTable
+          companyId={companyId}
+          canEdit={roleHas(role, "tools:admin")}
+          initialRules={toClient(rules)}
+        />
+      </div>
+    </QueryProvider>
+  );
+}
