@@ -1,8 +1,16 @@
 // Start-up work for every server process (also replicas started with plain `next start`):
-// apply committed migrations before serving. `npm start` has already done this for the
+// apply committed migrations and reap orphaned runtime slots before serving. `npm start` has already done this for the
 // embedded database; running it again is a cheap no-op under the migration advisory lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
-  const { migrateDatabase } = await import("./db/client");
+  const { migrateDatabase, getDb } = await import("./db/client");
   await migrateDatabase(process.env.DATABASE_URL);
+  // Stop local MCP processes a previous server on this host left running (crash, kill -9).
+  const { reapOrphanedSlots, shutdownAllSlots } = await import("./server/runtime");
+  await reapOrphanedSlots(getDb());
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void shutdownAllSlots().finally(() => process.exit(0));
+    });
+  }
 }

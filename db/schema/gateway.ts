@@ -98,6 +98,10 @@ export const toolRuntimeSlots = pgTable(
     stoppedAt: ts("stopped_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** The supervising server process (`host/pid/start ticks`): orphan reaping skips live owners. */
+    supervisorId: text("supervisor_id"),
+    /** The last lines of the slot's stderr, redacted and bounded, saved when it stops or crashes. */
+    stderrTail: text("stderr_tail"),
   },
   (t) => [
     companyKey("tool_runtime_slots", t.companyId, t.id),

@@ -24,11 +24,16 @@ export interface ToolMetadata {
  */
 export function classifyRisk(t: ToolMetadata): Risk {
   const a = t.annotations ?? {};
+  // camelCase names carry verbs too (`deleteEverything`, `sendEmail`): test both spellings.
+  const split = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2");
   const text = `${t.name} ${t.title ?? ""}`;
   const description = t.description ?? "";
-  if (a.destructiveHint === true || DESTRUCTIVE.test(t.name) || DESTRUCTIVE.test(text)) return "destructive";
-  if (WRITE.test(t.name) || a.readOnlyHint === false) return "write";
-  if (a.readOnlyHint === true && !DESTRUCTIVE.test(description) && !WRITE.test(t.name)) return "read";
+  const has = (re: RegExp, s: string) => re.test(s) || re.test(split(s));
+  if (a.destructiveHint === true || has(DESTRUCTIVE, t.name) || has(DESTRUCTIVE, text)) return "destructive";
+  if (has(WRITE, t.name) || a.readOnlyHint === false) return "write";
+  // A description that contradicts the hint (or a read-looking name) keeps the tool out of read.
+  if (DESTRUCTIVE.test(description)) return "write";
+  if (a.readOnlyHint === true) return "read";
   // Read-looking names without a hint are still reads (list_, get_, search_ …).
   if (
     /^(list|get|read|search|find|fetch|query|describe|show|view|count|lookup|preview|now|echo|time)([_\-.]|$)/i.test(

@@ -1,8 +1,11 @@
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { toolApplications, toolConnections } from "@/db/schema";
+import { type toolApplications, type toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { ToolMetadata } from "../catalog/classify";
 import { type Actor, actorRef } from "../context";
 import { ServiceError } from "../errors";
+import { isDeferred, stdioCallTool, stdioListTools } from "../runtime";
+import type { StdioTarget } from "../runtime/supervisor";
 import { resolveConnectionSecrets } from "../secrets/resolve";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin } from "./plugins";
@@ -25,6 +28,8 @@ export interface UpstreamTarget {
   /** Secret values released for this call: results are scrubbed of them. */
   secretValues: string[];
   credentialScope: string;
+  /** stdio only: the slot's template, env-var secrets and run (per-run slots). */
+  stdio: { target: StdioTarget; db: Db } | null;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -65,7 +70,8 @@ export async function upstreamTargetFor(
   };
   let headers: Record<string, string> = { ...(config.headers ?? {}) };
   let secretValues: string[] = [];
-  if (application.type === "mcp_http") {
+  let env: Record<string, string> = {};
+  if (application.type === "mcp_http" || application.type === "mcp_stdio") {
     const { actorType, actorId } = actorRef(opts.actor);
     const resolved = await resolveConnectionSecrets(db, {
       companyId: opts.companyId,
@@ -80,7 +86,40 @@ export async function upstreamTargetFor(
     });
     if (!resolved.ok) throw new ServiceError("missing_secret", resolved.message, 503);
     headers = { ...headers, ...resolved.headers };
+    env = resolved.env;
     secretValues = resolved.values;
+  }
+  let stdio: UpstreamTarget["stdio"] = null;
+  if (application.type === "mcp_stdio") {
+    const [template] = connection.stdioTemplateId
+      ? await db
+          .select()
+          .from(toolStdioTemplates)
+          .where(
+            and(
+              eq(toolStdioTemplates.companyId, opts.companyId),
+              eq(toolStdioTemplates.id, connection.stdioTemplateId),
+            ),
+          )
+      : [];
+    if (!template || template.status !== "active") {
+      throw new ServiceError(
+        "unsafe_command_template",
+        "the connection's command template is missing or disabled",
+        409,
+      );
+    }
+    stdio = {
+      db,
+      target: {
+        companyId: opts.companyId,
+        connection,
+        template,
+        env,
+        secretValues,
+        runId: opts.runId ?? null,
+      },
+    };
   }
   return {
     type: application.type,
@@ -95,6 +134,7 @@ export async function upstreamTargetFor(
     secretValues,
     // Different secret sets must never share an upstream client.
     credentialScope: secretValues.length === 0 ? "none" : `secrets:${secretValues.length}`,
+    stdio,
   };
 }
 
@@ -125,12 +165,20 @@ export async function listUpstreamTools(
         throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`, 409);
       return builtinCatalog(plugin.tools);
     }
+    case "mcp_stdio": {
+      if (!t.stdio)
+        throw new ServiceError("unsafe_command_template", "the connection has no command template", 409);
+      const tools = await stdioListTools(t.stdio.db, t.stdio.target, { timeoutMs: t.timeoutMs });
+      return tools.map((x) => ({
+        name: x.name,
+        title: x.title ?? null,
+        description: x.description ?? null,
+        inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
+        annotations: (x.annotations as Record<string, unknown>) ?? null,
+      }));
+    }
     default:
-      throw new ServiceError(
-        "runtime_unavailable",
-        `\`${t.type}\` connections run in runtime slots, not available here`,
-        503,
-      );
+      throw new ServiceError("runtime_unavailable", `\`${t.type}\` connections are not supported here`, 503);
   }
 }
 
@@ -195,7 +243,24 @@ export async function callUpstreamTool(
       if (!self) throw new ServiceError("session_invalid", "plugin tools need a run context", 401);
       return { result: asToolResult(await runBuiltinTool(plugin.tools, name, self, args)), fullJson: null };
     }
+    case "mcp_stdio": {
+      if (!t.stdio)
+        throw new ServiceError("unsafe_command_template", "the connection has no command template", 409);
+      const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, { timeoutMs: t.timeoutMs });
+      if (isDeferred(out)) {
+        throw new ServiceError(
+          "runtime_deferred",
+          "no runtime capacity for this tool right now; retry later",
+          503,
+          {
+            retryAfterMs: out.retryAfterMs,
+          },
+        );
+      }
+      // Bounded by the gateway's result guard like any other result.
+      return { result: out as UpstreamResult["result"], fullJson: null };
+    }
     default:
-      throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools need a runtime slot`, 503);
+      throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools are not supported here`, 503);
   }
 }

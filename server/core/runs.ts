@@ -7,6 +7,7 @@ import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
 import { DEFAULT_SESSION_TTL_MINUTES, mintGatewaySession } from "../gateway/sessions";
+import { stopRunSlots } from "../runtime";
 
 export const StartRunInput = z.object({
   issueId: z.uuid().optional(),
@@ -151,7 +152,7 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
   if (!run) throw notFound("run");
   await authorizeRunAccess(ctx, run.companyId, run.agentId, true);
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(heartbeatRuns)
       .set({ status: input.status, finishedAt: now, error: input.error ?? null })
@@ -184,6 +185,9 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
     const [finished] = await runQuery({ ...ctx, db: tx as typeof ctx.db }).where(eq(heartbeatRuns.id, runId));
     return finished!;
   });
+  // A finished run's per-run runtime slots stop (best effort; idle TTL catches the rest).
+  void stopRunSlots(runId).catch(() => {});
+  return result;
 }
 
 export async function getRun(ctx: ServiceContext, runId: string) {

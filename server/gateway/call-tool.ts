@@ -12,6 +12,7 @@ import { sha256Hex } from "../ledger/canonical";
 import { claimExecution, completeInvocation } from "../ledger/invocations";
 import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
 import { logError } from "../log";
+import { runtimeCapacity } from "../runtime";
 import type { GatewayContext } from "./sessions";
 
 export const GatewayCallInput = z.object({
@@ -376,6 +377,20 @@ export async function executeInvocation(
         invocationId: inv.id,
       };
     }
+    if (code === "runtime_deferred" || code === "runtime_suppressed") {
+      const retryAfterMs = isServiceError(err) ? Number(err.details?.retryAfterMs ?? 1000) : 1000;
+      return {
+        ok: false,
+        status: 503,
+        code: "runtime_deferred",
+        message:
+          code === "runtime_suppressed"
+            ? "the tool's local runtime is suppressed after repeated crashes; an admin must restart it"
+            : "no runtime capacity for this tool right now; retry later",
+        invocationId: inv.id,
+        retryAfterMs,
+      };
+    }
     if (code === "tool_input_invalid") {
       return {
         ok: false,
@@ -416,6 +431,8 @@ export async function gatewayCallTool(
     arguments: input.arguments,
     idempotencyKey: input.idempotencyKey ?? null,
     now,
+    // Local (stdio) tools defer when no runtime slot can be had (in-memory, no I/O).
+    runtime: runtimeCapacity(gw.companyId),
     onApprovalRequired: (tx, a) =>
       createActionRequestInTx(tx, gw, a.invocation, a.decision, a.canonicalArguments, now),
   });

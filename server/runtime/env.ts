@@ -140,7 +140,7 @@ export function buildChildEnv(
   command: string,
   allowedEnvKeys: readonly string[],
   secretEnv: Record<string, string>,
-  hostEnv: NodeJS.ProcessEnv = process.env,
+  hostEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of allowedEnvKeys) {

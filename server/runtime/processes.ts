@@ -25,6 +25,9 @@ const HAS_PROC = (() => {
   }
 })();
 
+/** Whether `/proc` can be read (Linux): start times and group membership are known. */
+export const hasProcFs = () => HAS_PROC;
+
 /** Clock ticks per second of `/proc/<pid>/stat` start times (USER_HZ, 100 on Linux). */
 const CLK_TCK = 100;
 

@@ -7,6 +7,7 @@ import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../ca
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, isServiceError, notFound } from "../errors";
+import { stopConnectionSlots } from "../runtime";
 import { assertNoInlineCredentials } from "../secrets/inline";
 import { connectionSecretHealth } from "../secrets/resolve";
 import { mutateAccess } from "./profiles";
@@ -240,6 +241,8 @@ export async function updateConnection(
       },
     }),
   );
+  // Running local (stdio) processes of the connection stop with it.
+  void stopConnectionSlots(companyId, connectionId).catch(() => {});
   return present(row, application);
 }
 
@@ -563,6 +566,8 @@ export async function disableConnection(
       details: { reason: reason ?? null },
     }),
   );
+  // Running local (stdio) processes of the connection stop with it.
+  void stopConnectionSlots(companyId, connectionId).catch(() => {});
   return present(row, application);
 }
 
@@ -583,5 +588,7 @@ export async function archiveConnection(ctx: ServiceContext, companyId: string, 
       )[0]!,
     () => ({ action: "tool_connection.archive", entityType: "tool_connection", entityId: connectionId }),
   );
+  // Running local (stdio) processes of the connection stop with it.
+  void stopConnectionSlots(companyId, connectionId).catch(() => {});
   return present(row, application);
 }

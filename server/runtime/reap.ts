@@ -1,0 +1,127 @@
+/**
+ * Orphan reaping. Slot processes lead their own process groups, so they outlive a server
+ * that dies without stopping them. At server start, every slot row of this host that is not
+ * stopped and whose supervising server process is gone is stopped: its process group is
+ * signalled (after checking that the recorded group is still the one that was started) and
+ * the row is marked `stopped`.
+ */
+import { and, eq, notInArray } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { toolRuntimeSlots } from "@/db/schema";
+import { logInfo, logWarn } from "../log";
+import {
+  hasProcFs,
+  isGroupAlive,
+  isProcessAlive,
+  isSupervisorAlive,
+  processGroupMembers,
+  processStartedAt,
+  procStat,
+  terminateGroup,
+} from "./processes";
+import { runtimeSupervisor } from "./supervisor";
+
+type SlotRow = typeof toolRuntimeSlots.$inferSelect;
+
+/** How far a process's start time may be from the recorded `started_at`. */
+const START_TOLERANCE_MS = 5_000;
+
+/**
+ * Whether the process group recorded on `row` still exists and is the one the slot started
+ * (not a reused pid): its leader started when the row says, or — with the leader gone — every
+ * member started after the slot did.
+ */
+export function recordedGroupAlive(
+  row: Pick<SlotRow, "pid" | "processGroupId" | "startedAt">,
+): number | null {
+  const pgid = row.processGroupId ?? row.pid;
+  if (!pgid || pgid <= 1 || pgid === process.pid) return null;
+  const startedAt = row.startedAt ? row.startedAt.getTime() : null;
+  if (!hasProcFs()) return isGroupAlive(pgid) ? pgid : null;
+  if (isProcessAlive(pgid)) {
+    const leader = procStat(pgid);
+    if (!leader || leader.pgrp !== pgid) return null; // that pid no longer leads the group
+    const t = processStartedAt(pgid);
+    if (startedAt !== null && t !== null && Math.abs(t - startedAt) > START_TOLERANCE_MS) return null;
+    return pgid;
+  }
+  const members = processGroupMembers(pgid);
+  if (members.length === 0) return null;
+  if (startedAt !== null) {
+    for (const m of members) {
+      const t = processStartedAt(m.pid);
+      if (t !== null && t < startedAt - START_TOLERANCE_MS) return null;
+    }
+  }
+  return pgid;
+}
+
+/**
+ * Stops the process group recorded on a row (if it is still the slot's) and marks the row
+ * stopped. `persist` runs in the same transaction as the row update.
+ */
+export async function stopRecordedSlot(
+  db: Db,
+  row: SlotRow,
+  note: string,
+  graceMs: number,
+  persist?: (tx: Tx) => Promise<void>,
+): Promise<{ killed: boolean }> {
+  const pgid = recordedGroupAlive(row);
+  if (pgid) await terminateGroup(pgid, graceMs);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(toolRuntimeSlots)
+      .set({
+        status: "stopped",
+        pid: null,
+        processGroupId: null,
+        stoppedAt: new Date(),
+        lastError: note,
+        updatedAt: new Date(),
+      })
+      .where(eq(toolRuntimeSlots.id, row.id));
+    if (persist) await persist(tx);
+  });
+  return { killed: pgid !== null };
+}
+
+/**
+ * Run once at server start: stops the slots this host recorded as live whose supervising
+ * server process is gone. Slots of another live server process on the same host, and this
+ * process's own, are left alone.
+ */
+export async function reapOrphanedSlots(
+  db: Db,
+): Promise<{ examined: number; reaped: number; killed: number }> {
+  const supervisor = runtimeSupervisor();
+  const rows = await db
+    .select()
+    .from(toolRuntimeSlots)
+    .where(
+      and(
+        eq(toolRuntimeSlots.host, supervisor.host),
+        notInArray(toolRuntimeSlots.status, ["stopped", "crashed"]),
+      ),
+    );
+  let reaped = 0;
+  let killed = 0;
+  for (const row of rows) {
+    if (row.supervisorId === supervisor.supervisorId) continue;
+    if (row.supervisorId && isSupervisorAlive(row.supervisorId, supervisor.host)) continue;
+    try {
+      const out = await stopRecordedSlot(
+        db,
+        row,
+        "reaped at server start: the server process that ran it had exited",
+        supervisor.config.graceMs,
+      );
+      reaped++;
+      if (out.killed) killed++;
+    } catch (err) {
+      logWarn("runtime.reap_failed", { slotId: row.id, message: String(err) });
+    }
+  }
+  if (rows.length > 0) logInfo("runtime.orphans_reaped", { examined: rows.length, reaped, killed });
+  return { examined: rows.length, reaped, killed };
+}
