@@ -6,6 +6,7 @@ import type { Decision } from "../access/types";
 import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/action-requests";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { REDACTED, redactPaths, summarize } from "../audit/summarize";
+import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
 import { isServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
@@ -130,24 +131,62 @@ interface Guarded {
   bytes: number;
   truncated: boolean;
   fullJson: string | null;
+  findings: ContentFinding[];
+  blocked: boolean;
 }
 
-/** Redacts (policy pointers on structured content, released secrets) and bounds a result. */
-function guardResult(up: UpstreamResult, decision: Decision, secrets: string[], maxBytes: number): Guarded {
-  const raw = up.result as ToolResult;
-  const structured = raw.structuredContent
-    ? (redactPaths(raw.structuredContent, decision.redactionPlan.result) as Record<string, unknown>)
-    : undefined;
-  const cleaned: ToolResult = {
-    content: Array.isArray(raw.content) ? raw.content : [],
-    ...(structured ? { structuredContent: structured } : {}),
-    ...(raw.isError ? { isError: true } : {}),
-  };
-  const json = scrubSecrets(JSON.stringify(cleaned), secrets);
-  const fullJson = up.fullJson ? scrubSecrets(up.fullJson, secrets) : null;
+/**
+ * Guards a result before anyone sees it: policy redaction pointers on structured content, the
+ * content guard (secret-shaped values and the connection's own released secrets redacted,
+ * invisible characters stripped, prompt-injection spans removed), and the size bound (beyond
+ * it, a truncated result plus a stored artifact — both guarded).
+ */
+function guardResult(
+  up: UpstreamResult,
+  decision: Decision,
+  secrets: string[],
+  maxBytes: number,
+  injectionMode: InjectionMode = "redact",
+): Guarded {
+  const policy = (r: ToolResult): ToolResult => ({
+    content: Array.isArray(r?.content) ? r.content : [],
+    ...(r?.structuredContent
+      ? {
+          structuredContent: redactPaths(r.structuredContent, decision.redactionPlan.result) as Record<
+            string,
+            unknown
+          >,
+        }
+      : {}),
+    ...(r?.isError ? { isError: true } : {}),
+  });
+  const opts = { secretValues: secrets, injectionMode };
+  const g = guardContent(policy(up.result as ToolResult), opts);
+  let full: ReturnType<typeof guardContent> | null = null;
+  if (up.fullJson) {
+    let parsed: ToolResult;
+    try {
+      parsed = JSON.parse(up.fullJson) as ToolResult;
+    } catch {
+      parsed = { content: [] };
+    }
+    full = guardContent(policy(parsed), opts);
+  }
+  const findings = (full ?? g).findings;
+  const blocked = g.blocked || (full?.blocked ?? false);
+  const json = scrubSecrets(JSON.stringify(g.result), secrets);
+  const fullJson = full ? scrubSecrets(JSON.stringify(full.result), secrets) : null;
   const bytes = Buffer.byteLength(fullJson ?? json, "utf8");
   if (bytes <= maxBytes && !fullJson) {
-    return { result: JSON.parse(json) as ToolResult, json, bytes, truncated: false, fullJson: null };
+    return {
+      result: JSON.parse(json) as ToolResult,
+      json,
+      bytes,
+      truncated: false,
+      fullJson: null,
+      findings,
+      blocked,
+    };
   }
   const preview = (fullJson ?? json).slice(0, Math.min(4096, maxBytes));
   const truncated: ToolResult = {
@@ -165,6 +204,8 @@ function guardResult(up: UpstreamResult, decision: Decision, secrets: string[], 
     bytes,
     truncated: true,
     fullJson: fullJson ?? json,
+    findings,
+    blocked,
   };
 }
 
@@ -307,7 +348,11 @@ export async function executeInvocation(
           resultSummary: resultSummary?.summary ?? null,
           latencyMs,
           errorClass: extra.errorCode ?? null,
-          redactions: resultSummary?.redactions ?? [],
+          // What the content guard found (kind:pointer), next to what the summary redacted.
+          redactions: [
+            ...(resultSummary?.redactions ?? []),
+            ...(g?.findings ?? []).map((f) => `${f.kind}:${f.path}`),
+          ],
         },
       ]);
       await tx
@@ -351,6 +396,18 @@ export async function executeInvocation(
       issueId: ex.issueId,
     });
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
+    if (guarded.blocked) {
+      // The call ran upstream (its effects happened); only the result is withheld.
+      await finish("succeeded", "result_returned", { guarded, errorCode: "result_blocked" });
+      return {
+        ok: false,
+        status: 502,
+        code: "result_blocked",
+        message:
+          "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
+        invocationId: inv.id,
+      };
+    }
     const artifactId = await finish("succeeded", "result_returned", { guarded });
     return {
       ok: true,

@@ -2,6 +2,10 @@ import type { Db } from "@/db/client";
 import { getAccessSnapshot } from "../access/snapshot";
 import { recordToolEvents } from "../audit/record-event";
 import { sanitizeText } from "../catalog/classify";
+import { guardContent, guardText } from "../catalog/content-guard";
+
+const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
+
 import { visibleTools } from "../tools/effective";
 import type { GatewayContext } from "./sessions";
 
@@ -36,14 +40,18 @@ export async function gatewayListTools(
       if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];
     annotations.readOnlyHint = t.risk === "read";
     annotations.destructiveHint = t.risk === "destructive";
+    // Upstream metadata is untrusted: strip invisible characters and injection spans from what
+    // an agent reads (the catalog keeps the raw text so reviewers see what the upstream sent).
     const title = sanitizeText(e.title, 200);
+    const schema = e.inputSchema && typeof e.inputSchema === "object" ? e.inputSchema : { type: "object" };
     return {
       name: t.toolName,
       ...(title ? { title } : {}),
       description:
-        (sanitizeText(e.description, 1000) ?? "") +
+        guardText(sanitizeText(e.description, 1000) ?? "", METADATA_GUARD).text +
         (t.requiresApproval ? " (Calls to this tool wait for a person's approval.)" : ""),
-      inputSchema: e.inputSchema && typeof e.inputSchema === "object" ? e.inputSchema : { type: "object" },
+      inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
+        .structuredContent as Record<string, unknown>) ?? { type: "object" },
       annotations,
     };
   });
