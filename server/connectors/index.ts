@@ -102,7 +102,7 @@ export async function upstreamTargetFor(
             ),
           )
       : [];
-    if (!template || template.status !== "active") {
+    if (template?.status !== "active") {
       throw new ServiceError(
         "unsafe_command_template",
         "the connection's command template is missing or disabled",

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
@@ -5,6 +6,7 @@ import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
 import { publicOrigin } from "../gateway/sessions";
+import { createStdioTemplate } from "../runtime/templates";
 import { createApplication } from "../tools/applications";
 import {
   createConnection,
@@ -29,7 +31,11 @@ interface ExampleSpec {
   id: string;
   title: string;
   description: string;
-  type: "mcp_http" | "paperclip_self" | "paperclip_plugin";
+  type: "mcp_http" | "mcp_stdio" | "paperclip_self" | "paperclip_plugin";
+  /** stdio examples: the fixture started by an admin-made command template. */
+  stdioFixture?: "lab" | "fs-sandbox";
+  /** Tools disabled (not approved) at install. */
+  disable?: string[];
   slug: string;
   fixture?: FixtureName;
   pluginId?: string;
@@ -95,6 +101,30 @@ export const EXAMPLES: ExampleSpec[] = [
       },
     ],
     smoke: ["allowed read recorded in audit", "publish needs approval"],
+  },
+  {
+    id: "lab",
+    title: "Runtime lab (local stdio)",
+    description:
+      "A local stdio MCP server in a supervised, pooled runtime slot: a counter that proves reuse, slow and large results.",
+    type: "mcp_stdio",
+    slug: "lab",
+    stdioFixture: "lab",
+    // Crashing the process and spawning stray children are for the runtime tests, not for agents.
+    disable: ["crash", "spawn_grandchild"],
+    policies: [],
+    smoke: ["allowed read recorded in audit", "hidden tool refused with tool_denied"],
+  },
+  {
+    id: "fs-sandbox",
+    title: "File sandbox (local stdio)",
+    description:
+      "List, read, write and propose patches inside a temporary directory; path escapes are refused. Writes wait for approval.",
+    type: "mcp_stdio",
+    slug: "files",
+    stdioFixture: "fs-sandbox",
+    policies: [{ name: "Example: approve sandbox writes", kind: "require_approval", tools: ["write"] }],
+    smoke: ["allowed read recorded in audit", "write needs approval"],
   },
   {
     id: "paperclip-self",
@@ -175,8 +205,31 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
     description: spec.description,
     type: spec.type,
   });
+  let stdioTemplateId: string | undefined;
+  if (spec.type === "mcp_stdio") {
+    // The only way a local process starts: an admin-made command template (no shell, fixed args).
+    const root = process.cwd();
+    const template = await createStdioTemplate(ctx, companyId, {
+      name: `Example: ${spec.title}`,
+      description: "Installed from Examples.",
+      command: "node",
+      args: [
+        "--import",
+        path.join(root, "node_modules/tsx/dist/loader.mjs"),
+        path.join(root, "fixtures/mcp/serve.ts"),
+        spec.stdioFixture!,
+        "--stdio",
+      ],
+      allowedEnvKeys: [],
+      cwdPolicy: "none",
+      trustScope: "company",
+      perRunSlot: false,
+    });
+    stdioTemplateId = template.id;
+  }
   const connection = await createConnection(ctx, companyId, {
     applicationId: app.id,
+    ...(stdioTemplateId ? { stdioTemplateId } : {}),
     name: `${spec.title} (example)`,
     transportConfig:
       spec.type === "mcp_http"
@@ -199,7 +252,10 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
   await reviewCatalog(ctx, companyId, connection.id, {
     entries: refreshed.entries
       .filter((e) => e.status !== "removed")
-      .map((e) => ({ id: e.id, action: "approve" as const })),
+      .map((e) => ({
+        id: e.id,
+        action: spec.disable?.includes(e.name) ? ("disable" as const) : ("approve" as const),
+      })),
   });
   await enableConnection(ctx, companyId, connection.id);
   const profile = await createProfile(ctx, companyId, {

@@ -26,11 +26,14 @@ const READ_CALL: Record<string, [string, Record<string, unknown>]> = {
   social: ["list_posts", {}],
   "paperclip-self": ["list_issues", { limit: 1 }],
   "text-utils": ["word_count", { text: "one two three" }],
+  lab: ["increment", {}],
+  "fs-sandbox": ["list", { path: "." }],
 };
 const APPROVAL_CALL: Record<string, [string, Record<string, unknown>]> = {
   todo: ["todo_delete", { id: 1 }],
   outbox: ["send_email", { draftId: "smoke" }],
   social: ["publish_post", { text: "smoke" }],
+  "fs-sandbox": ["write", { path: "smoke.txt", content: "smoke" }],
 };
 
 const summary = (o: GatewayCallOutcome) =>

@@ -1,0 +1,117 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
+import * as slotsRoute from "@/app/api/companies/[companyId]/tools/runtime-slots/route";
+import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { createTestDatabase } from "@/db/test/database";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setGatewayDatabase } from "@/server/gateway/http";
+import { setRouteDatabase } from "@/server/http/route";
+import { shutdownAllSlots } from "@/server/runtime";
+import { call } from "@/server/testing/api";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+const board = () => ({ token: demo.boardApiKey });
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-stdio-ex-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+}, 60_000);
+
+afterAll(async () => {
+  await shutdownAllSlots();
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await database.drop();
+});
+
+describe("local stdio examples", () => {
+  it("the lab example installs from a command template and its calls share one pooled process", async () => {
+    const installed = await call<{ tools: { name: string; status: string }[] }>(
+      installRoute.POST,
+      "POST",
+      "/",
+      {
+        ...board(),
+        params: { companyId: demo.companyId, exampleId: "lab" },
+      },
+    );
+    expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+    expect(installed.json.tools.find((t) => t.name === "lab__crash")?.status).toBe("disabled");
+    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    });
+    // `increment` is a write (fail-safe classification): identical retries would replay, so each
+    // call carries its own idempotency key.
+    const inc = (key: string) =>
+      call<{ result: { structuredContent?: { value?: number; count?: number } } }>(
+        callRoute.POST,
+        "POST",
+        "/api/tool-gateway/tools/call",
+        {
+          token: run.json.gateway.token,
+          body: { tool: "lab__increment", arguments: {}, idempotencyKey: key },
+        },
+      );
+    const a = await inc("first");
+    const b = await inc("second");
+    expect(a.status, JSON.stringify(a.json)).toBe(200);
+    const value = (r: typeof a) =>
+      r.json.result.structuredContent?.value ?? r.json.result.structuredContent?.count;
+    expect(value(b)! - value(a)!).toBe(1);
+    const crash = await call<{ error?: { code: string } }>(
+      callRoute.POST,
+      "POST",
+      "/api/tool-gateway/tools/call",
+      {
+        token: run.json.gateway.token,
+        body: { tool: "lab__crash", arguments: {} },
+      },
+    );
+    expect(crash.json.error?.code).toBe("tool_denied");
+    const slots = await call<{ slots: { status: string; pid: number | null }[] }>(
+      slotsRoute.GET,
+      "GET",
+      "/",
+      { ...board(), params: { companyId: demo.companyId } },
+    );
+    expect(slots.json.slots.filter((s) => s.status === "running" || s.status === "idle")).toHaveLength(1);
+  });
+
+  it("smoke checks pass for the lab and the file sandbox", async () => {
+    expect(
+      (
+        await call(installRoute.POST, "POST", "/", {
+          ...board(),
+          params: { companyId: demo.companyId, exampleId: "fs-sandbox" },
+        })
+      ).status,
+    ).toBe(201);
+    for (const exampleId of ["lab", "fs-sandbox"]) {
+      const res = await call<{ passed: boolean; checks: { name: string; passed: boolean }[] }>(
+        smokeRoute.POST,
+        "POST",
+        "/",
+        {
+          ...board(),
+          params: { companyId: demo.companyId, exampleId },
+          body: {},
+        },
+      );
+      expect(
+        res.json.checks.filter((c) => !c.passed),
+        exampleId,
+      ).toEqual([]);
+    }
+  });
+});
