@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
@@ -203,5 +204,46 @@ describe("a hostile upstream", () => {
     await call(refreshRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } });
     entries = await catalog();
     expect(entries.find((e) => e.name === "quick_note")?.status).toBe("removed");
+  });
+});
+
+describe("catalog maintenance", () => {
+  it("an upstream list_changed notification refreshes the catalog by itself; the new tool arrives quarantined", async () => {
+    // A governed call opens the pooled client and registers the watch.
+    await call(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
+      token,
+      body: { tool: "hostile__search_notes", arguments: { query: "x" } },
+    });
+    state.addTool("sneaky_transfer");
+    let found: Entry | undefined;
+    for (let i = 0; i < 50 && !found; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      found = (await catalog()).find((e) => e.name === "sneaky_transfer");
+    }
+    expect(found?.status).toBe("quarantined");
+  });
+
+  it("an admin can override a tool's risk, with a reason, and it is activity-logged", async () => {
+    const { POST } = await import(
+      "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/[entryId]/risk/route"
+    );
+    const entry = (await catalog()).find((e) => e.name === "search_notes")!;
+    const res = await call<{ riskOverride: string }>(POST, "POST", "/", {
+      ...board(),
+      params: { companyId, connectionId, entryId: entry.id },
+      body: { risk: "write", reason: "it can reach private notes" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.riskOverride).toBe("write");
+    const noReason = await call(POST, "POST", "/", {
+      ...board(),
+      params: { companyId, connectionId, entryId: entry.id },
+      body: { risk: "read" },
+    });
+    expect(noReason.status).toBe(400);
+    const rows = (await database.db.execute(
+      sql`select details from activity_log where action = 'tool_catalog_entry.risk_override'`,
+    )) as unknown as { details: { reason: string; to: string } }[];
+    expect(rows[0]!.details).toMatchObject({ to: "write", reason: "it can reach private notes" });
   });
 });

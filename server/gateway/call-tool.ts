@@ -7,6 +7,7 @@ import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/a
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
+import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
 import { isServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
@@ -386,6 +387,7 @@ export async function executeInvocation(
       runId: ex.runId,
       invocationId: inv.id,
     });
+    if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const up = await callUpstreamTool(upstream, toolName, args, {

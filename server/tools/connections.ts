@@ -592,3 +592,65 @@ export async function archiveConnection(ctx: ServiceContext, companyId: string, 
   void stopConnectionSlots(companyId, connectionId).catch(() => {});
   return present(row, application);
 }
+
+export const OverrideRiskInput = z.object({
+  /** null clears the override (back to the classifier's risk). */
+  risk: z.enum(["read", "write", "destructive"]).nullable(),
+  reason: z.string().trim().min(1).max(500),
+});
+export type OverrideRiskInput = z.infer<typeof OverrideRiskInput>;
+
+/**
+ * An admin's risk override for one catalog entry (audited with the reason). Upstream
+ * annotations never lower risk on their own; a person may, with a recorded reason.
+ */
+export async function overrideRisk(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  entryId: string,
+  input: OverrideRiskInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  await loadConnection(ctx.db, companyId, connectionId);
+  return mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [before] = await tx
+        .select({
+          risk: toolCatalogEntries.risk,
+          riskOverride: toolCatalogEntries.riskOverride,
+          name: toolCatalogEntries.name,
+        })
+        .from(toolCatalogEntries)
+        .where(
+          and(
+            eq(toolCatalogEntries.companyId, companyId),
+            eq(toolCatalogEntries.connectionId, connectionId),
+            eq(toolCatalogEntries.id, entryId),
+          ),
+        )
+        .for("update");
+      if (!before) throw notFound("catalog entry");
+      const [row] = await tx
+        .update(toolCatalogEntries)
+        .set({ riskOverride: input.risk, updatedAt: ctx.now() })
+        .where(eq(toolCatalogEntries.id, entryId))
+        .returning();
+      return { entry: row!, before };
+    },
+    (r) => ({
+      action: "tool_catalog_entry.risk_override",
+      entityType: "tool_catalog_entry",
+      entityId: entryId,
+      details: {
+        tool: r.before.name,
+        classified: r.before.risk,
+        from: r.before.riskOverride,
+        to: input.risk,
+        reason: input.reason,
+      },
+    }),
+  ).then((r) => r.entry);
+}
