@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
@@ -14,6 +14,8 @@ import { Spinner } from "../ui/Spinner";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
+import { CatalogDiff } from "./CatalogDiff";
+import { toToolVersion } from "./catalog-diff";
 import { Checkbox } from "./controls";
 import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
 import { QuarantineBadge } from "./QuarantineBadge";
@@ -78,6 +80,7 @@ export function CatalogTable({
   });
   const entries = query.data ?? [];
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
   const review = useMutation({
     mutationFn: (input: CatalogReviewInput & { action: CatalogReviewAction }) =>
@@ -108,6 +111,15 @@ export function CatalogTable({
     });
   }
 
+  function toggleDiff(entryId: string) {
+    setExpanded((old) => {
+      const next = new Set(old);
+      if (next.has(entryId)) next.delete(entryId);
+      else next.add(entryId);
+      return next;
+    });
+  }
+
   function submit(action: CatalogReviewAction) {
     if (chosen.length === 0) return;
     review.mutate({ action, entries: chosen.map((e) => ({ id: e.id, action })) });
@@ -115,6 +127,7 @@ export function CatalogTable({
 
   const showSelect = canEdit && reviewable.length > 0;
   const pendingAction = review.isPending ? review.variables?.action : undefined;
+  const columnCount = showSelect ? 6 : 5;
 
   return (
     <Card className={className} data-testid="catalog-table">
@@ -215,83 +228,119 @@ export function CatalogTable({
             <TBody>
               {entries.map((entry) => {
                 const risk = entry.riskOverride ?? entry.risk;
+                const diffOpen = entry.status === "quarantined" && expanded.has(entry.id);
+                const diffId = `catalog-diff-${entry.id}`;
                 return (
-                  <TR
-                    key={entry.id}
-                    data-testid="catalog-row"
-                    data-entry-id={entry.id}
-                    data-name={entry.name}
-                    data-status={entry.status}
-                    className={cn(entry.status === "removed" && "text-zinc-500")}
-                  >
-                    {showSelect ? (
-                      <TD className="w-10 align-top">
-                        {isReviewable(entry) ? (
-                          <Checkbox
-                            label={<span className="sr-only">Select {entry.name}</span>}
-                            checked={selected.has(entry.id)}
-                            onChange={(event) => toggle(entry.id, event.target.checked)}
-                            disabled={review.isPending}
-                            data-testid="catalog-select"
-                          />
+                  <Fragment key={entry.id}>
+                    <TR
+                      data-testid="catalog-row"
+                      data-entry-id={entry.id}
+                      data-name={entry.name}
+                      data-status={entry.status}
+                      className={cn(entry.status === "removed" && "text-zinc-500")}
+                    >
+                      {showSelect ? (
+                        <TD className="w-10 align-top">
+                          {isReviewable(entry) ? (
+                            <Checkbox
+                              label={<span className="sr-only">Select {entry.name}</span>}
+                              checked={selected.has(entry.id)}
+                              onChange={(event) => toggle(entry.id, event.target.checked)}
+                              disabled={review.isPending}
+                              data-testid="catalog-select"
+                            />
+                          ) : null}
+                        </TD>
+                      ) : null}
+                      <TD className="min-w-56 align-top">
+                        <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
+                        {entry.title ? (
+                          <span className="block text-xs text-zinc-700">{entry.title}</span>
+                        ) : null}
+                        {entry.description ? (
+                          <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
+                            {entry.description}
+                          </span>
+                        ) : null}
+                        {entry.inputSchema ? (
+                          <details className="mt-1 text-xs">
+                            <summary
+                              className={cn(
+                                "cursor-pointer rounded text-accent-700 hover:underline",
+                                focusRing,
+                              )}
+                            >
+                              Input schema<span className="sr-only"> of {entry.name}</span>
+                            </summary>
+                            <CodeBlock
+                              code={toJson(entry.inputSchema)}
+                              language="json"
+                              title={`${entry.name} input schema`}
+                              className="mt-2 max-w-xl"
+                              data-testid={`catalog-schema-${entry.name}`}
+                            />
+                          </details>
                         ) : null}
                       </TD>
-                    ) : null}
-                    <TD className="min-w-56 align-top">
-                      <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
-                      {entry.title ? (
-                        <span className="block text-xs text-zinc-700">{entry.title}</span>
-                      ) : null}
-                      {entry.description ? (
-                        <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
-                          {entry.description}
-                        </span>
-                      ) : null}
-                      {entry.inputSchema ? (
-                        <details className="mt-1 text-xs">
-                          <summary
+                      <TD className="align-top">
+                        <RiskBadge risk={risk} />
+                        {entry.riskOverride ? (
+                          <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
+                        ) : null}
+                      </TD>
+                      <TD className="align-top">
+                        {entry.status === "active" ? (
+                          <Badge tone="success" data-status="active">
+                            Active
+                          </Badge>
+                        ) : (
+                          <QuarantineBadge status={entry.status} />
+                        )}
+                        {entry.status === "quarantined" && entry.reviewedVersion ? (
+                          <span className="mt-0.5 block text-xs text-amber-800">
+                            Changed since its review
+                          </span>
+                        ) : null}
+                        {entry.status === "quarantined" ? (
+                          <button
+                            type="button"
                             className={cn(
-                              "cursor-pointer rounded text-accent-700 hover:underline",
+                              "mt-1 block cursor-pointer rounded text-xs text-accent-700 hover:underline",
                               focusRing,
                             )}
+                            aria-expanded={diffOpen}
+                            aria-controls={diffOpen ? diffId : undefined}
+                            onClick={() => toggleDiff(entry.id)}
+                            data-testid="catalog-diff-toggle"
                           >
-                            Input schema<span className="sr-only"> of {entry.name}</span>
-                          </summary>
-                          <CodeBlock
-                            code={toJson(entry.inputSchema)}
-                            language="json"
-                            title={`${entry.name} input schema`}
-                            className="mt-2 max-w-xl"
-                            data-testid={`catalog-schema-${entry.name}`}
+                            {diffOpen ? "Hide what changed" : "What changed"}
+                            <span className="sr-only"> in {entry.name}</span>
+                          </button>
+                        ) : null}
+                      </TD>
+                      <TD className="align-top text-xs">
+                        <RelativeTime value={entry.firstSeenAt} now={now} />
+                      </TD>
+                      <TD className="align-top text-xs">
+                        <RelativeTime value={entry.lastSeenAt} now={now} />
+                      </TD>
+                    </TR>
+                    {diffOpen ? (
+                      <TR
+                        id={diffId}
+                        className="bg-zinc-50/60 [tbody>&]:hover:bg-zinc-50/60"
+                        data-testid="catalog-diff-row"
+                        data-entry-id={entry.id}
+                      >
+                        <TD colSpan={columnCount}>
+                          <CatalogDiff
+                            reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
+                            current={entry}
                           />
-                        </details>
-                      ) : null}
-                    </TD>
-                    <TD className="align-top">
-                      <RiskBadge risk={risk} />
-                      {entry.riskOverride ? (
-                        <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
-                      ) : null}
-                    </TD>
-                    <TD className="align-top">
-                      {entry.status === "active" ? (
-                        <Badge tone="success" data-status="active">
-                          Active
-                        </Badge>
-                      ) : (
-                        <QuarantineBadge status={entry.status} />
-                      )}
-                      {entry.status === "quarantined" && entry.reviewedVersion ? (
-                        <span className="mt-0.5 block text-xs text-amber-800">Changed since its review</span>
-                      ) : null}
-                    </TD>
-                    <TD className="align-top text-xs">
-                      <RelativeTime value={entry.firstSeenAt} now={now} />
-                    </TD>
-                    <TD className="align-top text-xs">
-                      <RelativeTime value={entry.lastSeenAt} now={now} />
-                    </TD>
-                  </TR>
+                        </TD>
+                      </TR>
+                    ) : null}
+                  </Fragment>
                 );
               })}
             </TBody>

@@ -2,7 +2,11 @@
  * What changed between the reviewed version of a catalog tool and the version the upstream
  * lists now — the "old against new schema and description" of the review UI. Pure and bounded.
  */
-import { canonicalJson } from "../ledger/canonical";
+// Only the pure `canonicalize` package (no node:crypto): the console's catalog diff view imports
+// this module in the browser.
+import canonicalize from "canonicalize";
+
+const canonicalJson = (v: unknown): string => canonicalize(v) ?? "null";
 
 export interface ToolVersion {
   name: string;

@@ -47,6 +47,23 @@ export const ReviewSelection: Story = {
   },
 };
 
+/** "What changed" opened on the tool that changed since its review. */
+export const QuarantinedDiff: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const row = (await canvas.findAllByTestId("catalog-row")).find(
+      (r) => r.dataset.name === "merge_pull_request",
+    );
+    if (!row) throw new Error("merge_pull_request row missing");
+    await userEvent.click(within(row).getByTestId("catalog-diff-toggle"));
+    const diff = await canvas.findByTestId("catalog-diff");
+    await expect(diff).toHaveAttribute("data-state", "changed");
+    await expect(within(diff).getByTestId("catalog-diff-schema-added")).toHaveTextContent(
+      "/properties/deleteBranch",
+    );
+  },
+};
+
 /** A new Draft: nothing tested, no catalog yet, nothing exposed. */
 export const Draft: Story = { args: { connection: draftConnection } };
 

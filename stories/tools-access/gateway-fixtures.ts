@@ -284,7 +284,26 @@ export const githubCatalog: ConnectionCatalogEntry[] = [
   entry("ce-gh-merge", "merge_pull_request", "write", "quarantined", {
     title: "Merge pull request",
     description: "Merges a pull request. Now also accepts a `deleteBranch` flag.",
-    reviewedVersion: { name: "merge_pull_request" },
+    inputSchema: {
+      type: "object",
+      properties: {
+        repo: { type: "string" },
+        number: { type: "integer" },
+        deleteBranch: { type: "boolean" },
+      },
+      required: ["repo", "number"],
+    },
+    reviewedVersion: {
+      name: "merge_pull_request",
+      title: "Merge pull request",
+      description: "Merges a pull request.",
+      inputSchema: {
+        type: "object",
+        properties: { repo: { type: "string" }, number: { type: "integer" } },
+        required: ["repo", "number"],
+      },
+      annotations: null,
+    },
     riskOverride: "destructive",
   }),
   entry("ce-gh-wiki", "edit_wiki", "write", "removed", {
