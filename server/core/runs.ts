@@ -62,6 +62,35 @@ function runQuery(ctx: ServiceContext) {
     );
 }
 
+/**
+ * The project a run (or a simulated call) works in: the given one, else the issue's, else the
+ * routine's. The issue and routine must belong to the company (404 otherwise).
+ */
+export async function resolveRunProject(
+  ctx: ServiceContext,
+  companyId: string,
+  input: { issueId?: string | null; projectId?: string | null; routineId?: string | null },
+): Promise<string | null> {
+  let projectId = input.projectId ?? null;
+  if (input.issueId) {
+    const [issue] = await ctx.db
+      .select({ projectId: issues.projectId })
+      .from(issues)
+      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+    if (!issue) throw notFound("issue");
+    projectId ??= issue.projectId;
+  }
+  if (input.routineId) {
+    const [routine] = await ctx.db
+      .select({ projectId: routines.projectId })
+      .from(routines)
+      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+    if (!routine) throw notFound("routine");
+    projectId ??= routine.projectId;
+  }
+  return projectId;
+}
+
 /** Board member (runs:manage) of the run's company, or the run's own agent; else 404. */
 async function authorizeRunAccess(ctx: ServiceContext, companyId: string, agentId: string, write: boolean) {
   if (ctx.actor.type === "agent_key") {
@@ -89,23 +118,7 @@ export async function startRun(ctx: ServiceContext, agentId: string, input: Star
   }
   if (agent.status !== "active") throw conflict("agent_not_active", `the agent is \`${agent.status}\``);
   const companyId = agent.companyId;
-  let projectId = input.projectId ?? null;
-  if (input.issueId) {
-    const [issue] = await ctx.db
-      .select({ projectId: issues.projectId })
-      .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
-    if (!issue) throw notFound("issue");
-    projectId ??= issue.projectId;
-  }
-  if (input.routineId) {
-    const [routine] = await ctx.db
-      .select({ projectId: routines.projectId })
-      .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
-    if (!routine) throw notFound("routine");
-    projectId ??= routine.projectId;
-  }
+  const projectId = await resolveRunProject(ctx, companyId, input);
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     const { actorType, actorId } = actorRef(ctx.actor);

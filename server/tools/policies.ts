@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { agents, issues, projects, routines, toolPolicies } from "@/db/schema";
+import { agents, projects, toolPolicies } from "@/db/schema";
 import { POLICY_KINDS } from "@/db/schema/values";
 import { decide } from "../access/decide";
 import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "../access/policy-schema";
@@ -10,6 +10,7 @@ import type { AccessRequest } from "../access/types";
 import { proposeFormalApproval } from "../approvals/formal";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
+import { resolveRunProject } from "../core/runs";
 import { invalidRequest, notFound } from "../errors";
 import { mutateAccess } from "./profiles";
 
@@ -231,28 +232,12 @@ export async function resolveAccessContext(
     .from(agents)
     .where(and(eq(agents.companyId, companyId), eq(agents.id, input.agentId)));
   if (!agent) throw notFound("agent");
-  let projectId = input.projectId ?? null;
-  if (input.issueId) {
-    const [issue] = await ctx.db
-      .select({ projectId: issues.projectId })
-      .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
-    if (!issue) throw notFound("issue");
-    projectId ??= issue.projectId;
-  }
-  if (input.routineId) {
-    const [routine] = await ctx.db
-      .select({ projectId: routines.projectId })
-      .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
-    if (!routine) throw notFound("routine");
-    projectId ??= routine.projectId;
-  }
-  if (projectId && input.projectId) {
+  const projectId = await resolveRunProject(ctx, companyId, input);
+  if (input.projectId) {
     const [project] = await ctx.db
       .select({ id: projects.id })
       .from(projects)
-      .where(and(eq(projects.companyId, companyId), eq(projects.id, projectId)));
+      .where(and(eq(projects.companyId, companyId), eq(projects.id, input.projectId)));
     if (!project) throw notFound("project");
   }
   return {
