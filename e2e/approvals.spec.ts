@@ -11,9 +11,14 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   test.setTimeout(120_000);
   const creds = demoCredentials();
   const boardHeaders = { authorization: `Bearer ${creds.boardApiKey}`, "content-type": "application/json" };
-  const installed = await fetch(`${baseURL}/api/companies/${creds.companyId}/tools/examples/outbox/install`, { method: "POST", headers: boardHeaders });
+  const installed = await fetch(`${baseURL}/api/companies/${creds.companyId}/tools/examples/outbox/install`, {
+    method: "POST",
+    headers: boardHeaders,
+  });
   expect([201, 409]).toContain(installed.status); // 409: installed by an earlier test in this instance
-  const issues = (await (await fetch(`${baseURL}/api/companies/${creds.companyId}/issues`, { headers: boardHeaders })).json()) as {
+  const issues = (await (
+    await fetch(`${baseURL}/api/companies/${creds.companyId}/issues`, { headers: boardHeaders })
+  ).json()) as {
     issues: { id: string; title: string }[];
   };
   const issue = issues.issues.find((i) => i.title.startsWith("Draft release notes"))!;
@@ -27,15 +32,21 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
   const client = new Client({ name: "e2e-agent", version: "1.0.0" });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } } }),
+    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
+    }),
   );
-  const drafted = await client.callTool({ name: "outbox__draft_email", arguments: { to: "beta@example.com", subject: "Firmware 2.4", body: "Release notes attached." } });
+  const drafted = await client.callTool({
+    name: "outbox__draft_email",
+    arguments: { to: "beta@example.com", subject: "Firmware 2.4", body: "Release notes attached." },
+  });
   const draftId = (drafted.structuredContent as { draftId: string }).draftId;
   const gated = await client.callTool({ name: "outbox__send_email", arguments: { draftId } });
   expect(gated.isError).toBe(true);
   const { code, actionRequestId } = gated.structuredContent as { code: string; actionRequestId: string };
   expect(code).toBe("approval_required");
-  const outboxBefore = (await client.callTool({ name: "outbox__list_outbox", arguments: {} })).structuredContent as { messages?: unknown[] };
+  const outboxBefore = (await client.callTool({ name: "outbox__list_outbox", arguments: {} }))
+    .structuredContent as { messages?: unknown[] };
   const countOf = (o: typeof outboxBefore) => (o.messages ?? []).length;
 
   const signIn = new SignInPage(page);
@@ -52,17 +63,23 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   await expect(card).toHaveAttribute("data-status", "executed");
   await page.screenshot({ path: "test-results/action-card-executed.png", fullPage: true });
 
-  const outboxAfter = (await client.callTool({ name: "outbox__list_outbox", arguments: {} })).structuredContent as typeof outboxBefore;
+  const outboxAfter = (await client.callTool({ name: "outbox__list_outbox", arguments: {} }))
+    .structuredContent as typeof outboxBefore;
   expect(countOf(outboxAfter) - countOf(outboxBefore)).toBe(1);
 
   const retry = await fetch(`${baseURL}/api/tool-gateway/tools/call`, {
     method: "POST",
     headers: { authorization: `Bearer ${run.gateway.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ tool: "outbox__send_email", arguments: { draftId }, approvedActionRequestId: actionRequestId }),
+    body: JSON.stringify({
+      tool: "outbox__send_email",
+      arguments: { draftId },
+      approvedActionRequestId: actionRequestId,
+    }),
   });
   expect(retry.status).toBe(200);
   expect(((await retry.json()) as { replayed: boolean }).replayed).toBe(true);
-  const outboxFinal = (await client.callTool({ name: "outbox__list_outbox", arguments: {} })).structuredContent as typeof outboxBefore;
+  const outboxFinal = (await client.callTool({ name: "outbox__list_outbox", arguments: {} }))
+    .structuredContent as typeof outboxBefore;
   expect(countOf(outboxFinal) - countOf(outboxBefore)).toBe(1);
   await client.close();
 });

@@ -38,7 +38,10 @@ test("install the echo example in the UI, call a tool with the MCP SDK as an age
   );
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toContain("echo__echo");
-  const result = await client.callTool({ name: "echo__echo", arguments: { text: "hello from the e2e agent" } });
+  const result = await client.callTool({
+    name: "echo__echo",
+    arguments: { text: "hello from the e2e agent" },
+  });
   expect(JSON.stringify(result.content)).toContain("hello from the e2e agent");
   const denied = await client.callTool({ name: "echo__not_a_tool", arguments: {} });
   expect(denied.isError).toBe(true);
