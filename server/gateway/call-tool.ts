@@ -356,10 +356,17 @@ export async function executeInvocation(
           ],
         },
       ]);
+      // At most once a minute per connection: a hot connection row must not serialise calls.
       await tx
         .update(toolConnections)
         .set({ lastUsedAt: sql`now()` })
-        .where(and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)));
+        .where(
+          and(
+            eq(toolConnections.companyId, ex.companyId),
+            eq(toolConnections.id, target.connectionId),
+            sql`(${toolConnections.lastUsedAt} is null or ${toolConnections.lastUsedAt} < now() - interval '60 seconds')`,
+          ),
+        );
     });
     return artifactId;
   };

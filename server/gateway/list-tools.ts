@@ -1,12 +1,13 @@
 import type { Db } from "@/db/client";
 import { getAccessSnapshot } from "../access/snapshot";
+import type { AccessSnapshot } from "../access/types";
 import { recordToolEvents } from "../audit/record-event";
 import { sanitizeText } from "../catalog/classify";
 import { guardContent, guardText } from "../catalog/content-guard";
+import { visibleTools } from "../tools/effective";
 
 const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
 
-import { visibleTools } from "../tools/effective";
 import type { GatewayContext } from "./sessions";
 
 export interface AgentToolDescriptor {
@@ -18,6 +19,44 @@ export interface AgentToolDescriptor {
 }
 
 const SAFE_ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+type Described = Map<string, AgentToolDescriptor>;
+// Sanitising and guarding metadata is pure per snapshot: done once per snapshot object (a new
+// snapshot is built on every access change), not on every tools/list.
+const describedCache = new WeakMap<AccessSnapshot, Described>();
+
+function descriptorsFor(snapshot: AccessSnapshot): Described {
+  const hit = describedCache.get(snapshot);
+  if (hit) return hit;
+  const out: Described = new Map();
+  const apps = new Map(snapshot.applications.map((a) => [a.id, a]));
+  const conns = new Map(snapshot.connections.map((c) => [c.id, c]));
+  for (const e of snapshot.catalog) {
+    if ((e.kind ?? "tool") !== "tool") continue;
+    const app = apps.get(conns.get(e.connectionId)?.applicationId ?? "");
+    if (!app) continue;
+    const risk = ["read", "write", "destructive"].includes(e.risk) ? e.risk : "destructive";
+    const annotations: Record<string, unknown> = {};
+    for (const k of SAFE_ANNOTATIONS)
+      if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];
+    annotations.readOnlyHint = risk === "read";
+    annotations.destructiveHint = risk === "destructive";
+    // Upstream metadata is untrusted: strip invisible characters and injection spans from what
+    // an agent reads (the catalog keeps the raw text so reviewers see what the upstream sent).
+    const title = sanitizeText(e.title, 200);
+    const schema = e.inputSchema && typeof e.inputSchema === "object" ? e.inputSchema : { type: "object" };
+    out.set(e.id, {
+      name: `${app.slug}__${e.name}`,
+      ...(title ? { title } : {}),
+      description: guardText(sanitizeText(e.description, 1000) ?? "", METADATA_GUARD).text,
+      inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
+        .structuredContent as Record<string, unknown>) ?? { type: "object" },
+      annotations,
+    });
+  }
+  describedCache.set(snapshot, out);
+  return out;
+}
 
 /**
  * The tools this session may see: exactly what `decide` makes visible, with stable namespaced
@@ -32,28 +71,12 @@ export async function gatewayListTools(
 ): Promise<AgentToolDescriptor[]> {
   const snapshot = await getAccessSnapshot(db, gw.companyId);
   const { tools, hiddenCount } = visibleTools(snapshot, { ...gw, sessionValid: true }, now);
-  const entries = new Map(snapshot.catalog.map((e) => [e.id, e]));
+  const described = descriptorsFor(snapshot);
   const out = tools.map((t) => {
-    const e = entries.get(t.catalogEntryId)!;
-    const annotations: Record<string, unknown> = {};
-    for (const k of SAFE_ANNOTATIONS)
-      if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];
-    annotations.readOnlyHint = t.risk === "read";
-    annotations.destructiveHint = t.risk === "destructive";
-    // Upstream metadata is untrusted: strip invisible characters and injection spans from what
-    // an agent reads (the catalog keeps the raw text so reviewers see what the upstream sent).
-    const title = sanitizeText(e.title, 200);
-    const schema = e.inputSchema && typeof e.inputSchema === "object" ? e.inputSchema : { type: "object" };
-    return {
-      name: t.toolName,
-      ...(title ? { title } : {}),
-      description:
-        guardText(sanitizeText(e.description, 1000) ?? "", METADATA_GUARD).text +
-        (t.requiresApproval ? " (Calls to this tool wait for a person's approval.)" : ""),
-      inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
-        .structuredContent as Record<string, unknown>) ?? { type: "object" },
-      annotations,
-    };
+    const base = described.get(t.catalogEntryId)!;
+    return t.requiresApproval
+      ? { ...base, description: `${base.description} (Calls to this tool wait for a person's approval.)` }
+      : base;
   });
   await recordToolEvents(db, [
     {

@@ -6,6 +6,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { gatewayCallTool } from "./call-tool";
@@ -25,12 +26,16 @@ function jsonError(
   );
 }
 
+const sharedValidator = new AjvJsonSchemaValidator();
+
 function buildServer(gw: GatewayContext): Server {
   const db = currentGatewayDb();
   const server = new Server(
     { name: "paperclip-gateway", version: "1.0.0" },
     {
       capabilities: { tools: {} },
+      // One validator for every request: the SDK would otherwise build a new Ajv per server.
+      jsonSchemaValidator: sharedValidator,
       instructions:
         "Tools from Paperclip's governed gateway. Every call is checked against your profile and policies and recorded. A refused call returns isError with a `code` in structuredContent.",
     },
