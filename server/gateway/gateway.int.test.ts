@@ -188,6 +188,14 @@ describe("sessions", () => {
     expect(after.json.error?.code).toBe("session_invalid");
     const bogus = await gatewayCall("pcgt_not-a-real-token-at-all", { tool: "echo__echo" });
     expect(bogus.status).toBe(401);
+    // The refusal of a known but finished session is in the audit trail.
+    const refused = await database.db.execute(
+      sql`select reason_code, error_class from tool_call_events where run_id = ${short.id} and decision = 'deny'`,
+    );
+    expect(refused as unknown as { reason_code: string; error_class: string }[]).toContainEqual({
+      reason_code: "session_invalid",
+      error_class: "session_revoked", // finishing the run revoked it
+    });
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
+import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
 import { actorRef, type ServiceContext } from "../context";
@@ -196,7 +197,30 @@ export async function authenticateGatewayToken(
     )
     .where(eq(toolGatewaySessions.tokenHash, hashToken(token)))
     .limit(1);
-  if (!row || row.revokedAt || row.expiresAt.getTime() <= now.getTime() || row.runStatus !== "running") {
+  if (!row) throw sessionInvalid();
+  if (row.revokedAt || row.expiresAt.getTime() <= now.getTime() || row.runStatus !== "running") {
+    // A known session that is no longer valid: the refusal is audited against its company
+    // (an unknown token names no company, so it has nowhere to be recorded but the log).
+    const reason = row.revokedAt
+      ? "session_revoked"
+      : row.runStatus !== "running"
+        ? "run_not_running"
+        : "session_expired";
+    await recordToolEvents(db, [
+      {
+        companyId: row.companyId,
+        eventType: "decision",
+        actorType: "gateway_session",
+        actorId: row.id,
+        sessionId: row.id,
+        runId: row.runId,
+        agentId: row.agentId,
+        issueId: row.issueId,
+        decision: "deny",
+        reasonCode: "session_invalid",
+        errorClass: reason,
+      },
+    ]).catch(() => {});
     throw sessionInvalid();
   }
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
