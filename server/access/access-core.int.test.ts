@@ -169,6 +169,67 @@ describe("profiles", () => {
     expect(unknownAgent.status).toBe(404);
   });
 
+  it("removing an unknown, another profile's or a malformed entry/binding is 404 and removes nothing", async () => {
+    const { DELETE: removeBinding } = await import(
+      "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/[bindingId]/route"
+    );
+    const { DELETE: removeEntry } = await import(
+      "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/[entryId]/route"
+    );
+    const other = await call<{ id: string }>(profilesRoute.POST, "POST", base(), {
+      ...board(),
+      params: { companyId },
+      body: { name: "Other" },
+    });
+    const profile = await call<{ entries: { id: string }[]; bindings: { id: string }[] }>(
+      profileRoute.GET,
+      "GET",
+      "/",
+      {
+        ...board(),
+        params: { companyId, profileId },
+      },
+    );
+    const bindingId = profile.json.bindings[0]!.id;
+    const entryId = profile.json.entries[0]!.id;
+    for (const [handler, params] of [
+      [removeBinding, { companyId, profileId: other.json.id, bindingId }],
+      [removeBinding, { companyId, profileId, bindingId: "00000000-0000-4000-8000-000000000000" }],
+      [removeEntry, { companyId, profileId: other.json.id, entryId }],
+      [removeEntry, { companyId, profileId, entryId: "not-an-id" }],
+    ] as const) {
+      const res = await call(handler, "DELETE", "/", { ...board(), params });
+      expect(res.status, JSON.stringify(params)).toBe(404);
+    }
+    const after = await call<{ entries: unknown[]; bindings: unknown[] }>(profileRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId, profileId },
+    });
+    expect(after.json.entries).toHaveLength(profile.json.entries.length);
+    expect(after.json.bindings).toHaveLength(profile.json.bindings.length);
+    // A removal that does happen works and is logged under its own action.
+    const added = await call<{ id: string }>(entriesRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, profileId: other.json.id },
+      body: { mode: "include", selector: { type: "risk", risk: "read" } },
+    });
+    const ok = await call(removeEntry, "DELETE", "/", {
+      ...board(),
+      params: { companyId, profileId: other.json.id, entryId: added.json.id },
+    });
+    expect(ok.status).toBe(200);
+    const logged = await database.db.execute(
+      sql`select details from activity_log where action = 'tool_profile.entry_remove'`,
+    );
+    expect(logged as unknown as { details: { entryId: string } }[]).toContainEqual({
+      details: { entryId: added.json.id },
+    });
+    await call(profileRoute.DELETE, "DELETE", "/", {
+      ...board(),
+      params: { companyId, profileId: other.json.id },
+    });
+  });
+
   it("a narrower issue binding can exclude what the agent binding includes", async () => {
     const issues = await database.db.execute(
       sql`select id from issues where company_id = ${companyId} order by number limit 1`,

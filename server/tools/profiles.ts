@@ -326,39 +326,43 @@ export async function addProfileEntry(
   return profile.entries.find((e) => e.id === row.id)!;
 }
 
-export async function removeProfileEntry(
+/** Deletes one entry or binding of a profile (404 when it is not that profile's, in that company). */
+async function removeProfileChild(
   ctx: ServiceContext,
   companyId: string,
   profileId: string,
-  entryId: string,
+  kind: "entry" | "binding",
+  childId: string,
 ) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
+  const table = kind === "entry" ? toolProfileEntries : toolProfileBindings;
   await mutate(
     ctx,
     companyId,
     async (tx) => {
       const [r] = await tx
-        .delete(toolProfileEntries)
-        .where(
-          and(
-            eq(toolProfileEntries.companyId, companyId),
-            eq(toolProfileEntries.profileId, profileId),
-            eq(toolProfileEntries.id, entryId),
-          ),
-        )
-        .returning({ id: toolProfileEntries.id });
-      if (!r) throw notFound("profile entry");
+        .delete(table)
+        .where(and(eq(table.companyId, companyId), eq(table.profileId, profileId), eq(table.id, childId)))
+        .returning({ id: table.id });
+      if (!r) throw notFound(`profile ${kind}`);
       return r;
     },
     () => ({
-      action: "tool_profile.entry_remove",
+      action: `tool_profile.${kind}_remove`,
       entityType: "tool_profile",
       entityId: profileId,
-      details: { entryId },
+      details: { [`${kind}Id`]: childId },
     }),
   );
   return { deleted: true };
 }
+
+export const removeProfileEntry = (
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  entryId: string,
+) => removeProfileChild(ctx, companyId, profileId, "entry", entryId);
 
 export async function addProfileBinding(
   ctx: ServiceContext,
@@ -399,38 +403,11 @@ export async function addProfileBinding(
   return profile.bindings.find((b) => b.id === row.id)!;
 }
 
-export async function removeProfileBinding(
+export const removeProfileBinding = (
   ctx: ServiceContext,
   companyId: string,
   profileId: string,
   bindingId: string,
-) {
-  await requireCompany(ctx, companyId, "tools:manage_profiles");
-  await mutate(
-    ctx,
-    companyId,
-    async (tx) => {
-      const [r] = await tx
-        .delete(toolProfileBindings)
-        .where(
-          and(
-            eq(toolProfileBindings.companyId, companyId),
-            eq(toolProfileBindings.profileId, profileId),
-            eq(toolProfileBindings.id, bindingId),
-          ),
-        )
-        .returning({ id: toolProfileBindings.id });
-      if (!r) throw notFound("profile binding");
-      return r;
-    },
-    () => ({
-      action: "tool_profile.binding_remove",
-      entityType: "tool_profile",
-      entityId: profileId,
-      details: { bindingId },
-    }),
-  );
-  return { deleted: true };
-}
+) => removeProfileChild(ctx, companyId, profileId, "binding", bindingId);
 
 export { mutate as mutateAccess };
