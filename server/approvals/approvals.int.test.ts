@@ -248,6 +248,17 @@ describe("action requests", () => {
       approvedActionRequestId: id,
     });
     expect(otherTool.json.error?.code).toBe("approval_tool_mismatch");
+    // Another agent's run cannot consume it either, even with the exact tool and arguments.
+    const otherRun = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      token: demo.agents[1]!.apiKey,
+      params: { agentId: demo.agents[1]!.id },
+      body: { issueId },
+    });
+    const foreign = await call<CallJson>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
+      token: otherRun.json.gateway.token,
+      body: { tool: "outbox__send_email", arguments: { draftId: d1 }, approvedActionRequestId: id },
+    });
+    expect(foreign.json.error?.code).toBe("approval_wrong_run");
 
     const d2 = await draft("Two");
     const declined = await requestSend(d2);
