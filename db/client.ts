@@ -16,6 +16,47 @@ export interface Database {
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
 
+type AnySql = postgres.Sql | postgres.TransactionSql;
+
+/**
+ * The driver, with every parameterised statement drizzle sends run as a named prepared
+ * statement. drizzle-orm sends its queries through `unsafe(…, { prepare: false })` unless a
+ * query is built with `.prepare(name)`; postgres.js then asks the server to describe each
+ * unnamed statement before executing it — two round trips, and a parse and plan, per
+ * statement. Prepared, a statement is described once per connection and then executed in one
+ * round trip (postgres.js keys its per-connection cache by text and parameter types). On the
+ * gateway's hot path this halves the round trips per governed call (docs/benchmarks.md).
+ * Transactions and savepoints hand drizzle a transaction-scoped client: it is wrapped too.
+ */
+function preparing<T extends AnySql>(sql: T): T {
+  const wrapCallback = (args: unknown[]) => {
+    const i = args.findIndex((a) => typeof a === "function");
+    if (i >= 0) {
+      const fn = args[i] as (tx: postgres.TransactionSql) => unknown;
+      args[i] = (tx: postgres.TransactionSql) => fn(preparing(tx));
+    }
+    return args;
+  };
+  return new Proxy(sql, {
+    get(target, prop) {
+      if (prop === "unsafe") {
+        return (query: string, params?: unknown[], options: Record<string, unknown> = {}) =>
+          (target.unsafe as (q: string, p?: unknown[], o?: Record<string, unknown>) => unknown)(
+            query,
+            params,
+            { ...options, prepare: Array.isArray(params) && params.length > 0 },
+          );
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        const fn = (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop]!;
+        return (...args: unknown[]) => fn.apply(target, wrapCallback(args));
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
   const sql = postgres(url, {
@@ -25,7 +66,7 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
     idle_timeout: 30,
     connection: { application_name: "paperclip" },
   });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(preparing(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 

@@ -471,7 +471,9 @@ async function main() {
   }
   const nextServerPid = () =>
     descendants(app.pid).find(
-      (p) => p.comm.startsWith("next-server") || /next(\.js)?\s.*\bstart\b/.test(cmdline(p.pid)),
+      (p) =>
+        p.comm.startsWith("next-server") ||
+        /next(\.js)?\s.*\bstart\b|scripts\/server\.ts/.test(cmdline(p.pid)),
     )?.pid ?? null;
   step(
     `app: ${origin} (start script pid ${app.pid}, next-server pid ${nextServerPid() ?? "?"}) healthy after ${((Date.now() - appStart) / 1000).toFixed(1)} s`,

@@ -4,7 +4,8 @@
  *   2. the database: DATABASE_URL, or an embedded PostgreSQL under PAPERCLIP_HOME/db;
  *   3. migrations, then the demo seed on an empty database;
  *   4. a production build if none exists (`--dev` runs `next dev` instead);
- *   5. `next start` on PORT (default 3100), stopped cleanly with the database on Ctrl-C.
+ *   5. the server on PORT (default 3100): scripts/server.ts (Next.js, with the agent MCP
+ *      endpoint served by a plain node:http handler), stopped cleanly with the database on Ctrl-C.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -106,9 +107,14 @@ async function main() {
   // Loopback only unless the operator says otherwise: a fresh demo instance holds seeded
   // credentials and should not be reachable from the network by accident.
   const host = process.env.HOST?.trim() || "127.0.0.1";
-  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
+  // Production: scripts/server.ts (Next.js plus the agent MCP endpoint on a plain node:http
+  // path, see docs/gateway.md). Development: `next dev`, where the endpoint is the Next route.
+  const args = dev
+    ? [nextBin, "dev", "-p", String(port), "-H", host]
+    : ["--import", "tsx", path.join(root, "scripts", "server.ts")];
+  const child = spawn(process.execPath, args, {
     cwd: root,
-    env,
+    env: { ...env, HOST: host },
     stdio: "inherit",
   });
   let stopping = false;

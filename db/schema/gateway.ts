@@ -24,7 +24,7 @@ import {
   projects,
   routines,
 } from "./core";
-import { toolApplications, toolCatalogEntries, toolConnections, toolPolicies, toolTrustRules } from "./tools";
+import { toolApplications, toolCatalogEntries, toolConnections, toolPolicies } from "./tools";
 import {
   ACTION_REQUEST_STATUSES,
   ACTOR_TYPES,
@@ -291,21 +291,15 @@ export const toolCallEvents = pgTable(
     index("tool_call_events_company_seq_idx").on(t.companyId, t.seq),
     index("tool_call_events_run_idx").on(t.companyId, t.runId),
     index("tool_call_events_invocation_idx").on(t.companyId, t.invocationId),
-    // Audit rows reference ledger rows by company-bounded keys but never cascade away with
-    // them: ON DELETE NO ACTION keeps the trail from being silently pruned.
+    // Only two references are enforced here: company_id (above) and the invocation below.
+    // Audit rows are recorded facts copied from a ledger row (whose own composite FKs enforced
+    // the company boundary) or from an authenticated session row; the invocation FK keeps the
+    // event's company equal to its ledger row's. The other ids (run, issue, agent, project,
+    // routine, session, application, connection, catalog entry, action request, trust rule,
+    // runtime slot) are not re-verified per event: each would cost an index probe and a
+    // FOR KEY SHARE lock on a shared parent row on every call (docs/benchmarks.md).
+    // ON DELETE NO ACTION: the trail is never silently pruned with its ledger row.
     companyFk("tool_call_events_invocation_fk", t.companyId, t.invocationId, toolInvocations),
-    companyFk("tool_call_events_run_fk", t.companyId, t.runId, heartbeatRuns),
-    companyFk("tool_call_events_issue_fk", t.companyId, t.issueId, issues),
-    companyFk("tool_call_events_agent_fk", t.companyId, t.agentId, agents),
-    companyFk("tool_call_events_project_fk", t.companyId, t.projectId, projects),
-    companyFk("tool_call_events_routine_fk", t.companyId, t.routineId, routines),
-    companyFk("tool_call_events_session_fk", t.companyId, t.sessionId, toolGatewaySessions),
-    companyFk("tool_call_events_application_fk", t.companyId, t.applicationId, toolApplications),
-    companyFk("tool_call_events_connection_fk", t.companyId, t.connectionId, toolConnections),
-    companyFk("tool_call_events_catalog_entry_fk", t.companyId, t.catalogEntryId, toolCatalogEntries),
-    companyFk("tool_call_events_action_request_fk", t.companyId, t.actionRequestId, toolActionRequests),
-    companyFk("tool_call_events_trust_rule_fk", t.companyId, t.trustRuleId, toolTrustRules),
-    companyFk("tool_call_events_slot_fk", t.companyId, t.runtimeSlotId, toolRuntimeSlots),
     oneOf("tool_call_events_actor_type_ck", t.actorType, ACTOR_TYPES),
   ],
 );

@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import {
   companies,
+  companySecretBindings,
   toolApplications,
   toolCatalogEntries,
   toolConnections,
@@ -53,13 +54,46 @@ function selectorOf(e: typeof toolProfileEntries.$inferSelect): ProfileSelector 
   }
 }
 
+type ConnectionRow = typeof toolConnections.$inferSelect;
+type ApplicationRow = typeof toolApplications.$inferSelect;
+
+/**
+ * What executing a call needs besides the decision, captured with the snapshot it was decided
+ * on: the full connection and application rows and which connections have live secret
+ * bindings. Every change to them bumps the access version (connections, applications,
+ * templates, secret bindings and secrets all do), so a cached snapshot never serves stale
+ * rows, and the gateway's hot path needs no per-call lookups for them.
+ */
+interface ExecutionRows {
+  connections: Map<string, ConnectionRow>;
+  applications: Map<string, ApplicationRow>;
+  boundConnectionIds: Set<string>;
+}
+const executionRows = new WeakMap<AccessSnapshot, ExecutionRows>();
+
+/**
+ * The connection and application rows of `connectionId` as of `snapshot`, and whether it has
+ * live secret bindings; null when the snapshot was not loaded from the database (tests build
+ * snapshots by hand) or the connection is not in it.
+ */
+export function executionTargetOf(
+  snapshot: AccessSnapshot,
+  connectionId: string,
+): { connection: ConnectionRow; application: ApplicationRow; secretsBound: boolean } | null {
+  const rows = executionRows.get(snapshot);
+  const connection = rows?.connections.get(connectionId);
+  const application = connection ? rows?.applications.get(connection.applicationId) : undefined;
+  if (!rows || !connection || !application) return null;
+  return { connection, application, secretsBound: rows.boundConnectionIds.has(connectionId) };
+}
+
 /** Reads a company's access state from the database into the engine's snapshot shape. */
 export async function loadAccessSnapshot(
   db: Db | Tx,
   companyId: string,
   version = 0,
 ): Promise<AccessSnapshot> {
-  const [apps, conns, templates, entries, profiles, profileEntries, bindings, policies, rules] =
+  const [apps, conns, templates, entries, profiles, profileEntries, bindings, policies, rules, bound] =
     await Promise.all([
       db.select().from(toolApplications).where(eq(toolApplications.companyId, companyId)),
       db.select().from(toolConnections).where(eq(toolConnections.companyId, companyId)),
@@ -93,6 +127,10 @@ export async function loadAccessSnapshot(
         .select()
         .from(toolTrustRules)
         .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.status, "active"))),
+      db
+        .selectDistinct({ connectionId: companySecretBindings.connectionId })
+        .from(companySecretBindings)
+        .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt))),
     ]);
   const appById = new Map(apps.map((a) => [a.id, a]));
   const templateById = new Map(templates.map((t) => [t.id, t]));
@@ -105,7 +143,7 @@ export async function loadAccessSnapshot(
     if (profile && selector)
       profile.entries.push({ id: e.id, mode: e.mode as "include" | "exclude", selector });
   }
-  return {
+  const snapshot: AccessSnapshot = {
     companyId,
     version,
     applications: apps.map((a) => ({ id: a.id, slug: a.slug, name: a.name, type: a.type, status: a.status })),
@@ -172,6 +210,12 @@ export async function loadAccessSnapshot(
       status: r.status,
     })),
   };
+  executionRows.set(snapshot, {
+    connections: new Map(conns.map((c) => [c.id, c])),
+    applications: appById,
+    boundConnectionIds: new Set(bound.map((b) => b.connectionId)),
+  });
+  return snapshot;
 }
 
 type SnapshotCache = Map<string, { version: number; snapshot: AccessSnapshot }>;
@@ -185,11 +229,16 @@ const cache: SnapshotCache = g.__paperclipSnapshotCache;
  * replica's change bumps the version in the database, and this process sees it on its next
  * call. A snapshot is immutable once built; compiled indexes are memoised per object.
  */
-export async function getAccessSnapshot(db: Db | Tx, companyId: string): Promise<AccessSnapshot> {
-  const [row] = await db
-    .select({ v: companies.accessVersion })
-    .from(companies)
-    .where(eq(companies.id, companyId));
+export async function getAccessSnapshot(
+  db: Db | Tx,
+  companyId: string,
+  /** The access version the caller has just read in the same request (the gateway reads it with the session). */
+  knownVersion?: number,
+): Promise<AccessSnapshot> {
+  const [row] =
+    knownVersion === undefined
+      ? await db.select({ v: companies.accessVersion }).from(companies).where(eq(companies.id, companyId))
+      : [{ v: knownVersion }];
   if (!row) throw new Error(`company ${companyId} does not exist`);
   const hit = cache.get(companyId);
   if (hit && hit.version === row.v) return hit.snapshot;

@@ -72,38 +72,44 @@ const cut = (s: string | null | undefined, n: number) =>
  */
 export async function recordToolEvents(tx: Tx, events: ToolEventInput[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.insert(toolCallEvents).values(
-    events.map((e) => ({
-      companyId: e.companyId,
-      eventType: e.eventType,
-      actorType: e.actorType,
-      actorId: e.actorId,
-      invocationId: e.invocationId ?? null,
-      runId: e.runId ?? null,
-      issueId: e.issueId ?? null,
-      agentId: e.agentId ?? null,
-      projectId: e.projectId ?? null,
-      routineId: e.routineId ?? null,
-      sessionId: e.sessionId ?? null,
-      applicationId: e.applicationId ?? null,
-      connectionId: e.connectionId ?? null,
-      catalogEntryId: e.catalogEntryId ?? null,
-      toolName: cut(e.toolName, 200),
-      risk: e.risk ?? null,
-      decision: e.decision ?? null,
-      reasonCode: cut(e.reasonCode, 64),
-      matchedPolicyIds: (e.matchedPolicyIds ?? []).slice(0, 50),
-      actionRequestId: e.actionRequestId ?? null,
-      trustRuleId: e.trustRuleId ?? null,
-      runtimeSlotId: e.runtimeSlotId ?? null,
-      argsHash: e.argsHash ?? null,
-      argsSummary: bounded(e.argsSummary),
-      resultHash: e.resultHash ?? null,
-      resultSize: e.resultSize ?? null,
-      resultSummary: bounded(e.resultSummary),
-      latencyMs: e.latencyMs ?? null,
-      errorClass: cut(e.errorClass, 64),
-      redactions: (e.redactions ?? []).slice(0, 50),
-    })),
-  );
+  await tx.insert(toolCallEvents).values(toolEventRows(events));
+}
+
+/**
+ * The bounded rows for `events`, for callers that put the insert into a larger statement
+ * (the gateway's hot path writes a ledger row and its audit events in one statement).
+ */
+export function toolEventRows(events: ToolEventInput[]): (typeof toolCallEvents.$inferInsert)[] {
+  return events.map((e) => ({
+    companyId: e.companyId,
+    eventType: e.eventType,
+    actorType: e.actorType,
+    actorId: e.actorId,
+    invocationId: e.invocationId ?? null,
+    runId: e.runId ?? null,
+    issueId: e.issueId ?? null,
+    agentId: e.agentId ?? null,
+    projectId: e.projectId ?? null,
+    routineId: e.routineId ?? null,
+    sessionId: e.sessionId ?? null,
+    applicationId: e.applicationId ?? null,
+    connectionId: e.connectionId ?? null,
+    catalogEntryId: e.catalogEntryId ?? null,
+    toolName: cut(e.toolName, 200),
+    risk: e.risk ?? null,
+    decision: e.decision ?? null,
+    reasonCode: cut(e.reasonCode, 64),
+    matchedPolicyIds: (e.matchedPolicyIds ?? []).slice(0, 50),
+    actionRequestId: e.actionRequestId ?? null,
+    trustRuleId: e.trustRuleId ?? null,
+    runtimeSlotId: e.runtimeSlotId ?? null,
+    argsHash: e.argsHash ?? null,
+    argsSummary: bounded(e.argsSummary),
+    resultHash: e.resultHash ?? null,
+    resultSize: e.resultSize ?? null,
+    resultSummary: bounded(e.resultSummary),
+    latencyMs: e.latencyMs ?? null,
+    errorClass: cut(e.errorClass, 64),
+    redactions: (e.redactions ?? []).slice(0, 50),
+  }));
 }

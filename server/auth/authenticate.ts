@@ -10,7 +10,7 @@ import { hashToken, tokenKindOf } from "./tokens";
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is refused. */
-export function bearerToken(request: Request): string | null {
+export function bearerToken(request: { headers: { get(name: string): string | null } }): string | null {
   const header = request.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/.exec(header.trim());

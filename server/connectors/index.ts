@@ -58,6 +58,11 @@ export async function upstreamTargetFor(
     agentId?: string | null;
     runId?: string | null;
     invocationId?: string | null;
+    /**
+     * False when the caller knows (from the access snapshot) that the connection has no live
+     * secret bindings: the per-call binding lookup is skipped. Undefined means look.
+     */
+    secretsBound?: boolean;
   },
 ): Promise<UpstreamTarget> {
   const { connection, application } = opts;
@@ -71,7 +76,7 @@ export async function upstreamTargetFor(
   let headers: Record<string, string> = { ...(config.headers ?? {}) };
   let secretValues: string[] = [];
   let env: Record<string, string> = {};
-  if (application.type === "mcp_http" || application.type === "mcp_stdio") {
+  if ((application.type === "mcp_http" || application.type === "mcp_stdio") && opts.secretsBound !== false) {
     const { actorType, actorId } = actorRef(opts.actor);
     const resolved = await resolveConnectionSecrets(db, {
       companyId: opts.companyId,

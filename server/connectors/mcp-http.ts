@@ -34,7 +34,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { invalidRequest, ServiceError } from "../errors";
+import { invalidRequest, isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import {
   assertAllowedUrl,
@@ -184,7 +184,7 @@ const isNotConnected = (err: unknown) => err instanceof Error && err.message ===
 
 /** A transport-level failure after which a read-only request may be retried on a fresh client. */
 function isConnectionFailure(err: unknown): boolean {
-  if (err instanceof ServiceError) return err.code === "upstream_unreachable";
+  if (isServiceError(err)) return err.code === "upstream_unreachable";
   return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
 }
 
@@ -668,7 +668,7 @@ export class McpHttpPool {
   private toServiceError(err: unknown, entry: Entry, timeout: number): ServiceError {
     const clean = (s: string) => scrub(s, entry.secrets);
     const details = { connectionId: entry.connectionId };
-    if (err instanceof ServiceError) {
+    if (isServiceError(err)) {
       return new ServiceError(err.code, clean(err.message), err.status, { ...err.details, ...details });
     }
     if (err instanceof McpError) {

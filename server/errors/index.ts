@@ -2,7 +2,16 @@
  * One error hierarchy for the whole product. `code` is stable API (snake_case); `status` is
  * the HTTP mapping, decided here and nowhere else.
  */
+const SERVICE_ERROR = Symbol.for("paperclip.ServiceError");
+
 export class ServiceError extends Error {
+  /**
+   * A registry symbol, not only the class, identifies service errors: the gateway's node
+   * listener loads `server/` outside the Next.js bundle, so two copies of this class can meet
+   * in one process (sharing the process-wide singletons kept on globalThis).
+   */
+  readonly [SERVICE_ERROR] = true;
+
   constructor(
     readonly code: string,
     message: string,
@@ -40,7 +49,9 @@ export const conflict = (code: string, message: string, details?: Record<string,
 export const payloadTooLarge = (limit: number) =>
   new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, 413);
 
-export const isServiceError = (err: unknown): err is ServiceError => err instanceof ServiceError;
+export const isServiceError = (err: unknown): err is ServiceError =>
+  err instanceof ServiceError ||
+  (err instanceof Error && (err as unknown as Record<symbol, unknown>)[SERVICE_ERROR] === true);
 
 /** PostgreSQL error codes we translate into client errors instead of 500s. */
 export function fromDatabaseError(err: unknown): ServiceError | null {

@@ -1,17 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { toolApplications, toolConnections, toolResultArtifacts } from "@/db/schema";
-import type { Decision } from "../access/types";
+import { toolApplications, toolCallEvents, toolConnections, toolResultArtifacts } from "@/db/schema";
+import { executionTargetOf } from "../access/snapshot";
+import type { AccessSnapshot, Decision } from "../access/types";
 import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/action-requests";
-import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
+import { recordToolEvents, type ToolEventInput, toolEventRows } from "../audit/record-event";
 import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
 import { isServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
-import { claimExecution, completeInvocation } from "../ledger/invocations";
+import { claimExecution, completeInvocation, completeInvocationQuery } from "../ledger/invocations";
 import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
 import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
@@ -210,6 +211,23 @@ function guardResult(
   };
 }
 
+const CONNECTION_USE_INTERVAL_MS = 60_000;
+type UseHolder = typeof globalThis & { __paperclipConnectionUse?: Map<string, number> };
+/**
+ * Whether this process should record a use of the connection now: `last_used_at` is an
+ * operator hint, written at most once a minute per connection and process, so that calls do
+ * not queue on the connection row's lock.
+ */
+function connectionUseDue(connectionId: string, now = Date.now()): boolean {
+  const g = globalThis as UseHolder;
+  g.__paperclipConnectionUse ??= new Map();
+  const last = g.__paperclipConnectionUse.get(connectionId);
+  if (last !== undefined && now - last < CONNECTION_USE_INTERVAL_MS) return false;
+  if (g.__paperclipConnectionUse.size > 10_000) g.__paperclipConnectionUse.clear();
+  g.__paperclipConnectionUse.set(connectionId, now);
+  return true;
+}
+
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
 export interface ExecContext {
   companyId: string;
@@ -241,7 +259,14 @@ export async function executeInvocation(
   inv: { id: string; argsHash: string; executionStatus: string },
   d: Decision,
   canonicalArguments: string,
-  opts: { approved?: boolean; actionRequestId?: string | null } = {},
+  opts: {
+    approved?: boolean;
+    actionRequestId?: string | null;
+    /** The ledger row is already `running` with its `execution_started` event (a fresh read). */
+    claimed?: boolean;
+    /** The snapshot the decision was made on: its connection rows are used when present. */
+    snapshot?: AccessSnapshot;
+  } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
   const base: Omit<ToolEventInput, "eventType"> = {
@@ -265,19 +290,21 @@ export async function executeInvocation(
     actionRequestId: opts.actionRequestId ?? null,
   };
 
-  const claimed = await db.transaction(async (tx) => {
-    if (!(await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved })))
-      return false;
-    await recordToolEvents(tx, [
-      {
-        ...base,
-        eventType: "execution_started",
-        decision: "allow",
-        reasonCode: opts.approved ? "approved" : "allowed",
-      },
-    ]);
-    return true;
-  });
+  const claimed =
+    opts.claimed ||
+    (await db.transaction(async (tx) => {
+      if (!(await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved })))
+        return false;
+      await recordToolEvents(tx, [
+        {
+          ...base,
+          eventType: "execution_started",
+          decision: "allow",
+          reasonCode: opts.approved ? "approved" : "allowed",
+        },
+      ]);
+      return true;
+    }));
   if (!claimed) {
     return inv.executionStatus === "running"
       ? {
@@ -310,6 +337,56 @@ export async function executeInvocation(
       : null;
     const resultHash = g ? sha256Hex(g.fullJson ?? g.json) : null;
     let artifactId: string | null = null;
+    const outcome = {
+      status,
+      resultHash,
+      resultSize: g?.bytes ?? null,
+      resultSummary: resultSummary
+        ? { ...resultSummary.summary, ...(g?.result.isError ? { isError: true } : {}) }
+        : null,
+      errorCode: extra.errorCode ?? null,
+      latencyMs,
+    };
+    const resultEvent: ToolEventInput = {
+      ...base,
+      eventType: event,
+      decision: "allow",
+      reasonCode: extra.errorCode ?? (g?.truncated ? "result_truncated" : "ok"),
+      resultHash,
+      resultSize: g?.bytes ?? null,
+      resultSummary: resultSummary?.summary ?? null,
+      latencyMs,
+      errorClass: extra.errorCode ?? null,
+      // What the content guard found (kind:pointer), next to what the summary redacted.
+      redactions: [
+        ...(resultSummary?.redactions ?? []),
+        ...(g?.findings ?? []).map((f) => `${f.kind}:${f.path}`),
+      ],
+    };
+    if (connectionUseDue(target.connectionId)) {
+      // At most once a minute per connection and process: a hot connection row must not
+      // serialise calls (the condition also skips the write when another replica just did it).
+      await db
+        .update(toolConnections)
+        .set({ lastUsedAt: sql`now()` })
+        .where(
+          and(
+            eq(toolConnections.companyId, ex.companyId),
+            eq(toolConnections.id, target.connectionId),
+            sql`(${toolConnections.lastUsedAt} is null or ${toolConnections.lastUsedAt} < now() - interval '60 seconds')`,
+          ),
+        );
+    }
+    if (!(g?.truncated && g.fullJson)) {
+      // The outcome and its audit event in one statement (atomic, one round trip).
+      await db.execute(
+        sql`with done as (${completeInvocationQuery(db, ex.companyId, inv.id, outcome).getSQL()}) ${db
+          .insert(toolCallEvents)
+          .values(toolEventRows([resultEvent]))
+          .getSQL()}`,
+      );
+      return null;
+    }
     await db.transaction(async (tx) => {
       if (g?.truncated && g.fullJson) {
         const [a] = await tx
@@ -325,64 +402,31 @@ export async function executeInvocation(
         artifactId = a!.id;
       }
       await completeInvocation(tx, ex.companyId, inv.id, {
-        status,
-        resultHash,
-        resultSize: g?.bytes ?? null,
-        resultSummary: resultSummary
-          ? {
-              ...resultSummary.summary,
-              ...(artifactId ? { artifactId } : {}),
-              ...(g?.result.isError ? { isError: true } : {}),
-            }
-          : null,
-        errorCode: extra.errorCode ?? null,
-        latencyMs,
+        ...outcome,
+        resultSummary: outcome.resultSummary ? { ...outcome.resultSummary, artifactId } : null,
       });
-      await recordToolEvents(tx, [
-        {
-          ...base,
-          eventType: event,
-          decision: "allow",
-          reasonCode: extra.errorCode ?? (g?.truncated ? "result_truncated" : "ok"),
-          resultHash,
-          resultSize: g?.bytes ?? null,
-          resultSummary: resultSummary?.summary ?? null,
-          latencyMs,
-          errorClass: extra.errorCode ?? null,
-          // What the content guard found (kind:pointer), next to what the summary redacted.
-          redactions: [
-            ...(resultSummary?.redactions ?? []),
-            ...(g?.findings ?? []).map((f) => `${f.kind}:${f.path}`),
-          ],
-        },
-      ]);
-      // At most once a minute per connection: a hot connection row must not serialise calls.
-      await tx
-        .update(toolConnections)
-        .set({ lastUsedAt: sql`now()` })
-        .where(
-          and(
-            eq(toolConnections.companyId, ex.companyId),
-            eq(toolConnections.id, target.connectionId),
-            sql`(${toolConnections.lastUsedAt} is null or ${toolConnections.lastUsedAt} < now() - interval '60 seconds')`,
-          ),
-        );
+      await recordToolEvents(tx, [resultEvent]);
     });
     return artifactId;
   };
 
   try {
-    const [row] = await db
-      .select({ connection: toolConnections, application: toolApplications })
-      .from(toolConnections)
-      .innerJoin(
-        toolApplications,
-        and(
-          eq(toolApplications.companyId, toolConnections.companyId),
-          eq(toolApplications.id, toolConnections.applicationId),
-        ),
-      )
-      .where(and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)));
+    const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
+    const [row] = cached
+      ? [cached]
+      : await db
+          .select({ connection: toolConnections, application: toolApplications })
+          .from(toolConnections)
+          .innerJoin(
+            toolApplications,
+            and(
+              eq(toolApplications.companyId, toolConnections.companyId),
+              eq(toolApplications.id, toolConnections.applicationId),
+            ),
+          )
+          .where(
+            and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)),
+          );
     if (!row) throw new Error("connection vanished between decision and execution");
     const upstream = await upstreamTargetFor(db, {
       companyId: ex.companyId,
@@ -393,6 +437,8 @@ export async function executeInvocation(
       agentId: ex.agentId,
       runId: ex.runId,
       invocationId: inv.id,
+      // From the snapshot: a connection without live secret bindings needs no secret lookup.
+      secretsBound: cached ? cached.secretsBound : undefined,
     });
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
@@ -499,6 +545,7 @@ export async function gatewayCallTool(
     now,
     // Local (stdio) tools defer when no runtime slot can be had (in-memory, no I/O).
     runtime: runtimeCapacity(gw.companyId),
+    accessVersion: gw.accessVersion,
     onApprovalRequired: (tx, a) =>
       createActionRequestInTx(tx, gw, a.invocation, a.decision, a.canonicalArguments, now),
   });
@@ -556,6 +603,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
+    { claimed: attempt.claimed, snapshot: attempt.snapshot },
   );
   return outcome;
 }

@@ -21,6 +21,12 @@ export function setGatewayDatabase(db: Db | null): void {
 }
 export const currentGatewayDb = (): Db => (gatewayDb ? gatewayDb() : getDb());
 
+/** What authentication reads of a request: a Web `Request` or the node listener's view of one. */
+export interface GatewayRequestHead {
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 function hostnameOf(hostHeader: string): string {
@@ -35,7 +41,7 @@ function hostnameOf(hostHeader: string): string {
  * DNS-rebinding defence: the Host (and Origin, when a browser sends one) must be this
  * instance's public origin or localhost.
  */
-export function assertAllowedHost(request: Request): void {
+export function assertAllowedHost(request: GatewayRequestHead): void {
   const publicHost = new URL(publicOrigin()).host;
   const host = request.headers.get("host") ?? "";
   const hostOk = host === publicHost || LOCAL_HOSTS.has(hostnameOf(host));
@@ -58,8 +64,10 @@ export function assertAllowedHost(request: Request): void {
 }
 
 /** Tokens are accepted only in the Authorization header (never the URL, where they leak into logs). */
-export function assertNoQueryToken(request: Request): void {
-  const url = new URL(request.url);
+export function assertNoQueryToken(request: GatewayRequestHead): void {
+  const query = request.url.indexOf("?");
+  if (query === -1) return;
+  const url = new URL(request.url, "http://localhost");
   for (const key of ["token", "access_token", "api_key", "key", "session"]) {
     if (url.searchParams.has(key)) {
       throw new ServiceError(
@@ -72,7 +80,10 @@ export function assertNoQueryToken(request: Request): void {
 }
 
 /** Authenticates a gateway request (Host, no query token, Bearer session token). */
-export async function authenticateGatewayRequest(db: Db, request: Request): Promise<GatewayContext> {
+export async function authenticateGatewayRequest(
+  db: Db,
+  request: GatewayRequestHead,
+): Promise<GatewayContext> {
   assertAllowedHost(request);
   assertNoQueryToken(request);
   let token: string | null;

@@ -58,18 +58,7 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
   return out;
 }
 
-/**
- * The tools this session may see: exactly what `decide` makes visible, with stable namespaced
- * names (`<application-slug>__<tool>`) and sanitised, length-capped metadata. Annotations are
- * reduced to the boolean hints (and the destructive hint reflects our own risk class). One
- * `discovery` audit event per listing.
- */
-export async function gatewayListTools(
-  db: Db,
-  gw: GatewayContext,
-  now = new Date(),
-): Promise<AgentToolDescriptor[]> {
-  const snapshot = await getAccessSnapshot(db, gw.companyId);
+function listFor(snapshot: AccessSnapshot, gw: GatewayContext, now: Date) {
   const { tools, hiddenCount } = visibleTools(snapshot, { ...gw, sessionValid: true }, now);
   const described = descriptorsFor(snapshot);
   const out = tools.map((t) => {
@@ -78,6 +67,10 @@ export async function gatewayListTools(
       ? { ...base, description: `${base.description} (Calls to this tool wait for a person's approval.)` }
       : base;
   });
+  return { tools: out, hiddenCount };
+}
+
+async function recordDiscovery(db: Db, gw: GatewayContext, visible: number, hidden: number) {
   await recordToolEvents(db, [
     {
       companyId: gw.companyId,
@@ -92,8 +85,76 @@ export async function gatewayListTools(
       sessionId: gw.sessionId,
       decision: "allow",
       reasonCode: "listed",
-      resultSummary: { visible: out.length, hidden: hiddenCount },
+      resultSummary: { visible, hidden },
     },
   ]);
-  return out;
+}
+
+/**
+ * The tools this session may see: exactly what `decide` makes visible, with stable namespaced
+ * names (`<application-slug>__<tool>`) and sanitised, length-capped metadata. Annotations are
+ * reduced to the boolean hints (and the destructive hint reflects our own risk class). One
+ * `discovery` audit event per listing.
+ */
+export async function gatewayListTools(
+  db: Db,
+  gw: GatewayContext,
+  now = new Date(),
+): Promise<AgentToolDescriptor[]> {
+  const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
+  const { tools, hiddenCount } = listFor(snapshot, gw, now);
+  await recordDiscovery(db, gw, tools.length, hiddenCount);
+  return tools;
+}
+
+interface Listed {
+  json: string;
+  visible: number;
+  hidden: number;
+  at: number;
+}
+const listedCache = new WeakMap<AccessSnapshot, Map<string, Listed>>();
+const timeDependence = new WeakMap<AccessSnapshot, boolean>();
+const MAX_LISTINGS_PER_SNAPSHOT = 512;
+/** How long a listing computed at one instant serves a snapshot whose rules depend on time. */
+export const TIME_DEPENDENT_LISTING_MS = 1000;
+
+/** Whether visibility can change while the snapshot stays the same (time windows, expiring rules). */
+function dependsOnTime(snapshot: AccessSnapshot): boolean {
+  let v = timeDependence.get(snapshot);
+  if (v === undefined) {
+    v =
+      snapshot.policies.some((p) => JSON.stringify(p.conditions ?? null).includes('"timeWindow"')) ||
+      snapshot.trustRules.some((r) => r.expiresAt !== null);
+    timeDependence.set(snapshot, v);
+  }
+  return v;
+}
+
+/**
+ * `tools/list` for the gateway's MCP endpoint: the same listing as `gatewayListTools`, as the
+ * JSON text of the tools array. The text is memoised per access snapshot and access context
+ * (agent, run, issue, project, routine): the snapshot is immutable and a new one is built on
+ * every access change, so the memo can only be stale if the rules depend on the clock — then
+ * a listing is reused for at most `TIME_DEPENDENT_LISTING_MS` (a call is always decided at its
+ * own time; the listing is what an agent is shown, not what it is allowed). The `discovery`
+ * audit event is written on every listing.
+ */
+export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new Date()): Promise<string> {
+  const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
+  const key = `${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
+  let perSnapshot = listedCache.get(snapshot);
+  if (!perSnapshot) {
+    perSnapshot = new Map();
+    listedCache.set(snapshot, perSnapshot);
+  }
+  let listed = perSnapshot.get(key);
+  if (!listed || (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)) {
+    const { tools, hiddenCount } = listFor(snapshot, gw, now);
+    listed = { json: JSON.stringify(tools), visible: tools.length, hidden: hiddenCount, at: now.getTime() };
+    if (perSnapshot.size >= MAX_LISTINGS_PER_SNAPSHOT) perSnapshot.clear();
+    perSnapshot.set(key, listed);
+  }
+  await recordDiscovery(db, gw, listed.visible, listed.hidden);
+  return listed.json;
 }

@@ -5,31 +5,104 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
-import { gatewayCallTool } from "./call-tool";
-import { authenticateGatewayRequest, currentGatewayDb } from "./http";
-import { gatewayListTools } from "./list-tools";
+import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";
+import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
+import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
 import type { GatewayContext } from "./sessions";
+
+/** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
+export const MAX_MCP_BODY_BYTES = 1024 * 1024;
+
+/** A request to the MCP endpoint, independent of the HTTP server that received it. */
+export interface GatewayMcpRequest extends GatewayRequestHead {
+  method: string;
+  /** The body as text, already bounded by `MAX_MCP_BODY_BYTES` by the caller. */
+  body: string;
+  /** The same request as a Web `Request`, for the SDK transport (built only when needed). */
+  toRequest: () => Request;
+}
+
+export interface GatewayMcpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
 
 function jsonError(
   status: number,
   code: string,
   message: string,
   extra: Record<string, string> = {},
-): Response {
-  return Response.json(
-    { error: { code, message } },
-    { status, headers: { "cache-control": "no-store", ...extra } },
-  );
+): GatewayMcpResponse {
+  return {
+    status,
+    headers: { ...BASE_HEADERS, "content-type": "application/json", ...extra },
+    body: JSON.stringify({ error: { code, message } }),
+  };
 }
 
 const sharedValidator = new AjvJsonSchemaValidator();
 
+/** A governed outcome as an MCP tool result: refusals are results the model can read, not protocol errors. */
+function callToolResult(outcome: GatewayCallOutcome): CallToolResult {
+  if (outcome.ok) {
+    return {
+      content: outcome.result.content as CallToolResult["content"],
+      ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
+      ...(outcome.result.isError ? { isError: true } : {}),
+      _meta: {
+        invocationId: outcome.invocationId,
+        replayed: outcome.replayed,
+        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
+      },
+    };
+  }
+  const structured: Record<string, unknown> = { code: outcome.code, message: outcome.message };
+  if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
+  if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
+  if (outcome.invocationId) structured.invocationId = outcome.invocationId;
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
+    structuredContent: structured,
+  };
+}
+
+async function callTool(
+  gw: GatewayContext,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+): Promise<CallToolResult> {
+  const meta = params._meta ?? {};
+  const outcome = await gatewayCallTool(currentGatewayDb(), gw, {
+    tool: params.name,
+    arguments: params.arguments ?? {},
+    idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
+    approvedActionRequestId:
+      typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
+  });
+  return callToolResult(outcome);
+}
+
+/**
+ * What an unexpected failure inside a handler tells the agent: a request id to quote, never
+ * the error itself (it may hold SQL, hostnames or upstream text). Service errors keep their
+ * message, which is written for callers.
+ */
+function internalFailure(err: unknown): Error {
+  if (isServiceError(err)) return err;
+  const requestId = randomUUID();
+  logError("gateway.mcp_handler_failed", err, { requestId });
+  return new Error(`internal error (request ${requestId})`);
+}
+
 function buildServer(gw: GatewayContext): Server {
-  const db = currentGatewayDb();
   const server = new Server(
     { name: "paperclip-gateway", version: "1.0.0" },
     {
@@ -40,67 +113,124 @@ function buildServer(gw: GatewayContext): Server {
         "Tools from Paperclip's governed gateway. Every call is checked against your profile and policies and recorded. A refused call returns isError with a `code` in structuredContent.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await gatewayListTools(db, gw) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const meta = (req.params._meta ?? {}) as Record<string, unknown>;
-    const outcome = await gatewayCallTool(db, gw, {
-      tool: req.params.name,
-      arguments: req.params.arguments ?? {},
-      idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
-      approvedActionRequestId:
-        typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
-    });
-    if (outcome.ok) {
-      return {
-        content: outcome.result.content as CallToolResult["content"],
-        ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
-        ...(outcome.result.isError ? { isError: true } : {}),
-        _meta: {
-          invocationId: outcome.invocationId,
-          replayed: outcome.replayed,
-          ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
-        },
-      };
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    try {
+      return { tools: await gatewayListTools(currentGatewayDb(), gw) };
+    } catch (err) {
+      throw internalFailure(err);
     }
-    // A governed refusal is a tool result, not a protocol error: the model can read and react.
-    const structured: Record<string, unknown> = { code: outcome.code, message: outcome.message };
-    if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
-    if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
-    if (outcome.invocationId) structured.invocationId = outcome.invocationId;
-    return {
-      isError: true,
-      content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
-      structuredContent: structured,
-    };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    try {
+      return await callTool(gw, req.params as Parameters<typeof callTool>[1]);
+    } catch (err) {
+      throw internalFailure(err);
+    }
   });
   return server;
 }
 
+/** `application/json`, parameters ignored (the SDK transport's rule). */
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const semi = value.indexOf(";");
+  return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === "application/json";
+}
+
+function jsonRpcResponse(id: string | number, resultJson: string): GatewayMcpResponse {
+  return {
+    status: 200,
+    headers: { ...BASE_HEADERS, "content-type": "application/json" },
+    body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`,
+  };
+}
+
+function jsonRpcError(id: string | number, err: Error): GatewayMcpResponse {
+  return {
+    status: 200,
+    headers: { ...BASE_HEADERS, "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: err.message } }),
+  };
+}
+
+/**
+ * The two requests agents send all the time — `tools/call` and `tools/list`, one JSON-RPC
+ * request per POST — answered without building an SDK server and transport per request.
+ * Anything else, or anything the SDK transport would refuse (headers, protocol version,
+ * malformed messages, batches, notifications), returns null and takes the SDK path, so the
+ * protocol's edge cases have one implementation. The answers are the ones the SDK path gives.
+ */
+async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse | null> {
+  const accept = req.headers.get("accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return null;
+  if (!isJsonContentType(req.headers.get("content-type"))) return null;
+  const version = req.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  let message: unknown;
+  try {
+    message = JSON.parse(req.body);
+  } catch {
+    return null;
+  }
+  if (!message || typeof message !== "object" || Array.isArray(message)) return null;
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown };
+  if (m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number")) return null;
+  const id = m.id;
+  if (m.method === "tools/list") {
+    if (!ListToolsRequestSchema.safeParse(message).success) return null;
+    try {
+      return jsonRpcResponse(id, `{"tools":${await gatewayListToolsJson(currentGatewayDb(), gw)}}`);
+    } catch (err) {
+      return jsonRpcError(id, internalFailure(err));
+    }
+  }
+  if (m.method === "tools/call") {
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (!parsed.success) return null;
+    try {
+      const result = await callTool(gw, parsed.data.params as Parameters<typeof callTool>[1]);
+      return jsonRpcResponse(id, JSON.stringify(result));
+    } catch (err) {
+      return jsonRpcError(id, internalFailure(err));
+    }
+  }
+  return null;
+}
+
+async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse> {
+  const server = buildServer(gw);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_MCP_BODY_BYTES,
+  });
+  await server.connect(transport);
+  const response = await transport.handleRequest(req.toRequest());
+  void server.close().catch(() => {});
+  const headers: Record<string, string> = { ...BASE_HEADERS };
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return { status: response.status, headers, body: response.status === 202 ? null : await response.text() };
+}
+
 /**
  * `/api/tool-gateway/mcp`: MCP over Streamable HTTP in stateless mode (each POST carries its
- * own authentication and is served by a fresh server bound to that session), so any replica
- * can answer any request and no MCP session state lives in process memory.
+ * own authentication and is answered for that session alone), so any replica can answer any
+ * request and no MCP session state lives in process memory. Served by the Next.js route and
+ * by the node listener in front of it (`server/gateway/node.ts`), which share this function.
  */
-export async function handleGatewayMcp(request: Request): Promise<Response> {
+export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMcpResponse> {
   try {
-    if (request.method === "GET") {
+    if (req.method === "DELETE") return { status: 204, headers: { ...BASE_HEADERS }, body: null };
+    if (req.method !== "POST") {
       // No server-initiated stream in stateless mode.
       return jsonError(405, "method_not_allowed", "this endpoint takes JSON-RPC over POST", {
         allow: "POST",
       });
     }
-    if (request.method === "DELETE") return new Response(null, { status: 204 });
-    const gw = await authenticateGatewayRequest(currentGatewayDb(), request);
-    const server = buildServer(gw);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: 1024 * 1024,
-    });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request);
-    void server.close().catch(() => {});
-    return response;
+    const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+    return (await fastPath(req, gw)) ?? (await sdkPath(req, gw));
   } catch (err) {
     if (isServiceError(err)) {
       return jsonError(
@@ -114,4 +244,42 @@ export async function handleGatewayMcp(request: Request): Promise<Response> {
     logError("gateway.mcp_unhandled", err, { requestId });
     return jsonError(500, "internal_error", `internal error (request ${requestId})`);
   }
+}
+
+/** Reads a Web request's body up to `limit` bytes; null when it is larger. */
+async function boundedText(request: Request, limit: number): Promise<string | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The Next.js route handler's adapter (plain `next start` replicas serve the endpoint this way). */
+export async function handleGatewayMcp(request: Request): Promise<Response> {
+  const body = request.method === "POST" ? await boundedText(request, MAX_MCP_BODY_BYTES) : "";
+  const res =
+    body === null
+      ? jsonError(413, "payload_too_large", `request body exceeds ${MAX_MCP_BODY_BYTES} bytes`)
+      : await serveGatewayMcp({
+          method: request.method,
+          url: request.url,
+          headers: request.headers,
+          body,
+          toRequest: () =>
+            new Request(request.url, { method: request.method, headers: request.headers, body }),
+        });
+  return new Response(res.body, { status: res.status, headers: res.headers });
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
+import { companies, heartbeatRuns, toolGatewaySessions } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
@@ -50,6 +50,11 @@ export interface GatewayContext {
   issueId: string | null;
   projectId: string | null;
   routineId: string | null;
+  /**
+   * The company's access version read with the session (same statement), so the decision
+   * needs no second round trip to validate its cached snapshot.
+   */
+  accessVersion?: number;
 }
 
 /**
@@ -164,7 +169,7 @@ const LAST_USED_GRANULARITY_MS = 30_000;
 /**
  * Authenticates a `pcgt_` bearer token: unknown, revoked and expired sessions, and sessions
  * whose run is no longer running, are all 401 `session_invalid` (one code, so a caller learns
- * nothing about which). One indexed join per request.
+ * nothing about which). One indexed join per request, which also reads the company's access version.
  */
 export async function authenticateGatewayToken(
   db: Db,
@@ -186,6 +191,7 @@ export async function authenticateGatewayToken(
       revokedAt: toolGatewaySessions.revokedAt,
       lastUsedAt: toolGatewaySessions.lastUsedAt,
       runStatus: heartbeatRuns.status,
+      accessVersion: companies.accessVersion,
     })
     .from(toolGatewaySessions)
     .innerJoin(
@@ -195,6 +201,7 @@ export async function authenticateGatewayToken(
         eq(heartbeatRuns.id, toolGatewaySessions.runId),
       ),
     )
+    .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
     .where(eq(toolGatewaySessions.tokenHash, hashToken(token)))
     .limit(1);
   if (!row) throw sessionInvalid();
@@ -237,5 +244,6 @@ export async function authenticateGatewayToken(
     issueId: row.issueId,
     projectId: row.projectId,
     routineId: row.routineId,
+    accessVersion: row.accessVersion,
   };
 }

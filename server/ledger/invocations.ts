@@ -59,7 +59,25 @@ export async function openInvocation(
   s: InvocationStart,
 ): Promise<{ invocation: Invocation; created: boolean }> {
   const identity = idempotencyIdentity(s);
-  const values = {
+  const values = invocationValues(s, identity);
+  const insert = tx.insert(toolInvocations).values(values);
+  const rows = identity
+    ? await insert
+        .onConflictDoUpdate({
+          target: [toolInvocations.companyId, toolInvocations.idempotencyIdentity],
+          targetWhere: sql`${toolInvocations.idempotencyIdentity} is not null`,
+          set: { attempts: sql`${toolInvocations.attempts} + 1`, updatedAt: sql`now()` },
+        })
+        // xmax = 0 only on a freshly inserted row version
+        .returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`(xmax = 0)` })
+    : await insert.returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`true` });
+  const { created, ...invocation } = rows[0]!;
+  return { invocation, created };
+}
+
+/** The columns of a new ledger row for `s` (bounded). */
+export function invocationValues(s: InvocationStart, identity: string | null) {
+  return {
     companyId: s.companyId,
     actorType: s.actorType,
     actorId: s.actorId,
@@ -76,22 +94,9 @@ export async function openInvocation(
     idempotencyKey: s.idempotencyKey?.slice(0, 200) ?? null,
     idempotencyIdentity: identity,
   };
-  const insert = tx.insert(toolInvocations).values(values);
-  const rows = identity
-    ? await insert
-        .onConflictDoUpdate({
-          target: [toolInvocations.companyId, toolInvocations.idempotencyIdentity],
-          targetWhere: sql`${toolInvocations.idempotencyIdentity} is not null`,
-          set: { attempts: sql`${toolInvocations.attempts} + 1`, updatedAt: sql`now()` },
-        })
-        // xmax = 0 only on a freshly inserted row version
-        .returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`(xmax = 0)` })
-    : await insert.returning({ ...getTableColumns(toolInvocations), created: sql<boolean>`true` });
-  const { created, ...invocation } = rows[0]!;
-  return { invocation, created };
 }
 
-const STATUS_FOR: Record<DecisionValue, Invocation["executionStatus"]> = {
+export const STATUS_FOR: Record<DecisionValue, Invocation["executionStatus"]> = {
   allow: "pending",
   deny: "denied",
   approval_required: "awaiting_approval",
@@ -184,21 +189,23 @@ export async function claimExecution(
   return rows.length === 1;
 }
 
-/** Records the outcome of an executed call. */
-export async function completeInvocation(
+interface InvocationOutcome {
+  status: "succeeded" | "failed" | "timeout";
+  resultHash?: string | null;
+  resultSize?: number | null;
+  resultSummary?: Record<string, unknown> | null;
+  errorCode?: string | null;
+  latencyMs: number;
+}
+
+/** The update recording an executed call's outcome (for callers that embed it in a statement). */
+export function completeInvocationQuery(
   tx: Tx,
   companyId: string,
   invocationId: string,
-  r: {
-    status: "succeeded" | "failed" | "timeout";
-    resultHash?: string | null;
-    resultSize?: number | null;
-    resultSummary?: Record<string, unknown> | null;
-    errorCode?: string | null;
-    latencyMs: number;
-  },
-): Promise<void> {
-  await tx
+  r: InvocationOutcome,
+) {
+  return tx
     .update(toolInvocations)
     .set({
       executionStatus: r.status,
@@ -211,4 +218,14 @@ export async function completeInvocation(
       updatedAt: sql`now()`,
     })
     .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+}
+
+/** Records the outcome of an executed call. */
+export async function completeInvocation(
+  tx: Tx,
+  companyId: string,
+  invocationId: string,
+  r: InvocationOutcome,
+): Promise<void> {
+  await completeInvocationQuery(tx, companyId, invocationId, r);
 }

@@ -1,14 +1,28 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { toolTrustRules } from "@/db/schema";
+import { toolCallEvents, toolInvocations, toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
-import type { AccessContext, AccessRequest, Decision } from "../access/types";
-import { type DecisionValue, recordToolEvents } from "../audit/record-event";
+import type { AccessContext, AccessRequest, AccessSnapshot, Decision } from "../access/types";
+import {
+  type DecisionValue,
+  recordToolEvents,
+  type ToolEventInput,
+  toolEventRows,
+} from "../audit/record-event";
 import { summarize } from "../audit/summarize";
 import { canonicalJson, sha256Hex } from "./canonical";
-import { type Invocation, openInvocation, recordInvocationDecision } from "./invocations";
+import {
+  type Invocation,
+  type InvocationStart,
+  idempotencyIdentity,
+  invocationValues,
+  openInvocation,
+  recordInvocationDecision,
+  STATUS_FOR,
+} from "./invocations";
 
 export interface AttemptInput {
   actorType: Invocation["actorType"];
@@ -22,6 +36,8 @@ export interface AttemptInput {
   approvalVerified?: boolean;
   runtime?: AccessRequest["runtime"];
   now: Date;
+  /** The company's access version, when the caller read it in this request already. */
+  accessVersion?: number;
   /**
    * Runs inside the attempt's transaction when the decision is `approval_required`, so the
    * ledger row, the action request and its issue-thread card are created together or not at all.
@@ -42,6 +58,13 @@ export interface AttemptResult {
   canonicalArguments: string | null;
   /** What `onApprovalRequired` returned. */
   approval?: Record<string, unknown>;
+  /**
+   * The row was created already `running`, with its `execution_started` event: an allowed call
+   * that has no idempotency identity (a read) needs no separate claim.
+   */
+  claimed?: boolean;
+  /** The snapshot the decision was made on (execution takes its connection rows from it). */
+  snapshot: AccessSnapshot;
 }
 
 export function decisionValue(d: Decision): DecisionValue {
@@ -79,7 +102,7 @@ function canonicalOrNull(args: unknown): string | null {
  */
 export async function recordAttempt(db: Db, input: AttemptInput): Promise<AttemptResult> {
   const { context } = input;
-  const snapshot = await getAccessSnapshot(db, context.companyId);
+  const snapshot = await getAccessSnapshot(db, context.companyId, input.accessVersion);
   const canonical = canonicalOrNull(input.arguments);
   const parsedArgs: unknown = canonical === null ? null : JSON.parse(canonical);
   const argsHash = sha256Hex(canonical ?? "\u0000unrepresentable");
@@ -95,25 +118,36 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   };
   let decision = decide(snapshot, request);
   const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments);
+  const start: InvocationStart = {
+    companyId: context.companyId,
+    actorType: input.actorType,
+    actorId: input.actorId,
+    runId: context.runId ?? null,
+    issueId: context.issueId ?? null,
+    agentId: context.agentId,
+    sessionId: input.sessionId ?? null,
+    applicationId: decision.target?.applicationId ?? null,
+    connectionId: decision.target?.connectionId ?? null,
+    catalogEntryId: decision.target?.catalogEntryId ?? null,
+    toolName: input.toolName,
+    argsHash,
+    argsSummary: argsSummary.summary,
+    risk: decision.target?.risk ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+  };
+  const identity = idempotencyIdentity(start);
+  const value0 = decisionValue(decision);
+  if (
+    identity === null &&
+    !decision.trustRuleId &&
+    decision.rateLimits.length === 0 &&
+    value0 !== "approval_required"
+  ) {
+    return recordFreshAttempt(db, input, start, decision, argsSummary.redactions, canonical, snapshot);
+  }
 
   return db.transaction(async (tx) => {
-    const { invocation, created } = await openInvocation(tx, {
-      companyId: context.companyId,
-      actorType: input.actorType,
-      actorId: input.actorId,
-      runId: context.runId ?? null,
-      issueId: context.issueId ?? null,
-      agentId: context.agentId,
-      sessionId: input.sessionId ?? null,
-      applicationId: decision.target?.applicationId ?? null,
-      connectionId: decision.target?.connectionId ?? null,
-      catalogEntryId: decision.target?.catalogEntryId ?? null,
-      toolName: input.toolName,
-      argsHash,
-      argsSummary: argsSummary.summary,
-      risk: decision.target?.risk ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
-    });
+    const { invocation, created } = await openInvocation(tx, start);
     const base = {
       companyId: context.companyId,
       actorType: input.actorType,
@@ -139,10 +173,10 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       await recordToolEvents(tx, [
         { ...base, eventType: "replayed", decision: "allow", reasonCode: "replayed" },
       ]);
-      return { invocation, decision, outcome: "replayed", canonicalArguments: canonical };
+      return { invocation, decision, outcome: "replayed", canonicalArguments: canonical, snapshot };
     }
     if (!created && invocation.executionStatus === "running") {
-      return { invocation, decision, outcome: "in_progress", canonicalArguments: canonical };
+      return { invocation, decision, outcome: "in_progress", canonicalArguments: canonical, snapshot };
     }
 
     if (decision.allowed && decision.trustRuleId) {
@@ -209,6 +243,93 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       outcome: value,
       canonicalArguments: canonical,
       approval,
+      snapshot,
     };
   });
+}
+
+/**
+ * The common case in one statement: a call without an idempotency identity (a read, or a
+ * refusal of a tool that resolves to nothing) and with no rate limit or trust rule to consume
+ * is necessarily a new row, so its decision is known before anything is written. The ledger
+ * row (already `running` when allowed) and its audit events (`decision`, plus
+ * `execution_started` when allowed) are inserted by one statement — atomic without an explicit
+ * transaction, one round trip and one commit instead of the general path's six statements.
+ * If the audit insert fails, the ledger row is not written either, and the call is refused.
+ */
+async function recordFreshAttempt(
+  db: Db,
+  input: AttemptInput,
+  start: InvocationStart,
+  decision: Decision,
+  redactions: string[],
+  canonical: string | null,
+  snapshot: AccessSnapshot,
+): Promise<AttemptResult> {
+  const { context } = input;
+  const value = decisionValue(decision);
+  const allowed = value === "allow";
+  const id = randomUUID();
+  const now = new Date();
+  const row = {
+    ...invocationValues(start, null),
+    id,
+    decision: value,
+    reasonCode: decision.reasonCode,
+    matchedPolicyIds: decision.matchedPolicyIds.slice(0, 50),
+    executionStatus: allowed ? "running" : STATUS_FOR[value],
+    startedAt: allowed ? now : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const base: Omit<ToolEventInput, "eventType"> = {
+    companyId: context.companyId,
+    actorType: input.actorType,
+    actorId: input.actorId,
+    invocationId: id,
+    runId: context.runId ?? null,
+    issueId: context.issueId ?? null,
+    agentId: context.agentId,
+    projectId: context.projectId ?? null,
+    routineId: context.routineId ?? null,
+    sessionId: input.sessionId ?? null,
+    applicationId: start.applicationId,
+    connectionId: start.connectionId,
+    catalogEntryId: start.catalogEntryId,
+    toolName: input.toolName,
+    risk: start.risk,
+    argsHash: start.argsHash,
+  };
+  const events: ToolEventInput[] = [
+    {
+      ...base,
+      eventType: "decision",
+      decision: value,
+      reasonCode: decision.reasonCode,
+      matchedPolicyIds: decision.matchedPolicyIds,
+      argsSummary: start.argsSummary,
+      redactions,
+    },
+  ];
+  if (allowed)
+    events.push({ ...base, eventType: "execution_started", decision: "allow", reasonCode: "allowed" });
+  // Data-modifying CTE: both inserts are one statement; the events' foreign key to the new
+  // ledger row is checked at the end of the statement, when the row exists.
+  await db.execute(
+    sql`with inv as (${db.insert(toolInvocations).values(row).getSQL()}) ${db.insert(toolCallEvents).values(toolEventRows(events)).getSQL()}`,
+  );
+  const invocation: Invocation = {
+    ...row,
+    idempotencyKey: row.idempotencyKey,
+    approvalState: "none",
+    resultHash: null,
+    resultSize: null,
+    resultSummary: null,
+    errorCode: null,
+    latencyMs: null,
+    runtimeSlotId: null,
+    attempts: 1,
+    completedAt: null,
+  };
+  return { invocation, decision, outcome: value, canonicalArguments: canonical, claimed: allowed, snapshot };
 }

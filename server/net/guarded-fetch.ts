@@ -17,7 +17,7 @@
  */
 import dns, { type LookupAddress } from "node:dns";
 import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
-import { ServiceError } from "../errors";
+import { isServiceError, ServiceError } from "../errors";
 import { addressBlockReason, classifyAddress } from "./addresses";
 
 export { addressBlockReason, classifyAddress, isBlockedAddress } from "./addresses";
@@ -403,7 +403,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
             controller.signal,
           );
         } catch (err) {
-          if (hop > 0 && err instanceof ServiceError && err.code === "upstream_blocked") {
+          if (hop > 0 && isServiceError(err) && err.code === "upstream_blocked") {
             throw redirectRefused(`redirect refused: ${err.message}`, { hop, reason: "upstream_blocked" });
           }
           throw err;
@@ -571,11 +571,11 @@ function mapError(
   callerSignal: AbortSignal | null,
   url: URL | null,
 ): unknown {
-  if (err instanceof ServiceError) return err;
+  if (isServiceError(err)) return err;
   const where = url ? describeOrigin(url) : "the upstream";
   if (signal.aborted) {
     if (signal.reason instanceof TimeoutMarker) return timedOut(`the request to ${where} timed out`);
-    if (signal.reason instanceof ServiceError) return signal.reason;
+    if (isServiceError(signal.reason)) return signal.reason;
     if (callerSignal?.aborted) return callerSignal.reason;
   }
   if (err instanceof TimeoutMarker) return timedOut(`the request to ${where} timed out`);

@@ -36,7 +36,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { type toolConnections, toolRuntimeSlots, type toolStdioTemplates } from "@/db/schema";
-import { ServiceError } from "../errors";
+import { isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { type RuntimeConfig, runtimeConfigFromEnv } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
@@ -514,7 +514,7 @@ export class RuntimeSupervisor {
 
   private toServiceError(err: unknown, slot: Slot, timeoutMs?: number): ServiceError {
     const details = { slotId: slot.rowId, connectionId: slot.identity.connectionId };
-    if (err instanceof ServiceError) {
+    if (isServiceError(err)) {
       return new ServiceError(err.code, slot.scrub(err.message), err.status, { ...details, ...err.details });
     }
     const closed =
