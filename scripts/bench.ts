@@ -1236,9 +1236,11 @@ function report(f: Figures) {
       ),
     );
     if (d.topStatements.length > 0) {
-      log("  statements per call:");
+      log("  statements per call (executions per call, server ms per execution: plan + execute):");
       for (const s of d.topStatements)
-        log(`    ${s.perCall.toFixed(2)}  ${s.query.replace(/\s+/g, " ").slice(0, 150)}`);
+        log(
+          `    ${s.perCall.toFixed(2)}  ${s.msPerExecution === null ? "    n/a" : s.msPerExecution.toFixed(3).padStart(7)} ms  ${s.query.replace(/\s+/g, " ").slice(0, 130)}`,
+        );
     }
   }
 

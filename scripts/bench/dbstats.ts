@@ -32,6 +32,8 @@ export interface DbCounters {
   tables: Record<string, TableCounters>;
   /** Normalised query text → calls (only when pg_stat_statements is available). */
   statements: Record<string, number> | null;
+  /** Normalised query text → total execution time in ms inside the server. */
+  statementMs: Record<string, number> | null;
 }
 
 export async function pgssAvailable(sql: postgres.Sql): Promise<boolean> {
@@ -48,13 +50,18 @@ export async function pgssAvailable(sql: postgres.Sql): Promise<boolean> {
  */
 export async function readCounters(sql: postgres.Sql, withStatements: boolean): Promise<DbCounters> {
   let statements: Record<string, number> | null = null;
+  let statementMs: Record<string, number> | null = null;
   if (withStatements) {
-    const rows = await sql<{ query: string; calls: string }[]>`
-      select query, calls from pg_stat_statements
+    const rows = await sql<{ query: string; calls: string; ms: number }[]>`
+      select query, calls, total_exec_time + total_plan_time as ms from pg_stat_statements
       where dbid = (select oid from pg_database where datname = current_database())
         and query not ilike '%pg_stat%' and query not ilike '%pg_database%'`;
     statements = {};
-    for (const r of rows) statements[r.query] = (statements[r.query] ?? 0) + Number(r.calls);
+    statementMs = {};
+    for (const r of rows) {
+      statements[r.query] = (statements[r.query] ?? 0) + Number(r.calls);
+      statementMs[r.query] = (statementMs[r.query] ?? 0) + Number(r.ms);
+    }
   }
   const [row] = await sql<{ db: DbCounters["db"]; tables: (TableCounters & { relname: string })[] | null }[]>`
     select
@@ -76,7 +83,7 @@ export async function readCounters(sql: postgres.Sql, withStatements: boolean): 
     };
   }
   const db = Object.fromEntries(Object.entries(row!.db).map(([k, v]) => [k, Number(v)])) as DbCounters["db"];
-  return { db, tables, statements };
+  return { db, tables, statements, statementMs };
 }
 
 export interface PerCall {
@@ -88,7 +95,8 @@ export interface PerCall {
   statementsPerCall: number | null;
   /** BEGIN/COMMIT/ROLLBACK excluded. */
   dataStatementsPerCall: number | null;
-  topStatements: { query: string; perCall: number }[];
+  /** Per statement: executions per call and server time (plan + execute) per execution. */
+  topStatements: { query: string; perCall: number; msPerExecution: number | null }[];
 }
 
 /** Per-call deltas; `benchXacts` are the reading backend's own transactions in between. */
@@ -118,7 +126,11 @@ export function perCall(before: DbCounters, after: DbCounters, calls: number, be
   let topStatements: PerCall["topStatements"] = [];
   if (before.statements && after.statements) {
     const deltas = Object.entries(after.statements)
-      .map(([query, n]) => ({ query, perCall: (n - (before.statements![query] ?? 0)) / calls }))
+      .map(([query, n]) => {
+        const executions = n - (before.statements![query] ?? 0);
+        const ms = (after.statementMs?.[query] ?? 0) - (before.statementMs?.[query] ?? 0);
+        return { query, perCall: executions / calls, msPerExecution: executions > 0 ? ms / executions : null };
+      })
       .filter((s) => s.perCall > 0);
     statementsPerCall = deltas.reduce((a, s) => a + s.perCall, 0);
     const control = /^\s*(begin|commit|rollback|start transaction)\b/i;

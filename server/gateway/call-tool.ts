@@ -12,7 +12,8 @@ import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
 import { isServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
-import { claimExecution, completeInvocation, completeInvocationQuery } from "../ledger/invocations";
+import { completeInvocationWithEvent } from "../ledger/hot-statements";
+import { claimExecution, completeInvocation } from "../ledger/invocations";
 import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
 import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
@@ -379,11 +380,14 @@ export async function executeInvocation(
     }
     if (!(g?.truncated && g.fullJson)) {
       // The outcome and its audit event in one statement (atomic, one round trip).
-      await db.execute(
-        sql`with done as (${completeInvocationQuery(db, ex.companyId, inv.id, outcome).getSQL()}) ${db
-          .insert(toolCallEvents)
-          .values(toolEventRows([resultEvent]))
-          .getSQL()}`,
+      const [eventRow] = toolEventRows([resultEvent]);
+      const { status: executionStatus, ...recorded } = outcome;
+      await completeInvocationWithEvent(
+        db,
+        ex.companyId,
+        inv.id,
+        { ...recorded, executionStatus },
+        eventRow!,
       );
       return null;
     }

@@ -1,9 +1,10 @@
 import type { Db } from "@/db/client";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessSnapshot } from "../access/types";
-import { recordToolEvents } from "../audit/record-event";
+import { toolEventRows } from "../audit/record-event";
 import { sanitizeText } from "../catalog/classify";
 import { guardContent, guardText } from "../catalog/content-guard";
+import { insertEvents } from "../ledger/hot-statements";
 import { visibleTools } from "../tools/effective";
 
 const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
@@ -71,23 +72,26 @@ function listFor(snapshot: AccessSnapshot, gw: GatewayContext, now: Date) {
 }
 
 async function recordDiscovery(db: Db, gw: GatewayContext, visible: number, hidden: number) {
-  await recordToolEvents(db, [
-    {
-      companyId: gw.companyId,
-      eventType: "discovery",
-      actorType: "gateway_session",
-      actorId: gw.sessionId,
-      runId: gw.runId,
-      issueId: gw.issueId,
-      agentId: gw.agentId,
-      projectId: gw.projectId,
-      routineId: gw.routineId,
-      sessionId: gw.sessionId,
-      decision: "allow",
-      reasonCode: "listed",
-      resultSummary: { visible, hidden },
-    },
-  ]);
+  await insertEvents(
+    db,
+    toolEventRows([
+      {
+        companyId: gw.companyId,
+        eventType: "discovery",
+        actorType: "gateway_session",
+        actorId: gw.sessionId,
+        runId: gw.runId,
+        issueId: gw.issueId,
+        agentId: gw.agentId,
+        projectId: gw.projectId,
+        routineId: gw.routineId,
+        sessionId: gw.sessionId,
+        decision: "allow",
+        reasonCode: "listed",
+        resultSummary: { visible, hidden },
+      },
+    ]),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  JSONRPCRequestSchema,
   ListToolsRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -173,9 +174,13 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
     return null;
   }
   if (!message || typeof message !== "object" || Array.isArray(message)) return null;
-  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown };
-  if (m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number")) return null;
-  const id = m.id;
+  const m = message as { method?: unknown };
+  if (m.method !== "tools/list" && m.method !== "tools/call") return null;
+  // The transport's own message validation (strict: integer or string id, no unknown keys),
+  // so the fast path accepts exactly what the SDK path would.
+  const request = JSONRPCRequestSchema.safeParse(message);
+  if (!request.success) return null;
+  const id = request.data.id;
   if (m.method === "tools/list") {
     if (!ListToolsRequestSchema.safeParse(message).success) return null;
     try {

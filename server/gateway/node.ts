@@ -65,7 +65,11 @@ export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResp
       body === null
         ? {
             status: 413,
-            headers: { "content-type": "application/json", "cache-control": "no-store" },
+            headers: {
+              "content-type": "application/json",
+              "cache-control": "no-store",
+              "x-content-type-options": "nosniff",
+            },
             body: JSON.stringify({
               error: {
                 code: "payload_too_large",

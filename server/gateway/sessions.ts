@@ -166,19 +166,8 @@ export const sessionInvalid = (
 // last_used_at is written at most every 30 s per session, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 30_000;
 
-/**
- * Authenticates a `pcgt_` bearer token: unknown, revoked and expired sessions, and sessions
- * whose run is no longer running, are all 401 `session_invalid` (one code, so a caller learns
- * nothing about which). One indexed join per request, which also reads the company's access version.
- */
-export async function authenticateGatewayToken(
-  db: Db,
-  token: string | null,
-  now: Date,
-): Promise<GatewayContext> {
-  if (!token || tokenKindOf(token) !== "gatewaySession")
-    throw sessionInvalid("a gateway session token (`pcgt_…`) is required");
-  const [row] = await db
+function buildSessionLookup(db: Db) {
+  return db
     .select({
       id: toolGatewaySessions.id,
       companyId: toolGatewaySessions.companyId,
@@ -202,8 +191,34 @@ export async function authenticateGatewayToken(
       ),
     )
     .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
-    .where(eq(toolGatewaySessions.tokenHash, hashToken(token)))
-    .limit(1);
+    .where(eq(toolGatewaySessions.tokenHash, sql.placeholder("hash")))
+    .limit(1)
+    .prepare("gateway_session_lookup");
+}
+// Built once per database handle: every request only binds the token hash (no query building).
+const sessionLookups = new WeakMap<Db, ReturnType<typeof buildSessionLookup>>();
+function sessionLookup(db: Db) {
+  let q = sessionLookups.get(db);
+  if (!q) {
+    q = buildSessionLookup(db);
+    sessionLookups.set(db, q);
+  }
+  return q;
+}
+
+/**
+ * Authenticates a `pcgt_` bearer token: unknown, revoked and expired sessions, and sessions
+ * whose run is no longer running, are all 401 `session_invalid` (one code, so a caller learns
+ * nothing about which). One indexed join per request, which also reads the company's access version.
+ */
+export async function authenticateGatewayToken(
+  db: Db,
+  token: string | null,
+  now: Date,
+): Promise<GatewayContext> {
+  if (!token || tokenKindOf(token) !== "gatewaySession")
+    throw sessionInvalid("a gateway session token (`pcgt_…`) is required");
+  const [row] = await sessionLookup(db).execute({ hash: hashToken(token) });
   if (!row) throw sessionInvalid();
   if (row.revokedAt || row.expiresAt.getTime() <= now.getTime() || row.runStatus !== "running") {
     // A known session that is no longer valid: the refusal is audited against its company

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { toolCallEvents, toolInvocations, toolTrustRules } from "@/db/schema";
+import { toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -14,6 +14,7 @@ import {
 } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
 import { canonicalJson, sha256Hex } from "./canonical";
+import { insertInvocationWithEvents } from "./hot-statements";
 import {
   type Invocation,
   type InvocationStart,
@@ -313,11 +314,7 @@ async function recordFreshAttempt(
   ];
   if (allowed)
     events.push({ ...base, eventType: "execution_started", decision: "allow", reasonCode: "allowed" });
-  // Data-modifying CTE: both inserts are one statement; the events' foreign key to the new
-  // ledger row is checked at the end of the statement, when the row exists.
-  await db.execute(
-    sql`with inv as (${db.insert(toolInvocations).values(row).getSQL()}) ${db.insert(toolCallEvents).values(toolEventRows(events)).getSQL()}`,
-  );
+  await insertInvocationWithEvents(db, row, toolEventRows(events));
   const invocation: Invocation = {
     ...row,
     idempotencyKey: row.idempotencyKey,
