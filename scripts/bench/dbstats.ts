@@ -129,7 +129,11 @@ export function perCall(before: DbCounters, after: DbCounters, calls: number, be
       .map(([query, n]) => {
         const executions = n - (before.statements![query] ?? 0);
         const ms = (after.statementMs?.[query] ?? 0) - (before.statementMs?.[query] ?? 0);
-        return { query, perCall: executions / calls, msPerExecution: executions > 0 ? ms / executions : null };
+        return {
+          query,
+          perCall: executions / calls,
+          msPerExecution: executions > 0 ? ms / executions : null,
+        };
       })
       .filter((s) => s.perCall > 0);
     statementsPerCall = deltas.reduce((a, s) => a + s.perCall, 0);
