@@ -28,6 +28,7 @@
  *   --breakdown-calls=N BENCH_BREAKDOWN_CALLS  raw requests per kind for the breakdown (200)
  *   --stdio-calls=N   BENCH_STDIO_CALLS  pooled stdio calls (300)
  *   --spawn-calls=N   BENCH_SPAWN_CALLS  spawn-per-call stdio calls (10)
+ *   --history=N       BENCH_HISTORY      past ledger rows seeded (then ANALYZE) before measuring (20000; 0: none)
  *   --timeout=S       BENCH_TIMEOUT      whole-run budget, build excluded (330)
  *   --build                              build afresh (in the private copy; with --in-place, in
  *                                        the working tree) even when a build exists
@@ -90,7 +91,7 @@ import {
   teardown,
 } from "./bench/proc";
 import { attachProfiler, type Profiler, type ProfileSummary, summarizeProfile } from "./bench/profile";
-import { seedLargeCatalog } from "./bench/seed";
+import { seedLargeCatalog, seedLedgerHistory } from "./bench/seed";
 import { mib, ms, type Summary, table } from "./bench/stats";
 import {
   benchLongLivedClient,
@@ -131,6 +132,7 @@ const opts = {
   breakdownCalls: num("breakdown-calls", "BENCH_BREAKDOWN_CALLS", 200),
   stdioCalls: num("stdio-calls", "BENCH_STDIO_CALLS", 300),
   spawnCalls: num("spawn-calls", "BENCH_SPAWN_CALLS", 10),
+  history: num("history", "BENCH_HISTORY", 20_000),
   timeout: num("timeout", "BENCH_TIMEOUT", 330),
   build: flag("build"),
   inPlace: flag("in-place"),
@@ -573,6 +575,13 @@ async function main() {
   step(
     `governed: application bench (${refreshed.entries.length} tools reviewed), run ${run.id}, session until ${session.expiresAt}`,
   );
+  if (opts.history > 0) {
+    const t = performance.now();
+    await seedLedgerHistory(sql, { companyId: co, invocations: opts.history });
+    step(
+      `ledger history: ${opts.history.toLocaleString("en")} past invocations with 3 audit events each, then ANALYZE (${((performance.now() - t) / 1000).toFixed(1)} s)`,
+    );
+  }
 
   // -- ungoverned proxy ------------------------------------------------------------------------
   const proxyPort = await freePort();

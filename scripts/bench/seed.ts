@@ -90,3 +90,33 @@ export async function seedLargeCatalog(
     return { applicationId: app!.id, connectionId: conn!.id, profileId: profile!.id };
   });
 }
+
+/**
+ * A company that has been working for a while: `invocations` past ledger rows with three audit
+ * events each, then ANALYZE. A benchmark on freshly created, never-analysed tables measures
+ * something no running install has: PostgreSQL caches generic plans (and its foreign-key check
+ * plans) per connection while the tables hold a handful of rows, and without statistics it
+ * may pick `tool_invocations_company_created_idx` and filter on `id` — a scan of the company's
+ * whole ledger on every key lookup until autovacuum's first ANALYZE (autovacuum_naptime, one
+ * minute, so never within a short window). ANALYZE also invalidates the plans already cached.
+ */
+export async function seedLedgerHistory(
+  sql: postgres.Sql,
+  opts: { companyId: string; invocations: number },
+): Promise<void> {
+  await sql`
+    with inv as (
+      insert into tool_invocations
+        (company_id, actor_type, actor_id, tool_name, args_hash, decision, reason_code,
+         execution_status, latency_ms, created_at, started_at, completed_at, updated_at)
+      select ${opts.companyId}, 'gateway_session', 'history', 'history__tool', md5(g::text), 'allow', 'allowed',
+        'succeeded', 5, now() - make_interval(secs => g), now() - make_interval(secs => g),
+        now() - make_interval(secs => g), now() - make_interval(secs => g)
+      from generate_series(1, ${opts.invocations}) g
+      returning id, created_at
+    )
+    insert into tool_call_events (company_id, event_type, actor_type, actor_id, invocation_id, tool_name, decision, reason_code, created_at)
+    select ${opts.companyId}, t.event_type, 'gateway_session', 'history', inv.id, 'history__tool', 'allow', 'ok', inv.created_at
+    from inv cross join (values ('decision'), ('execution_started'), ('result_returned')) t(event_type)`;
+  await sql`analyze`;
+}
