@@ -112,7 +112,8 @@ export async function gatewayListTools(
 }
 
 interface Listed {
-  json: string;
+  /** `{"tools":[…]}` as UTF-8, encoded once per memo entry. */
+  json: Buffer;
   visible: number;
   hidden: number;
   at: number;
@@ -137,14 +138,14 @@ function dependsOnTime(snapshot: AccessSnapshot): boolean {
 
 /**
  * `tools/list` for the gateway's MCP endpoint: the same listing as `gatewayListTools`, as the
- * JSON text of the tools array. The text is memoised per access snapshot and access context
+ * UTF-8 JSON of the result (`{"tools":[…]}`). The text is memoised per access snapshot and access context
  * (agent, run, issue, project, routine): the snapshot is immutable and a new one is built on
  * every access change, so the memo can only be stale if the rules depend on the clock — then
  * a listing is reused for at most `TIME_DEPENDENT_LISTING_MS` (a call is always decided at its
  * own time; the listing is what an agent is shown, not what it is allowed). The `discovery`
  * audit event is written on every listing.
  */
-export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new Date()): Promise<string> {
+export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new Date()): Promise<Buffer> {
   const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
   const key = `${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
   let perSnapshot = listedCache.get(snapshot);
@@ -155,7 +156,12 @@ export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new
   let listed = perSnapshot.get(key);
   if (!listed || (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)) {
     const { tools, hiddenCount } = listFor(snapshot, gw, now);
-    listed = { json: JSON.stringify(tools), visible: tools.length, hidden: hiddenCount, at: now.getTime() };
+    listed = {
+      json: Buffer.from(JSON.stringify({ tools }), "utf8"),
+      visible: tools.length,
+      hidden: hiddenCount,
+      at: now.getTime(),
+    };
     if (perSnapshot.size >= MAX_LISTINGS_PER_SNAPSHOT) perSnapshot.clear();
     perSnapshot.set(key, listed);
   }

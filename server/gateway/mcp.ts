@@ -31,7 +31,7 @@ export interface GatewayMcpRequest extends GatewayRequestHead {
 export interface GatewayMcpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
 }
 
 const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
@@ -138,11 +138,16 @@ function isJsonContentType(value: string | null): boolean {
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase() === "application/json";
 }
 
-function jsonRpcResponse(id: string | number, resultJson: string): GatewayMcpResponse {
+function jsonRpcResponse(id: string | number, resultJson: string | Buffer): GatewayMcpResponse {
+  const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
   return {
     status: 200,
     headers: { ...BASE_HEADERS, "content-type": "application/json" },
-    body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`,
+    // A memoised result (a large tools/list) is copied as bytes, not re-encoded.
+    body:
+      typeof resultJson === "string"
+        ? `${head}${resultJson}}`
+        : Buffer.concat([Buffer.from(head), resultJson, Buffer.from("}")]),
   };
 }
 
@@ -184,7 +189,7 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
   if (m.method === "tools/list") {
     if (!ListToolsRequestSchema.safeParse(message).success) return null;
     try {
-      return jsonRpcResponse(id, `{"tools":${await gatewayListToolsJson(currentGatewayDb(), gw)}}`);
+      return jsonRpcResponse(id, await gatewayListToolsJson(currentGatewayDb(), gw));
     } catch (err) {
       return jsonRpcError(id, internalFailure(err));
     }
@@ -286,5 +291,6 @@ export async function handleGatewayMcp(request: Request): Promise<Response> {
           toRequest: () =>
             new Request(request.url, { method: request.method, headers: request.headers, body }),
         });
-  return new Response(res.body, { status: res.status, headers: res.headers });
+  const out = typeof res.body === "string" || res.body === null ? res.body : new Uint8Array(res.body);
+  return new Response(out, { status: res.status, headers: res.headers });
 }

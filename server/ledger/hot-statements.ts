@@ -18,17 +18,32 @@ import { toolCallEvents, toolInvocations } from "@/db/schema";
 const builder = drizzle.mock({ schema });
 const dialect = new PgDialect();
 
+/** Where a statement's parameter comes from: a constant, or a key of one of the source rows. */
+type Slot = { constant: unknown } | { source: number; key: string; encode: ((v: unknown) => unknown) | null };
+
 interface Compiled {
   text: string;
-  params: unknown[];
+  slots: Slot[];
 }
 const compiledCache = new Map<string, Compiled>();
 
+/** Placeholder names are `<source index>:<key>`. */
 function compiled(key: string, build: () => SQL): Compiled {
   let c = compiledCache.get(key);
   if (!c) {
     const q = dialect.sqlToQuery(build());
-    c = { text: q.sql, params: q.params };
+    const slots = q.params.map((p): Slot => {
+      const placeholder = is(p, Placeholder) ? p : is(p, Param) && is(p.value, Placeholder) ? p.value : null;
+      if (!placeholder) return { constant: p };
+      const i = placeholder.name.indexOf(":");
+      const encoder = is(p, Param) ? p.encoder : null;
+      return {
+        source: Number(placeholder.name.slice(0, i)),
+        key: placeholder.name.slice(i + 1),
+        encode: encoder ? (v) => encoder.mapToDriverValue(v) : null,
+      };
+    });
+    c = { text: q.sql, slots };
     compiledCache.set(key, c);
   }
   return c;
@@ -36,36 +51,34 @@ function compiled(key: string, build: () => SQL): Compiled {
 
 type Row = Record<string, unknown>;
 
-/** `{ column: placeholder }` for every key of `row`, named `<prefix><key>`. */
-function placeholders(prefix: string, row: Row): Row {
+/** `{ column: placeholder }` for every key of `row`, named `<source>:<key>`. */
+function placeholders(source: number, row: Row): Row {
   const out: Row = {};
-  for (const k of Object.keys(row)) out[k] = sql.placeholder(`${prefix}${k}`);
+  for (const k of Object.keys(row)) out[k] = sql.placeholder(`${source}:${k}`);
   return out;
 }
 
-function assignValues(into: Row, prefix: string, row: Row): void {
-  for (const [k, v] of Object.entries(row)) into[`${prefix}${k}`] = v;
-}
-
 /**
- * The driver values for `c`'s parameters. Like drizzle's `fillPlaceholders`, but a null stays
- * SQL NULL (drizzle's own fill would encode a null jsonb value as the JSON text `null`).
+ * Runs `c` with its parameters taken from `sources`. Like drizzle's `fillPlaceholders`, but
+ * without building a values object per call, and a null stays SQL NULL (drizzle's own fill
+ * would encode a null jsonb value as the JSON text `null`).
  */
-function fill(c: Compiled, values: Row): unknown[] {
-  return c.params.map((p) => {
-    const placeholder = is(p, Placeholder) ? p : is(p, Param) && is(p.value, Placeholder) ? p.value : null;
-    if (!placeholder) return p;
-    if (!(placeholder.name in values)) throw new Error(`no value for placeholder ${placeholder.name}`);
-    const v = values[placeholder.name];
-    if (v === null || v === undefined) return null;
-    return is(p, Param) ? p.encoder.mapToDriverValue(v) : v;
-  });
+async function run(db: Db, c: Compiled, sources: Row[]): Promise<void> {
+  const params = new Array<unknown>(c.slots.length);
+  for (let i = 0; i < c.slots.length; i++) {
+    const slot = c.slots[i]!;
+    if ("constant" in slot) {
+      params[i] = slot.constant;
+      continue;
+    }
+    const v = sources[slot.source]![slot.key];
+    params[i] = v === null || v === undefined ? null : slot.encode ? slot.encode(v) : v;
+  }
+  const client = (db as unknown as { $client: postgres.Sql }).$client;
+  await client.unsafe(c.text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
 }
 
-async function run(db: Db, c: Compiled, values: Row): Promise<void> {
-  const client = (db as unknown as { $client: postgres.Sql }).$client;
-  await client.unsafe(c.text, fill(c, values) as postgres.ParameterOrJSON<never>[], { prepare: true });
-}
+const shape = (row: Row) => Object.keys(row).join(",");
 
 type InvocationRow = typeof toolInvocations.$inferInsert;
 type EventRow = typeof toolCallEvents.$inferInsert;
@@ -80,22 +93,19 @@ export async function insertInvocationWithEvents(
   invocation: InvocationRow,
   events: EventRow[],
 ): Promise<void> {
-  const key = `inv+ev:${Object.keys(invocation).join(",")}|${events.map((e) => Object.keys(e).join(",")).join("|")}`;
+  const key = `inv+ev:${shape(invocation)}|${events.map(shape).join("|")}`;
   const c = compiled(
     key,
     () =>
       sql`with inv as (${builder
         .insert(toolInvocations)
-        .values(placeholders("i_", invocation) as InvocationRow)
+        .values(placeholders(0, invocation) as InvocationRow)
         .getSQL()}) ${builder
         .insert(toolCallEvents)
-        .values(events.map((e, n) => placeholders(`e${n}_`, e) as EventRow))
+        .values(events.map((e, n) => placeholders(n + 1, e) as EventRow))
         .getSQL()}`,
   );
-  const values: Row = {};
-  assignValues(values, "i_", invocation);
-  events.forEach((e, n) => assignValues(values, `e${n}_`, e));
-  await run(db, c, values);
+  await run(db, c, [invocation, ...events]);
 }
 
 export interface InvocationOutcomeRow {
@@ -115,45 +125,40 @@ export async function completeInvocationWithEvent(
   outcome: InvocationOutcomeRow,
   event: EventRow,
 ): Promise<void> {
-  const key = `done+ev:${Object.keys(outcome).join(",")}|${Object.keys(event).join(",")}`;
+  const key = `done+ev:${shape(outcome as unknown as Row)}|${shape(event)}`;
   const c = compiled(
     key,
     () =>
       sql`with done as (${builder
         .update(toolInvocations)
         .set({
-          ...(placeholders("o_", outcome as unknown as Row) as Partial<InvocationRow>),
+          ...(placeholders(1, outcome as unknown as Row) as Partial<InvocationRow>),
           completedAt: sql`now()`,
           updatedAt: sql`now()`,
         })
         .where(
           and(
-            eq(toolInvocations.companyId, sql.placeholder("companyId")),
-            eq(toolInvocations.id, sql.placeholder("invocationId")),
+            eq(toolInvocations.companyId, sql.placeholder("0:companyId")),
+            eq(toolInvocations.id, sql.placeholder("0:invocationId")),
           ),
         )
         .getSQL()}) ${builder
         .insert(toolCallEvents)
-        .values(placeholders("e_", event) as EventRow)
+        .values(placeholders(2, event) as EventRow)
         .getSQL()}`,
   );
-  const values: Row = { companyId, invocationId };
-  assignValues(values, "o_", outcome as unknown as Row);
-  assignValues(values, "e_", event);
-  await run(db, c, values);
+  await run(db, c, [{ companyId, invocationId }, outcome as unknown as Row, event]);
 }
 
 /** Audit events alone (e.g. a `discovery` event per listing), one statement. */
 export async function insertEvents(db: Db, events: EventRow[]): Promise<void> {
   if (events.length === 0) return;
-  const key = `ev:${events.map((e) => Object.keys(e).join(",")).join("|")}`;
+  const key = `ev:${events.map(shape).join("|")}`;
   const c = compiled(key, () =>
     builder
       .insert(toolCallEvents)
-      .values(events.map((e, n) => placeholders(`e${n}_`, e) as EventRow))
+      .values(events.map((e, n) => placeholders(n, e) as EventRow))
       .getSQL(),
   );
-  const values: Row = {};
-  events.forEach((e, n) => assignValues(values, `e${n}_`, e));
-  await run(db, c, values);
+  await run(db, c, events);
 }
