@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { toolApplications, toolCallEvents, toolConnections, toolResultArtifacts } from "@/db/schema";
+import { toolApplications, toolConnections, toolResultArtifacts } from "@/db/schema";
 import { executionTargetOf } from "../access/snapshot";
 import type { AccessSnapshot, Decision } from "../access/types";
 import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/action-requests";

@@ -1,16 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MAX_MCP_BODY_BYTES, serveGatewayMcp } from "./mcp";
+import { GATEWAY_MCP_PATH } from "./path";
 
-/** The path of the agent MCP endpoint. */
-export const GATEWAY_MCP_PATH = "/api/tool-gateway/mcp";
-
-/** Whether a request target (path and query) is the MCP endpoint. */
-export function isGatewayMcpPath(url: string | undefined): boolean {
-  if (!url?.startsWith(GATEWAY_MCP_PATH)) return false;
-  const next = url.charCodeAt(GATEWAY_MCP_PATH.length);
-  // End of the path, a query, or one trailing slash.
-  return Number.isNaN(next) || next === 63 /* ? */ || url === `${GATEWAY_MCP_PATH}/`;
-}
+export { GATEWAY_MCP_PATH, isGatewayMcpPath } from "./path";
 
 function headerGetter(req: IncomingMessage) {
   return {
