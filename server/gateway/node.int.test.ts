@@ -6,9 +6,12 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as connectionEnableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
+import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
+import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as profileEntriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
 import { companySecretAccessEvents, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
@@ -211,6 +214,21 @@ describe("MCP endpoint on the node:http listener", () => {
       "execution_started",
       "result_returned",
     ]);
+    // The hot path's precompiled statements keep absent JSON values SQL NULL (not JSON `null`)
+    // and store present ones as JSON.
+    expect(row?.argsSummary).toEqual({ text: "over node:http" });
+    expect(row?.resultSummary).toMatchObject({ text: "over node:http" });
+    expect(row?.latencyMs).toEqual(expect.any(Number));
+    const nulls = await database.db
+      .select({ type: toolCallEvents.eventType })
+      .from(toolCallEvents)
+      .where(
+        and(
+          eq(toolCallEvents.invocationId, invocationId),
+          sql`${toolCallEvents.resultSummary} is null and ${toolCallEvents.latencyMs} is null`,
+        ),
+      );
+    expect(nulls.map((e) => e.type).sort()).toEqual(["decision", "execution_started"]);
   });
 
   it("the Next route adapter and the node listener give identical answers to tools/list and to refused calls", async () => {
@@ -449,5 +467,37 @@ describe("MCP endpoint on the node:http listener", () => {
     await client.close();
     expect(nodeBodies.length).toBeGreaterThan(20);
     expect(nodeBodies.join("\n")).not.toContain(CANARY);
+  });
+  // Execution takes the connection's row from the access snapshot the call was decided on, not
+  // from a per-call query: a change to the connection must reach the very next call.
+  it("a changed connection URL takes effect on the next call (no stale cached connection row)", async () => {
+    const other = (await startHttpFixture("echo")) as HttpFixture<{ ledger: { totalCalls: number } }>;
+    const first = echo as HttpFixture<{ ledger: { totalCalls: number } }>;
+    try {
+      const params = { companyId: demo.companyId, connectionId: install.connectionId };
+      const patched = await call(connectionRoute.PATCH, "PATCH", "/", {
+        ...board(),
+        params,
+        body: { transportConfig: { url: other.url } },
+      });
+      expect(patched.status, JSON.stringify(patched.json)).toBe(200);
+      // A transport change disables the connection until it is tested and enabled again.
+      const refused = await viaNode({
+        body: rpc("tools/call", { name: "echo__echo", arguments: { text: "x" } }),
+      });
+      expect(JSON.parse(refused.text).result.structuredContent.code).toBe("tool_denied");
+      expect((await call(connectionTestRoute.POST, "POST", "/", { ...board(), params })).status).toBe(200);
+      const enabled = await call(connectionEnableRoute.POST, "POST", "/", { ...board(), params });
+      expect(enabled.status, JSON.stringify(enabled.json)).toBe(200);
+      const before = first.state.ledger.totalCalls;
+      const called = await viaNode({
+        body: rpc("tools/call", { name: "echo__echo", arguments: { text: "to the new upstream" } }),
+      });
+      expect(JSON.parse(called.text).result.isError).toBeFalsy();
+      expect(other.state.ledger.totalCalls).toBe(1);
+      expect(first.state.ledger.totalCalls).toBe(before);
+    } finally {
+      await other.close();
+    }
   });
 });
