@@ -114,7 +114,10 @@ async function main() {
     : ["--import", "tsx", path.join(root, "scripts", "server.ts")];
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...env, HOST: host },
+    // What the `next` CLI sets for `next start`, which the custom server does not go through.
+    env: dev
+      ? { ...env, HOST: host }
+      : { ...env, HOST: host, NODE_ENV: "production", NEXT_RUNTIME: "nodejs" },
     stdio: "inherit",
   });
   let stopping = false;
