@@ -57,6 +57,13 @@ function preparing<T extends AnySql>(sql: T): T {
   });
 }
 
+/**
+ * Whether parameterised statements run as named prepared statements (the default). Set
+ * `PAPERCLIP_DB_PREPARE=off` behind a connection pooler that cannot carry them (PgBouncer in
+ * transaction mode before 1.21, or without `max_prepared_statements`).
+ */
+export const preparedStatementsEnabled = (): boolean => process.env.PAPERCLIP_DB_PREPARE !== "off";
+
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
   const sql = postgres(url, {
@@ -66,7 +73,7 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
     idle_timeout: 30,
     connection: { application_name: "paperclip" },
   });
-  const db = drizzle(preparing(sql), { schema });
+  const db = drizzle(preparedStatementsEnabled() ? preparing(sql) : sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 

@@ -2,7 +2,7 @@ import { and, eq, is, Param, Placeholder, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
-import type { Db } from "@/db/client";
+import { type Db, preparedStatementsEnabled } from "@/db/client";
 import * as schema from "@/db/schema";
 import { toolCallEvents, toolInvocations } from "@/db/schema";
 
@@ -75,7 +75,9 @@ async function run(db: Db, c: Compiled, sources: Row[]): Promise<void> {
     params[i] = v === null || v === undefined ? null : slot.encode ? slot.encode(v) : v;
   }
   const client = (db as unknown as { $client: postgres.Sql }).$client;
-  await client.unsafe(c.text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  await client.unsafe(c.text, params as postgres.ParameterOrJSON<never>[], {
+    prepare: preparedStatementsEnabled(),
+  });
 }
 
 const shape = (row: Row) => Object.keys(row).join(",");
