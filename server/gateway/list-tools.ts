@@ -118,11 +118,35 @@ interface Listed {
   hidden: number;
   at: number;
 }
-const listedCache = new WeakMap<AccessSnapshot, Map<string, Listed>>();
+/**
+ * The listing memo: one process-wide map in least-recently-used order, keyed by company,
+ * access version and access context, bounded in entries and in bytes (a 1,000-tool listing is
+ * ~0.4 MiB). Entries of replaced access versions are never hit again and age out.
+ */
+const listings = new Map<string, Listed>();
+let listingBytes = 0;
+const MAX_LISTINGS = 2048;
+const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 const timeDependence = new WeakMap<AccessSnapshot, boolean>();
-const MAX_LISTINGS_PER_SNAPSHOT = 512;
 /** How long a listing computed at one instant serves a snapshot whose rules depend on time. */
 export const TIME_DEPENDENT_LISTING_MS = 1000;
+
+function forget(key: string): void {
+  const old = listings.get(key);
+  if (!old) return;
+  listings.delete(key);
+  listingBytes -= old.json.byteLength;
+}
+
+function remember(key: string, listed: Listed): void {
+  forget(key);
+  listings.set(key, listed);
+  listingBytes += listed.json.byteLength;
+  for (const oldest of listings.keys()) {
+    if (listings.size <= MAX_LISTINGS && listingBytes <= MAX_LISTING_BYTES) break;
+    forget(oldest);
+  }
+}
 
 /** Whether visibility can change while the snapshot stays the same (time windows, expiring rules). */
 function dependsOnTime(snapshot: AccessSnapshot): boolean {
@@ -138,22 +162,20 @@ function dependsOnTime(snapshot: AccessSnapshot): boolean {
 
 /**
  * `tools/list` for the gateway's MCP endpoint: the same listing as `gatewayListTools`, as the
- * UTF-8 JSON of the result (`{"tools":[…]}`). The text is memoised per access snapshot and access context
- * (agent, run, issue, project, routine): the snapshot is immutable and a new one is built on
- * every access change, so the memo can only be stale if the rules depend on the clock — then
+ * UTF-8 JSON of the result (`{"tools":[…]}`). It is memoised per access version and access
+ * context (agent, run, issue, project, routine): a snapshot is immutable and every access
+ * change makes a new version, so the memo can only be stale if the rules depend on the clock — then
  * a listing is reused for at most `TIME_DEPENDENT_LISTING_MS` (a call is always decided at its
  * own time; the listing is what an agent is shown, not what it is allowed). The `discovery`
  * audit event is written on every listing.
  */
 export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new Date()): Promise<Buffer> {
   const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
-  const key = `${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
-  let perSnapshot = listedCache.get(snapshot);
-  if (!perSnapshot) {
-    perSnapshot = new Map();
-    listedCache.set(snapshot, perSnapshot);
-  }
-  let listed = perSnapshot.get(key);
+  const key =
+    snapshot.version === undefined
+      ? null
+      : `${gw.companyId}|${snapshot.version}|${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
+  let listed = key ? listings.get(key) : undefined;
   if (!listed || (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)) {
     const { tools, hiddenCount } = listFor(snapshot, gw, now);
     listed = {
@@ -162,8 +184,11 @@ export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new
       hidden: hiddenCount,
       at: now.getTime(),
     };
-    if (perSnapshot.size >= MAX_LISTINGS_PER_SNAPSHOT) perSnapshot.clear();
-    perSnapshot.set(key, listed);
+    if (key) remember(key, listed);
+  } else if (key) {
+    // Most recently used last.
+    listings.delete(key);
+    listings.set(key, listed);
   }
   await recordDiscovery(db, gw, listed.visible, listed.hidden);
   return listed.json;
