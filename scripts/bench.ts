@@ -14,7 +14,7 @@
  *   8. pooled stdio (runtime-slot supervisor) vs spawn-per-call;
  *  10. database transactions, tuples and statements per governed call.
  * Teardown (process groups, temporary home and data directory, bench database) runs on
- * success, failure and Ctrl-C. `--profile` instead profiles next-server's CPU (V8 sampling
+ * success, failure and Ctrl-C. `--profile` instead profiles the app server's CPU (V8 sampling
  * profiler over the inspector protocol, bench/profile.ts) during one governed window at the
  * highest concurrency and prints the top self-time functions.
  *
@@ -496,7 +496,7 @@ async function main() {
         /next(\.js)?\s.*\bstart\b|scripts\/server\.ts/.test(cmdline(p.pid)),
     )?.pid ?? null;
   step(
-    `app: ${origin} (start script pid ${app.pid}, next-server pid ${nextServerPid() ?? "?"}) healthy after ${((Date.now() - appStart) / 1000).toFixed(1)} s`,
+    `app: ${origin} (start script pid ${app.pid}, server pid ${nextServerPid() ?? "?"}) healthy after ${((Date.now() - appStart) / 1000).toFixed(1)} s`,
   );
 
   const creds = JSON.parse(readFileSync(path.join(home, "demo-credentials.json"), "utf8")) as {
@@ -721,7 +721,7 @@ async function main() {
   let profileStarted: Promise<void> | null = null;
   if (opts.profile) {
     const pid = nextServerPid();
-    if (!pid) throw new Error("next-server process not found");
+    if (!pid) throw new Error("the app server process was not found");
     profiler = await attachProfiler(pid, inspectPort);
     onTeardown("close profiler", () => profiler?.close());
   }
@@ -1077,7 +1077,8 @@ function report(f: Figures) {
   log("\n== CPU time per call (ms, from /proc: independent of other load on the machine) ==");
   log(
     table(
-      ["target", "c", ...order, "total"],
+      // "next-server" is the app's server process (scripts/server.ts, or `next start`).
+      ["target", "c", ...order.map((p) => (p === "next-server" ? "app server" : p)), "total"],
       f.load.map((r) => [
         r.target,
         r.concurrency,
@@ -1098,7 +1099,7 @@ function report(f: Figures) {
     );
     log(
       table(
-        ["request", "p50 ms", "p99 ms", "next-server CPU ms", "postgres CPU ms", "errors"],
+        ["request", "p50 ms", "p99 ms", "app server CPU ms", "postgres CPU ms", "errors"],
         f.breakdown.map((b) => [
           b.label,
           ms(b.latency.p50),
@@ -1190,7 +1191,7 @@ function report(f: Figures) {
       table(
         ["process", "idle", "peak (sampled)", "peak (VmHWM)"],
         [
-          ["app: next-server RSS", mib(mem.appIdleKiB), mib(mem.appPeakKiB), mib(mem.appHwmKiB)],
+          ["app server RSS", mib(mem.appIdleKiB), mib(mem.appPeakKiB), mib(mem.appHwmKiB)],
           [
             `database: ${f.database.startsWith("embedded") ? "embedded PostgreSQL" : "backends of the bench database"}, PSS sum of ${mem.dbProcesses} processes`,
             mib(mem.dbIdleKiB),
@@ -1314,7 +1315,7 @@ function report(f: Figures) {
 
   const printProfile = (p: ProfileSummary, title: string) => {
     log(
-      `\n== CPU profile of next-server, ${title} (${(p.sampledMs / 1000).toFixed(1)} s sampled, ${(p.busyShare * 100).toFixed(0)}% not idle; shares are of the non-idle time${p.sourceMapped ? "; Next chunks mapped to their sources" : ""}) ==`,
+      `\n== CPU profile of the app server, ${title} (${(p.sampledMs / 1000).toFixed(1)} s sampled, ${(p.busyShare * 100).toFixed(0)}% not idle; shares are of the non-idle time${p.sourceMapped ? "; Next chunks mapped to their sources" : ""}) ==`,
     );
     log("  top self time:");
     log(
