@@ -12,7 +12,12 @@ import {
 } from "../errors";
 import { errorResponse } from "../http/route";
 import { logError } from "../log";
-import { authenticateGatewayToken, type GatewayContext, publicOrigin } from "./sessions";
+import {
+  auditRefusedSessionToken,
+  authenticateGatewayToken,
+  type GatewayContext,
+  publicOrigin,
+} from "./sessions";
 
 let gatewayDb: (() => Db) | null = null;
 /** Tests point gateway routes at their database. */
@@ -63,34 +68,52 @@ export function assertAllowedHost(request: GatewayRequestHead): void {
     );
 }
 
+const QUERY_TOKEN_KEYS = ["token", "access_token", "api_key", "key", "session"];
+
+/** The value of the first credential-looking query parameter, if any. */
+function queryToken(request: GatewayRequestHead): string | null {
+  if (request.url.indexOf("?") === -1) return null;
+  const url = new URL(request.url, "http://localhost");
+  for (const key of QUERY_TOKEN_KEYS) {
+    const value = url.searchParams.get(key);
+    if (value !== null) return value;
+  }
+  return null;
+}
+
 /** Tokens are accepted only in the Authorization header (never the URL, where they leak into logs). */
 export function assertNoQueryToken(request: GatewayRequestHead): void {
-  const query = request.url.indexOf("?");
-  if (query === -1) return;
-  const url = new URL(request.url, "http://localhost");
-  for (const key of ["token", "access_token", "api_key", "key", "session"]) {
-    if (url.searchParams.has(key)) {
-      throw new ServiceError(
-        "token_in_query",
-        "send the session token in the `Authorization: Bearer` header, not the URL",
-        400,
-      );
-    }
+  if (queryToken(request) !== null) {
+    throw new ServiceError(
+      "token_in_query",
+      "send the session token in the `Authorization: Bearer` header, not the URL",
+      400,
+    );
   }
 }
 
-/** Authenticates a gateway request (Host, no query token, Bearer session token). */
+/**
+ * Authenticates a gateway request (Host, no query token, Bearer session token). A request
+ * refused for its Host, Origin or a token in the URL is audited against the session whose
+ * token it carries, when that session is known.
+ */
 export async function authenticateGatewayRequest(
   db: Db,
   request: GatewayRequestHead,
 ): Promise<GatewayContext> {
-  assertAllowedHost(request);
-  assertNoQueryToken(request);
   let token: string | null;
   try {
     token = bearerToken(request);
   } catch {
     token = null;
+  }
+  try {
+    assertAllowedHost(request);
+    assertNoQueryToken(request);
+  } catch (err) {
+    if (isServiceError(err))
+      await auditRefusedSessionToken(db, token ?? queryToken(request), err.code).catch(() => {});
+    throw err;
   }
   return authenticateGatewayToken(db, token, new Date());
 }

@@ -376,6 +376,38 @@ describe("MCP endpoint on the node:http listener", () => {
     expect(noName.result).toBeUndefined();
   });
 
+  it("a request refused before authentication is on the audit trail of the known session whose token it carried", async () => {
+    const refusals = async (reasonCode: string) =>
+      (
+        await database.db
+          .select({ n: count() })
+          .from(toolCallEvents)
+          .where(
+            and(
+              eq(toolCallEvents.sessionId, run.gateway.sessionId),
+              eq(toolCallEvents.reasonCode, reasonCode),
+              eq(toolCallEvents.decision, "deny"),
+            ),
+          )
+      )[0]!.n;
+    const hostBefore = await refusals("host_not_allowed");
+    const queryBefore = await refusals("token_in_query");
+    const foreign = await viaNode({ headers: { host: "evil.example" }, body: rpc("tools/list") });
+    expect(foreign.status).toBe(403);
+    // The token only in the URL (no header): still refused, and still attributed.
+    const leaked = await viaNode({
+      token: null,
+      query: `?access_token=${run.gateway.token}`,
+      body: rpc("tools/list"),
+    });
+    expect(leaked.status).toBe(400);
+    // An unknown token names no company: refused, nothing to attribute.
+    const unknown = await viaNode({ token: null, query: "?token=pcgt_unknown", body: rpc("tools/list") });
+    expect(unknown.status).toBe(400);
+    expect(await refusals("host_not_allowed")).toBe(hostBefore + 1);
+    expect(await refusals("token_in_query")).toBe(queryBefore + 1);
+  });
+
   it("node responses carry no-store and nosniff and no mcp-session-id (stateless)", async () => {
     const answers = [
       await viaNode({ body: rpc("tools/list") }), // fast path

@@ -206,6 +206,44 @@ function sessionLookup(db: Db) {
   return q;
 }
 
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookup>["execute"]>>[number];
+
+/**
+ * A refused request that carried a known session's token, on that session's company's audit
+ * trail. Best effort: the request is refused whether or not the event could be written.
+ */
+async function recordSessionRefusal(db: Db, row: SessionRow, reasonCode: string, errorClass: string) {
+  await recordToolEvents(db, [
+    {
+      companyId: row.companyId,
+      eventType: "decision",
+      actorType: "gateway_session",
+      actorId: row.id,
+      sessionId: row.id,
+      runId: row.runId,
+      agentId: row.agentId,
+      issueId: row.issueId,
+      projectId: row.projectId,
+      routineId: row.routineId,
+      decision: "deny",
+      reasonCode,
+      errorClass,
+    },
+  ]).catch(() => {});
+}
+
+/**
+ * Audits a request refused before authentication (wrong Host or Origin, a token in the URL)
+ * when it carries the token of a known session: a live token used from a foreign origin or
+ * leaked into a URL is worth an operator's attention. Unknown tokens name no company and are
+ * not recorded.
+ */
+export async function auditRefusedSessionToken(db: Db, token: string | null, code: string): Promise<void> {
+  if (!token || tokenKindOf(token) !== "gatewaySession") return;
+  const [row] = await sessionLookup(db).execute({ hash: hashToken(token) });
+  if (row) await recordSessionRefusal(db, row, code, code);
+}
+
 /**
  * Authenticates a `pcgt_` bearer token: unknown, revoked and expired sessions, and sessions
  * whose run is no longer running, are all 401 `session_invalid` (one code, so a caller learns
@@ -228,21 +266,7 @@ export async function authenticateGatewayToken(
       : row.runStatus !== "running"
         ? "run_not_running"
         : "session_expired";
-    await recordToolEvents(db, [
-      {
-        companyId: row.companyId,
-        eventType: "decision",
-        actorType: "gateway_session",
-        actorId: row.id,
-        sessionId: row.id,
-        runId: row.runId,
-        agentId: row.agentId,
-        issueId: row.issueId,
-        decision: "deny",
-        reasonCode: "session_invalid",
-        errorClass: reason,
-      },
-    ]).catch(() => {});
+    await recordSessionRefusal(db, row, "session_invalid", reason);
     throw sessionInvalid();
   }
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
