@@ -16,6 +16,7 @@ import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exa
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import * as finishRoute from "@/app/api/runs/[runId]/finish/route";
+import * as sessionInvocationRoute from "@/app/api/tool-gateway/invocations/[invocationId]/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
@@ -460,6 +461,46 @@ describe("company boundary", () => {
       params: { companyId },
     });
     expect(apps.status).toBe(404);
+
+    // An invocation is readable by the session of its own run only; every other lookup is the
+    // same 404, and each refusal is on the refused session's company's audit trail.
+    const [mine] = await database.db
+      .select({ id: toolInvocations.id })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.runId, run.id))
+      .limit(1);
+    const lookup = (token: string, invocationId: string) =>
+      call<{ id?: string; error?: { code: string } }>(
+        sessionInvocationRoute.GET,
+        "GET",
+        `/api/tool-gateway/invocations/${invocationId}`,
+        { token, params: { invocationId } },
+      );
+    const own = await lookup(run.gateway.token, mine!.id);
+    expect(own.status).toBe(200);
+    expect(own.json.id).toBe(mine!.id);
+    const refusalsOf = async (cid: string) =>
+      (
+        await database.db
+          .select({ errorClass: toolCallEvents.errorClass })
+          .from(toolCallEvents)
+          .where(
+            sql`${toolCallEvents.companyId} = ${cid} and ${toolCallEvents.reasonCode} = 'invocation_not_found'`,
+          )
+      ).map((e) => e.errorClass);
+    const foreign = await lookup(globexRun.json.gateway.token, mine!.id);
+    const malformed = await lookup(globexRun.json.gateway.token, "not-a-uuid");
+    expect([foreign.status, malformed.status]).toEqual([404, 404]);
+    expect(foreign.json.error).toEqual(malformed.json.error);
+    expect((await refusalsOf(company.json.id)).sort()).toEqual(["malformed_id", "not_in_run"]);
+    // Another run of the same company is refused the same way.
+    const sibling = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    });
+    expect((await lookup(sibling.json.gateway.token, mine!.id)).status).toBe(404);
+    expect(await refusalsOf(companyId)).toContain("not_in_run");
   });
 });
 
