@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
@@ -267,6 +267,27 @@ describe("discovery and calls", () => {
     await client.close();
   });
 
+  it("a session's malformed REST call is refused with 400 invalid_request, changes nothing, and is audited", async () => {
+    const malformed = () =>
+      database.db
+        .select({ n: count() })
+        .from(toolCallEvents)
+        .where(
+          sql`${toolCallEvents.sessionId} = ${run.gateway.sessionId} and ${toolCallEvents.reasonCode} = 'invalid_request'`,
+        );
+    const ledger = () =>
+      database.db.select({ n: count() }).from(toolInvocations).where(eq(toolInvocations.runId, run.id));
+    const [[eventsBefore], [rowsBefore]] = await Promise.all([malformed(), ledger()]);
+    for (const body of [{ arguments: { text: "no tool name" } }, { tool: "" }, { tool: 42 }]) {
+      const res = await gatewayCall(run.gateway.token, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error?.code).toBe("invalid_request");
+    }
+    const [[eventsAfter], [rowsAfter]] = await Promise.all([malformed(), ledger()]);
+    expect(eventsAfter!.n).toBe(eventsBefore!.n + 3);
+    expect(rowsAfter!.n).toBe(rowsBefore!.n);
+  });
+
   it("retrying a write with the same idempotency identity causes one side effect", async () => {
     const todo = fixtures.get("todo")!.state as { ledger: { sideEffectCount: number } };
     const before = todo.ledger.sideEffectCount;
@@ -482,25 +503,26 @@ describe("company boundary", () => {
     const refusalsOf = async (cid: string) =>
       (
         await database.db
-          .select({ errorClass: toolCallEvents.errorClass })
+          .select({ n: count() })
           .from(toolCallEvents)
           .where(
-            sql`${toolCallEvents.companyId} = ${cid} and ${toolCallEvents.reasonCode} = 'invocation_not_found'`,
+            sql`${toolCallEvents.companyId} = ${cid} and ${toolCallEvents.reasonCode} = 'not_found' and ${toolCallEvents.decision} = 'deny'`,
           )
-      ).map((e) => e.errorClass);
+      )[0]!.n;
     const foreign = await lookup(globexRun.json.gateway.token, mine!.id);
     const malformed = await lookup(globexRun.json.gateway.token, "not-a-uuid");
     expect([foreign.status, malformed.status]).toEqual([404, 404]);
     expect(foreign.json.error).toEqual(malformed.json.error);
-    expect((await refusalsOf(company.json.id)).sort()).toEqual(["malformed_id", "not_in_run"]);
+    expect(await refusalsOf(company.json.id)).toBe(2);
     // Another run of the same company is refused the same way.
+    const before = await refusalsOf(companyId);
     const sibling = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
       ...board(),
       params: { agentId: demo.agents[0]!.id },
       body: {},
     });
     expect((await lookup(sibling.json.gateway.token, mine!.id)).status).toBe(404);
-    expect(await refusalsOf(companyId)).toContain("not_in_run");
+    expect(await refusalsOf(companyId)).toBe(before + 1);
   });
 });
 

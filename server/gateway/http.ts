@@ -17,6 +17,7 @@ import {
   authenticateGatewayToken,
   type GatewayContext,
   publicOrigin,
+  recordGatewayRefusal,
 } from "./sessions";
 
 let gatewayDb: (() => Db) | null = null;
@@ -155,15 +156,19 @@ export function gatewayRoute(
     context?: { params: Promise<Record<string, string | string[]>> },
   ): Promise<Response> => {
     const requestId = randomUUID();
+    const db = currentGatewayDb();
+    let gw: GatewayContext | null = null;
     try {
-      const db = currentGatewayDb();
-      const gw = await authenticateGatewayRequest(db, request);
+      gw = await authenticateGatewayRequest(db, request);
       const params = (context?.params ? await context.params : {}) as Record<string, string>;
       const result = await handler({ db, gw, request, params });
       if (result instanceof Response) return result;
       return Response.json(result, { headers: { "cache-control": "no-store", "x-request-id": requestId } });
     } catch (err) {
       if (isServiceError(err)) {
+        // A session's malformed or refused request (bad body, unknown invocation, …) is on its
+        // company's audit trail; before authentication there is no session to attribute.
+        if (gw && err.status >= 400 && err.status < 500) await recordGatewayRefusal(db, gw, err.code);
         const res = errorResponse(err, requestId);
         if (err.status === 401) res.headers.set("www-authenticate", 'Bearer realm="paperclip-gateway"');
         return res;

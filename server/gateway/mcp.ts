@@ -14,7 +14,7 @@ import { logError } from "../log";
 import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
 import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
-import type { GatewayContext } from "./sessions";
+import { type GatewayContext, recordGatewayRefusal } from "./sessions";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -187,7 +187,7 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
   if (!request.success) return null;
   const id = request.data.id;
   if (m.method === "tools/list") {
-    if (!ListToolsRequestSchema.safeParse(message).success) return null;
+    if (!ListToolsRequestSchema.safeParse(message).success) return invalidParams(gw);
     try {
       return jsonRpcResponse(id, await gatewayListToolsJson(currentGatewayDb(), gw));
     } catch (err) {
@@ -196,7 +196,7 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
   }
   if (m.method === "tools/call") {
     const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success) return null;
+    if (!parsed.success) return invalidParams(gw);
     try {
       const result = await callTool(gw, parsed.data.params as Parameters<typeof callTool>[1]);
       return jsonRpcResponse(id, JSON.stringify(result));
@@ -204,6 +204,15 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
       return jsonRpcError(id, internalFailure(err));
     }
   }
+  return null;
+}
+
+/**
+ * A well-formed JSON-RPC request whose params the schema refuses: audited, then answered by
+ * the SDK path (which words the JSON-RPC error), so both paths still give the same answer.
+ */
+async function invalidParams(gw: GatewayContext): Promise<null> {
+  await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "invalid_params");
   return null;
 }
 
@@ -216,6 +225,9 @@ async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gate
   });
   await server.connect(transport);
   const response = await transport.handleRequest(req.toRequest());
+  // The transport refused the request itself (unparseable JSON, headers, protocol version…).
+  if (response.status >= 400)
+    await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", `http_${response.status}`);
   void server.close().catch(() => {});
   const headers: Record<string, string> = { ...BASE_HEADERS };
   response.headers.forEach((value, key) => {

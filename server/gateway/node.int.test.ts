@@ -354,6 +354,21 @@ describe("MCP endpoint on the node:http listener", () => {
       ["batch", { body: `[${rpc("tools/list", {}, 1)},${rpc("tools/list", {}, 2)}]` }, 200],
       ["tools/call without name", { body: rpc("tools/call", { arguments: {} }, 9) }, 200],
     ];
+    const malformedEvents = async () =>
+      (
+        await database.db
+          .select({ errorClass: toolCallEvents.errorClass })
+          .from(toolCallEvents)
+          .where(
+            and(
+              eq(toolCallEvents.sessionId, run.gateway.sessionId),
+              eq(toolCallEvents.reasonCode, "request_malformed"),
+            ),
+          )
+      )
+        .map((e) => e.errorClass)
+        .sort();
+    const malformedBefore = await malformedEvents();
     const answers = new Map<string, Answer>();
     for (const [name, req, status, code] of cases) {
       const node = await viaNode(req);
@@ -374,6 +389,18 @@ describe("MCP endpoint on the node:http listener", () => {
     const noName = JSON.parse(answers.get("tools/call without name")!.text);
     expect(noName).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: expect.any(Number) } });
     expect(noName.result).toBeUndefined();
+    // Each malformed request of the session is on its audit trail (once per adapter).
+    // invalid JSON and the bad protocol version: http_400; Accept without SSE: http_406;
+    // tools/call without a name: invalid_params.
+    const after = await malformedEvents();
+    const added = (c: string) =>
+      after.filter((x) => x === c).length - malformedBefore.filter((x) => x === c).length;
+    expect({
+      http_400: added("http_400"),
+      http_406: added("http_406"),
+      invalid_params: added("invalid_params"),
+    }).toEqual({ http_400: 4, http_406: 2, invalid_params: 2 });
+    expect(after.length - malformedBefore.length).toBe(8);
   });
 
   it("a request refused before authentication is on the audit trail of the known session whose token it carried", async () => {

@@ -209,28 +209,43 @@ function sessionLookup(db: Db) {
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookup>["execute"]>>[number];
 
 /**
- * A refused request that carried a known session's token, on that session's company's audit
- * trail. Best effort: the request is refused whether or not the event could be written.
+ * A refused request of a known session, on its company's audit trail (`decision`, `deny`).
+ * Best effort: the request is refused whether or not the event could be written.
  */
-async function recordSessionRefusal(db: Db, row: SessionRow, reasonCode: string, errorClass: string) {
+export async function recordGatewayRefusal(
+  db: Db,
+  gw: Omit<GatewayContext, "accessVersion">,
+  reasonCode: string,
+  errorClass: string | null = null,
+): Promise<void> {
   await recordToolEvents(db, [
     {
-      companyId: row.companyId,
+      companyId: gw.companyId,
       eventType: "decision",
       actorType: "gateway_session",
-      actorId: row.id,
-      sessionId: row.id,
-      runId: row.runId,
-      agentId: row.agentId,
-      issueId: row.issueId,
-      projectId: row.projectId,
-      routineId: row.routineId,
+      actorId: gw.sessionId,
+      sessionId: gw.sessionId,
+      runId: gw.runId,
+      agentId: gw.agentId,
+      issueId: gw.issueId,
+      projectId: gw.projectId,
+      routineId: gw.routineId,
       decision: "deny",
       reasonCode,
       errorClass,
     },
   ]).catch(() => {});
 }
+
+const contextOf = (row: SessionRow): Omit<GatewayContext, "accessVersion"> => ({
+  sessionId: row.id,
+  companyId: row.companyId,
+  agentId: row.agentId,
+  runId: row.runId,
+  issueId: row.issueId,
+  projectId: row.projectId,
+  routineId: row.routineId,
+});
 
 /**
  * Audits a request refused before authentication (wrong Host or Origin, a token in the URL)
@@ -241,7 +256,7 @@ async function recordSessionRefusal(db: Db, row: SessionRow, reasonCode: string,
 export async function auditRefusedSessionToken(db: Db, token: string | null, code: string): Promise<void> {
   if (!token || tokenKindOf(token) !== "gatewaySession") return;
   const [row] = await sessionLookup(db).execute({ hash: hashToken(token) });
-  if (row) await recordSessionRefusal(db, row, code, code);
+  if (row) await recordGatewayRefusal(db, contextOf(row), code, code);
 }
 
 /**
@@ -266,7 +281,7 @@ export async function authenticateGatewayToken(
       : row.runStatus !== "running"
         ? "run_not_running"
         : "session_expired";
-    await recordSessionRefusal(db, row, "session_invalid", reason);
+    await recordGatewayRefusal(db, contextOf(row), "session_invalid", reason);
     throw sessionInvalid();
   }
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
@@ -275,14 +290,5 @@ export async function authenticateGatewayToken(
       .set({ lastUsedAt: sql`now()` })
       .where(eq(toolGatewaySessions.id, row.id));
   }
-  return {
-    sessionId: row.id,
-    companyId: row.companyId,
-    agentId: row.agentId,
-    runId: row.runId,
-    issueId: row.issueId,
-    projectId: row.projectId,
-    routineId: row.routineId,
-    accessVersion: row.accessVersion,
-  };
+  return { ...contextOf(row), accessVersion: row.accessVersion };
 }
