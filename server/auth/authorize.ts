@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { companyMemberships } from "@/db/schema";
 import type { MembershipRole } from "@/db/schema/values";
+import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
-import { forbidden, notFound } from "../errors";
+import { forbidden, notFound, type ServiceError } from "../errors";
 import { type Capability, roleHas } from "./capabilities";
 
 export interface CompanyAccess {
@@ -28,26 +29,58 @@ export async function requireCompany(
     case "system":
       return { companyId, role: "owner" };
     case "board_key":
-      if (actor.companyId !== companyId) throw notFound(hiddenAs);
+      if (actor.companyId !== companyId) return deny(ctx, companyId, capability, notFound(hiddenAs));
       role = actor.role;
       break;
     case "agent_key":
-      if (actor.companyId !== companyId) throw notFound(hiddenAs);
-      throw forbidden("agent keys cannot use board routes");
+      if (actor.companyId !== companyId) return deny(ctx, companyId, capability, notFound(hiddenAs));
+      return deny(ctx, companyId, capability, forbidden("agent keys cannot use board routes"));
     case "user": {
       const [m] = await ctx.db
         .select({ role: companyMemberships.role })
         .from(companyMemberships)
         .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, actor.userId)))
         .limit(1);
-      if (!m) throw notFound(hiddenAs);
+      if (!m) return deny(ctx, companyId, capability, notFound(hiddenAs));
       role = m.role as MembershipRole;
       break;
     }
   }
   if (!roleHas(role, capability))
-    throw forbidden(`your role \`${role}\` lacks the \`${capability}\` capability`);
+    return deny(
+      ctx,
+      companyId,
+      capability,
+      forbidden(`your role \`${role}\` lacks the \`${capability}\` capability`),
+    );
   return { companyId, role };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Refuses, after recording the refusal in the activity log of the company that was asked
+ * for (`access.denied`: who, which capability, which answer). A member lacking a role and an
+ * outsider probing the company both leave a trace its admins can see; an id that names no
+ * company has no log to write to (the insert's foreign key fails, and is ignored). Written
+ * outside any transaction, so the refusal's own rollback cannot take the record with it.
+ */
+async function deny(
+  ctx: ServiceContext,
+  companyId: string,
+  capability: Capability,
+  err: ServiceError,
+): Promise<never> {
+  if (UUID.test(companyId)) {
+    await logActivity(ctx.db, ctx, {
+      companyId,
+      action: "access.denied",
+      entityType: "company",
+      entityId: companyId,
+      details: { capability, code: err.code, status: err.status },
+    }).catch(() => {});
+  }
+  throw err;
 }
 
 /** For agent-facing verbs: the agent key must belong to `agentId` (else 404, revealing nothing). */

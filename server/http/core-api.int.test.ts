@@ -40,6 +40,15 @@ let otherAgentId: string;
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
+/** `access.denied` entries of a company's activity log. */
+async function deniedIn(companyId: string) {
+  const rows = await database.db
+    .select({ actorType: activityLog.actorType, details: activityLog.details })
+    .from(activityLog)
+    .where(sql`${activityLog.companyId} = ${companyId} and ${activityLog.action} = 'access.denied'`);
+  return rows as { actorType: string; details: Record<string, unknown> }[];
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   setRouteDatabase(database.db);
@@ -167,6 +176,14 @@ describe("roles and capabilities", () => {
     });
     expect(list.status).toBe(200);
     expect(list.json.agents.map((a) => a.name)).not.toContain("Sneaky");
+    // The refusal is in the company's activity log, attributed to the viewer's key.
+    const denied = await deniedIn(demo.companyId);
+    expect(denied).toContainEqual(
+      expect.objectContaining({
+        actorType: "board_key",
+        details: expect.objectContaining({ code: "forbidden", status: 403 }),
+      }),
+    );
   });
 
   it("a viewer member signed in with a cookie cannot create an agent either", async () => {
@@ -291,6 +308,20 @@ describe("company boundary", () => {
       params: { companyId: otherCompanyId },
     });
     expect(foreignIssues.status).toBe(404);
+    // The probed company's admins see the outsider's attempts; an id naming no company has no
+    // log to write to and is simply refused.
+    const probes = (await deniedIn(otherCompanyId)).filter((e) => e.details.code === "not_found");
+    expect(probes.length).toBeGreaterThanOrEqual(2);
+    const unknownCompany = await call(issuesRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: UNKNOWN },
+    });
+    expect(unknownCompany.status).toBe(404);
+    const [{ n }] = (await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(activityLog)
+      .where(eq(activityLog.entityId, UNKNOWN))) as [{ n: number }];
+    expect(n).toBe(0);
   });
 
   it("refuses to attach another company's project to an issue (404, nothing created)", async () => {
