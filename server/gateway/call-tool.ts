@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { toolApplications, toolConnections, toolResultArtifacts } from "@/db/schema";
+import { toolConnections, toolResultArtifacts } from "@/db/schema";
 import { executionTargetOf } from "../access/snapshot";
 import type { AccessSnapshot, Decision } from "../access/types";
 import { consumeApprovalForAgent, createActionRequestInTx } from "../approvals/action-requests";
@@ -17,6 +17,7 @@ import { claimExecution, completeInvocation } from "../ledger/invocations";
 import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
 import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
+import { loadConnection } from "../tools/connections";
 import type { GatewayContext } from "./sessions";
 
 export const GatewayCallInput = z.object({
@@ -416,22 +417,8 @@ export async function executeInvocation(
 
   try {
     const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
-    const [row] = cached
-      ? [cached]
-      : await db
-          .select({ connection: toolConnections, application: toolApplications })
-          .from(toolConnections)
-          .innerJoin(
-            toolApplications,
-            and(
-              eq(toolApplications.companyId, toolConnections.companyId),
-              eq(toolApplications.id, toolConnections.applicationId),
-            ),
-          )
-          .where(
-            and(eq(toolConnections.companyId, ex.companyId), eq(toolConnections.id, target.connectionId)),
-          );
-    if (!row) throw new Error("connection vanished between decision and execution");
+    // A connection deleted between decision and execution fails the call (not_found).
+    const row = cached ?? (await loadConnection(db, ex.companyId, target.connectionId));
     const upstream = await upstreamTargetFor(db, {
       companyId: ex.companyId,
       application: row.application,

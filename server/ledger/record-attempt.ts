@@ -150,22 +150,7 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   return db.transaction(async (tx) => {
     const { invocation, created } = await openInvocation(tx, start);
     const base = {
-      companyId: context.companyId,
-      actorType: input.actorType,
-      actorId: input.actorId,
-      invocationId: invocation.id,
-      runId: context.runId ?? null,
-      issueId: context.issueId ?? null,
-      agentId: context.agentId,
-      projectId: context.projectId ?? null,
-      routineId: context.routineId ?? null,
-      sessionId: input.sessionId ?? null,
-      applicationId: decision.target?.applicationId ?? null,
-      connectionId: decision.target?.connectionId ?? null,
-      catalogEntryId: decision.target?.catalogEntryId ?? null,
-      toolName: input.toolName,
-      risk: decision.target?.risk ?? null,
-      argsHash,
+      ...eventBase(input, start, invocation.id),
       argsSummary: argsSummary.summary,
       redactions: argsSummary.redactions,
     };
@@ -249,6 +234,32 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   });
 }
 
+/** What every audit event of an attempt says about who called what (the ledger row's facts). */
+function eventBase(
+  input: AttemptInput,
+  start: InvocationStart,
+  invocationId: string,
+): Omit<ToolEventInput, "eventType"> {
+  return {
+    companyId: start.companyId,
+    actorType: input.actorType,
+    actorId: input.actorId,
+    invocationId,
+    runId: start.runId ?? null,
+    issueId: start.issueId ?? null,
+    agentId: start.agentId ?? null,
+    projectId: input.context.projectId ?? null,
+    routineId: input.context.routineId ?? null,
+    sessionId: start.sessionId ?? null,
+    applicationId: start.applicationId ?? null,
+    connectionId: start.connectionId ?? null,
+    catalogEntryId: start.catalogEntryId ?? null,
+    toolName: input.toolName,
+    risk: start.risk ?? null,
+    argsHash: start.argsHash,
+  };
+}
+
 /**
  * The common case in one statement: a call without an idempotency identity (a read, or a
  * refusal of a tool that resolves to nothing) and with no rate limit or trust rule to consume
@@ -267,7 +278,6 @@ async function recordFreshAttempt(
   canonical: string | null,
   snapshot: AccessSnapshot,
 ): Promise<AttemptResult> {
-  const { context } = input;
   const value = decisionValue(decision);
   const allowed = value === "allow";
   const id = randomUUID();
@@ -283,24 +293,7 @@ async function recordFreshAttempt(
     createdAt: now,
     updatedAt: now,
   };
-  const base: Omit<ToolEventInput, "eventType"> = {
-    companyId: context.companyId,
-    actorType: input.actorType,
-    actorId: input.actorId,
-    invocationId: id,
-    runId: context.runId ?? null,
-    issueId: context.issueId ?? null,
-    agentId: context.agentId,
-    projectId: context.projectId ?? null,
-    routineId: context.routineId ?? null,
-    sessionId: input.sessionId ?? null,
-    applicationId: start.applicationId,
-    connectionId: start.connectionId,
-    catalogEntryId: start.catalogEntryId,
-    toolName: input.toolName,
-    risk: start.risk,
-    argsHash: start.argsHash,
-  };
+  const base = eventBase(input, start, id);
   const events: ToolEventInput[] = [
     {
       ...base,

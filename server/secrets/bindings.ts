@@ -1,19 +1,13 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import {
-  agents,
-  companySecretBindings,
-  companySecrets,
-  companySecretVersions,
-  toolApplications,
-  toolConnections,
-} from "@/db/schema";
+import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound } from "../errors";
+import { loadConnection } from "../tools/connections";
 
 /** RFC 9110 `token`: the characters a header name may contain. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,128}$/;
@@ -100,19 +94,8 @@ const PLACEMENTS_BY_TYPE: Record<string, readonly SecretPlacement[]> = {
 type BindingRow = typeof companySecretBindings.$inferSelect;
 
 export async function assertConnection(db: Db | Tx, companyId: string, connectionId: string) {
-  const [conn] = await db
-    .select({ id: toolConnections.id, name: toolConnections.name, applicationType: toolApplications.type })
-    .from(toolConnections)
-    .innerJoin(
-      toolApplications,
-      and(
-        eq(toolApplications.companyId, toolConnections.companyId),
-        eq(toolApplications.id, toolConnections.applicationId),
-      ),
-    )
-    .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
-  if (!conn) throw notFound("connection");
-  return conn;
+  const { connection, application } = await loadConnection(db, companyId, connectionId);
+  return { id: connection.id, name: connection.name, applicationType: application.type };
 }
 
 /** One binding with its secret's name and whether it resolves (`ok`) or fails (`missing_secret`). */

@@ -86,7 +86,8 @@ function checkConfig(type: string, config: TransportConfig, stdioTemplateId?: st
   }
 }
 
-async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
+/** A connection of the company with its application; 404 `not_found` when there is none. */
+export async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
   const [row] = await tx
     .select({ connection: toolConnections, application: toolApplications })
     .from(toolConnections)
