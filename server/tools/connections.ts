@@ -86,6 +86,32 @@ function checkConfig(type: string, config: TransportConfig, stdioTemplateId?: st
   }
 }
 
+/**
+ * Updates one connection row (and its `updatedAt`) as an access change: in one transaction
+ * with the access-version bump and the activity entry (`mutateAccess`).
+ */
+function setConnection(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  values: Partial<typeof toolConnections.$inferInsert>,
+  activity: Parameters<typeof mutateAccess<typeof toolConnections.$inferSelect>>[3],
+) {
+  return mutateAccess(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .update(toolConnections)
+          .set({ ...values, updatedAt: ctx.now() })
+          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .returning()
+      )[0]!,
+    activity,
+  );
+}
+
 /** A connection of the company with its application; 404 `not_found` when there is none. */
 export async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
   const [row] = await tx
@@ -212,24 +238,17 @@ export async function updateConnection(
     (input.transportConfig &&
       JSON.stringify(input.transportConfig) !== JSON.stringify(connection.transportConfig)) ||
     (input.trustedLocal !== undefined && input.trustedLocal !== connection.trustedLocal);
-  const row = await mutateAccess(
+  const row = await setConnection(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .update(toolConnections)
-          .set({
-            ...input,
-            ...(transportChanged ? { healthStatus: "unknown" as const, healthError: null } : {}),
-            ...(transportChanged && connection.status === "active"
-              ? { status: "disabled" as const, enabled: false, disabledReason: "config_changed" }
-              : {}),
-            updatedAt: ctx.now(),
-          })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
-          .returning()
-      )[0]!,
+    connectionId,
+    {
+      ...input,
+      ...(transportChanged ? { healthStatus: "unknown" as const, healthError: null } : {}),
+      ...(transportChanged && connection.status === "active"
+        ? { status: "disabled" as const, enabled: false, disabledReason: "config_changed" }
+        : {}),
+    },
     (c) => ({
       action: "tool_connection.update",
       entityType: "tool_connection",
@@ -275,17 +294,11 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
     }
   }
   const latencyMs = Math.round(performance.now() - started);
-  const row = await mutateAccess(
+  const row = await setConnection(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .update(toolConnections)
-          .set({ healthStatus: health, healthError: error, healthCheckedAt: ctx.now(), updatedAt: ctx.now() })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
-          .returning()
-      )[0]!,
+    connectionId,
+    { healthStatus: health, healthError: error, healthCheckedAt: ctx.now() },
     () => ({
       action: "tool_connection.test",
       entityType: "tool_connection",
@@ -519,17 +532,11 @@ export async function enableConnection(ctx: ServiceContext, companyId: string, c
       { missing },
     );
   }
-  const row = await mutateAccess(
+  const row = await setConnection(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .update(toolConnections)
-          .set({ status: "active", enabled: true, disabledReason: null, updatedAt: ctx.now() })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
-          .returning()
-      )[0]!,
+    connectionId,
+    { status: "active", enabled: true, disabledReason: null },
     () => ({ action: "tool_connection.enable", entityType: "tool_connection", entityId: connectionId }),
   );
   return present(row, application);
@@ -544,22 +551,15 @@ export async function disableConnection(
   await requireCompany(ctx, companyId, "tools:manage_connections");
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
-  const row = await mutateAccess(
+  const row = await setConnection(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .update(toolConnections)
-          .set({
-            status: "disabled",
-            enabled: false,
-            disabledReason: reason ?? "operator",
-            updatedAt: ctx.now(),
-          })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
-          .returning()
-      )[0]!,
+    connectionId,
+    {
+      status: "disabled",
+      enabled: false,
+      disabledReason: reason ?? "operator",
+    },
     () => ({
       action: "tool_connection.disable",
       entityType: "tool_connection",
@@ -576,17 +576,11 @@ export async function archiveConnection(ctx: ServiceContext, companyId: string, 
   await requireCompany(ctx, companyId, "tools:manage_connections");
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived") return present(connection, application);
-  const row = await mutateAccess(
+  const row = await setConnection(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .update(toolConnections)
-          .set({ status: "archived", enabled: false, archivedAt: ctx.now(), updatedAt: ctx.now() })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
-          .returning()
-      )[0]!,
+    connectionId,
+    { status: "archived", enabled: false, archivedAt: ctx.now() },
     () => ({ action: "tool_connection.archive", entityType: "tool_connection", entityId: connectionId }),
   );
   // Running local (stdio) processes of the connection stop with it.
