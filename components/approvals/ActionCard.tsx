@@ -10,9 +10,9 @@ import { approvalKeys } from "../tools-access/api";
 import { RiskBadge } from "../tools-access/RiskBadge";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import type { IssueComment } from "../types";
-import { Button } from "../ui/Button";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { executionResultJson, type ReviewAction, reviewActionRequest } from "./api";
 import { effectiveActionStatus, parseActionCardPayload } from "./payload";
@@ -213,38 +213,41 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
         <div className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-4 py-2.5">
           {refreshing ? <span className="mr-auto text-xs text-zinc-500">Updating…</span> : null}
           {showDecline ? (
-            <Button
+            <PendingButton
+              pending={busy === "decline"}
+              pendingLabel="Declining…"
               variant="secondary"
               size="sm"
               disabled={working}
-              aria-busy={busy === "decline" || undefined}
               onClick={() => void review("decline")}
               data-testid="action-decline"
             >
-              {busy === "decline" ? "Declining…" : "Decline"}
-            </Button>
+              Decline
+            </PendingButton>
           ) : null}
           {showApprove ? (
-            <Button
+            <PendingButton
+              pending={busy === "approve"}
+              pendingLabel="Approving…"
               size="sm"
               disabled={working}
-              aria-busy={busy === "approve" || undefined}
               onClick={() => void review("approve")}
               data-testid="action-approve"
             >
-              {busy === "approve" ? "Approving…" : "Approve"}
-            </Button>
+              Approve
+            </PendingButton>
           ) : null}
           {showExecute ? (
-            <Button
+            <PendingButton
+              pending={busy === "execute"}
+              pendingLabel="Executing…"
               size="sm"
               disabled={working}
-              aria-busy={busy === "execute" || undefined}
               onClick={() => void review("execute")}
               data-testid="action-execute"
             >
-              {busy === "execute" ? "Executing…" : "Execute"}
-            </Button>
+              Execute
+            </PendingButton>
           ) : null}
         </div>
       ) : null}

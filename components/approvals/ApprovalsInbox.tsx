@@ -6,6 +6,7 @@ import { Fragment, type KeyboardEvent, useId, useRef, useState } from "react";
 import type { DateInput } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
+import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
 import { RiskBadge } from "../tools-access/RiskBadge";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Alert } from "../ui/Alert";
@@ -14,9 +15,9 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import {
   actionCardHref,
   executionResultJson,
@@ -166,23 +167,19 @@ export function ApprovalsInbox({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the action requests"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
           title="Tool calls awaiting review"
           description="Calls a policy held for a person's approval. An approved call runs once, with exactly the arguments you reviewed."
-          actions={query.isFetching ? <Spinner size="sm" label="Refreshing action requests" /> : null}
+          refreshing={query.isFetching ? "Refreshing action requests" : undefined}
         />
         <CardBody className="space-y-4">
           {!canReview ? (
-            <p className="text-sm text-zinc-600" data-testid="inbox-read-only">
+            <ReadOnlyNote data-testid="inbox-read-only">
               You can see the requests but not approve, decline or run them.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           <div
             role="tablist"
@@ -247,11 +244,7 @@ export function ApprovalsInbox({
                     <TH>Reason</TH>
                     <TH>Requested</TH>
                     <TH>Status</TH>
-                    {canReview || canTrust ? (
-                      <TH>
-                        <span className="sr-only">Actions</span>
-                      </TH>
-                    ) : null}
+                    {canReview || canTrust ? <ActionsHeader /> : null}
                   </TR>
                 </THead>
                 <TBody>
@@ -403,41 +396,44 @@ function RowActions({
   return (
     <span className="inline-flex gap-2">
       {canReview && (status === "pending" || status === "approved") ? (
-        <Button
+        <PendingButton
+          pending={busyAction === "decline"}
+          pendingLabel="Declining…"
           variant="secondary"
           size="sm"
           disabled={disabled}
-          aria-busy={busyAction === "decline" || undefined}
           aria-label={`Decline ${toolName}`}
           onClick={() => onReview("decline")}
           data-testid="inbox-decline"
         >
-          {busyAction === "decline" ? "Declining…" : "Decline"}
-        </Button>
+          Decline
+        </PendingButton>
       ) : null}
       {canReview && status === "pending" ? (
-        <Button
+        <PendingButton
+          pending={busyAction === "approve"}
+          pendingLabel="Approving…"
           size="sm"
           disabled={disabled}
-          aria-busy={busyAction === "approve" || undefined}
           aria-label={`Approve ${toolName}`}
           onClick={() => onReview("approve")}
           data-testid="inbox-approve"
         >
-          {busyAction === "approve" ? "Approving…" : "Approve"}
-        </Button>
+          Approve
+        </PendingButton>
       ) : null}
       {canReview && status === "approved" ? (
-        <Button
+        <PendingButton
+          pending={busyAction === "execute"}
+          pendingLabel="Executing…"
           size="sm"
           disabled={disabled}
-          aria-busy={busyAction === "execute" || undefined}
           aria-label={`Execute ${toolName}`}
           onClick={() => onReview("execute")}
           data-testid="inbox-execute"
         >
-          {busyAction === "execute" ? "Executing…" : "Execute"}
-        </Button>
+          Execute
+        </PendingButton>
       ) : null}
       {canTrust ? (
         <Button

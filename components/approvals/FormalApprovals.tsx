@@ -6,13 +6,14 @@ import type { DateInput } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys, toolsAccessKeys } from "../tools-access/api";
 import { labelFor } from "../tools-access/labels";
+import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
 import { formalApprovalsPath } from "./api";
@@ -106,11 +107,7 @@ export function FormalApprovals({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the approvals"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
@@ -198,29 +195,31 @@ export function FormalApprovals({
                           data-testid="formal-note"
                         />
                       </div>
-                      <Button
+                      <PendingButton
+                        pending={busy && decide.variables?.decision === "reject"}
+                        pendingLabel="Rejecting…"
                         variant="secondary"
                         size="sm"
                         disabled={decide.isPending}
-                        aria-busy={(busy && decide.variables?.decision === "reject") || undefined}
                         onClick={() =>
                           decide.mutate({ id: a.id, decision: "reject", note: notes[a.id] ?? "" })
                         }
                         data-testid="formal-reject"
                       >
-                        {busy && decide.variables?.decision === "reject" ? "Rejecting…" : "Reject"}
-                      </Button>
-                      <Button
+                        Reject
+                      </PendingButton>
+                      <PendingButton
+                        pending={busy && decide.variables?.decision === "accept"}
+                        pendingLabel="Accepting…"
                         size="sm"
                         disabled={decide.isPending}
-                        aria-busy={(busy && decide.variables?.decision === "accept") || undefined}
                         onClick={() =>
                           decide.mutate({ id: a.id, decision: "accept", note: notes[a.id] ?? "" })
                         }
                         data-testid="formal-accept"
                       >
-                        {busy && decide.variables?.decision === "accept" ? "Accepting…" : "Accept"}
-                      </Button>
+                        Accept
+                      </PendingButton>
                     </div>
                   ) : null}
                   {rowError ? (
@@ -241,9 +240,9 @@ export function FormalApprovals({
         )}
         {!canDecide ? (
           <CardBody className="border-t border-zinc-100">
-            <p className="text-sm text-zinc-600" data-testid="formal-read-only">
+            <ReadOnlyNote data-testid="formal-read-only">
               You can see proposed changes but not accept or reject them.
-            </p>
+            </ReadOnlyNote>
           </CardBody>
         ) : null}
       </Card>

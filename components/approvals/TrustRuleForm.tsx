@@ -8,6 +8,7 @@ import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { actionRequestActionPath } from "./api";
 import { TRUST_RULE_SCOPE_HINTS, TRUST_RULE_SCOPE_LABELS } from "./labels";
@@ -160,15 +161,15 @@ export function TrustRuleForm({ companyId, request, onCancel, onCreated }: Trust
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={create.isPending}>
           Cancel
         </Button>
-        <Button
+        <PendingButton
+          pending={create.isPending}
+          pendingLabel="Proposing…"
           type="submit"
           size="sm"
-          disabled={create.isPending}
-          aria-busy={create.isPending || undefined}
           data-testid="trust-create"
         >
-          {create.isPending ? "Proposing…" : "Propose trust rule"}
-        </Button>
+          Propose trust rule
+        </PendingButton>
       </div>
     </form>
   );

@@ -7,14 +7,14 @@ import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
 import { ConfirmBar } from "../tools-access/controls";
+import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { shortId, trustRulesPath } from "./api";
 import { TRUST_RULE_SCOPE_LABELS } from "./labels";
 import { TrustRuleStatusBadge } from "./StatusBadges";
@@ -95,23 +95,19 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the trust rules"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
           title="Trust rules"
           description="Tools that run without per-call approval, each within a scope and pinned to the schema that was reviewed. A rule starts pending until another admin accepts it."
-          actions={query.isFetching ? <Spinner size="sm" label="Refreshing trust rules" /> : null}
+          refreshing={query.isFetching ? "Refreshing trust rules" : undefined}
         />
         <CardBody className="space-y-4">
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="trust-rules-read-only">
+            <ReadOnlyNote data-testid="trust-rules-read-only">
               You can view trust rules but not revoke them.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           <ApiErrorAlert error={revoke.error} title="Could not revoke the trust rule" />
           {rules.length === 0 ? (
@@ -131,11 +127,7 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
                   <TH>Expires</TH>
                   <TH>Status</TH>
                   <TH>Schema</TH>
-                  {canEdit ? (
-                    <TH>
-                      <span className="sr-only">Actions</span>
-                    </TH>
-                  ) : null}
+                  {canEdit ? <ActionsHeader /> : null}
                 </TR>
               </THead>
               <TBody>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Alert } from "../ui/Alert";
+import { Button } from "../ui/Button";
 import { isApiError } from "./api";
 
 export interface ApiErrorAlertProps {
@@ -8,13 +9,32 @@ export interface ApiErrorAlertProps {
   /** What failed, e.g. "Could not add the entry". */
   title?: ReactNode;
   actions?: ReactNode;
+  /** Renders a "Try again" button (before any `actions`) that calls this, e.g. `() => void query.refetch()`. */
+  retry?: () => void;
   className?: string;
   "data-testid"?: string;
 }
 
 /** Shows the server's error `message` and `code` (and per-field issues) in a danger `Alert`. */
-export function ApiErrorAlert({ error, title, actions, className, ...rest }: ApiErrorAlertProps) {
+export function ApiErrorAlert({
+  error,
+  title,
+  actions: extraActions,
+  retry,
+  className,
+  ...rest
+}: ApiErrorAlertProps) {
   if (error === null || error === undefined) return null;
+  const actions = retry ? (
+    <>
+      <Button variant="secondary" size="sm" onClick={retry}>
+        Try again
+      </Button>
+      {extraActions}
+    </>
+  ) : (
+    extraActions
+  );
   const testId = rest["data-testid"] ?? "api-error";
   if (isApiError(error)) {
     const issues = error.issues;

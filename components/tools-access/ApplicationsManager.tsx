@@ -10,9 +10,9 @@ import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
-import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
@@ -27,6 +27,7 @@ import {
   invalidateConnections,
 } from "./gateway";
 import { RISK_LABELS, RISKS } from "./labels";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
   Application,
@@ -108,23 +109,19 @@ export function ApplicationsManager({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the applications"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
           title="Applications"
           description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
-          actions={query.isFetching ? <Spinner size="sm" label="Refreshing applications" /> : null}
+          refreshing={query.isFetching ? "Refreshing applications" : undefined}
         />
         <CardBody className="space-y-4">
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="applications-read-only">
+            <ReadOnlyNote data-testid="applications-read-only">
               You can view applications but not change them.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           <ApiErrorAlert error={archive.error} title="Could not archive the application" />
           {applications.length === 0 ? (
@@ -145,11 +142,7 @@ export function ApplicationsManager({
                   <TH>Status</TH>
                   <TH>Connections</TH>
                   <TH>Tools</TH>
-                  {canEdit ? (
-                    <TH>
-                      <span className="sr-only">Actions</span>
-                    </TH>
-                  ) : null}
+                  {canEdit ? <ActionsHeader /> : null}
                 </TR>
               </THead>
               <TBody>
@@ -441,15 +434,15 @@ function ApplicationCreateForm({ companyId }: { companyId: string }) {
             </p>
           ) : null}
           <div className="flex justify-end">
-            <Button
+            <PendingButton
+              pending={create.isPending}
+              pendingLabel="Creating…"
               type="submit"
               size="sm"
-              disabled={create.isPending}
-              aria-busy={create.isPending || undefined}
               data-testid="app-create-submit"
             >
-              {create.isPending ? "Creating…" : "Create application"}
-            </Button>
+              Create application
+            </PendingButton>
           </div>
         </form>
       </CardBody>

@@ -271,11 +271,7 @@ export function AuditTimeline({
       <ApiErrorAlert
         error={query.error}
         title="Could not load the audit log"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
 
       {query.isPending ? (

@@ -4,13 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
-import { Spinner } from "../ui/Spinner";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
@@ -135,17 +134,13 @@ export function CatalogTable({
         title="Catalog"
         titleAs="h3"
         description="The tools this connection offers. New write and destructive tools, and any tool that changed upstream, stay quarantined until a person approves them."
-        actions={query.isFetching ? <Spinner size="sm" label="Refreshing the catalog" /> : null}
+        refreshing={query.isFetching ? "Refreshing the catalog" : undefined}
       />
       <CardBody className="space-y-4">
         <ApiErrorAlert
           error={query.error}
           title="Could not load the catalog"
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-              Try again
-            </Button>
-          }
+          retry={() => void query.refetch()}
         />
         {entries.length > 0 ? (
           <p className="text-sm text-zinc-600" data-testid="catalog-summary">
@@ -176,25 +171,27 @@ export function CatalogTable({
               <span className="text-sm text-zinc-600" aria-live="polite">
                 {chosen.length} selected
               </span>
-              <Button
+              <PendingButton
+                pending={pendingAction === "approve"}
+                pendingLabel="Approving…"
                 size="sm"
                 disabled={chosen.length === 0 || review.isPending}
-                aria-busy={pendingAction === "approve" || undefined}
                 onClick={() => submit("approve")}
                 data-testid="catalog-approve"
               >
-                {pendingAction === "approve" ? "Approving…" : "Approve selected"}
-              </Button>
-              <Button
+                Approve selected
+              </PendingButton>
+              <PendingButton
+                pending={pendingAction === "disable"}
+                pendingLabel="Disabling…"
                 variant="secondary"
                 size="sm"
                 disabled={chosen.length === 0 || review.isPending}
-                aria-busy={pendingAction === "disable" || undefined}
                 onClick={() => submit("disable")}
                 data-testid="catalog-disable"
               >
-                {pendingAction === "disable" ? "Disabling…" : "Disable selected"}
-              </Button>
+                Disable selected
+              </PendingButton>
             </div>
           </div>
         ) : null}

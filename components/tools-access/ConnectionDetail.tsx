@@ -10,6 +10,7 @@ import { cn } from "../ui/cn";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
 import { KeyValueList } from "../ui/KeyValueList";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -30,6 +31,7 @@ import {
   updateCachedConnection,
 } from "./gateway";
 import { HealthBadge } from "./HealthBadge";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SecretBindings } from "./SecretBindings";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
@@ -239,42 +241,45 @@ export function ConnectionDetail({
             <Readiness connection={connection} />
           ) : null}
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="connection-read-only">
+            <ReadOnlyNote data-testid="connection-read-only">
               You can view this connection but not change it.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           {canAct ? (
             <div className="flex flex-wrap gap-2">
-              <Button
+              <PendingButton
+                pending={pending === "test"}
+                pendingLabel="Testing…"
                 variant="secondary"
                 size="sm"
                 disabled={busy}
-                aria-busy={pending === "test" || undefined}
                 onClick={() => run(() => test.mutate())}
                 data-testid="connection-test"
               >
-                {pending === "test" ? "Testing…" : "Test"}
-              </Button>
-              <Button
+                Test
+              </PendingButton>
+              <PendingButton
+                pending={pending === "refresh"}
+                pendingLabel="Refreshing…"
                 variant="secondary"
                 size="sm"
                 disabled={busy}
-                aria-busy={pending === "refresh" || undefined}
                 onClick={() => run(() => refresh.mutate())}
                 data-testid="connection-refresh"
               >
-                {pending === "refresh" ? "Refreshing…" : "Refresh catalog"}
-              </Button>
+                Refresh catalog
+              </PendingButton>
               {canEnable ? (
-                <Button
+                <PendingButton
+                  pending={pending === "enable"}
+                  pendingLabel="Enabling…"
                   size="sm"
                   disabled={busy}
-                  aria-busy={pending === "enable" || undefined}
                   onClick={() => run(() => enable.mutate())}
                   data-testid="connection-enable"
                 >
-                  {pending === "enable" ? "Enabling…" : "Enable"}
-                </Button>
+                  Enable
+                </PendingButton>
               ) : null}
               {connection.status === "active" ? (
                 <Button
@@ -334,15 +339,15 @@ export function ConnectionDetail({
                 >
                   Cancel
                 </Button>
-                <Button
+                <PendingButton
+                  pending={disable.isPending}
+                  pendingLabel="Disabling…"
                   type="submit"
                   size="sm"
-                  disabled={disable.isPending}
-                  aria-busy={disable.isPending || undefined}
                   data-testid="connection-disable-confirm"
                 >
-                  {disable.isPending ? "Disabling…" : "Disable connection"}
-                </Button>
+                  Disable connection
+                </PendingButton>
               </div>
             </form>
           ) : null}
@@ -818,15 +823,15 @@ function ConnectionSettingsForm({
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel
         </Button>
-        <Button
+        <PendingButton
+          pending={pending}
+          pendingLabel="Saving…"
           type="submit"
           size="sm"
-          disabled={pending}
-          aria-busy={pending || undefined}
           data-testid="connection-edit-submit"
         >
-          {pending ? "Saving…" : "Save settings"}
-        </Button>
+          Save settings
+        </PendingButton>
       </div>
     </form>
   );

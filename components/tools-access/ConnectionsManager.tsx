@@ -5,15 +5,14 @@ import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Select } from "../ui/Select";
-import { Spinner } from "../ui/Spinner";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
@@ -33,6 +32,7 @@ import {
   type TransportErrors,
 } from "./gateway";
 import { HealthBadge } from "./HealthBadge";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationChoice, Connection, ConnectionCreateInput, ConnectionsResponse } from "./types";
 
@@ -100,11 +100,7 @@ export function ConnectionsManager({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the connections"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
         <div className="space-y-4">
@@ -112,7 +108,7 @@ export function ConnectionsManager({
             <CardHeader
               title="Connections"
               description={CONNECTION_LIFECYCLE}
-              actions={query.isFetching ? <Spinner size="sm" label="Refreshing connections" /> : null}
+              refreshing={query.isFetching ? "Refreshing connections" : undefined}
             >
               {applicationId ? (
                 <p className="text-sm text-zinc-700" data-testid="connections-filter">
@@ -156,9 +152,9 @@ export function ConnectionsManager({
               onCreated={(connection) => setSelectedId(connection.id)}
             />
           ) : (
-            <p className="text-sm text-zinc-600" data-testid="connections-read-only">
+            <ReadOnlyNote data-testid="connections-read-only">
               You can view connections but not change them.
-            </p>
+            </ReadOnlyNote>
           )}
         </div>
         <div>
@@ -524,15 +520,15 @@ function ConnectionCreateForm({
             }
           />
           <div className="flex justify-end">
-            <Button
+            <PendingButton
+              pending={create.isPending}
+              pendingLabel="Creating…"
               type="submit"
               size="sm"
-              disabled={create.isPending}
-              aria-busy={create.isPending || undefined}
               data-testid="connection-create-submit"
             >
-              {create.isPending ? "Creating…" : "Create draft connection"}
-            </Button>
+              Create draft connection
+            </PendingButton>
           </div>
         </form>
       </CardBody>

@@ -5,12 +5,12 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardFooter, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { Spinner } from "../ui/Spinner";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -18,6 +18,7 @@ import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { applicationsHref, connectionsHref, plural, policiesHref, profileHref } from "./gateway";
 import { QuarantineBadge } from "./QuarantineBadge";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Example, ExampleInstallResult, ExampleSmokeResult, ExamplesResponse, NamedRef } from "./types";
@@ -70,11 +71,7 @@ export function ExamplesPanel({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the examples"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <div className="flex flex-wrap items-start justify-between gap-3">
         <p className="max-w-prose text-sm text-zinc-600">
@@ -85,9 +82,9 @@ export function ExamplesPanel({
         {query.isFetching ? <Spinner size="sm" label="Refreshing examples" /> : null}
       </div>
       {!canInstall ? (
-        <p className="text-sm text-zinc-600" data-testid="examples-read-only">
+        <ReadOnlyNote data-testid="examples-read-only">
           Installing examples and running smoke checks needs the tools admin permission.
-        </p>
+        </ReadOnlyNote>
       ) : null}
       {examples.length === 0 ? (
         <EmptyState
@@ -290,31 +287,32 @@ function ExampleCard({
                   </Select>
                 )}
               </Field>
-              <Button
+              <PendingButton
+                pending={smoke.isPending}
+                pendingLabel="Running…"
                 type="submit"
                 size="md"
                 variant="secondary"
-                disabled={smoke.isPending}
-                aria-busy={smoke.isPending || undefined}
                 data-testid="example-smoke"
               >
-                {smoke.isPending ? "Running…" : "Run smoke checks"}
-              </Button>
+                Run smoke checks
+              </PendingButton>
             </form>
           ) : (
             <>
               <span className="text-xs text-zinc-500">
                 Creates an application, connection, profile and policies.
               </span>
-              <Button
+              <PendingButton
+                pending={install.isPending}
+                pendingLabel="Installing…"
                 size="sm"
-                disabled={!example.available || install.isPending}
-                aria-busy={install.isPending || undefined}
+                disabled={!example.available}
                 onClick={() => install.mutate()}
                 data-testid="example-install"
               >
-                {install.isPending ? "Installing…" : "Install"}
-              </Button>
+                Install
+              </PendingButton>
             </>
           )}
         </CardFooter>

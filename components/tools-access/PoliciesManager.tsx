@@ -7,7 +7,7 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar, Switch } from "./controls";
@@ -15,6 +15,7 @@ import { useCatalogEntries, useToolTargets } from "./hooks";
 import { BLOCK_BEATS_ALLOW, PolicyForm } from "./PolicyForm";
 import { PolicyKindBadge } from "./PolicyKindBadge";
 import { type PolicyNameLookup, summarizePolicy } from "./policy-summary";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { PoliciesResponse, Policy, PolicyInput } from "./types";
 
@@ -119,11 +120,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the policies"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
@@ -142,9 +139,9 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
         />
         <CardBody className="space-y-4">
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="policies-read-only">
+            <ReadOnlyNote data-testid="policies-read-only">
               You can view policies but not change them.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           <ApiErrorAlert error={toggle.error} title="Could not change whether the policy is enabled" />
           <ApiErrorAlert error={remove.error} title="Could not delete the policy" />
@@ -177,11 +174,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                   <TH className="text-right">Priority</TH>
                   <TH>Enabled</TH>
                   <TH>Matches</TH>
-                  {canEdit ? (
-                    <TH>
-                      <span className="sr-only">Actions</span>
-                    </TH>
-                  ) : null}
+                  {canEdit ? <ActionsHeader /> : null}
                 </TR>
               </THead>
               <TBody>

@@ -5,6 +5,7 @@ import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -59,7 +60,7 @@ export function PolicyForm({
   policy,
   onSubmit,
   onCancel,
-  pending,
+  pending = false,
   error,
   className,
 }: PolicyFormProps) {
@@ -444,9 +445,9 @@ export function PolicyForm({
             Cancel
           </Button>
         ) : null}
-        <Button type="submit" disabled={pending} aria-busy={pending || undefined} data-testid="policy-submit">
-          {pending ? "Saving…" : policy ? "Save policy" : "Create policy"}
-        </Button>
+        <PendingButton pending={pending} pendingLabel="Saving…" type="submit" data-testid="policy-submit">
+          {policy ? "Save policy" : "Create policy"}
+        </PendingButton>
       </div>
     </form>
   );

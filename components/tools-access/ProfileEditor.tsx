@@ -7,8 +7,9 @@ import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -25,6 +26,7 @@ import {
 } from "./labels";
 import { invalidateProfiles, updateCachedProfile, updateCachedProfiles } from "./profile-cache";
 import { QuarantineBadge } from "./QuarantineBadge";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
   BindingTargetType,
@@ -197,9 +199,9 @@ function ProfileHeader({
             </p>
           ) : null}
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="profile-read-only">
+            <ReadOnlyNote data-testid="profile-read-only">
               You can view this profile but not change it.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           {editing ? (
             <ProfileDetailsForm
@@ -297,9 +299,9 @@ function ProfileDetailsForm({
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel
         </Button>
-        <Button type="submit" size="sm" disabled={pending} aria-busy={pending || undefined}>
-          {pending ? "Saving…" : "Save details"}
-        </Button>
+        <PendingButton pending={pending} pendingLabel="Saving…" type="submit" size="sm">
+          Save details
+        </PendingButton>
       </div>
     </form>
   );
@@ -363,11 +365,7 @@ function EntriesSection({
                 <TH>Mode</TH>
                 <TH>Selects</TH>
                 <TH>By</TH>
-                {canEdit ? (
-                  <TH>
-                    <span className="sr-only">Actions</span>
-                  </TH>
-                ) : null}
+                {canEdit ? <ActionsHeader /> : null}
               </TR>
             </THead>
             <TBody>
@@ -396,16 +394,17 @@ function EntriesSection({
                     <TD className="text-zinc-500">{selectorTypeLabel(entry.selector)}</TD>
                     {canEdit ? (
                       <TD className="text-right">
-                        <Button
+                        <PendingButton
+                          pending={removing}
+                          pendingLabel="Removing…"
                           variant="ghost"
                           size="sm"
-                          disabled={removing}
                           onClick={() => remove.mutate(entry.id)}
                           aria-label={`Remove entry: ${entry.label}`}
                           data-testid="profile-entry-remove"
                         >
-                          {removing ? "Removing…" : "Remove"}
-                        </Button>
+                          Remove
+                        </PendingButton>
                       </TD>
                     ) : null}
                   </TR>
@@ -657,15 +656,15 @@ function EntryAddForm({
       <ApiErrorAlert error={catalog.error} title="Could not load applications and tools" />
       <ApiErrorAlert error={add.error} title="Could not add the entry" />
       <div className="flex justify-end">
-        <Button
+        <PendingButton
+          pending={add.isPending}
+          pendingLabel="Adding…"
           type="submit"
           size="sm"
-          disabled={add.isPending}
-          aria-busy={add.isPending || undefined}
           data-testid="profile-entry-add"
         >
-          {add.isPending ? "Adding…" : "Add entry"}
-        </Button>
+          Add entry
+        </PendingButton>
       </div>
     </form>
   );
@@ -721,11 +720,7 @@ function BindingsSection({
               <TR>
                 <TH>Level</TH>
                 <TH>Applies to</TH>
-                {canEdit ? (
-                  <TH>
-                    <span className="sr-only">Actions</span>
-                  </TH>
-                ) : null}
+                {canEdit ? <ActionsHeader /> : null}
               </TR>
             </THead>
             <TBody>
@@ -746,16 +741,17 @@ function BindingsSection({
                     <TD className="text-zinc-900">{binding.targetLabel}</TD>
                     {canEdit ? (
                       <TD className="text-right">
-                        <Button
+                        <PendingButton
+                          pending={removing}
+                          pendingLabel="Removing…"
                           variant="ghost"
                           size="sm"
-                          disabled={removing}
                           onClick={() => remove.mutate(binding.id)}
                           aria-label={`Remove binding: ${binding.targetLabel}`}
                           data-testid="binding-remove"
                         >
-                          {removing ? "Removing…" : "Remove"}
-                        </Button>
+                          Remove
+                        </PendingButton>
                       </TD>
                     ) : null}
                   </TR>
@@ -904,15 +900,15 @@ function BindingAddForm({ companyId, profile }: { companyId: string; profile: Pr
       <ApiErrorAlert error={targets.error} title="Could not load agents, projects, routines and issues" />
       <ApiErrorAlert error={add.error} title="Could not add the binding" />
       <div className="flex justify-end">
-        <Button
+        <PendingButton
+          pending={add.isPending}
+          pendingLabel="Adding…"
           type="submit"
           size="sm"
-          disabled={add.isPending}
-          aria-busy={add.isPending || undefined}
           data-testid="binding-add"
         >
-          {add.isPending ? "Adding…" : "Add binding"}
-        </Button>
+          Add binding
+        </PendingButton>
       </div>
     </form>
   );

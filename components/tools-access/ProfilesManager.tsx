@@ -3,18 +3,18 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
-import { Spinner } from "../ui/Spinner";
+import { PendingButton } from "../ui/PendingButton";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ProfileEditor } from "./ProfileEditor";
 import { invalidateProfiles, updateCachedProfiles } from "./profile-cache";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Profile, ProfileCreateInput, ProfilesResponse } from "./types";
 
@@ -59,11 +59,7 @@ export function ProfilesManager({
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the profiles"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <div className="space-y-4">
@@ -71,7 +67,7 @@ export function ProfilesManager({
             <CardHeader
               title="Profiles"
               description="Named sets of tools. Bind a profile to give agents its tools."
-              actions={query.isFetching ? <Spinner size="sm" label="Refreshing profiles" /> : null}
+              refreshing={query.isFetching ? "Refreshing profiles" : undefined}
             />
             {profiles.length === 0 ? (
               <CardBody>
@@ -123,9 +119,9 @@ export function ProfilesManager({
           {canEdit ? (
             <ProfileCreateForm companyId={companyId} onCreated={(profile) => setSelectedId(profile.id)} />
           ) : (
-            <p className="text-sm text-zinc-600" data-testid="profiles-read-only">
+            <ReadOnlyNote data-testid="profiles-read-only">
               You can view profiles but not change them.
-            </p>
+            </ReadOnlyNote>
           )}
         </div>
         <div>
@@ -222,15 +218,15 @@ function ProfileCreateForm({
           </Field>
           <ApiErrorAlert error={create.error} title="Could not create the profile" />
           <div className="flex justify-end">
-            <Button
+            <PendingButton
+              pending={create.isPending}
+              pendingLabel="Creating…"
               type="submit"
               size="sm"
-              disabled={create.isPending}
-              aria-busy={create.isPending || undefined}
               data-testid="profile-create-submit"
             >
-              {create.isPending ? "Creating…" : "Create profile"}
-            </Button>
+              Create profile
+            </PendingButton>
           </div>
         </form>
       </CardBody>

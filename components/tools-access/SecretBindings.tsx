@@ -5,15 +5,14 @@ import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { TableSkeleton } from "../ui/Skeleton";
-import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { APPLICATION_TYPE_LABELS, invalidateConnections, PLACEMENT_LABELS, placementsFor } from "./gateway";
@@ -108,17 +107,13 @@ export function SecretBindings({
         title="Secrets"
         titleAs="h3"
         description="Company secrets this connection uses, and where each value goes when the gateway calls the server. Agents never see the values."
-        actions={query.isFetching ? <Spinner size="sm" label="Refreshing secret bindings" /> : null}
+        refreshing={query.isFetching ? "Refreshing secret bindings" : undefined}
       />
       <CardBody className="space-y-4">
         <ApiErrorAlert
           error={query.error}
           title="Could not load the secret bindings"
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-              Try again
-            </Button>
-          }
+          retry={() => void query.refetch()}
         />
         {missing.length > 0 ? (
           <Alert tone="danger" title="Missing secret" data-testid="secret-bindings-missing">
@@ -145,11 +140,7 @@ export function SecretBindings({
                 <TH>Placement</TH>
                 <TH>Version</TH>
                 <TH>Status</TH>
-                {canEdit ? (
-                  <TH>
-                    <span className="sr-only">Actions</span>
-                  </TH>
-                ) : null}
+                {canEdit ? <ActionsHeader /> : null}
               </TR>
             </THead>
             <TBody>
@@ -200,16 +191,17 @@ export function SecretBindings({
                     </TD>
                     {canEdit ? (
                       <TD className="text-right">
-                        <Button
+                        <PendingButton
+                          pending={removing}
+                          pendingLabel="Removing…"
                           variant="ghost"
                           size="sm"
-                          disabled={removing}
                           onClick={() => remove.mutate(binding.id)}
                           aria-label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
                           data-testid="secret-binding-remove"
                         >
-                          {removing ? "Removing…" : "Remove"}
-                        </Button>
+                          Remove
+                        </PendingButton>
                       </TD>
                     ) : null}
                   </TR>
@@ -417,15 +409,15 @@ function BindingAddForm({
       <ApiErrorAlert error={secrets.error} title="Could not load the secrets" />
       <ApiErrorAlert error={add.error} title="Could not bind the secret" />
       <div className="flex justify-end">
-        <Button
+        <PendingButton
+          pending={add.isPending}
+          pendingLabel="Binding…"
           type="submit"
           size="sm"
-          disabled={add.isPending}
-          aria-busy={add.isPending || undefined}
           data-testid="secret-binding-add"
         >
-          {add.isPending ? "Binding…" : "Bind secret"}
-        </Button>
+          Bind secret
+        </PendingButton>
       </div>
     </form>
   );

@@ -10,14 +10,16 @@ import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
 import { invalidateConnections, SECRET_VALUES_NOTE } from "./gateway";
+import { ReadOnlyNote } from "./ReadOnlyNote";
 import { PlacementLabel } from "./SecretBindings";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { SecretCreateInput, SecretDetail, SecretSummary, SecretsResponse } from "./types";
@@ -115,11 +117,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
       <ApiErrorAlert
         error={query.error}
         title="Could not refresh the secrets"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
-            Try again
-          </Button>
-        }
+        retry={() => void query.refetch()}
       />
       <Card>
         <CardHeader
@@ -130,13 +128,13 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
               receive them.
             </>
           }
-          actions={query.isFetching ? <Spinner size="sm" label="Refreshing secrets" /> : null}
+          refreshing={query.isFetching ? "Refreshing secrets" : undefined}
         />
         <CardBody className="space-y-4">
           {!canEdit ? (
-            <p className="text-sm text-zinc-600" data-testid="secrets-read-only">
+            <ReadOnlyNote data-testid="secrets-read-only">
               You can view secret metadata but not change it.
-            </p>
+            </ReadOnlyNote>
           ) : null}
           <ApiErrorAlert error={revoke.error} title="Could not revoke the secret" />
           {secrets.length === 0 ? (
@@ -158,9 +156,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
                   <TH className="text-right">Bindings</TH>
                   <TH>Created</TH>
                   <TH>Updated</TH>
-                  <TH>
-                    <span className="sr-only">Actions</span>
-                  </TH>
+                  <ActionsHeader />
                 </TR>
               </THead>
               <TBody>
@@ -443,15 +439,15 @@ function AddVersionForm({
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={mutation.isPending}>
           Cancel
         </Button>
-        <Button
+        <PendingButton
+          pending={mutation.isPending}
+          pendingLabel="Saving…"
           type="submit"
           size="sm"
-          disabled={mutation.isPending}
-          aria-busy={mutation.isPending || undefined}
           data-testid="secret-version-submit"
         >
-          {mutation.isPending ? "Saving…" : "Add version"}
-        </Button>
+          Add version
+        </PendingButton>
       </div>
     </form>
   );
@@ -571,15 +567,15 @@ function SecretCreateForm({
             </p>
           ) : null}
           <div className="flex justify-end">
-            <Button
+            <PendingButton
+              pending={mutation.isPending}
+              pendingLabel="Saving…"
               type="submit"
               size="sm"
-              disabled={mutation.isPending}
-              aria-busy={mutation.isPending || undefined}
               data-testid="secret-create-submit"
             >
-              {mutation.isPending ? "Saving…" : "Create secret"}
-            </Button>
+              Create secret
+            </PendingButton>
           </div>
         </form>
       </CardBody>

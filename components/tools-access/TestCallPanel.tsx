@@ -2,11 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -233,14 +233,15 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
               <ApiErrorAlert error={targets.error} title="Could not load issues, projects and routines" />
             </fieldset>
             <div className="flex justify-end">
-              <Button
+              <PendingButton
+                pending={test.isPending}
+                pendingLabel="Testing…"
                 type="submit"
-                disabled={test.isPending || agents.length === 0}
-                aria-busy={test.isPending || undefined}
+                disabled={agents.length === 0}
                 data-testid="test-submit"
               >
-                {test.isPending ? "Testing…" : "Test"}
-              </Button>
+                Test
+              </PendingButton>
             </div>
           </form>
         </CardBody>

@@ -3,6 +3,7 @@
 import { type ComponentProps, type ReactNode, useEffect, useRef } from "react";
 import { Button } from "../ui/Button";
 import { cn, focusRing } from "../ui/cn";
+import { PendingButton } from "../ui/PendingButton";
 
 const checkboxClass = cn(
   "mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-accent-600 disabled:cursor-not-allowed",
@@ -176,7 +177,7 @@ export function ConfirmBar({
   confirmLabel,
   onConfirm,
   onCancel,
-  pending,
+  pending = false,
   tone = "danger",
   className,
   ...rest
@@ -203,16 +204,16 @@ export function ConfirmBar({
         <Button ref={cancelRef} variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel
         </Button>
-        <Button
+        <PendingButton
+          pending={pending}
+          pendingLabel="Working…"
           variant={tone === "danger" ? "danger" : "primary"}
           size="sm"
           onClick={onConfirm}
-          disabled={pending}
-          aria-busy={pending || undefined}
           data-testid={testId ? `${testId}-confirm` : undefined}
         >
-          {pending ? "Working…" : confirmLabel}
-        </Button>
+          {confirmLabel}
+        </PendingButton>
       </div>
     </div>
   );

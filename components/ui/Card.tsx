@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
+import { Spinner } from "./Spinner";
 
 export type CardProps = ComponentProps<"div">;
 
@@ -12,6 +13,8 @@ export type CardHeaderProps = Omit<ComponentProps<"div">, "title"> & {
   description?: ReactNode;
   /** Controls rendered on the right (buttons, links). */
   actions?: ReactNode;
+  /** While set, a small spinner with this label (e.g. "Refreshing policies") shows before the actions. */
+  refreshing?: string;
   /** Heading element for the title. Defaults to h2. */
   titleAs?: "h2" | "h3" | "h4";
 };
@@ -21,6 +24,7 @@ export function CardHeader({
   title,
   description,
   actions,
+  refreshing,
   titleAs: Heading = "h2",
   children,
   ...props
@@ -38,7 +42,12 @@ export function CardHeader({
         {description ? <p className="text-sm text-zinc-600">{description}</p> : null}
         {children}
       </div>
-      {actions ? <div className="flex shrink-0 items-center gap-2">{actions}</div> : null}
+      {actions || refreshing ? (
+        <div className="flex shrink-0 items-center gap-2">
+          {refreshing ? <Spinner size="sm" label={refreshing} /> : null}
+          {actions}
+        </div>
+      ) : null}
     </div>
   );
 }

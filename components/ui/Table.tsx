@@ -51,3 +51,12 @@ export function TH({ className, scope = "col", ...props }: ComponentProps<"th">)
 export function TD({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-4 py-3 text-zinc-700", className)} {...props} />;
 }
+
+/** Header of a row-actions column: labelled for screen readers, visually empty. */
+export function ActionsHeader() {
+  return (
+    <TH>
+      <span className="sr-only">Actions</span>
+    </TH>
+  );
+}

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { fn } from "storybook/test";
-import { Button, buttonStyles } from "@/components/ui";
+import { Button, buttonStyles, PendingButton } from "@/components/ui";
 
 const meta = {
   title: "UI/Button",
@@ -44,6 +44,23 @@ export const AllVariants: Story = {
       <a href="#docs" className={buttonStyles({ variant: "secondary" })}>
         A link styled as a button
       </a>
+    </div>
+  ),
+};
+
+/** `PendingButton`: disabled and `aria-busy` while its action runs, with the pending label instead of the text. */
+export const Pending: Story = {
+  render: () => (
+    <div className="flex flex-wrap items-center gap-3">
+      <PendingButton pending={false} pendingLabel="Saving…">
+        Save changes
+      </PendingButton>
+      <PendingButton pending pendingLabel="Saving…">
+        Save changes
+      </PendingButton>
+      <PendingButton variant="ghost" size="sm" pending pendingLabel="Removing…">
+        Remove
+      </PendingButton>
     </div>
   ),
 };

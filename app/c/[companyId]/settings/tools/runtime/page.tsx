@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/Button";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RelativeTime } from "@/components/ui/RelativeTime";
-import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/Table";
+import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "@/components/ui/Table";
 import type { MembershipRole } from "@/db/schema/values";
 import { roleHas } from "@/server/auth/capabilities";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
@@ -69,9 +69,7 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
                 <TH>Last used</TH>
                 <TH>Restarts</TH>
                 <TH>Last error</TH>
-                <TH>
-                  <span className="sr-only">Actions</span>
-                </TH>
+                <ActionsHeader />
               </TR>
             </THead>
             <TBody>
