@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "./client";
 import { agents, companies } from "./schema";
@@ -44,6 +44,76 @@ describe("database client", () => {
       );
     } finally {
       delete process.env.PAPERCLIP_DB_PREPARE;
+    }
+  });
+});
+
+describe("transactions", () => {
+  it("commit, rollback and savepoints behave on the reserved transaction connection", async () => {
+    const d = openDatabase(database.url, { max: 2 });
+    const company = (slug: string) => ({ name: slug, slug, issuePrefix: slug.slice(0, 4).toUpperCase() });
+    const exists = async (slug: string) =>
+      (await d.db.select().from(companies).where(eq(companies.slug, slug))).length === 1;
+    try {
+      await d.db.transaction(async (tx) => {
+        await tx.insert(companies).values(company("txcommit"));
+        // A failing nested transaction rolls back to its savepoint only.
+        await tx
+          .transaction(async (inner) => {
+            await inner.insert(companies).values(company("txinner"));
+            throw new Error("inner fails");
+          })
+          .catch(() => {});
+      });
+      await expect(
+        d.db.transaction(async (tx) => {
+          await tx.insert(companies).values(company("txrollback"));
+          throw new Error("outer fails");
+        }),
+      ).rejects.toThrow("outer fails");
+      expect([await exists("txcommit"), await exists("txinner"), await exists("txrollback")]).toEqual([
+        true,
+        false,
+        false,
+      ]);
+    } finally {
+      await d.close();
+    }
+  });
+});
+
+describe("transactions under concurrent load", () => {
+  it("concurrent transactions and pipelined prepared statements never share a transaction's connection", async () => {
+    const d = openDatabase(database.url, { max: 3 });
+    try {
+      const big = "x".repeat(40_000); // large statements fill the socket buffer (backpressure)
+      for (let round = 0; round < 10; round++) {
+        await Promise.all(
+          Array.from({ length: 300 }, (_, i) =>
+            i % 3 === 0
+              ? d.db.transaction(async (tx) => {
+                  const [{ txid }] = (await tx.execute(
+                    sql`select txid_current()::text as txid, ${big}::text as pad`,
+                  )) as unknown as [{ txid: string }];
+                  const [{ again }] = (await tx.execute(
+                    sql`select txid_current()::text as again, ${i}::int as n`,
+                  )) as unknown as [{ again: string }];
+                  // Both statements ran inside this one transaction.
+                  expect(again).toBe(txid);
+                })
+              : d.db
+                  .select()
+                  .from(companies)
+                  .where(sql`${companies.name} <> ${big + i}`),
+          ),
+        );
+      }
+      // Nothing was left open: no backend idle in a transaction.
+      const open = await d.sql`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and state like 'idle in transaction%'`;
+      expect(open[0]!.n).toBe(0);
+    } finally {
+      await d.close();
     }
   });
 });

@@ -16,41 +16,102 @@ export interface Database {
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
 
-type AnySql = postgres.Sql | postgres.TransactionSql;
+type Unsafe = (
+  query: string,
+  params?: unknown[],
+  options?: Record<string, unknown>,
+) => postgres.PendingQuery<postgres.Row[]>;
+type TxCallback = (tx: postgres.TransactionSql) => unknown;
+
+/** Awaits what a transaction or savepoint callback returned (postgres.js also takes an array of queries). */
+const settle = async (x: unknown) => (Array.isArray(x) ? Promise.all(x) : x);
 
 /**
- * The driver, with every parameterised statement drizzle sends run as a named prepared
- * statement. drizzle-orm sends its queries through `unsafe(…, { prepare: false })` unless a
- * query is built with `.prepare(name)`; postgres.js then asks the server to describe each
- * unnamed statement before executing it — two round trips, and a parse and plan, per
- * statement. Prepared, a statement is described once per connection and then executed in one
- * round trip (postgres.js keys its per-connection cache by text and parameter types). On the
- * gateway's hot path this halves the round trips per governed call (docs/benchmarks.md).
- * Transactions and savepoints hand drizzle a transaction-scoped client: it is wrapped too.
+ * The client drizzle is given. Two departures from plain postgres.js:
+ *
+ * 1. **Prepared statements** (unless `PAPERCLIP_DB_PREPARE=off`). drizzle-orm sends its
+ *    queries through `unsafe(…, { prepare: false })` unless built with `.prepare(name)`, and
+ *    postgres.js then asks the server to describe each unnamed parameterised statement before
+ *    executing it — two round trips, and a parse and plan, per statement. Prepared, a
+ *    statement is described once per connection and then executed in one round trip
+ *    (postgres.js keys its per-connection cache by text and parameter types). On the gateway's
+ *    hot path this halves the round trips per governed call (docs/benchmarks.md).
+ *
+ * 2. **Transactions on a reserved connection.** postgres.js 3.4.9's `sql.begin` can write
+ *    `BEGIN` on a connection without reserving it when the `BEGIN` is pipelined behind other
+ *    queries or meets socket back-pressure (porsager/postgres#823 and #1189; the fixes #1207
+ *    and #1218 are unmerged): the transaction fails with `UNSAFE_TRANSACTION`, or the
+ *    connection goes back to the pool inside an open transaction and unrelated queries run in
+ *    it. Prepared statements make connections pipelinable, which is when this shows (it did,
+ *    in the cross-process rate-limit test). So `begin` takes a connection with
+ *    `sql.reserve()` — an idle one, for this transaction alone — and runs `BEGIN`, the
+ *    callback, `COMMIT` (or `ROLLBACK`) and savepoints on it itself.
  */
-function preparing<T extends AnySql>(sql: T): T {
-  const wrapCallback = (args: unknown[]) => {
-    const i = args.findIndex((a) => typeof a === "function");
-    if (i >= 0) {
-      const fn = args[i] as (tx: postgres.TransactionSql) => unknown;
-      args[i] = (tx: postgres.TransactionSql) => fn(preparing(tx));
-    }
-    return args;
+function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
+  const unsafeOf = (target: postgres.Sql | postgres.ReservedSql): Unsafe => {
+    const unsafe = target.unsafe as unknown as Unsafe;
+    return prepare
+      ? (query, params, options = {}) =>
+          unsafe.call(target, query, params, {
+            ...options,
+            prepare: Array.isArray(params) && params.length > 0,
+          })
+      : (query, params, options) => unsafe.call(target, query, params, options);
   };
+
+  /** The transaction-scoped client drizzle runs a transaction's statements on. */
+  const transactionClient = (reserved: postgres.ReservedSql): postgres.TransactionSql => {
+    let savepoints = 0;
+    const unsafe = unsafeOf(reserved);
+    const client: postgres.TransactionSql = new Proxy(reserved, {
+      get(target, prop) {
+        if (prop === "unsafe") return unsafe;
+        if (prop === "savepoint") {
+          return async (...args: unknown[]) => {
+            const fn = args.find((a) => typeof a === "function") as TxCallback;
+            const name = `s${savepoints++}`;
+            await reserved.unsafe(`savepoint ${name}`);
+            try {
+              const result = await settle(fn(client));
+              await reserved.unsafe(`release savepoint ${name}`);
+              return result;
+            } catch (err) {
+              await reserved.unsafe(`rollback to savepoint ${name}`).catch(() => {});
+              throw err;
+            }
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    }) as unknown as postgres.TransactionSql;
+    return client;
+  };
+
+  const begin = async (...args: unknown[]) => {
+    const fn = args.find((a) => typeof a === "function") as TxCallback;
+    const mode = typeof args[0] === "string" ? args[0].replace(/[^a-z ]/gi, "") : "";
+    const reserved = await sql.reserve();
+    try {
+      await reserved.unsafe(`begin ${mode}`);
+      try {
+        const result = await settle(fn(transactionClient(reserved)));
+        await reserved.unsafe("commit");
+        return result;
+      } catch (err) {
+        await reserved.unsafe("rollback").catch(() => {});
+        throw err;
+      }
+    } finally {
+      reserved.release();
+    }
+  };
+
+  const unsafe = unsafeOf(sql);
   return new Proxy(sql, {
     get(target, prop) {
-      if (prop === "unsafe") {
-        return (query: string, params?: unknown[], options: Record<string, unknown> = {}) =>
-          (target.unsafe as (q: string, p?: unknown[], o?: Record<string, unknown>) => unknown)(
-            query,
-            params,
-            { ...options, prepare: Array.isArray(params) && params.length > 0 },
-          );
-      }
-      if (prop === "begin" || prop === "savepoint") {
-        const fn = (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop]!;
-        return (...args: unknown[]) => fn.apply(target, wrapCallback(args));
-      }
+      if (prop === "unsafe") return unsafe;
+      if (prop === "begin") return begin;
       const value = Reflect.get(target, prop, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -73,7 +134,7 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
     idle_timeout: 30,
     connection: { application_name: "paperclip" },
   });
-  const db = drizzle(preparedStatementsEnabled() ? preparing(sql) : sql, { schema });
+  const db = drizzle(clientFor(sql, preparedStatementsEnabled()), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
