@@ -6,6 +6,8 @@
  *   migrate-inline-env [--dry-run] [--company <id>]
  *                                  move inline credentials into company secrets + bindings
  *   rotate-master-key              re-encrypt every secret version under a new master key
+ *   admin list|grant|revoke [<email>]
+ *                                  instance administrators (the host's operators)
  *
  * Database: DATABASE_URL when set; otherwise the embedded database under PAPERCLIP_HOME (the
  * running one started by `npm start`, or started here for the duration of the command).
@@ -17,6 +19,8 @@ import postgres from "postgres";
 import { type Db, openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
 import { paperclipHome } from "../server/config/home";
+import { systemContext } from "../server/context";
+import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../server/instance/admins";
 import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "../server/secrets/maintenance";
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -29,6 +33,9 @@ commands:
     [--company <companyId>]
   rotate-master-key            re-encrypt every secret version under a new master key
                                (stop the app first; see docs/secrets.md)
+  admin list                   list the instance administrators (the host's operators)
+  admin grant <email>          make an existing account an instance administrator
+  admin revoke <email>         remove one (the last one cannot be removed)
 
 database: DATABASE_URL, or the embedded database under PAPERCLIP_HOME (default ~/.paperclip).
   e.g. DATABASE_URL=postgres://user:pass@host:5432/paperclip npm run cli -- doctor
@@ -125,6 +132,30 @@ async function main(argv: string[]): Promise<number> {
     case "rotate-master-key": {
       await withDatabase((db) => rotateMasterKey(db, { log }));
       return 0;
+    }
+    case "admin": {
+      const [verb, email] = args;
+      if (verb === "list") {
+        const admins = await withDatabase((db) => listInstanceAdmins(db));
+        if (admins.length === 0) log("no instance administrators (grant one with `admin grant <email>`)");
+        for (const a of admins) log(`${a.email}\t(since ${a.grantedAt.toISOString()})`);
+        return 0;
+      }
+      if ((verb === "grant" || verb === "revoke") && email) {
+        await withDatabase((db) => {
+          const ctx = systemContext(db, "cli");
+          return verb === "grant"
+            ? grantInstanceAdmin(ctx, email).then(() => undefined)
+            : revokeInstanceAdmin(ctx, email);
+        });
+        log(
+          verb === "grant"
+            ? `✔ ${email} is an instance administrator`
+            : `✔ ${email} is no longer an instance administrator`,
+        );
+        return 0;
+      }
+      throw new CliError("usage: npm run cli -- admin list | admin grant <email> | admin revoke <email>");
     }
     case undefined:
     case "help":

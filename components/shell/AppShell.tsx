@@ -11,11 +11,16 @@ export interface AppShellProps {
   currentCompanyId: string;
   /** The current pathname, used to highlight the active link. */
   currentPath: string;
+  /** Instance administrators also see the instance's settings (the host's operators only). */
+  instanceAdmin?: boolean;
   children: ReactNode;
 }
 
 /** Builds the sidebar links for a company. */
-export function appNavLinks(companyId: string): { main: NavLinkDef[]; settings: NavLinkDef[] } {
+export function appNavLinks(
+  companyId: string,
+  instanceAdmin = false,
+): { main: NavLinkDef[]; settings: NavLinkDef[]; instance: NavLinkDef[] } {
   const base = `/c/${encodeURIComponent(companyId)}`;
   return {
     main: [
@@ -24,14 +29,24 @@ export function appNavLinks(companyId: string): { main: NavLinkDef[]; settings: 
       { label: "Runs", href: `${base}/runs`, testId: "nav-runs" },
     ],
     settings: [{ label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" }],
+    instance: instanceAdmin
+      ? [{ label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" }]
+      : [],
   };
 }
 
 export { isActivePath } from "./paths";
 
 /** Application frame: sidebar (product, company switcher, navigation, user) and main content. */
-export function AppShell({ user, companies, currentCompanyId, currentPath, children }: AppShellProps) {
-  const links = appNavLinks(currentCompanyId);
+export function AppShell({
+  user,
+  companies,
+  currentCompanyId,
+  currentPath,
+  instanceAdmin = false,
+  children,
+}: AppShellProps) {
+  const links = appNavLinks(currentCompanyId, instanceAdmin);
   return (
     <div className="min-h-screen bg-zinc-50 md:flex">
       <a
@@ -68,6 +83,16 @@ export function AppShell({ user, companies, currentCompanyId, currentPath, child
               ))}
             </ul>
           </div>
+          {links.instance.length > 0 ? (
+            <div className="mt-4 md:mt-6">
+              <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">Settings</p>
+              <ul className="flex flex-wrap gap-1 md:flex-col">
+                {links.instance.map((link) => (
+                  <NavLink key={link.testId} link={link} currentPath={currentPath} />
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </nav>
         <div data-testid="user-menu" className="border-t border-zinc-200 px-5 py-4">
           {user.name ? <p className="truncate text-sm font-medium text-zinc-900">{user.name}</p> : null}

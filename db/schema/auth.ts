@@ -67,3 +67,18 @@ export const authVerificationTokens = pgTable(
   },
   (t) => [primaryKey({ columns: [t.identifier, t.token] })],
 );
+
+/**
+ * Instance administrators: the host's operators, distinct from company owners. Only they
+ * change what runs on or is reachable from the host (approved stdio commands, loopback and
+ * private upstream origins, instance settings). The first account of a fresh install is one;
+ * `npm run cli -- admin grant|revoke <email>` manages the rest.
+ */
+export const instanceAdmins = pgTable("instance_admins", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  grantedAt: ts("granted_at").notNull().defaultNow(),
+  /** Null when granted by the CLI or by the first-account rule. */
+  grantedByUserId: uuid("granted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+});

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { instanceSettings, users } from "@/db/schema";
 import { hashPassword } from "../auth/password";
 import { systemContext } from "../context";
+import { ensureFirstInstanceAdmin } from "../instance/admins";
 import { createAgent, createAgentKey } from "./agents";
 import { createBoardKey } from "./board-keys";
 import { createCompany } from "./companies";
@@ -38,6 +39,8 @@ export async function seedDemoIfEmpty(db: Db, url: string): Promise<DemoCredenti
       .insert(users)
       .values({ email: ownerEmail, name: "Ada Owner", passwordHash: await hashPassword(ownerPassword) })
       .returning({ id: users.id, email: users.email });
+    // The first account of a fresh install is its operator (instance administrator).
+    await ensureFirstInstanceAdmin(tx, owner!.id);
     const txDb = tx as unknown as Db;
     const ctx = {
       ...systemContext(txDb, "seed"),
