@@ -19,6 +19,7 @@
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { REMOTE_ADDRESS_HEADER } from "../server/config/proxy";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "../server/gateway/node";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -30,6 +31,10 @@ async function main() {
   const handle = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
+    // The socket's address, for per-source throttling (server/config/proxy.ts). A client's own
+    // copy of the header is dropped first, so it can never be spoofed through this listener.
+    delete req.headers[REMOTE_ADDRESS_HEADER];
+    if (req.socket.remoteAddress) req.headers[REMOTE_ADDRESS_HEADER] = req.socket.remoteAddress;
     if (isGatewayMcpPath(req.url)) {
       void handleGatewayMcpNode(req, res);
       return;
