@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { allCases, caseInput } from "../testing/policy-fixtures";
 import { decide, MAX_ARGUMENT_BYTES } from "./decide";
 import {
   type AccessRequest,
@@ -388,17 +387,7 @@ describe("rate limits", () => {
 });
 
 // ---------------------------------------------------------------- determinism and purity over every fixture
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/policy");
-const fixtures = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => {
-    const input = JSON.parse(readFileSync(path.join(FIXTURES, d.name, "input.json"), "utf8"));
-    return {
-      name: d.name,
-      snapshot: input.snapshot as AccessSnapshot,
-      request: input.request as AccessRequest,
-    };
-  });
+const fixtures = allCases.map((c) => ({ name: c.name, ...caseInput(c) }));
 
 describe("determinism and purity", () => {
   afterEach(() => {

@@ -1,46 +1,36 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  allCases,
+  caseInput,
+  patchRequest,
+  patchSnapshot,
+  readJson,
+  world,
+} from "../testing/policy-fixtures";
 import { decide } from "./decide";
-import type { AccessRequest, AccessSnapshot, Decision } from "./types";
+import type { Decision } from "./types";
 
-// Replays every `fixtures/policy/<case>/input.json` through the real engine and compares the
-// decision with `expected.json`, which holds a SUBSET of the Decision:
-// - `effects` and `matchedPolicyIds` are compared as sets (order and duplicates do not matter);
-// - `rateLimitState` and `target` are partial objects (or null);
-// - every other key is compared with deep equality.
-// A key that the Decision does not have fails the case, so a typo cannot silently pass.
+// Replays every case of `fixtures/policy/cases/<family>.json` (see server/testing/policy-fixtures.ts
+// for the case format) through the real engine. `expected` holds a SUBSET of the Decision:
+// `effects` and `matchedPolicyIds` compare as sets, `rateLimitState` and `target` as partial
+// objects (or null), every other key with deep equality. A key the Decision does not have
+// fails the case, so a typo cannot silently pass.
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/policy");
-const MIN_CASES = 50;
-
-interface FixtureInput {
-  description: string;
-  snapshot: AccessSnapshot;
-  request: AccessRequest;
-}
-
-const caseNames = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
-
-const readJson = (name: string, file: string): unknown =>
-  JSON.parse(readFileSync(path.join(FIXTURES, name, file), "utf8"));
+const MIN_CASES = 200;
 
 const SET_KEYS = new Set(["effects", "matchedPolicyIds"]);
 const PARTIAL_KEYS = new Set(["rateLimitState", "target"]);
 
 function expectDecisionMatches(decision: Decision, expected: Record<string, unknown>) {
-  expect(Object.keys(expected).length, "expected.json must name at least one key").toBeGreaterThan(0);
+  expect(Object.keys(expected).length, "`expected` must name at least one key").toBeGreaterThan(0);
   for (const [key, want] of Object.entries(expected)) {
-    expect(Object.hasOwn(decision, key), `expected.json key \`${key}\` is not a Decision key`).toBe(true);
+    expect(Object.hasOwn(decision, key), `expected key \`${key}\` is not a Decision key`).toBe(true);
     const got = (decision as unknown as Record<string, unknown>)[key];
     if (SET_KEYS.has(key)) {
-      expect(Array.isArray(want), `\`${key}\` must be an array in expected.json`).toBe(true);
+      expect(Array.isArray(want), `\`${key}\` must be an array in \`expected\``).toBe(true);
       expect([...new Set(got as unknown[])].sort(), key).toEqual([...new Set(want as unknown[])].sort());
     } else if (PARTIAL_KEYS.has(key) && want !== null) {
-      expect(typeof want, `\`${key}\` must be an object or null in expected.json`).toBe("object");
+      expect(typeof want, `\`${key}\` must be an object or null in \`expected\``).toBe("object");
       expect(got, key).not.toBeNull();
       expect(got, key).toMatchObject(want as Record<string, unknown>);
     } else {
@@ -50,45 +40,78 @@ function expectDecisionMatches(decision: Decision, expected: Record<string, unkn
 }
 
 describe("policy fixtures", () => {
-  it(`has at least ${MIN_CASES} cases, each with input.json and expected.json`, () => {
-    expect(caseNames.length).toBeGreaterThanOrEqual(MIN_CASES);
-    for (const name of caseNames) {
-      expect(existsSync(path.join(FIXTURES, name, "input.json")), `${name}/input.json`).toBe(true);
-      expect(existsSync(path.join(FIXTURES, name, "expected.json")), `${name}/expected.json`).toBe(true);
+  it(`has at least ${MIN_CASES} cases with unique kebab-case names that start with their family`, () => {
+    expect(allCases.length).toBeGreaterThanOrEqual(MIN_CASES);
+    const names = allCases.map((c) => c.name);
+    expect(new Set(names).size, "case names must be unique").toBe(names.length);
+    for (const c of allCases) {
+      expect(c.name, "kebab-case").toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(c.name.startsWith(c.family), `${c.name} belongs in cases/${c.name.split("-")[0]}….json`).toBe(
+        true,
+      );
+      expect(typeof c.description, `${c.name} needs a description`).toBe("string");
+      expect(
+        Object.keys(c).filter(
+          (k) => !["name", "description", "patch", "request", "expected", "family"].includes(k),
+        ),
+      ).toEqual([]);
     }
   });
 
   it("rejects an expected key that the Decision does not have", () => {
-    const decision = decide(
-      {
-        companyId: "c",
-        applications: [],
-        connections: [],
-        catalog: [],
-        profiles: [],
-        bindings: [],
-        policies: [],
-        trustRules: [],
-      },
-      {
-        purpose: "call",
-        context: { companyId: "c", agentId: "a", sessionValid: true },
-        target: { toolName: "x__y" },
-        now: "2024-06-04T10:30:00Z",
-      },
-    );
-    expect(() => expectDecisionMatches(decision, { reasonCode: "tool_not_found" })).not.toThrow();
-    expect(() => expectDecisionMatches(decision, { reason: "tool_not_found" })).toThrow();
-    expect(() => expectDecisionMatches(decision, { effects: ["allow"] })).toThrow();
+    const decision = decide(world.snapshot, {
+      ...world.request,
+      target: { toolName: "github__issues_list" },
+    });
+    expect(() => expectDecisionMatches(decision, { reasonCode: decision.reasonCode })).not.toThrow();
+    expect(() => expectDecisionMatches(decision, { reason: decision.reasonCode })).toThrow();
   });
 
-  it.each(caseNames)("%s", (name) => {
-    const input = readJson(name, "input.json") as FixtureInput;
-    const expected = readJson(name, "expected.json") as Record<string, unknown>;
-    expect(typeof input.description, "input.json needs a description").toBe("string");
-    expect(input.snapshot, "input.json needs a snapshot").toBeTypeOf("object");
-    expect(input.request, "input.json needs a request").toBeTypeOf("object");
-    const decision = decide(input.snapshot, input.request);
-    expectDecisionMatches(decision, expected);
+  it("rejects a patch that removes an entity or sets a key the world does not have", () => {
+    expect(() => patchSnapshot(world.snapshot, { policies: { "no-such-id": null } })).toThrow(
+      /does not have/,
+    );
+    expect(() => patchSnapshot(world.snapshot, { polices: {} })).toThrow(/not part of the world/);
+    expect(() => patchRequest(world.request, { $remove: ["nope"] })).toThrow(/does not have/);
+  });
+
+  it.each(allCases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+    const { snapshot, request } = caseInput(c);
+    const decision = decide(snapshot, request);
+    expectDecisionMatches(decision, c.expected);
+  });
+});
+
+describe("policy requirements", () => {
+  const { requirements } = readJson("requirements.json") as {
+    requirements: Record<string, { rule: string; cases: string[] }>;
+  };
+  const names = new Set(allCases.map((c) => c.name));
+
+  it.each(Object.entries(requirements))("%s is pinned by existing cases", (_id, req) => {
+    expect(req.rule.length).toBeGreaterThan(0);
+    expect(req.cases.length, `no case pins: ${req.rule}`).toBeGreaterThan(0);
+    for (const name of req.cases)
+      expect(names.has(name), `requirement cites unknown case \`${name}\``).toBe(true);
+  });
+
+  it("covers every step of the ADR's precedence", () => {
+    for (const step of [
+      "hard.company_mismatch",
+      "hard.archived_app",
+      "hard.disabled_connection",
+      "hard.missing_secret",
+      "hard.invalid_session",
+      "hard.unsafe_template",
+      "block.explicit",
+      "approval.required",
+      "profile.membership",
+      "content.validation",
+      "rate_limit",
+      "runtime.defer",
+      "default_deny",
+    ]) {
+      expect(requirements[step], `no requirement entry for \`${step}\``).toBeDefined();
+    }
   });
 });
