@@ -110,6 +110,18 @@ describe("the app role", () => {
   it("passes through migrateDatabase when nothing is pending (replicas started as the app role)", async () => {
     await expect(migrateDatabase(database.url)).resolves.toBeUndefined();
   });
+
+  it("cannot apply pending migrations, and the error says to use the owner role", async () => {
+    const name = `pc_test_fresh_${randomBytes(4).toString("hex")}`;
+    await owner.unsafe(`create database "${name}"`);
+    try {
+      const u = new URL(database.url);
+      u.pathname = `/${name}`;
+      await expect(migrateDatabase(u.toString())).rejects.toThrow(/MIGRATION_DATABASE_URL/);
+    } finally {
+      await owner.unsafe(`drop database if exists "${name}" with (force)`);
+    }
+  });
 });
 
 describe("the owner role", () => {

@@ -88,14 +88,15 @@ export async function checkOperatorBoundary(
   const powers: string[] = [];
   if (info.superuser) powers.push("it is a superuser (it can do anything, on every database)");
   else if (info.ownsSchema) powers.push("it owns the tables (it can alter or drop them and their triggers)");
-  else if (info.canAlterSchema) powers.push("it may create objects in the database");
-  if (info.auditWritable.length > 0) powers.push(`it holds ${info.auditWritable.join(", ")}`);
+  else if (info.auditWritable.length > 0) powers.push(`it holds ${info.auditWritable.join(", ")}`);
+  if (!info.superuser && !info.ownsSchema && info.canAlterSchema)
+    powers.push("it may create objects in the database or its public schema");
   if (powers.length === 0) {
     log(
       `✔ database role      the app connects as \`${info.role}\`: it cannot UPDATE, DELETE or TRUNCATE audit rows, and cannot alter the schema`,
     );
   } else {
-    const message = `the app connects as \`${info.role}\`, which is too powerful: ${powers.join("; ")}. Run migrations as an owner role (MIGRATION_DATABASE_URL) and the app as a role with the grants in docs/security.md`;
+    const message = `the app connects as \`${info.role}\`, which is too powerful: ${powers.join("; ")}. Run migrations as an owner role (MIGRATION_DATABASE_URL) and the app as a role with the grants in docs/operations.md (“Database roles”)`;
     findings.push({ kind: "database_role", role: info.role, message });
     log(`✖ database role      ${message}`);
   }
