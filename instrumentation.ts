@@ -3,8 +3,11 @@
 // embedded database; running it again is a cheap no-op under the migration advisory lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
-  const { migrateDatabase, getDb } = await import("./db/client");
-  await migrateDatabase(process.env.DATABASE_URL);
+  const { getDb } = await import("./db/client");
+  const { migrateAndGrant } = await import("./db/roles");
+  // As the owner role when MIGRATION_DATABASE_URL is set (then the app role is granted its
+  // privileges); otherwise with DATABASE_URL, a no-op when nothing is pending.
+  await migrateAndGrant(process.env.DATABASE_URL, process.env.MIGRATION_DATABASE_URL);
   // Stop local MCP processes a previous server on this host left running (crash, kill -9).
   const { reapOrphanedSlots, shutdownAllSlots } = await import("./server/runtime");
   await reapOrphanedSlots(getDb());

@@ -1,10 +1,19 @@
 import type { NextConfig } from "next";
 
+// Every response, API routes included. Pages also get a nonce-based CSP (and HSTS behind
+// HTTPS) per request from proxy.ts; see server/http/security-headers.ts.
+// (Kept here rather than imported: next.config.ts is loaded before the app's module graph.)
+// Framing is refused by CSP frame-ancestors too; X-Frame-Options covers older browsers.
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "Referrer-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+  {
+    key: "Permissions-Policy",
+    value:
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), midi=(), display-capture=(), browsing-topics=()",
+  },
 ];
 
 const nextConfig: NextConfig = {

@@ -1,11 +1,21 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 
-// Passes the request path to server components (layouts do not receive it), so the shell can
-// highlight the active section and sign-in can return the user where they were going.
+// Every page response gets a fresh CSP nonce (server/http/security-headers.ts). Next.js reads
+// the nonce from the request's Content-Security-Policy header and puts it on its scripts, so
+// the policy is set on the request as well as on the response.
+// The request path is passed to server components too (layouts do not receive it), so the
+// shell can highlight the active section and sign-in can return the user where they were going.
 export function proxy(request: NextRequest) {
+  const nonce = newNonce();
+  const security = pageSecurityHeaders({ nonce, dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-pathname", request.nextUrl.pathname);
-  return NextResponse.next({ request: { headers: requestHeaders } });
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", security["Content-Security-Policy"]!);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [key, value] of Object.entries(security)) response.headers.set(key, value);
+  return response;
 }
 
 export const config = { matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"] };

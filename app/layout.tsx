@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -8,7 +9,10 @@ export const metadata: Metadata = {
   icons: { icon: "/paperclip.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request: the CSP nonce (proxy.ts) differs per response, and a
+  // page prerendered at build time would carry scripts without it, which the policy blocks.
+  await connection();
   return (
     <html lang="en">
       <body>{children}</body>

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
@@ -138,12 +139,37 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
-/** Applies committed migrations (idempotent; concurrent starters serialise on an advisory lock). */
+/** Whether the database lacks any committed migration (a missing journal counts as lacking). */
+async function migrationsPending(sql: postgres.Sql, migrationsFolder: string): Promise<boolean> {
+  const last = Math.max(0, ...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis));
+  const [journal] = await sql`select to_regclass('drizzle.__drizzle_migrations') as t`;
+  if (!journal?.t) return true;
+  const [row] = await sql`select max(created_at) as at from drizzle.__drizzle_migrations`;
+  return !row?.at || Number(row.at) < last;
+}
+
+/**
+ * Applies committed migrations (idempotent; concurrent starters serialise on an advisory lock).
+ * When nothing is pending it changes nothing, so a process connected as the app role (which
+ * may not create or alter anything, docs/security.md) passes through; when migrations are
+ * pending and the role lacks the privileges, the error says to run them as the owner role.
+ */
 export async function migrateDatabase(url: string, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await sql`select pg_advisory_lock(hashtext('paperclip:migrate'))`;
-    await migrate(drizzle(sql), { migrationsFolder });
+    if (!(await migrationsPending(sql, migrationsFolder))) return;
+    try {
+      await migrate(drizzle(sql), { migrationsFolder });
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (code === "42501")
+        throw new Error(
+          `migrations are pending and this database role may not apply them (${(err as Error).message}); ` +
+            "run them as the owner role: set MIGRATION_DATABASE_URL (docs/operations.md, “Database roles”)",
+        );
+      throw err;
+    }
   } finally {
     await sql`select pg_advisory_unlock(hashtext('paperclip:migrate'))`.catch(() => {});
     await sql.end({ timeout: 5 });

@@ -2,7 +2,8 @@
  * `npm run cli -- <command>`: operator commands.
  *
  *   doctor                         inline credentials in connection configs, connections with a
- *                                  missing secret, master-key problems (exit 1 if any)
+ *                                  missing secret, master-key problems, the database role's
+ *                                  powers, browser/proxy settings (exit 1 if any problem)
  *   migrate-inline-env [--dry-run] [--company <id>]
  *                                  move inline credentials into company secrets + bindings
  *   rotate-master-key              re-encrypt every secret version under a new master key
@@ -18,6 +19,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { type Db, openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
+import { EMBEDDED_APP_ROLE, withCredentials } from "../db/roles";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
 import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../server/instance/admins";
@@ -27,7 +29,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
 
 commands:
   doctor                       report connections with inline credentials or missing secrets,
-                               and secret versions the master key cannot decrypt (exit 1 if any)
+                               secret versions the master key cannot decrypt, a database role
+                               that could rewrite the audit trail or the schema, and the
+                               CSP / TRUST_PROXY / PAPERCLIP_PUBLIC_URL settings (exit 1 if any)
   migrate-inline-env           move inline credentials of connection configs into company
     [--dry-run]                secrets bound to the connection (one transaction per connection)
     [--company <companyId>]
@@ -81,9 +85,16 @@ async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const password = readFileSync(passwordFile, "utf8").trim();
     const port = Number(process.env.PAPERCLIP_DB_PORT ?? 54329);
     const running = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/paperclip`;
+    // Commands run as the app's own role (PAPERCLIP_HOME/db-app-password, made by `npm start`),
+    // so they can do no more than the app, and `doctor` reports the role the app really uses.
+    const appPasswordFile = path.join(home, "db-app-password");
+    const asApp = (ownerUrl: string) =>
+      existsSync(appPasswordFile)
+        ? withCredentials(ownerUrl, EMBEDDED_APP_ROLE, readFileSync(appPasswordFile, "utf8").trim())
+        : ownerUrl;
     const state = await reachable(running);
     if (state === "ok") {
-      url = running;
+      url = asApp(running);
       console.error(`• using the running embedded database on 127.0.0.1:${port}`);
     } else if (state === "refused") {
       try {
@@ -91,7 +102,7 @@ async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
       } catch (err) {
         throw new CliError(err instanceof EmbeddedDatabaseError ? err.message : String(err));
       }
-      url = embedded.url;
+      url = asApp(embedded.url);
       console.error(`• started the embedded database on 127.0.0.1:${port} for this command`);
     } else {
       throw new CliError(

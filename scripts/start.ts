@@ -2,7 +2,9 @@
  * `npm start`: the one command that runs the product.
  *   1. PAPERCLIP_HOME (default ~/.paperclip) and a generated AUTH_SECRET kept there;
  *   2. the database: DATABASE_URL, or an embedded PostgreSQL under PAPERCLIP_HOME/db;
- *   3. migrations, then the demo seed on an empty database;
+ *   3. migrations as the owner role (MIGRATION_DATABASE_URL, or the embedded superuser), the
+ *      app role's grants (docs/security.md, "Database roles"), then the demo seed on an empty
+ *      database, written as the app role;
  *   4. a production build if none exists (`--dev` runs `next dev` instead);
  *   5. the server on PORT (default 3100): scripts/server.ts (Next.js, with the agent MCP
  *      endpoint served by a plain node:http handler), stopped cleanly with the database on Ctrl-C.
@@ -10,9 +12,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { migrateDatabase, openDatabase } from "../db/client";
+import postgres from "postgres";
+import { openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
+import { EMBEDDED_APP_ROLE, ensureLoginRole, migrateAndGrant, withCredentials } from "../db/roles";
 import { ensureSecretFile, paperclipHome, writePrivateJson } from "../server/config/home";
+import { checkPublicUrl } from "../server/config/proxy";
 import { seedDemoIfEmpty } from "../server/core/seed";
 
 const dev = process.argv.includes("--dev");
@@ -29,6 +34,8 @@ async function main() {
   const port = Number(process.env.PORT ?? 3100);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     fail(`PORT must be a port number, got \`${process.env.PORT}\``);
+  const publicUrl = checkPublicUrl(process.env.PAPERCLIP_PUBLIC_URL);
+  if (!publicUrl.ok) fail(`${publicUrl.message} (got \`${process.env.PAPERCLIP_PUBLIC_URL}\`)`);
   const url = `http://localhost:${port}`;
   const authSecret = process.env.AUTH_SECRET || ensureSecretFile("auth-secret");
 
@@ -50,6 +57,25 @@ async function main() {
   } else {
     console.log("• using DATABASE_URL");
   }
+  // The embedded cluster's superuser owns the schema and runs migrations; the app connects as
+  // paperclip_app, whose password is generated into PAPERCLIP_HOME/db-app-password (0600).
+  let migrationUrl = process.env.MIGRATION_DATABASE_URL?.trim() || undefined;
+  if (embedded) {
+    const appPassword = ensureSecretFile("db-app-password", 24);
+    const owner = postgres(embedded.url, { max: 1, onnotice: () => {} });
+    try {
+      await ensureLoginRole(owner, EMBEDDED_APP_ROLE, appPassword);
+    } catch (err) {
+      await embedded.stop().catch(() => {});
+      fail(
+        `embedded database: cannot create the app role: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    } finally {
+      await owner.end({ timeout: 5 });
+    }
+    migrationUrl = embedded.url;
+    databaseUrl = withCredentials(embedded.url, EMBEDDED_APP_ROLE, appPassword);
+  }
 
   const stopDb = async () => {
     if (embedded) await embedded.stop().catch(() => {});
@@ -57,8 +83,14 @@ async function main() {
   };
 
   try {
-    await migrateDatabase(databaseUrl, path.join(root, "db", "migrations"));
+    const roles = await migrateAndGrant(databaseUrl, migrationUrl, path.join(root, "db", "migrations"));
     console.log("• migrations applied");
+    if (roles.appRole !== roles.migrationRole)
+      console.log(`• the app connects as role ${roles.appRole} (migrations ran as ${roles.migrationRole})`);
+    else
+      console.log(
+        `• the app and migrations share the role ${roles.appRole}: it can alter the schema; split the roles (docs/security.md)`,
+      );
     const database = openDatabase(databaseUrl, { max: 2 });
     try {
       const creds = await seedDemoIfEmpty(database.db, url);

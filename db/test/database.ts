@@ -2,13 +2,20 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { type Database, openDatabase } from "../client";
+import { withCredentials } from "../roles";
 
 /**
  * A fresh, migrated database for one test file, cloned from the run's template (tens of ms).
- * Each file gets its own, so files run in parallel without sharing rows.
+ * Each file gets its own, so files run in parallel without sharing rows. `db`/`sql`/`url`
+ * connect as the run's app role (what the product runs as: no UPDATE/DELETE/TRUNCATE of
+ * audit rows, no DDL); `ownerUrl` as the admin role that migrated it.
  */
-export async function createTestDatabase(): Promise<Database & { url: string; drop: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<
+  Database & { url: string; ownerUrl: string; appRole: string; drop: () => Promise<void> }
+> {
   const adminUrl = inject("adminDatabaseUrl");
+  const appRole = inject("appRole");
+  const appPassword = inject("appPassword");
   const template = inject("templateDatabase");
   const pid = template.split("_")[2];
   const name = `pc_test_${pid}_${randomBytes(5).toString("hex")}`;
@@ -25,11 +32,14 @@ export async function createTestDatabase(): Promise<Database & { url: string; dr
   }
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
-  const url = u.toString();
+  const ownerUrl = u.toString();
+  const url = withCredentials(ownerUrl, appRole, appPassword);
   const database = openDatabase(url, { max: 8 });
   return {
     ...database,
     url,
+    ownerUrl,
+    appRole,
     drop: async () => {
       await database.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);

@@ -2,7 +2,13 @@
  * Vitest global setup for integration tests: a real PostgreSQL (DATABASE_URL when set, else
  * an embedded server in a temporary directory) and one migrated template database that each
  * test file clones (see db/test/database.ts).
+ *
+ * Tests connect as an app role, like the product (docs/security.md, "Database roles"): the
+ * template is migrated by the admin (owner) role, which then grants this run's own app role
+ * its privileges; clones copy those grants. Roles are cluster-wide and several runs may share
+ * one server, so each run makes its own role (`pc_app_<pid>_<time>`) and drops it at the end.
  */
+import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -11,6 +17,7 @@ import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { migrateDatabase } from "../client";
 import { startEmbeddedPostgres } from "../embedded";
+import { ensureLoginRole, grantAppRole } from "../roles";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,6 +40,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     templateDatabase: string;
+    appRole: string;
+    appPassword: string;
   }
 }
 
@@ -56,8 +65,14 @@ export default async function setup(project: TestProject) {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${template}"`);
   await migrateDatabase(withDatabase(adminUrl, template));
+  const appRole = `pc_app_${process.pid}_${Date.now().toString(36)}`;
+  const appPassword = randomBytes(18).toString("base64url");
+  await ensureLoginRole(admin, appRole, appPassword);
+  await grantAppRole(withDatabase(adminUrl, template), appRole);
   project.provide("adminDatabaseUrl", adminUrl);
   project.provide("templateDatabase", template);
+  project.provide("appRole", appRole);
+  project.provide("appPassword", appPassword);
 
   return async () => {
     // Drop every database this run created (the template and any clone a crashed file left).
@@ -66,6 +81,7 @@ export default async function setup(project: TestProject) {
     >`select datname from pg_database where datname like ${`pc_t%_${process.pid}_%`}`;
     for (const r of rows)
       await admin.unsafe(`drop database if exists "${r.datname}" with (force)`).catch(() => {});
+    await admin.unsafe(`drop role if exists "${appRole}"`).catch(() => {});
     await admin.end({ timeout: 5 });
     if (stopEmbedded) await stopEmbedded();
     if (tmp) rmSync(tmp, { recursive: true, force: true });

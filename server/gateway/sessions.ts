@@ -6,6 +6,7 @@ import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
+import { configuredPublicOrigin } from "../config/proxy";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, notFound, ServiceError } from "../errors";
 
@@ -18,11 +19,13 @@ export const CreateSessionInput = z.object({
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
 
-/** The origin agents use to reach the gateway: PAPERCLIP_PUBLIC_URL, else this instance on localhost. */
+/**
+ * The origin agents use to reach the gateway: PAPERCLIP_PUBLIC_URL as validated by
+ * `checkPublicUrl` (`npm start` refuses to start with an invalid one), else this instance on
+ * localhost.
+ */
 export function publicOrigin(): string {
-  const configured = process.env.PAPERCLIP_PUBLIC_URL?.trim();
-  if (configured) return configured.replace(/\/+$/, "");
-  return `http://localhost:${process.env.PORT ?? 3100}`;
+  return configuredPublicOrigin() ?? `http://localhost:${process.env.PORT ?? 3100}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { type Db, getDb } from "@/db/client";
 import { actorFromApiKey, actorFromSessionCookie, bearerToken } from "../auth/authenticate";
+import { configuredPublicOrigin, requestHost } from "../config/proxy";
 import type { Actor, ServiceContext } from "../context";
 import {
   forbidden,
@@ -97,20 +98,31 @@ async function readJsonBody(request: Request, limit: number): Promise<unknown> {
 /**
  * Cookie-authenticated writes must come from our own origin: a browser always sends Origin
  * on cross-site POSTs, so a mismatch is a forged request. (Bearer tokens are not ambient
- * credentials and need no such check.)
+ * credentials and need no such check.) Our origin is `PAPERCLIP_PUBLIC_URL` when configured
+ * (scheme, host and port must all match); otherwise the host the request was addressed to,
+ * where `X-Forwarded-Host` counts only with `TRUST_PROXY` (server/config/proxy.ts): without a
+ * proxy the operator runs, that header is whatever the client chose.
  */
-function assertSameOrigin(request: Request): void {
+export function assertSameOrigin(
+  request: { headers: { get(name: string): string | null } },
+  env: Record<string, string | undefined> = process.env,
+): void {
   const origin = request.headers.get("origin");
   if (!origin) return;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  let originHost: string;
+  let originUrl: URL;
   try {
-    originHost = new URL(origin).host;
+    originUrl = new URL(origin);
   } catch {
     throw forbidden("the request origin is not allowed");
   }
-  if (!host || originHost !== host)
-    throw new ServiceError("csrf_rejected", "cross-site request refused", 403);
+  const publicOrigin = configuredPublicOrigin(env);
+  const ok = publicOrigin
+    ? originUrl.origin === publicOrigin
+    : (() => {
+        const host = requestHost(request.headers, env);
+        return Boolean(host) && originUrl.host === host;
+      })();
+  if (!ok) throw new ServiceError("csrf_rejected", "cross-site request refused", 403);
 }
 
 async function authenticate(

@@ -16,6 +16,7 @@ import {
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { systemContext } from "../context";
+import { checkOperatorBoundary, type HardeningFinding } from "../http/doctor";
 import { checkBindingTarget, insertBinding, type SecretPlacement } from "./bindings";
 import { type InlineCredentialDetail, type InlineCredentialReason, scanInlineCredentials } from "./inline";
 import {
@@ -80,7 +81,8 @@ export type DoctorFinding =
   | ({ kind: "inline_credential"; path: string; reason: InlineCredentialReason } & ConnectionRef)
   | ({ kind: "missing_secret" } & ConnectionRef)
   | { kind: "master_key"; message: string }
-  | { kind: "undecryptable_versions"; keyId: string; versions: number; message: string };
+  | { kind: "undecryptable_versions"; keyId: string; versions: number; message: string }
+  | HardeningFinding;
 
 export interface DoctorReport {
   connectionsChecked: number;
@@ -140,6 +142,7 @@ export async function runDoctor(db: Db, opts: { companyId?: string; log?: Log } 
     log(`✔ ${conns.length} connection(s) checked: no inline credentials, no missing secrets`);
   else if (findings.some((f) => f.kind === "inline_credential"))
     log("  → move inline credentials into company secrets with `npm run cli -- migrate-inline-env`");
+  findings.push(...(await checkOperatorBoundary(db, log)));
   return { connectionsChecked: conns.length, findings };
 }
 
