@@ -1,0 +1,152 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
+import { apiFetch } from "../tools-access/api";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { Field } from "../ui/Field";
+import { Input } from "../ui/Input";
+import { PendingButton } from "../ui/PendingButton";
+import { RelativeTime } from "../ui/RelativeTime";
+
+export interface PrivateUpstreamRow {
+  origin: string;
+  note: string | null;
+  addedAt: string;
+}
+
+export interface PrivateUpstreamsCardProps {
+  initialEntries: PrivateUpstreamRow[];
+  /** Grants the instance holds by itself (this instance's own example fixtures). */
+  builtIn: { origin: string; pathPrefix?: string }[];
+}
+
+type ListResponse = { entries: PrivateUpstreamRow[] };
+
+/**
+ * Settings › Instance › Private upstreams: the loopback/private origins company connections may
+ * reach. Nothing else on the host's own network is reachable from a connection.
+ */
+export function PrivateUpstreamsCard({ initialEntries, builtIn }: PrivateUpstreamsCardProps) {
+  const [entries, setEntries] = useState(initialEntries);
+  const [origin, setOrigin] = useState("");
+  const [note, setNote] = useState("");
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  async function run(key: string, path: string, body: unknown) {
+    setPending(key);
+    setError(null);
+    try {
+      const out = await apiFetch<ListResponse>(path, { method: "POST", body });
+      setEntries(out.entries);
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setPending(null);
+    }
+  }
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    const ok = await run("add", "/api/instance/private-upstreams", {
+      origin,
+      ...(note.trim() ? { note } : {}),
+    });
+    if (ok) {
+      setOrigin("");
+      setNote("");
+    }
+  }
+
+  return (
+    <Card data-testid="private-upstreams">
+      <CardHeader
+        title="Private upstreams"
+        description={
+          <>
+            Loopback and private-network origins (exact scheme, host and port) that company connections may
+            reach, e.g. <code className="rounded bg-zinc-100 px-1">http://127.0.0.1:8080</code>. A company
+            admin cannot reach anything else on this host's network; cloud metadata addresses are never
+            reachable. Removing an origin makes the next call of every connection to it fail.
+          </>
+        }
+      />
+      <CardBody className="space-y-4">
+        <ApiErrorAlert error={error} title="Could not change the list" />
+        <ul className="divide-y divide-zinc-100 text-sm" data-testid="private-upstreams-list">
+          {builtIn.map((g) => (
+            <li
+              key={`builtin-${g.origin}`}
+              className="flex flex-wrap items-center justify-between gap-2 py-2"
+            >
+              <span className="font-mono text-zinc-900">
+                {g.origin}
+                {g.pathPrefix ?? ""}
+              </span>
+              <span className="text-zinc-500">built in: this instance's example fixtures</span>
+            </li>
+          ))}
+          {entries.map((e) => (
+            <li
+              key={e.origin}
+              className="flex flex-wrap items-center justify-between gap-2 py-2"
+              data-testid="private-upstream"
+            >
+              <span className="min-w-0">
+                <span className="font-mono text-zinc-900">{e.origin}</span>
+                {e.note ? <span className="ml-2 text-zinc-600">{e.note}</span> : null}
+              </span>
+              <span className="flex items-center gap-3 text-zinc-500">
+                <span>
+                  added <RelativeTime value={e.addedAt} />
+                </span>
+                <PendingButton
+                  variant="secondary"
+                  size="sm"
+                  pending={pending === e.origin}
+                  pendingLabel="Removing…"
+                  disabled={pending !== null}
+                  onClick={() =>
+                    void run(e.origin, "/api/instance/private-upstreams/remove", { origin: e.origin })
+                  }
+                  aria-label={`Remove ${e.origin}`}
+                >
+                  Remove
+                </PendingButton>
+              </span>
+            </li>
+          ))}
+          {entries.length === 0 ? <li className="py-2 text-zinc-600">No origins listed.</li> : null}
+        </ul>
+        <form className="flex flex-wrap items-end gap-2" onSubmit={add} aria-label="Add a private upstream">
+          <Field id="private-upstream-origin" label="Origin" className="min-w-64 flex-1">
+            {(control) => (
+              <Input
+                {...control}
+                value={origin}
+                onChange={(e) => setOrigin(e.target.value)}
+                placeholder="http://127.0.0.1:8080"
+                required
+                data-testid="private-upstream-origin"
+              />
+            )}
+          </Field>
+          <Field id="private-upstream-note" label="Note (optional)" className="min-w-48 flex-1">
+            {(control) => <Input {...control} value={note} onChange={(e) => setNote(e.target.value)} />}
+          </Field>
+          <PendingButton
+            type="submit"
+            pending={pending === "add"}
+            pendingLabel="Adding…"
+            disabled={pending !== null}
+          >
+            Add origin
+          </PendingButton>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}

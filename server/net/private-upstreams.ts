@@ -1,0 +1,58 @@
+/**
+ * Operator-granted private upstreams (see docs/network-guard.md). Loopback, private and CGNAT
+ * addresses are reachable only through an origin an instance administrator listed: exact
+ * scheme + host + port, in the WHATWG URL serialisation (`new URL(x).origin`, which lower-cases
+ * the host, normalises every IPv4/IPv6 spelling and drops a default port). Pure, no I/O.
+ */
+
+/** One grant: an exact origin, optionally narrowed to a path prefix (the built-in examples grant). */
+export interface PrivateUpstreamGrant {
+  origin: string;
+  /** When set, only request paths starting with it are admitted (after URL normalisation). */
+  pathPrefix?: string;
+}
+
+/**
+ * The normalised origin of an operator's entry, or null when it is not one: http(s) only,
+ * no credentials, no path beyond `/`, no query or fragment.
+ */
+export function normalizeUpstreamOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username !== "" || url.password !== "") return null;
+  if (url.hostname === "") return null;
+  if (url.pathname !== "/" || url.search !== "" || url.hash !== "") return null;
+  return url.origin;
+}
+
+/** The grant admitting `url`, if any: same origin exactly, and inside the grant's path prefix. */
+export function grantFor(url: URL, grants: readonly PrivateUpstreamGrant[]): PrivateUpstreamGrant | null {
+  for (const g of grants) {
+    if (url.origin !== g.origin) continue;
+    if (g.pathPrefix && !url.pathname.startsWith(g.pathPrefix)) continue;
+    return g;
+  }
+  return null;
+}
+
+/** The grants that apply to a connection URL (what its pooled client may use). */
+export function grantsForUrl(url: string, grants: readonly PrivateUpstreamGrant[]): PrivateUpstreamGrant[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  return grants.filter((g) => g.origin === parsed.origin);
+}
+
+/** A predicate for the guarded fetch: may this hop reach a loopback/private address? */
+export const allowPrivateBy =
+  (grants: readonly PrivateUpstreamGrant[]) =>
+  (url: URL): boolean =>
+    grantFor(url, grants) !== null;
