@@ -9,7 +9,6 @@ import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
-import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
