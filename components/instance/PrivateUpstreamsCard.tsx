@@ -15,20 +15,27 @@ export interface PrivateUpstreamRow {
   addedAt: string;
 }
 
-export interface PrivateUpstreamsCardProps {
-  initialEntries: PrivateUpstreamRow[];
-  /** Grants the instance holds by itself (this instance's own example fixtures). */
-  builtIn: { origin: string; pathPrefix?: string }[];
+export interface UnlistedOriginRow {
+  origin: string;
+  connections: number;
+  companies: number;
 }
 
-type ListResponse = { entries: PrivateUpstreamRow[] };
+export interface PrivateUpstreamsState {
+  entries: PrivateUpstreamRow[];
+  /** Grants the instance holds by itself (this instance's own example fixtures). */
+  builtIn: { origin: string; pathPrefix?: string }[];
+  /** Origins live connections point at that nobody listed: those connections fail until allowed. */
+  unlisted: UnlistedOriginRow[];
+}
 
 /**
  * Settings › Instance › Private upstreams: the loopback/private origins company connections may
  * reach. Nothing else on the host's own network is reachable from a connection.
  */
-export function PrivateUpstreamsCard({ initialEntries, builtIn }: PrivateUpstreamsCardProps) {
-  const [entries, setEntries] = useState(initialEntries);
+export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsState }) {
+  const [state, setState] = useState(initial);
+  const { entries, builtIn, unlisted } = state;
   const [origin, setOrigin] = useState("");
   const [note, setNote] = useState("");
   const [pending, setPending] = useState<string | null>(null);
@@ -38,8 +45,7 @@ export function PrivateUpstreamsCard({ initialEntries, builtIn }: PrivateUpstrea
     setPending(key);
     setError(null);
     try {
-      const out = await apiFetch<ListResponse>(path, { method: "POST", body });
-      setEntries(out.entries);
+      setState(await apiFetch<PrivateUpstreamsState>(path, { method: "POST", body }));
       return true;
     } catch (err) {
       setError(err);
@@ -121,6 +127,42 @@ export function PrivateUpstreamsCard({ initialEntries, builtIn }: PrivateUpstrea
           ))}
           {entries.length === 0 ? <li className="py-2 text-zinc-600">No origins listed.</li> : null}
         </ul>
+        {unlisted.length > 0 ? (
+          <section aria-labelledby="private-upstreams-unlisted" data-testid="private-upstreams-unlisted">
+            <h4 id="private-upstreams-unlisted" className="text-sm font-semibold text-zinc-900">
+              Used by connections but not listed
+            </h4>
+            <p className="text-sm text-zinc-600">
+              These connections fail until an origin is allowed (or they are moved elsewhere).
+            </p>
+            <ul className="divide-y divide-zinc-100 text-sm">
+              {unlisted.map((u) => (
+                <li key={u.origin} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <span className="font-mono text-zinc-900">{u.origin}</span>
+                  <span className="flex items-center gap-3 text-zinc-500">
+                    <span>
+                      {u.connections} connection{u.connections === 1 ? "" : "s"} in {u.companies} compan
+                      {u.companies === 1 ? "y" : "ies"}
+                    </span>
+                    <PendingButton
+                      variant="secondary"
+                      size="sm"
+                      pending={pending === `allow-${u.origin}`}
+                      pendingLabel="Allowing…"
+                      disabled={pending !== null}
+                      onClick={() =>
+                        void run(`allow-${u.origin}`, "/api/instance/private-upstreams", { origin: u.origin })
+                      }
+                      aria-label={`Allow ${u.origin}`}
+                    >
+                      Allow
+                    </PendingButton>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <form className="flex flex-wrap items-end gap-2" onSubmit={add} aria-label="Add a private upstream">
           <Field id="private-upstream-origin" label="Origin" className="min-w-64 flex-1">
             {(control) => (

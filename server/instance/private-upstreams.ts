@@ -6,17 +6,22 @@
  * the pooled upstream clients keyed by the grants they carry) pick the change up on the next
  * call on every replica; removing an origin makes the next call fail closed.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { companies, instanceSettings } from "@/db/schema";
+import { companies, instanceSettings, toolApplications, toolConnections } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../examples/enabled";
 import { publicOrigin } from "../gateway/sessions";
 import { classifyAddress } from "../net/addresses";
-import { normalizeUpstreamOrigin, type PrivateUpstreamGrant } from "../net/private-upstreams";
+import {
+  grantFor,
+  normalizeUpstreamOrigin,
+  type PrivateUpstreamGrant,
+  visiblyPrivate,
+} from "../net/private-upstreams";
 import { requireInstanceAdmin } from "./admins";
 import { defineInstanceSetting, readInstanceSetting } from "./settings";
 
@@ -67,11 +72,58 @@ export async function privateUpstreamGrants(db: Db | Tx): Promise<PrivateUpstrea
   return [...entries.map((e) => ({ origin: e.origin })), ...builtInGrants()];
 }
 
+/**
+ * Loopback/private origins that live company connections point at but nobody listed (for
+ * instance, connections an admin marked `trustedLocal` before the list existed): they fail
+ * closed until an operator decides. Across companies, so instance admins only.
+ */
+export async function unlistedPrivateOrigins(
+  db: Db | Tx,
+  grants: readonly PrivateUpstreamGrant[],
+): Promise<{ origin: string; connections: number; companies: number }[]> {
+  const rows = await db
+    .select({ companyId: toolConnections.companyId, config: toolConnections.transportConfig })
+    .from(toolConnections)
+    .innerJoin(
+      toolApplications,
+      and(
+        eq(toolApplications.companyId, toolConnections.companyId),
+        eq(toolApplications.id, toolConnections.applicationId),
+      ),
+    )
+    .where(and(eq(toolApplications.type, "mcp_http"), ne(toolConnections.status, "archived")));
+  const byOrigin = new Map<string, { connections: number; companies: Set<string> }>();
+  for (const r of rows) {
+    const raw = (r.config as { url?: unknown }).url;
+    if (typeof raw !== "string") continue;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (!visiblyPrivate(url) || grantFor(url, grants)) continue;
+    const entry = byOrigin.get(url.origin) ?? { connections: 0, companies: new Set<string>() };
+    entry.connections++;
+    entry.companies.add(r.companyId);
+    byOrigin.set(url.origin, entry);
+  }
+  return [...byOrigin.entries()]
+    .map(([origin, e]) => ({ origin, connections: e.connections, companies: e.companies.size }))
+    .sort((a, b) => a.origin.localeCompare(b.origin));
+}
+
 export async function listPrivateUpstreams(ctx: ServiceContext) {
   await requireInstanceAdmin(ctx);
+  const entries = await readInstanceSetting(ctx.db, PRIVATE_UPSTREAMS);
+  const builtIn = builtInGrants();
   return {
-    entries: await readInstanceSetting(ctx.db, PRIVATE_UPSTREAMS),
-    builtIn: builtInGrants(),
+    entries,
+    builtIn,
+    unlisted: await unlistedPrivateOrigins(ctx.db, [
+      ...entries.map((e) => ({ origin: e.origin })),
+      ...builtIn,
+    ]),
   };
 }
 

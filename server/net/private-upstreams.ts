@@ -5,6 +5,23 @@
  * the host, normalises every IPv4/IPv6 spelling and drops a default port). Pure, no I/O.
  */
 
+import { classifyAddress, OPERATOR_GRANTABLE } from "./addresses";
+
+/** Hosts that name the loopback interface by definition (RFC 6761), recognised without DNS. */
+const LOOPBACK_NAME = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost)\.?$/i;
+
+/**
+ * Whether a URL visibly points at the host's loopback or private network (an IP literal in a
+ * grantable range, or a `localhost` name) — what needs an operator's grant before any DNS.
+ * Host names that merely resolve to such addresses are caught by the guarded fetch.
+ */
+export function visiblyPrivate(url: URL): boolean {
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  if (LOOPBACK_NAME.test(host)) return true;
+  if (!/^[0-9.]+$/.test(host) && !host.includes(":")) return false;
+  return OPERATOR_GRANTABLE.has(classifyAddress(host).category);
+}
+
 /** One grant: an exact origin, optionally narrowed to a path prefix (the built-in examples grant). */
 export interface PrivateUpstreamGrant {
   origin: string;

@@ -12,7 +12,7 @@ import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import { logWarn } from "../log";
 import { assertAllowedUrl } from "../net/guarded-fetch";
-import { allowPrivateBy, grantsForUrl } from "../net/private-upstreams";
+import { allowPrivateBy, grantsForUrl, visiblyPrivate } from "../net/private-upstreams";
 import { stopConnectionSlots } from "../runtime";
 import { assertNoInlineCredentials } from "../secrets/inline";
 import { connectionSecretHealth } from "../secrets/resolve";
@@ -90,9 +90,6 @@ function checkConfig(type: string, config: TransportConfig, stdioTemplateId?: st
   }
 }
 
-/** Hosts that name the loopback interface by definition (RFC 6761), checked without DNS. */
-const LOOPBACK_NAME = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost)\.?$/i;
-
 /**
  * A company admin may not point a connection at the host's loopback or private network: an
  * IP-literal or `localhost` URL must be on the instance's private-upstream list (else 403
@@ -111,7 +108,7 @@ async function assertUpstreamPermitted(
   const allow = allowPrivateBy(grants);
   try {
     const parsed = assertAllowedUrl(url, allow);
-    if (LOOPBACK_NAME.test(parsed.hostname) && !allow(parsed)) {
+    if (visiblyPrivate(parsed) && !allow(parsed)) {
       throw new ServiceError(
         "upstream_requires_operator",
         `${parsed.hostname} is a loopback name; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,

@@ -72,7 +72,7 @@ const listAdd = (cookie: string | undefined, origin: string, token?: string) =>
     },
   );
 const listRemove = (origin: string) =>
-  call<{ entries?: { origin: string }[]; error?: { code: string } }>(
+  call<{ entries?: { origin: string }[]; unlisted?: { origin: string }[]; error?: { code: string } }>(
     privateUpstreamsRemoveRoute.POST,
     "POST",
     "/",
@@ -269,6 +269,7 @@ describe("a company admin and loopback/private upstreams", () => {
     const removed = await listRemove(new URL(echo.url).origin);
     expect(removed.status, JSON.stringify(removed.json)).toBe(200);
     expect(removed.json.entries).toEqual([]);
+    expect(removed.json.unlisted?.map((u) => u.origin)).toContain(new URL(echo.url).origin);
     const refused = await call<{ error?: { code: string }; invocationId?: string }>(
       callRoute.POST,
       "POST",
@@ -287,6 +288,18 @@ describe("a company admin and loopback/private upstreams", () => {
     const health = await testConnection(connectionId);
     expect(health.json.errorCode).toBe("upstream_requires_operator");
     expect(health.json.error).toBe(CONNECTION_TEST_ERRORS.upstream_requires_operator);
+    // The operator sees the origin live connections still use, to allow it again or not.
+    const list = await call<{ unlisted: { origin: string; connections: number; companies: number }[] }>(
+      privateUpstreamsRoute.GET,
+      "GET",
+      "/",
+      { cookie: operatorCookie },
+    );
+    expect(list.json.unlisted).toContainEqual({
+      origin: new URL(echo.url).origin,
+      connections: 2,
+      companies: 1,
+    });
     const removedLog = await database.db
       .select({ action: activityLog.action })
       .from(activityLog)

@@ -10,7 +10,8 @@ export const GET = route({ actors: ["board"] }, ({ ctx }) => listPrivateUpstream
 
 export const POST = route(
   { actors: ["board"], body: AddPrivateUpstreamInput, status: 201 },
-  async ({ ctx, body }) => ({
-    entries: await addPrivateUpstream(ctx, body),
-  }),
+  async ({ ctx, body }) => {
+    await addPrivateUpstream(ctx, body);
+    return listPrivateUpstreams(ctx);
+  },
 );

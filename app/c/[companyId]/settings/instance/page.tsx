@@ -22,12 +22,7 @@ export default async function InstanceSettingsPage({ params }: { params: Promise
         description="Settings of this Paperclip instance, for its operators. They apply to every company on it."
       />
       <InstanceAdminsCard admins={admins.map((a) => ({ ...a, grantedAt: iso(a.grantedAt)! }))} />
-      <PrivateUpstreamsCard
-        {...(await listPrivateUpstreams(ctx).then((p) => ({
-          initialEntries: p.entries,
-          builtIn: p.builtIn,
-        })))}
-      />
+      <PrivateUpstreamsCard initial={await listPrivateUpstreams(ctx)} />
     </div>
   );
 }
