@@ -403,16 +403,33 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
   await requireCompany(ctx, companyId, "tools:manage_connections");
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
-  const target = await upstreamTargetFor(ctx.db, {
-    companyId,
-    application,
-    connection,
-    purpose: "catalog",
-    actor: ctx.actor,
-  });
-  const upstream = (await listUpstreamTools(target, { fresh: true }))
-    .map(normalizeTool)
-    .filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
+  let listed: ToolMetadata[];
+  try {
+    const target = await upstreamTargetFor(ctx.db, {
+      companyId,
+      application,
+      connection,
+      purpose: "catalog",
+      actor: ctx.actor,
+    });
+    listed = await listUpstreamTools(target, { fresh: true });
+  } catch (err) {
+    // As for the connection test: a classified code and our sentence, never upstream text.
+    const classified = classifyUpstreamError(err);
+    logWarn("tool_connection.catalog_refresh_failed", {
+      companyId,
+      connectionId,
+      code: classified.code,
+      message: err instanceof Error ? err.message : String(err),
+    });
+    throw new ServiceError(
+      classified.code,
+      classified.message,
+      isServiceError(err) ? err.status : 502,
+      classified.details,
+    );
+  }
+  const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
   const seen = new Map(upstream.map((t) => [t.name, t]));
   const summary = { added: 0, changed: 0, unchanged: 0, removed: 0, quarantined: 0 };
   await mutateAccess(

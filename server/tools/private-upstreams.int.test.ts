@@ -13,6 +13,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
+import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
@@ -344,6 +345,14 @@ describe("connection test errors", () => {
         params: { companyId, connectionId: conn.json.id },
       });
       expect(JSON.stringify(detail.json)).not.toContain(CANARY);
+      // A catalog refresh fails the same way: classified, no upstream text.
+      const refresh = await call<{ error?: { code: string } }>(refreshRoute.POST, "POST", "/", {
+        ...board(),
+        params: { companyId, connectionId: conn.json.id },
+      });
+      expect(refresh.status, url).toBeGreaterThanOrEqual(400);
+      expect(Object.keys(CONNECTION_TEST_ERRORS)).toContain(refresh.json.error?.code);
+      expect(JSON.stringify(refresh.json), url).not.toContain(CANARY);
     }
     const everything = JSON.stringify(
       await database.db.execute(sql`select * from activity_log where company_id = ${companyId}`),
