@@ -335,7 +335,7 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
   if ((await connectionSecretHealth(ctx.db, companyId, connectionId)) === "missing_secret") {
     health = "missing_secret";
     errorCode = "missing_secret";
-    error = CONNECTION_TEST_ERRORS.missing_secret;
+    error = `missing_secret: ${CONNECTION_TEST_ERRORS.missing_secret}`;
   } else {
     try {
       const target = await upstreamTargetFor(ctx.db, {
@@ -351,7 +351,8 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
       const classified = classifyUpstreamError(err);
       health = classified.code === "missing_secret" ? "missing_secret" : "error";
       errorCode = classified.code;
-      error = classified.message;
+      // `code: sentence`, the shape this field always had.
+      error = `${classified.code}: ${classified.message}`;
       logWarn("tool_connection.test_failed", {
         companyId,
         connectionId,
@@ -368,7 +369,7 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
     connectionId,
     {
       healthStatus: health,
-      healthError: errorCode ? `${errorCode}: ${error}` : null,
+      healthError: error,
       healthCheckedAt: ctx.now(),
     },
     () => ({

@@ -288,7 +288,9 @@ describe("a company admin and loopback/private upstreams", () => {
     expect(inv?.errorCode).toBe("upstream_requires_operator");
     const health = await testConnection(connectionId);
     expect(health.json.errorCode).toBe("upstream_requires_operator");
-    expect(health.json.error).toBe(CONNECTION_TEST_ERRORS.upstream_requires_operator);
+    expect(health.json.error).toBe(
+      `upstream_requires_operator: ${CONNECTION_TEST_ERRORS.upstream_requires_operator}`,
+    );
     // The operator sees the origin live connections still use, to allow it again or not.
     const list = await call<{ unlisted: { origin: string; connections: number; companies: number }[] }>(
       privateUpstreamsRoute.GET,
@@ -337,7 +339,7 @@ describe("connection test errors", () => {
       expect(res.json.health, url).toBe("error");
       expect(codes, url).toContain(res.json.errorCode);
       expect(res.json.error).toBe(
-        CONNECTION_TEST_ERRORS[res.json.errorCode as keyof typeof CONNECTION_TEST_ERRORS],
+        `${res.json.errorCode}: ${CONNECTION_TEST_ERRORS[res.json.errorCode as keyof typeof CONNECTION_TEST_ERRORS]}`,
       );
       expect(JSON.stringify(res.json), url).not.toContain(CANARY);
       const detail = await call(connectionRoute.GET, "GET", "/", {
