@@ -28,6 +28,7 @@ import {
   listPrivateUpstreams,
   removePrivateUpstream,
 } from "../server/instance/private-upstreams";
+import { normalizeUpstreamOrigin } from "../server/net/private-upstreams";
 import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "../server/secrets/maintenance";
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -189,7 +190,8 @@ async function main(argv: string[]): Promise<number> {
             ? addPrivateUpstream(ctx, { origin, note: option(args, "--note") }).then(() => undefined)
             : removePrivateUpstream(ctx, origin).then(() => undefined);
         });
-        log(verb === "allow" ? `✔ ${origin} allowed` : `✔ ${origin} removed`);
+        const shown = normalizeUpstreamOrigin(origin) ?? origin;
+        log(verb === "allow" ? `✔ ${shown} allowed` : `✔ ${shown} removed`);
         return 0;
       }
       throw new CliError(
