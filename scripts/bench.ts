@@ -522,6 +522,20 @@ async function main() {
   >`show server_version`;
   const pgss = await pgssAvailable(sql).catch(() => false);
 
+  // -- the operator lets connections reach the loopback fixture (an instance setting) ----------
+  await sql`
+    insert into instance_settings (key, value)
+    values ('network.private_upstreams', ${sql.json([
+      {
+        origin: new URL(fixtureUrl).origin,
+        note: "bench fixture",
+        addedAt: new Date().toISOString(),
+        addedByUserId: null,
+      },
+    ])})
+    on conflict (key) do update set value = excluded.value, updated_at = now()`;
+  await sql`update companies set access_version = access_version + 1`;
+
   // -- admin API: the governed application -----------------------------------------------------
   const application = await board<{ id: string }>("POST", `/api/companies/${co}/tools/applications`, {
     slug: "bench",
@@ -532,7 +546,6 @@ async function main() {
     applicationId: application.id,
     name: "bench fixture",
     transportConfig: { url: fixtureUrl },
-    trustedLocal: true,
   });
   const cbase = `/api/companies/${co}/tools/connections/${connection.id}`;
   const health = await board<{ health: string; error?: string }>("POST", `${cbase}/test`);

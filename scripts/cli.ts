@@ -9,6 +9,8 @@
  *   rotate-master-key              re-encrypt every secret version under a new master key
  *   admin list|grant|revoke [<email>]
  *                                  instance administrators (the host's operators)
+ *   upstreams list|allow|remove [<origin>]
+ *                                  loopback/private upstream origins connections may reach
  *
  * Database: DATABASE_URL when set; otherwise the embedded database under PAPERCLIP_HOME (the
  * running one started by `npm start`, or started here for the duration of the command).
@@ -23,6 +25,12 @@ import { EMBEDDED_APP_ROLE, withCredentials } from "../db/roles";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
 import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../server/instance/admins";
+import {
+  addPrivateUpstream,
+  listPrivateUpstreams,
+  removePrivateUpstream,
+} from "../server/instance/private-upstreams";
+import { normalizeUpstreamOrigin } from "../server/net/private-upstreams";
 import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "../server/secrets/maintenance";
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -40,6 +48,11 @@ commands:
   admin list                   list the instance administrators (the host's operators)
   admin grant <email>          make an existing account an instance administrator
   admin revoke <email>         remove one (the last one cannot be removed)
+  upstreams list               loopback/private origins company connections may reach, and
+                               the ones live connections use that nobody listed
+  upstreams allow <origin>     allow one exact origin, e.g. http://127.0.0.1:8080
+    [--note <text>]
+  upstreams remove <origin>    remove it (connections to it fail from their next call)
 
 database: DATABASE_URL, or the embedded database under PAPERCLIP_HOME (default ~/.paperclip).
   e.g. DATABASE_URL=postgres://user:pass@host:5432/paperclip npm run cli -- doctor
@@ -167,6 +180,34 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       throw new CliError("usage: npm run cli -- admin list | admin grant <email> | admin revoke <email>");
+    }
+    case "upstreams": {
+      const [verb, origin] = args;
+      if (verb === "list") {
+        const out = await withDatabase((db) => listPrivateUpstreams(systemContext(db, "cli")));
+        for (const g of out.builtIn) log(`${g.origin}${g.pathPrefix ?? ""}\t(built in: example fixtures)`);
+        for (const e of out.entries) log(`${e.origin}\t${e.note ?? ""}`);
+        if (out.entries.length === 0) log("no origins listed");
+        for (const u of out.unlisted)
+          log(
+            `! ${u.origin}\tnot listed, used by ${u.connections} connection(s) in ${u.companies} company(ies)`,
+          );
+        return 0;
+      }
+      if ((verb === "allow" || verb === "remove") && origin && !origin.startsWith("--")) {
+        await withDatabase((db) => {
+          const ctx = systemContext(db, "cli");
+          return verb === "allow"
+            ? addPrivateUpstream(ctx, { origin, note: option(args, "--note") }).then(() => undefined)
+            : removePrivateUpstream(ctx, origin).then(() => undefined);
+        });
+        const shown = normalizeUpstreamOrigin(origin) ?? origin;
+        log(verb === "allow" ? `✔ ${shown} allowed` : `✔ ${shown} removed`);
+        return 0;
+      }
+      throw new CliError(
+        "usage: npm run cli -- upstreams list | upstreams allow <origin> [--note <text>] | upstreams remove <origin>",
+      );
     }
     case undefined:
     case "help":

@@ -25,8 +25,8 @@ import {
   disabledReasonText,
   formatHeaders,
   invalidateConnections,
+  PRIVATE_UPSTREAM_NOTE,
   plural,
-  TRUSTED_LOCAL_WARNING,
   type TransportErrors,
   updateCachedConnection,
 } from "./gateway";
@@ -633,16 +633,6 @@ function SettingsCard({
                   ),
               },
               {
-                label: "Trusted local",
-                value: connection.trustedLocal ? (
-                  <span className="text-amber-800" data-testid="connection-trusted-local">
-                    Yes: {TRUSTED_LOCAL_WARNING}
-                  </span>
-                ) : (
-                  "No"
-                ),
-              },
-              {
                 label: "Auto-approve reads",
                 value: connection.autoApproveReadTools
                   ? "Yes: new read-only tools activate without review"
@@ -690,7 +680,6 @@ function ConnectionSettingsForm({
   const [pluginId, setPluginId] = useState(config.pluginId ?? "");
   const [timeout, setTimeoutText] = useState(config.timeoutMs ? String(config.timeoutMs) : "");
   const [headers, setHeaders] = useState(formatHeaders(config.headers));
-  const [trustedLocal, setTrustedLocal] = useState(connection.trustedLocal);
   const [autoApprove, setAutoApprove] = useState(connection.autoApproveReadTools);
   const [errors, setErrors] = useState<TransportErrors>({});
 
@@ -704,7 +693,6 @@ function ConnectionSettingsForm({
     const body: ConnectionUpdateInput = {};
     if (name.trim() !== connection.name) body.name = name.trim();
     if (JSON.stringify(built.value) !== JSON.stringify(config)) body.transportConfig = built.value;
-    if (trustedLocal !== connection.trustedLocal) body.trustedLocal = trustedLocal;
     if (autoApprove !== connection.autoApproveReadTools) body.autoApproveReadTools = autoApprove;
     if (Object.keys(body).length === 0) {
       onCancel();
@@ -788,12 +776,9 @@ function ConnectionSettingsForm({
               />
             )}
           </Field>
-          <Checkbox
-            label="Trusted local"
-            description={<span className="text-amber-800">Trusted local {TRUSTED_LOCAL_WARNING}.</span>}
-            checked={trustedLocal}
-            onChange={(e) => setTrustedLocal(e.target.checked)}
-          />
+          <p className="text-sm text-zinc-600" data-testid="private-upstream-note">
+            {PRIVATE_UPSTREAM_NOTE}.
+          </p>
         </>
       ) : null}
       <Checkbox
@@ -804,8 +789,8 @@ function ConnectionSettingsForm({
       />
       {connection.status === "active" ? (
         <p className="text-sm text-amber-800">
-          Changing the URL, headers, timeout or trusted local takes this connection out of service until it is
-          tested and enabled again.
+          Changing the URL, headers or timeout takes this connection out of service until it is tested and
+          enabled again.
         </p>
       ) : null}
       <ApiErrorAlert

@@ -27,8 +27,8 @@ import {
   CONNECTION_LIFECYCLE,
   connectionsHref,
   invalidateConnections,
+  PRIVATE_UPSTREAM_NOTE,
   plural,
-  TRUSTED_LOCAL_WARNING,
   type TransportErrors,
 } from "./gateway";
 import { HealthBadge } from "./HealthBadge";
@@ -270,7 +270,6 @@ function ConnectionCreateForm({
   const [templateId, setTemplateId] = useState("");
   const [timeout, setTimeoutText] = useState("");
   const [headers, setHeaders] = useState("");
-  const [trustedLocal, setTrustedLocal] = useState(false);
   const [autoApprove, setAutoApprove] = useState(false);
   const [errors, setErrors] = useState<TransportErrors & { application?: string; template?: string }>({});
   const app = applications.find((a) => a.id === appId) ?? null;
@@ -294,7 +293,6 @@ function ConnectionCreateForm({
       setTemplateId("");
       setTimeoutText("");
       setHeaders("");
-      setTrustedLocal(false);
       setAutoApprove(false);
       onCreated(withCounts);
       return invalidateConnections(client, companyId);
@@ -336,7 +334,6 @@ function ConnectionCreateForm({
       transportConfig: built.value,
       autoApproveReadTools: autoApprove,
     };
-    if (app.type === "mcp_http") body.trustedLocal = trustedLocal;
     if (app.type === "mcp_stdio") body.stdioTemplateId = templateId.trim();
     create.mutate(body);
   }
@@ -487,17 +484,9 @@ function ConnectionCreateForm({
             </Field>
           ) : null}
           {app?.type === "mcp_http" ? (
-            <Checkbox
-              label="Trusted local"
-              description={
-                <span className="font-medium text-amber-800" data-testid="trusted-local-warning">
-                  Warning: this {TRUSTED_LOCAL_WARNING}.
-                </span>
-              }
-              checked={trustedLocal}
-              onChange={(e) => setTrustedLocal(e.target.checked)}
-              data-testid="connection-create-trusted-local"
-            />
+            <p className="text-sm text-zinc-600" data-testid="private-upstream-note">
+              {PRIVATE_UPSTREAM_NOTE}.
+            </p>
           ) : null}
           {app ? (
             <Checkbox

@@ -67,8 +67,9 @@ export const PLACEMENT_LABELS: Record<SecretPlacement, string> = {
 export const CONNECTION_LIFECYCLE =
   "Draft → test → refresh and review the catalog → enable. A new connection exposes nothing.";
 
-export const TRUSTED_LOCAL_WARNING =
-  "allows loopback and private addresses; only for servers on this machine or your private network";
+/** Shown beside an MCP URL: loopback/private upstreams are the host operator's decision. */
+export const PRIVATE_UPSTREAM_NOTE =
+  "Loopback and private-network URLs work only for origins an instance administrator has listed (Settings › Instance › Private upstreams)";
 
 export const SECRET_VALUES_NOTE = "Values are encrypted at rest and never shown again";
 

@@ -446,7 +446,6 @@ export interface Connection {
   stdioTemplateId: string | null;
   status: ConnectionStatus;
   enabled: boolean;
-  trustedLocal: boolean;
   autoApproveReadTools: boolean;
   healthStatus: ConnectionHealth;
   healthCheckedAt: ISODateString | null;
@@ -473,14 +472,12 @@ export interface ConnectionCreateInput {
   name: string;
   transportConfig: TransportConfig;
   stdioTemplateId?: string;
-  trustedLocal?: boolean;
   autoApproveReadTools?: boolean;
 }
 
 export interface ConnectionUpdateInput {
   name?: string;
   transportConfig?: TransportConfig;
-  trustedLocal?: boolean;
   autoApproveReadTools?: boolean;
 }
 

@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./core";
+export * from "./examples";
 export * from "./gateway";
 export * from "./secrets";
 export * from "./tools";

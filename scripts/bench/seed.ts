@@ -20,9 +20,9 @@ export async function seedLargeCatalog(
       returning id`;
     const [conn] = await tx<{ id: string }[]>`
       insert into tool_connections (company_id, application_id, name, transport_config, status, enabled,
-        trusted_local, health_status, health_checked_at, catalog_refreshed_at, catalog_reviewed_at)
+        health_status, health_checked_at, catalog_refreshed_at, catalog_reviewed_at)
       values (${opts.companyId}, ${app!.id}, 'bulk', ${tx.json({ url: opts.upstreamUrl })}, 'active', true,
-        true, 'ok', now(), now(), now())
+        'ok', now(), now(), now())
       returning id`;
     await tx`
       insert into tool_catalog_entries (company_id, connection_id, kind, name, title, description,

@@ -13,6 +13,8 @@ import {
   toolStdioTemplates,
   toolTrustRules,
 } from "@/db/schema";
+import { privateUpstreamGrants } from "../instance/private-upstreams";
+import type { PrivateUpstreamGrant } from "../net/private-upstreams";
 import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
 
 /**
@@ -68,6 +70,8 @@ interface ExecutionRows {
   connections: Map<string, ConnectionRow>;
   applications: Map<string, ApplicationRow>;
   boundConnectionIds: Set<string>;
+  /** The instance's private-upstream grants (changing them bumps every company's version). */
+  privateUpstreams: PrivateUpstreamGrant[];
 }
 const executionRows = new WeakMap<AccessSnapshot, ExecutionRows>();
 
@@ -79,12 +83,22 @@ const executionRows = new WeakMap<AccessSnapshot, ExecutionRows>();
 export function executionTargetOf(
   snapshot: AccessSnapshot,
   connectionId: string,
-): { connection: ConnectionRow; application: ApplicationRow; secretsBound: boolean } | null {
+): {
+  connection: ConnectionRow;
+  application: ApplicationRow;
+  secretsBound: boolean;
+  privateUpstreams: PrivateUpstreamGrant[];
+} | null {
   const rows = executionRows.get(snapshot);
   const connection = rows?.connections.get(connectionId);
   const application = connection ? rows?.applications.get(connection.applicationId) : undefined;
   if (!rows || !connection || !application) return null;
-  return { connection, application, secretsBound: rows.boundConnectionIds.has(connectionId) };
+  return {
+    connection,
+    application,
+    secretsBound: rows.boundConnectionIds.has(connectionId),
+    privateUpstreams: rows.privateUpstreams,
+  };
 }
 
 /** Reads a company's access state from the database into the engine's snapshot shape. */
@@ -93,45 +107,57 @@ export async function loadAccessSnapshot(
   companyId: string,
   version = 0,
 ): Promise<AccessSnapshot> {
-  const [apps, conns, templates, entries, profiles, profileEntries, bindings, policies, rules, bound] =
-    await Promise.all([
-      db.select().from(toolApplications).where(eq(toolApplications.companyId, companyId)),
-      db.select().from(toolConnections).where(eq(toolConnections.companyId, companyId)),
-      db
-        .select({ id: toolStdioTemplates.id, status: toolStdioTemplates.status })
-        .from(toolStdioTemplates)
-        .where(eq(toolStdioTemplates.companyId, companyId)),
-      db
-        .select({
-          id: toolCatalogEntries.id,
-          connectionId: toolCatalogEntries.connectionId,
-          kind: toolCatalogEntries.kind,
-          name: toolCatalogEntries.name,
-          status: toolCatalogEntries.status,
-          risk: toolCatalogEntries.risk,
-          riskOverride: toolCatalogEntries.riskOverride,
-          schemaHash: toolCatalogEntries.schemaHash,
-          versionHash: toolCatalogEntries.versionHash,
-          description: toolCatalogEntries.description,
-          title: toolCatalogEntries.title,
-          inputSchema: toolCatalogEntries.inputSchema,
-          annotations: toolCatalogEntries.annotations,
-        })
-        .from(toolCatalogEntries)
-        .where(eq(toolCatalogEntries.companyId, companyId)),
-      db.select().from(toolProfiles).where(eq(toolProfiles.companyId, companyId)),
-      db.select().from(toolProfileEntries).where(eq(toolProfileEntries.companyId, companyId)),
-      db.select().from(toolProfileBindings).where(eq(toolProfileBindings.companyId, companyId)),
-      db.select().from(toolPolicies).where(eq(toolPolicies.companyId, companyId)),
-      db
-        .select()
-        .from(toolTrustRules)
-        .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.status, "active"))),
-      db
-        .selectDistinct({ connectionId: companySecretBindings.connectionId })
-        .from(companySecretBindings)
-        .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt))),
-    ]);
+  const [
+    apps,
+    conns,
+    templates,
+    entries,
+    profiles,
+    profileEntries,
+    bindings,
+    policies,
+    rules,
+    bound,
+    grants,
+  ] = await Promise.all([
+    db.select().from(toolApplications).where(eq(toolApplications.companyId, companyId)),
+    db.select().from(toolConnections).where(eq(toolConnections.companyId, companyId)),
+    db
+      .select({ id: toolStdioTemplates.id, status: toolStdioTemplates.status })
+      .from(toolStdioTemplates)
+      .where(eq(toolStdioTemplates.companyId, companyId)),
+    db
+      .select({
+        id: toolCatalogEntries.id,
+        connectionId: toolCatalogEntries.connectionId,
+        kind: toolCatalogEntries.kind,
+        name: toolCatalogEntries.name,
+        status: toolCatalogEntries.status,
+        risk: toolCatalogEntries.risk,
+        riskOverride: toolCatalogEntries.riskOverride,
+        schemaHash: toolCatalogEntries.schemaHash,
+        versionHash: toolCatalogEntries.versionHash,
+        description: toolCatalogEntries.description,
+        title: toolCatalogEntries.title,
+        inputSchema: toolCatalogEntries.inputSchema,
+        annotations: toolCatalogEntries.annotations,
+      })
+      .from(toolCatalogEntries)
+      .where(eq(toolCatalogEntries.companyId, companyId)),
+    db.select().from(toolProfiles).where(eq(toolProfiles.companyId, companyId)),
+    db.select().from(toolProfileEntries).where(eq(toolProfileEntries.companyId, companyId)),
+    db.select().from(toolProfileBindings).where(eq(toolProfileBindings.companyId, companyId)),
+    db.select().from(toolPolicies).where(eq(toolPolicies.companyId, companyId)),
+    db
+      .select()
+      .from(toolTrustRules)
+      .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.status, "active"))),
+    db
+      .selectDistinct({ connectionId: companySecretBindings.connectionId })
+      .from(companySecretBindings)
+      .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt))),
+    privateUpstreamGrants(db),
+  ]);
   const appById = new Map(apps.map((a) => [a.id, a]));
   const templateById = new Map(templates.map((t) => [t.id, t]));
   const profileMap = new Map<string, SnapshotProfile>(
@@ -214,6 +240,7 @@ export async function loadAccessSnapshot(
     connections: new Map(conns.map((c) => [c.id, c])),
     applications: appById,
     boundConnectionIds: new Set(bound.map((b) => b.connectionId)),
+    privateUpstreams: grants,
   });
   return snapshot;
 }

@@ -20,6 +20,7 @@ import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -70,6 +71,7 @@ beforeAll(async () => {
   companyId = demo.companyId;
   outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
   setExampleUrlResolver(() => outbox.url);
+  await grantPrivateUpstreams(database.db, [outbox.url]);
   const installed = await call(installRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId, exampleId: "outbox" },

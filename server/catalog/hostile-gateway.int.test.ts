@@ -23,6 +23,7 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -50,6 +51,7 @@ beforeAll(async () => {
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   companyId = demo.companyId;
   hostile = (await startHttpFixture(() => createHostileServer(state))) as HttpFixture<unknown>;
+  await grantPrivateUpstreams(database.db, [hostile.url]);
   const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId },
@@ -62,7 +64,6 @@ beforeAll(async () => {
       applicationId: app.json.id,
       name: "hostile",
       transportConfig: { url: hostile.url },
-      trustedLocal: true,
     },
   });
   connectionId = conn.json.id;

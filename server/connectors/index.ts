@@ -4,6 +4,8 @@ import { type toolApplications, type toolConnections, toolStdioTemplates } from 
 import type { ToolMetadata } from "../catalog/classify";
 import { type Actor, actorRef } from "../context";
 import { ServiceError } from "../errors";
+import { privateUpstreamGrants } from "../instance/private-upstreams";
+import { grantsForUrl, type PrivateUpstreamGrant } from "../net/private-upstreams";
 import { isDeferred, stdioCallTool, stdioListTools } from "../runtime";
 import type { StdioTarget } from "../runtime/supervisor";
 import { resolveConnectionSecrets } from "../secrets/resolve";
@@ -20,7 +22,8 @@ export interface UpstreamTarget {
   companyId: string;
   connectionId: string;
   url: string | null;
-  trustedLocal: boolean;
+  /** The operator's grants for this URL's origin (loopback/private reachable only through them). */
+  privateUpstreams: PrivateUpstreamGrant[];
   timeoutMs: number;
   maxResultBytes: number;
   headers: Record<string, string>;
@@ -63,6 +66,8 @@ export async function upstreamTargetFor(
      * secret bindings: the per-call binding lookup is skipped. Undefined means look.
      */
     secretsBound?: boolean;
+    /** The instance's private-upstream grants from the access snapshot; undefined means read them. */
+    privateUpstreams?: readonly PrivateUpstreamGrant[];
   },
 ): Promise<UpstreamTarget> {
   const { connection, application } = opts;
@@ -126,12 +131,18 @@ export async function upstreamTargetFor(
       },
     };
   }
+  // INVARIANT: the connection's own `trusted_local` column grants nothing; only the operator's
+  // list does, read fresh (or from a snapshot whose version the list's changes bump).
+  const privateUpstreams =
+    application.type === "mcp_http" && config.url
+      ? grantsForUrl(config.url, opts.privateUpstreams ?? (await privateUpstreamGrants(db)))
+      : [];
   return {
     type: application.type,
     companyId: opts.companyId,
     connectionId: connection.id,
     url: config.url ?? null,
-    trustedLocal: connection.trustedLocal,
+    privateUpstreams,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxResultBytes: config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     headers,
@@ -193,7 +204,7 @@ function mcpTarget(t: UpstreamTarget) {
     url: t.url!,
     headers: t.headers,
     credentialScope: t.credentialScope,
-    trustedLocal: t.trustedLocal,
+    privateUpstreams: t.privateUpstreams,
     timeoutMs: t.timeoutMs,
   };
 }

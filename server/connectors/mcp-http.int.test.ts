@@ -271,7 +271,7 @@ function target(overrides: Partial<McpHttpTarget> = {}): McpHttpTarget {
     url: upstream.url,
     headers: { Authorization: `Bearer ${CANARY}`, "X-Api-Key": CANARY_KEY },
     credentialScope: "shared",
-    trustedLocal: true,
+    privateUpstreams: [{ origin: new URL(upstream.url).origin }],
     timeoutMs: 5_000,
     ...overrides,
   };
@@ -435,35 +435,38 @@ describe("session expiry", () => {
 });
 
 describe("network guard", () => {
-  it("refuses 127.0.0.1 unless trustedLocal, without contacting it", async () => {
+  it("refuses 127.0.0.1 unless the operator granted its origin, without contacting it", async () => {
     const posts = upstream.state.posts;
-    const err = await rejection(pool.listTools(target({ trustedLocal: false })));
-    expect(err.code).toBe("upstream_blocked");
+    const err = await rejection(pool.listTools(target({ privateUpstreams: [] })));
+    expect(err.code).toBe("upstream_requires_operator");
     expect(err.message).toContain("127.0.0.1 is a loopback address");
-    const err2 = await rejection(pool.callTool(target({ trustedLocal: false }), "echo", { text: "x" }));
-    expect(err2.code).toBe("upstream_blocked");
+    const err2 = await rejection(pool.callTool(target({ privateUpstreams: [] }), "echo", { text: "x" }));
+    expect(err2.code).toBe("upstream_requires_operator");
     expect(upstream.state.posts).toBe(posts);
     expect(pool.size).toBe(0);
   });
 
-  it("refuses a host name resolving to loopback when not trusted-local", async () => {
+  it("refuses a host name resolving to loopback when its origin is not granted", async () => {
     const guardedPool = new McpHttpPool({ resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
     try {
       const err = await rejection(
         guardedPool.listTools(
-          target({ url: `http://upstream.test:${upstream.port}/mcp`, trustedLocal: false }),
+          target({ url: `http://upstream.test:${upstream.port}/mcp`, privateUpstreams: [] }),
         ),
       );
-      expect(err.code).toBe("upstream_blocked");
+      expect(err.code).toBe("upstream_requires_operator");
     } finally {
       await guardedPool.closeAll();
     }
   });
 
-  it("connects through a pinned host name when trusted-local", async () => {
+  it("connects through a pinned host name when the operator granted that origin", async () => {
     const pinnedPool = new McpHttpPool({ resolver: async () => [{ address: "127.0.0.1", family: 4 }] });
     try {
-      const tools = await pinnedPool.listTools(target({ url: `http://upstream.test:${upstream.port}/mcp` }));
+      const origin = `http://upstream.test:${upstream.port}`;
+      const tools = await pinnedPool.listTools(
+        target({ url: `${origin}/mcp`, privateUpstreams: [{ origin }] }),
+      );
       expect(tools.length).toBe(4);
     } finally {
       await pinnedPool.closeAll();
@@ -507,7 +510,11 @@ describe("lifecycle", () => {
   it("follows pagination cursors and caps lists at 1,000 items", async () => {
     const paged = await startUpstream(0, createPagedServer);
     try {
-      const t = target({ connectionId: "paged", url: paged.url });
+      const t = target({
+        connectionId: "paged",
+        url: paged.url,
+        privateUpstreams: [{ origin: new URL(paged.url).origin }],
+      });
       const tools = await pool.listTools(t);
       expect(tools).toHaveLength(1_000);
       expect(tools[999]!.name).toBe("tool_999");
@@ -530,7 +537,11 @@ describe("lifecycle", () => {
   it("falls back to the legacy HTTP+SSE transport", async () => {
     const legacy = await startLegacySseUpstream();
     try {
-      const t = target({ connectionId: "legacy", url: legacy.url });
+      const t = target({
+        connectionId: "legacy",
+        url: legacy.url,
+        privateUpstreams: [{ origin: new URL(legacy.url).origin }],
+      });
       const tools = await pool.listTools(t);
       expect(tools.map((x) => x.name)).toContain("echo");
       for (let i = 0; i < 5; i++) {

@@ -1,7 +1,7 @@
 /**
  * A pool of long-lived MCP clients for remote (HTTP) upstreams.
  *
- * - One initialized client per (connectionId, credentialScope, url, trustedLocal, hash of
+ * - One initialized client per (connectionId, credentialScope, url, private grants, hash of
  *   headers); concurrent first calls share one connect promise; nothing initializes per call.
  * - Streamable HTTP first, legacy HTTP+SSE when the server answers the initialize POST with
  *   400/404/405.
@@ -42,6 +42,7 @@ import {
   describeOrigin,
   type GuardedFetch,
 } from "../net/guarded-fetch";
+import { allowPrivateBy } from "../net/private-upstreams";
 import type {
   CallToolOutcome,
   McpCallOptions,
@@ -456,14 +457,15 @@ export class McpHttpPool {
         target.connectionId,
         target.credentialScope,
         target.url,
-        target.trustedLocal,
+        target.privateUpstreams,
         sha256(JSON.stringify(canonicalHeaders)),
       ]),
     );
   }
 
   private entryFor(target: McpHttpTarget): Entry {
-    const url = assertAllowedUrl(target.url, target.trustedLocal); // fails fast, before any entry
+    const allowPrivate = allowPrivateBy(target.privateUpstreams);
+    const url = assertAllowedUrl(target.url, allowPrivate); // fails fast, before any entry
     const headers = sanitizeHeaders(target.headers, target.connectionId);
     const key = this.entryKey(target, headers);
     const existing = this.entries.get(key);
@@ -474,7 +476,7 @@ export class McpHttpPool {
       connectionId: target.connectionId,
       origin: describeOrigin(url),
       fetch: createGuardedFetch({
-        trustedLocal: target.trustedLocal,
+        allowPrivate,
         timeoutMs: Math.max(this.transportTimeoutMs, target.timeoutMs ?? 0),
         maxResponseBytes: this.maxResponseBytes,
         maxStreamEventBytes: this.maxResponseBytes,

@@ -3,6 +3,7 @@
  */
 import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Resolver } from "../net/guarded-fetch";
+import type { PrivateUpstreamGrant } from "../net/private-upstreams";
 
 export type { CallToolResult, Prompt, Resource, Tool };
 
@@ -19,8 +20,11 @@ export interface McpHttpTarget {
    * shared across scopes, even when the header values happen to be equal.
    */
   credentialScope: string;
-  /** Allow loopback/private upstream addresses (see docs/network-guard.md). */
-  trustedLocal: boolean;
+  /**
+   * The instance administrator's grants for this URL's origin (see docs/network-guard.md):
+   * loopback/private addresses are reachable only through them. Empty for most connections.
+   */
+  privateUpstreams: readonly PrivateUpstreamGrant[];
   /** Per-request timeout for this connection; default the pool's (10 s). */
   timeoutMs?: number;
 }

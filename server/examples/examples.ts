@@ -1,12 +1,16 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { toolApplications } from "@/db/schema";
+import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
 import { requireCompany } from "../auth/authorize";
+import { hashToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict, isServiceError, notFound } from "../errors";
 import { publicOrigin } from "../gateway/sessions";
 import { createStdioTemplate } from "../runtime/templates";
+import { bindSecret } from "../secrets/bindings";
+import { createSecret } from "../secrets/secrets";
 import { createApplication } from "../tools/applications";
 import {
   createConnection,
@@ -18,7 +22,7 @@ import {
 } from "../tools/connections";
 import { createPolicy } from "../tools/policies";
 import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
-import { examplesEnabled } from "./fixture-endpoint";
+import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "./fixture-endpoint";
 
 type PolicySpec = {
   name: string;
@@ -185,6 +189,46 @@ export async function listExamples(ctx: ServiceContext, companyId: string) {
 }
 
 /**
+ * Gives an HTTP example install its own credential: a random `pcex_` value stored as a company
+ * secret (`EXAMPLE_<SLUG>_CREDENTIAL`) and bound as the connection's `Authorization` header
+ * through the ordinary secrets and bindings verbs — so the example also shows how secret
+ * bindings work — plus its SHA-256 in `example_credentials`, which the fixture endpoint checks
+ * and keys the install's state by. The value is never returned, logged or stored elsewhere.
+ */
+async function provisionExampleCredential(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  spec: ExampleSpec,
+) {
+  const credential = `${EXAMPLE_CREDENTIAL_PREFIX}${randomBytes(32).toString("base64url")}`;
+  const base = `EXAMPLE_${spec.slug.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_CREDENTIAL`;
+  let secret: Awaited<ReturnType<typeof createSecret>> | null = null;
+  // Names of revoked secrets stay reserved: a later install takes the next free suffix.
+  for (let n = 1; !secret && n <= 50; n++) {
+    try {
+      secret = await createSecret(ctx, companyId, {
+        name: n === 1 ? base : `${base}_${n}`,
+        description: `Credential of the \`${spec.slug}\` example's fixture endpoint. Only the gateway uses it.`,
+        value: credential,
+      });
+    } catch (err) {
+      if (!(isServiceError(err) && err.code === "secret_name_taken")) throw err;
+    }
+  }
+  if (!secret) throw conflict("secret_name_taken", `no free secret name for \`${base}\``);
+  await bindSecret(ctx, companyId, connectionId, {
+    secretId: secret.id,
+    placement: "http_header",
+    target: "authorization",
+    valuePrefix: "Bearer ",
+  });
+  await ctx.db
+    .insert(exampleCredentials)
+    .values({ companyId, connectionId, fixture: spec.fixture!, credentialHash: hashToken(credential) });
+}
+
+/**
  * Installs an example the way an admin would by hand: application → Draft connection → test
  * → catalog refresh → review (approve every tool) → enable → a profile with the application,
  * bound to the company, plus the example's policies. Every step goes through the same verbs
@@ -237,10 +281,11 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
         : spec.type === "paperclip_plugin"
           ? { pluginId: spec.pluginId! }
           : {},
-    // The example fixtures live on this machine: loopback must be allowed for them, and only them.
-    trustedLocal: spec.type === "mcp_http",
     autoApproveReadTools: false,
   });
+  // The in-app fixture is reached through the built-in private-upstream grant (its path only)
+  // and answers only to this install's credential, which only the gateway holds.
+  if (spec.type === "mcp_http") await provisionExampleCredential(ctx, companyId, connection.id, spec);
   const health = await testConnection(ctx, companyId, connection.id);
   if (health.health !== "ok") {
     throw conflict(

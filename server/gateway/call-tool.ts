@@ -430,6 +430,7 @@ export async function executeInvocation(
       invocationId: inv.id,
       // From the snapshot: a connection without live secret bindings needs no secret lookup.
       secretsBound: cached ? cached.secretsBound : undefined,
+      privateUpstreams: cached?.privateUpstreams,
     });
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);

@@ -9,7 +9,6 @@ import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
-import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
@@ -43,6 +42,7 @@ import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret, revokeSecret } from "@/server/secrets/secrets";
 import { call, sessionCookie } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 
@@ -94,6 +94,10 @@ beforeAll(async () => {
   for (const name of FIXTURE_NAMES)
     fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
   setExampleUrlResolver((name) => fixtures.get(name)!.url);
+  await grantPrivateUpstreams(
+    database.db,
+    [...fixtures.values()].map((f) => f.url),
+  );
   for (const example of ["echo", "todo"]) {
     const res = await call(installRoute.POST, "POST", "/", {
       ...board(),
@@ -527,14 +531,17 @@ describe("company boundary", () => {
 });
 
 describe("network guard", () => {
-  it("a connection whose URL is loopback or link-local (not trusted-local) is refused", async () => {
+  it("a connection whose URL is an unlisted loopback origin or link-local is refused at creation", async () => {
     const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
       ...board(),
       params: { companyId },
       body: { slug: "internal", name: "Internal", type: "mcp_http" },
     });
-    for (const url of [fixtures.get("echo")!.url, "http://169.254.169.254/latest/meta-data/"]) {
-      const conn = await call<{ id: string; status: string }>(connectionsRoute.POST, "POST", "/", {
+    for (const [url, code] of [
+      ["http://127.0.0.1:9/mcp", "upstream_requires_operator"],
+      ["http://169.254.169.254/latest/meta-data/", "upstream_blocked"],
+    ] as const) {
+      const conn = await call<{ error: { code: string } }>(connectionsRoute.POST, "POST", "/", {
         ...board(),
         params: { companyId },
         body: {
@@ -543,15 +550,8 @@ describe("network guard", () => {
           transportConfig: { url },
         },
       });
-      expect(conn.status).toBe(201);
-      expect(conn.json.status).toBe("draft");
-      const test = await call<{ health: string; error: string }>(connectionTestRoute.POST, "POST", "/", {
-        ...board(),
-        params: { companyId, connectionId: conn.json.id },
-      });
-      expect(test.status).toBe(200);
-      expect(test.json.health).toBe("error");
-      expect(test.json.error).toContain("upstream_blocked");
+      expect(conn.status).toBe(403);
+      expect(conn.json.error.code).toBe(code);
     }
   });
 

@@ -24,6 +24,7 @@ import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcp } from "./mcp";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
@@ -49,6 +50,7 @@ beforeAll(async () => {
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   echo = (await startHttpFixture("echo")) as HttpFixture<unknown>;
   setExampleUrlResolver(() => echo.url);
+  await grantPrivateUpstreams(database.db, [echo.url]);
   const res = await call<typeof install>(installRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId: demo.companyId, exampleId: "echo" },
@@ -531,6 +533,7 @@ describe("MCP endpoint on the node:http listener", () => {
   // from a per-call query: a change to the connection must reach the very next call.
   it("a changed connection URL takes effect on the next call (no stale cached connection row)", async () => {
     const other = (await startHttpFixture("echo")) as HttpFixture<{ ledger: { totalCalls: number } }>;
+    await grantPrivateUpstreams(database.db, [other.url]);
     const first = echo as HttpFixture<{ ledger: { totalCalls: number } }>;
     try {
       const params = { companyId: demo.companyId, connectionId: install.connectionId };

@@ -29,8 +29,8 @@ export interface AddressVerdict {
   description: string;
 }
 
-/** Categories an operator may reach when the connection is marked trusted-local. */
-const TRUSTED_LOCAL_ALLOWED: ReadonlySet<AddressCategory> = new Set(["loopback", "private", "shared"]);
+/** Categories an instance administrator may grant (per origin); metadata and link-local never. */
+export const OPERATOR_GRANTABLE: ReadonlySet<AddressCategory> = new Set(["loopback", "private", "shared"]);
 
 interface Range {
   base: bigint;
@@ -232,19 +232,35 @@ export function classifyAddress(ip: string): AddressVerdict {
   return { address, family: 4, ...classifyV4(value) };
 }
 
-/**
- * Why `ip` may not be contacted, or null when it may. With `trustedLocal`, loopback, private
- * and shared (CGNAT) addresses are allowed; metadata, link-local and everything else
- * non-public stay blocked.
- */
-export function addressBlockReason(ip: string, trustedLocal = false): string | null {
-  const v = classifyAddress(ip);
-  if (v.category === "public") return null;
-  if (trustedLocal && TRUSTED_LOCAL_ALLOWED.has(v.category)) return null;
-  return `${v.address} is ${v.description}`;
+export interface AddressRefusal {
+  /** `upstream_requires_operator`: an instance admin could grant it; `upstream_blocked`: never. */
+  code: "upstream_requires_operator" | "upstream_blocked";
+  /** "<address> is <description>". */
+  reason: string;
 }
 
-/** True when `ip` must not be contacted (see addressBlockReason). */
-export function isBlockedAddress(ip: string, trustedLocal = false): boolean {
-  return addressBlockReason(ip, trustedLocal) !== null;
+/**
+ * Why `ip` may not be contacted, or null when it may. With `operatorGranted` (the origin is on
+ * the instance's private-upstream list), loopback, private and shared (CGNAT) addresses are
+ * allowed; metadata, link-local and everything else non-public stay blocked.
+ */
+export function addressRefusal(ip: string, operatorGranted = false): AddressRefusal | null {
+  const v = classifyAddress(ip);
+  if (v.category === "public") return null;
+  const grantable = OPERATOR_GRANTABLE.has(v.category);
+  if (operatorGranted && grantable) return null;
+  return {
+    code: grantable ? "upstream_requires_operator" : "upstream_blocked",
+    reason: `${v.address} is ${v.description}`,
+  };
+}
+
+/** The refusal's reason alone (see addressRefusal). */
+export function addressBlockReason(ip: string, operatorGranted = false): string | null {
+  return addressRefusal(ip, operatorGranted)?.reason ?? null;
+}
+
+/** True when `ip` must not be contacted (see addressRefusal). */
+export function isBlockedAddress(ip: string, operatorGranted = false): boolean {
+  return addressRefusal(ip, operatorGranted) !== null;
 }

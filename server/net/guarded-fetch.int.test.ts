@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ServiceError } from "../errors";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "./guarded-fetch";
+import { allowPrivateBy } from "./private-upstreams";
 
 interface Seen {
   method: string;
@@ -73,8 +74,12 @@ const loopbackResolver =
 let main: TestServer;
 let other: TestServer;
 const fetches: GuardedFetch[] = [];
-function guarded(opts: Parameters<typeof createGuardedFetch>[0]): GuardedFetch {
-  const f = createGuardedFetch(opts);
+/** `trustedLocal: true` stands for "every origin granted" (these tests are about the fetch's mechanics). */
+function guarded(
+  opts: Omit<Parameters<typeof createGuardedFetch>[0], "allowPrivate"> & { trustedLocal: boolean },
+): GuardedFetch {
+  const { trustedLocal, ...rest } = opts;
+  const f = createGuardedFetch({ ...rest, allowPrivate: () => trustedLocal });
   fetches.push(f);
   return f;
 }
@@ -184,11 +189,11 @@ describe("loopback policy", () => {
       `http://2130706433:${main.port}/ok`,
     ]) {
       const e = await serviceRejection(f(url));
-      expect(e.code).toBe("upstream_blocked");
+      expect(e.code).toBe("upstream_requires_operator");
       expect(e.message).toContain("127.0.0.1 is a loopback address");
     }
     const mapped = await serviceRejection(f(`http://[::ffff:127.0.0.1]:${main.port}/ok`));
-    expect(mapped.code).toBe("upstream_blocked");
+    expect(mapped.code).toBe("upstream_requires_operator");
     expect(main.seen.length).toBe(before);
   });
 
@@ -205,9 +210,9 @@ describe("loopback policy", () => {
     const before = main.seen.length;
     const f = guarded({ trustedLocal: false, resolver: loopbackResolver() });
     const e = await serviceRejection(f(`http://sneaky.test:${main.port}/ok`));
-    expect(e.code).toBe("upstream_blocked");
+    expect(e.code).toBe("upstream_requires_operator");
     expect(e.status).toBe(403);
-    expect(e.message).toBe("sneaky.test resolves to 127.0.0.1, which is a loopback address");
+    expect(e.message).toContain("sneaky.test resolves to 127.0.0.1, which is a loopback address");
     expect(main.seen.length).toBe(before);
   });
 
@@ -230,6 +235,57 @@ describe("loopback policy", () => {
       ],
     });
     expect((await serviceRejection(f(`http://mixed.test:${main.port}/ok`))).code).toBe("upstream_blocked");
+  });
+});
+
+describe("operator grants (exact origin)", () => {
+  const granted = (grants: { origin: string; pathPrefix?: string }[], resolver?: Resolver) => {
+    const f = createGuardedFetch({ allowPrivate: allowPrivateBy(grants), ...(resolver ? { resolver } : {}) });
+    fetches.push(f);
+    return f;
+  };
+
+  it("admits exactly the listed scheme, host and port", async () => {
+    const f = granted([{ origin: main.origin }]);
+    expect(await (await f(`${main.origin}/ok`)).text()).toBe(`ok host=127.0.0.1:${main.port}`);
+    const before = other.seen.length;
+    // Same host, other port; same port, other spelling of the host; other scheme.
+    for (const url of [
+      `${other.origin}/ok`,
+      `http://localhost:${main.port}/ok`,
+      `https://127.0.0.1:${main.port}/ok`,
+    ]) {
+      expect((await serviceRejection(f(url))).code).toBe("upstream_requires_operator");
+    }
+    expect(other.seen.length).toBe(before);
+  });
+
+  it("normalises spellings of the listed origin (0x7f.1 is 127.0.0.1)", async () => {
+    const f = granted([{ origin: main.origin }]);
+    expect((await f(`http://0x7f.1:${main.port}/ok`)).status).toBe(200);
+  });
+
+  it("re-checks a redirect: a listed origin cannot lead to an unlisted loopback origin", async () => {
+    const f = granted([{ origin: main.origin }]);
+    const before = other.seen.length;
+    const e = await serviceRejection(f(`${main.origin}/to-other`));
+    expect(e.code).toBe("upstream_redirect_refused");
+    expect(e.details?.reason).toBe("upstream_requires_operator");
+    expect(other.seen.length).toBe(before);
+  });
+
+  it("honours a grant's path prefix, on every hop", async () => {
+    const f = granted([{ origin: main.origin, pathPrefix: "/ok" }]);
+    expect((await f(`${main.origin}/ok`)).status).toBe(200);
+    expect((await serviceRejection(f(`${main.origin}/echo`))).code).toBe("upstream_requires_operator");
+    expect((await serviceRejection(f(`${main.origin}/ok/../echo`))).code).toBe("upstream_requires_operator");
+  });
+
+  it("never admits metadata behind a listed host name", async () => {
+    const f = granted([{ origin: "http://meta.test" }], async () => [
+      { address: "169.254.169.254", family: 4 },
+    ]);
+    expect((await serviceRejection(f("http://meta.test/latest/"))).code).toBe("upstream_blocked");
   });
 });
 
@@ -271,7 +327,7 @@ describe("IPv6 loopback", () => {
     const port = (v6.address() as AddressInfo).port;
     try {
       expect((await serviceRejection(guarded({ trustedLocal: false })(`http://[::1]:${port}/`))).code).toBe(
-        "upstream_blocked",
+        "upstream_requires_operator",
       );
       expect(await (await guarded({ trustedLocal: true })(`http://[::1]:${port}/`)).text()).toBe(
         `host=[::1]:${port}`,

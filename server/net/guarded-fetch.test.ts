@@ -9,6 +9,9 @@ import {
   resolveAllowedAddresses,
 } from "./guarded-fetch";
 
+const ANY = () => true;
+const NONE = () => false;
+
 const resolverOf =
   (...addresses: string[]): Resolver =>
   async () =>
@@ -198,11 +201,9 @@ describe("address classification (trusted-local)", () => {
 
 describe("assertAllowedUrl", () => {
   it("accepts public http and https URLs", () => {
-    expect(assertAllowedUrl("https://mcp.example.com/mcp", false).hostname).toBe("mcp.example.com");
-    expect(assertAllowedUrl("http://93.184.216.34:8080/x", false).port).toBe("8080");
-    expect(assertAllowedUrl("https://[2606:4700:4700::1111]/", false).hostname).toBe(
-      "[2606:4700:4700::1111]",
-    );
+    expect(assertAllowedUrl("https://mcp.example.com/mcp", NONE).hostname).toBe("mcp.example.com");
+    expect(assertAllowedUrl("http://93.184.216.34:8080/x", NONE).port).toBe("8080");
+    expect(assertAllowedUrl("https://[2606:4700:4700::1111]/", NONE).hostname).toBe("[2606:4700:4700::1111]");
   });
 
   it.each([
@@ -212,17 +213,17 @@ describe("assertAllowedUrl", () => {
     "javascript:alert(1)",
     "ws://x/",
   ])("refuses non-http schemes: %s", (url) => {
-    expect(codeOf(() => assertAllowedUrl(url, true))).toBe("upstream_blocked");
+    expect(codeOf(() => assertAllowedUrl(url, ANY))).toBe("upstream_blocked");
   });
 
   it("refuses credentials in the URL", () => {
-    expect(codeOf(() => assertAllowedUrl("https://user:pass@example.com/", true))).toBe("upstream_blocked");
-    expect(codeOf(() => assertAllowedUrl("https://user@example.com/", true))).toBe("upstream_blocked");
+    expect(codeOf(() => assertAllowedUrl("https://user:pass@example.com/", ANY))).toBe("upstream_blocked");
+    expect(codeOf(() => assertAllowedUrl("https://user@example.com/", ANY))).toBe("upstream_blocked");
   });
 
   it("refuses invalid URLs", () => {
-    expect(codeOf(() => assertAllowedUrl("not a url", true))).toBe("upstream_blocked");
-    expect(codeOf(() => assertAllowedUrl("/relative", true))).toBe("upstream_blocked");
+    expect(codeOf(() => assertAllowedUrl("not a url", ANY))).toBe("upstream_blocked");
+    expect(codeOf(() => assertAllowedUrl("/relative", ANY))).toBe("upstream_blocked");
   });
 
   it.each([
@@ -246,27 +247,47 @@ describe("assertAllowedUrl", () => {
     "http://100.64.0.1/",
     "http://%31%32%37.0.0.1/",
   ])("refuses literal non-public address %s", (url) => {
-    expect(codeOf(() => assertAllowedUrl(url, false))).toBe("upstream_blocked");
+    expect(["upstream_blocked", "upstream_requires_operator"]).toContain(
+      codeOf(() => assertAllowedUrl(url, NONE)),
+    );
   });
 
-  it("allows loopback and private literals when trusted-local, never metadata", () => {
-    expect(assertAllowedUrl("http://127.0.0.1:8080/mcp", true).host).toBe("127.0.0.1:8080");
-    expect(assertAllowedUrl("http://[::1]:8080/mcp", true).hostname).toBe("[::1]");
-    expect(assertAllowedUrl("http://0x7f.1/", true).hostname).toBe("127.0.0.1");
-    expect(assertAllowedUrl("http://192.168.1.20/", true).hostname).toBe("192.168.1.20");
+  it("says which refusals an instance administrator could lift (loopback, private, CGNAT) and which never", () => {
+    for (const url of [
+      "http://127.0.0.1/",
+      "http://0x7f.1/",
+      "http://[::1]/",
+      "http://10.0.0.1/",
+      "http://100.64.0.1/",
+    ])
+      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_requires_operator");
+    for (const url of [
+      "http://169.254.169.254/",
+      "http://0.0.0.0:3000/",
+      "http://[fd00:ec2::254]/",
+      "http://[::]/",
+    ])
+      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_blocked");
+  });
+
+  it("allows loopback and private literals when operator-granted, never metadata", () => {
+    expect(assertAllowedUrl("http://127.0.0.1:8080/mcp", ANY).host).toBe("127.0.0.1:8080");
+    expect(assertAllowedUrl("http://[::1]:8080/mcp", ANY).hostname).toBe("[::1]");
+    expect(assertAllowedUrl("http://0x7f.1/", ANY).hostname).toBe("127.0.0.1");
+    expect(assertAllowedUrl("http://192.168.1.20/", ANY).hostname).toBe("192.168.1.20");
     for (const url of [
       "http://169.254.169.254/",
       "http://0xa9fea9fe/",
       "http://[fd00:ec2::254]/",
       "http://0.0.0.0/",
     ]) {
-      expect(codeOf(() => assertAllowedUrl(url, true))).toBe("upstream_blocked");
+      expect(codeOf(() => assertAllowedUrl(url, ANY))).toBe("upstream_blocked");
     }
   });
 
   it("names the reason without echoing path or query", () => {
     try {
-      assertAllowedUrl("http://169.254.169.254/latest/meta-data/?token=s3cret", false);
+      assertAllowedUrl("http://169.254.169.254/latest/meta-data/?token=s3cret", NONE);
       throw new Error("expected refusal");
     } catch (err) {
       expect(err).toBeInstanceOf(ServiceError);
@@ -282,7 +303,7 @@ describe("resolveAllowedAddresses (injected resolver, no network)", () => {
   it("returns validated public answers", async () => {
     const out = await resolveAllowedAddresses(
       new URL("https://mcp.example.com/"),
-      false,
+      NONE,
       resolverOf("93.184.216.34", "2606:2800:220:1::1"),
     );
     expect(out).toEqual([
@@ -295,17 +316,17 @@ describe("resolveAllowedAddresses (injected resolver, no network)", () => {
     const e = await rejectionOf(
       resolveAllowedAddresses(
         new URL("https://evil.example/"),
-        false,
+        NONE,
         resolverOf("93.184.216.34", "127.0.0.1"),
       ),
     );
-    expect(e.code).toBe("upstream_blocked");
-    expect(e.message).toBe("evil.example resolves to 127.0.0.1, which is a loopback address");
+    expect(e.code).toBe("upstream_requires_operator");
+    expect(e.message).toContain("evil.example resolves to 127.0.0.1, which is a loopback address");
   });
 
   it("refuses a host resolving to the metadata address even when trusted-local", async () => {
     const e = await rejectionOf(
-      resolveAllowedAddresses(new URL("http://metadata.internal/"), true, resolverOf("169.254.169.254")),
+      resolveAllowedAddresses(new URL("http://metadata.internal/"), ANY, resolverOf("169.254.169.254")),
     );
     expect(e.code).toBe("upstream_blocked");
     expect(e.message).toContain("link-local");
@@ -313,9 +334,9 @@ describe("resolveAllowedAddresses (injected resolver, no network)", () => {
 
   it("refuses IPv4-mapped answers", async () => {
     const e = await rejectionOf(
-      resolveAllowedAddresses(new URL("http://mapped.example/"), false, resolverOf("::ffff:10.0.0.5")),
+      resolveAllowedAddresses(new URL("http://mapped.example/"), NONE, resolverOf("::ffff:10.0.0.5")),
     );
-    expect(e.code).toBe("upstream_blocked");
+    expect(e.code).toBe("upstream_requires_operator");
   });
 
   it("maps resolver failures and empty answers to upstream_unreachable", async () => {
@@ -323,11 +344,10 @@ describe("resolveAllowedAddresses (injected resolver, no network)", () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
     expect(
-      (await rejectionOf(resolveAllowedAddresses(new URL("http://nope.example/"), false, failing))).code,
+      (await rejectionOf(resolveAllowedAddresses(new URL("http://nope.example/"), NONE, failing))).code,
     ).toBe("upstream_unreachable");
     expect(
-      (await rejectionOf(resolveAllowedAddresses(new URL("http://empty.example/"), false, resolverOf())))
-        .code,
+      (await rejectionOf(resolveAllowedAddresses(new URL("http://empty.example/"), NONE, resolverOf()))).code,
     ).toBe("upstream_unreachable");
   });
 
@@ -337,7 +357,7 @@ describe("resolveAllowedAddresses (injected resolver, no network)", () => {
       called = true;
       return [];
     };
-    const out = await resolveAllowedAddresses(new URL("http://127.0.0.1:9/"), true, spy);
+    const out = await resolveAllowedAddresses(new URL("http://127.0.0.1:9/"), ANY, spy);
     expect(out).toEqual([{ address: "127.0.0.1", family: 4 }]);
     expect(called).toBe(false);
   });

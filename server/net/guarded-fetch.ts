@@ -18,9 +18,9 @@
 import dns, { type LookupAddress } from "node:dns";
 import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 import { isServiceError, ServiceError } from "../errors";
-import { addressBlockReason, classifyAddress } from "./addresses";
+import { addressRefusal, classifyAddress } from "./addresses";
 
-export { addressBlockReason, classifyAddress, isBlockedAddress } from "./addresses";
+export { addressBlockReason, addressRefusal, classifyAddress, isBlockedAddress } from "./addresses";
 
 export interface ResolvedAddress {
   address: string;
@@ -30,8 +30,13 @@ export interface ResolvedAddress {
 export type Resolver = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 export interface GuardedFetchOptions {
-  /** Allow loopback, private and CGNAT addresses (never metadata or link-local). */
-  trustedLocal: boolean;
+  /**
+   * Whether a request to `url` (checked again on every redirect hop) may reach loopback,
+   * private and CGNAT addresses: true only for an origin an instance administrator listed
+   * (`allowPrivateBy(grants)` in ./private-upstreams). Metadata and link-local addresses are
+   * refused regardless. Default: never.
+   */
+  allowPrivate?: (url: URL) => boolean;
   /** Whole-request budget (connect + headers, and the body when not streaming). Default 10 s. */
   timeoutMs?: number;
   /** Largest non-streaming response body, after decompression. Default 1 MiB. */
@@ -73,6 +78,17 @@ const MAX_PINNED_HOSTS = 512;
 
 const blocked = (message: string, details?: Record<string, unknown>) =>
   new ServiceError("upstream_blocked", message, 403, details);
+/** A loopback/private address an instance administrator has not granted (403, like blocked). */
+const requiresOperator = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError(
+    "upstream_requires_operator",
+    `${message}; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
+    403,
+    details,
+  );
+const refused = (code: "upstream_requires_operator" | "upstream_blocked") =>
+  code === "upstream_requires_operator" ? requiresOperator : blocked;
+const NEVER_PRIVATE = () => false;
 const redirectRefused = (message: string, details?: Record<string, unknown>) =>
   new ServiceError("upstream_redirect_refused", message, 502, details);
 const unreachable = (message: string, details?: Record<string, unknown>) =>
@@ -101,7 +117,10 @@ function literalAddress(url: URL): string | null {
  * spelling (`http://2130706433/`, `http://0x7f.1/`, `http://[::ffff:127.0.0.1]/`) — the address.
  * Host names are checked after DNS by `resolveAllowedAddresses`. Returns the parsed URL.
  */
-export function assertAllowedUrl(input: string | URL, trustedLocal: boolean): URL {
+export function assertAllowedUrl(
+  input: string | URL,
+  allowPrivate: (url: URL) => boolean = NEVER_PRIVATE,
+): URL {
   let url: URL;
   try {
     url = new URL(input);
@@ -117,8 +136,8 @@ export function assertAllowedUrl(input: string | URL, trustedLocal: boolean): UR
   if (url.hostname === "") throw blocked("the upstream URL has no host");
   const literal = literalAddress(url);
   if (literal !== null) {
-    const reason = addressBlockReason(literal, trustedLocal);
-    if (reason) throw blocked(reason, { host: url.hostname });
+    const r = addressRefusal(literal, allowPrivate(url));
+    if (r) throw refused(r.code)(r.reason, { host: url.hostname, origin: url.origin });
   }
   return url;
 }
@@ -133,13 +152,14 @@ export const defaultResolver: Resolver = async (host) =>
  */
 export async function resolveAllowedAddresses(
   url: URL,
-  trustedLocal: boolean,
+  allowPrivate: (url: URL) => boolean = NEVER_PRIVATE,
   resolver: Resolver = defaultResolver,
 ): Promise<ResolvedAddress[]> {
+  const granted = allowPrivate(url);
   const literal = literalAddress(url);
   if (literal !== null) {
-    const reason = addressBlockReason(literal, trustedLocal);
-    if (reason) throw blocked(reason, { host: url.hostname });
+    const r = addressRefusal(literal, granted);
+    if (r) throw refused(r.code)(r.reason, { host: url.hostname, origin: url.origin });
     return [{ address: literal, family: literal.includes(":") ? 6 : 4 }];
   }
   const host = url.hostname;
@@ -154,10 +174,12 @@ export async function resolveAllowedAddresses(
   const out: ResolvedAddress[] = [];
   for (const a of answers) {
     const verdict = classifyAddress(a.address);
-    if (addressBlockReason(a.address, trustedLocal)) {
-      throw blocked(`${host} resolves to ${verdict.address}, which is ${verdict.description}`, {
+    const r = addressRefusal(a.address, granted);
+    if (r) {
+      throw refused(r.code)(`${host} resolves to ${verdict.address}, which is ${verdict.description}`, {
         host,
         address: verdict.address,
+        origin: url.origin,
       });
     }
     out.push({ address: verdict.address, family: verdict.family });
@@ -331,7 +353,7 @@ function describeNetworkError(err: unknown): string {
  * table host → validated addresses; its `connect.lookup` only ever answers from that table.
  */
 export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
-  const trustedLocal = opts.trustedLocal;
+  const allowPrivate = opts.allowPrivate ?? NEVER_PRIVATE;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxStreamEventBytes = opts.maxStreamEventBytes ?? DEFAULT_MAX_STREAM_EVENT_BYTES;
@@ -397,14 +419,18 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
         let url: URL;
         let addresses: ResolvedAddress[];
         try {
-          url = assertAllowedUrl(target, trustedLocal);
+          url = assertAllowedUrl(target, allowPrivate);
           addresses = await raceAbort(
-            resolveAllowedAddresses(url, trustedLocal, resolver),
+            resolveAllowedAddresses(url, allowPrivate, resolver),
             controller.signal,
           );
         } catch (err) {
-          if (hop > 0 && isServiceError(err) && err.code === "upstream_blocked") {
-            throw redirectRefused(`redirect refused: ${err.message}`, { hop, reason: "upstream_blocked" });
+          if (
+            hop > 0 &&
+            isServiceError(err) &&
+            (err.code === "upstream_blocked" || err.code === "upstream_requires_operator")
+          ) {
+            throw redirectRefused(`redirect refused: ${err.message}`, { hop, reason: err.code });
           }
           throw err;
         }

@@ -2,11 +2,17 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../catalog/classify";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
+import { CONNECTION_TEST_ERRORS, classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
-import { conflict, invalidRequest, isServiceError, notFound } from "../errors";
+import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from "../errors";
+import { privateUpstreamGrants } from "../instance/private-upstreams";
+import { logWarn } from "../log";
+import { assertAllowedUrl } from "../net/guarded-fetch";
+import { allowPrivateBy, grantsForUrl, visiblyPrivate } from "../net/private-upstreams";
 import { stopConnectionSlots } from "../runtime";
 import { assertNoInlineCredentials } from "../secrets/inline";
 import { connectionSecretHealth } from "../secrets/resolve";
@@ -47,7 +53,6 @@ export const CreateConnectionInput = z.object({
   name: z.string().trim().min(1).max(100),
   transportConfig: TransportConfig.default({}),
   stdioTemplateId: z.uuid().optional(),
-  trustedLocal: z.boolean().default(false),
   autoApproveReadTools: z.boolean().default(false),
 });
 export type CreateConnectionInput = z.infer<typeof CreateConnectionInput>;
@@ -56,7 +61,6 @@ export const UpdateConnectionInput = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
     transportConfig: TransportConfig.optional(),
-    trustedLocal: z.boolean().optional(),
     autoApproveReadTools: z.boolean().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, "nothing to change");
@@ -83,6 +87,53 @@ function checkConfig(type: string, config: TransportConfig, stdioTemplateId?: st
     throw invalidRequest(
       "an `mcp_stdio` connection needs `stdioTemplateId` (an admin-made command template)",
     );
+  }
+}
+
+/**
+ * A company admin may not point a connection at the host's loopback or private network: an
+ * IP-literal or `localhost` URL must be on the instance's private-upstream list (else 403
+ * `upstream_requires_operator`, recorded in the company's activity log). Host names are not
+ * resolved here (no DNS from an admin form); the guarded fetch checks every resolved address
+ * on each test and call, so a name resolving to a private address fails closed there.
+ */
+async function assertUpstreamPermitted(
+  ctx: ServiceContext,
+  companyId: string,
+  url: string | undefined,
+  connectionId: string | null,
+) {
+  if (!url) return;
+  const grants = grantsForUrl(url, await privateUpstreamGrants(ctx.db));
+  const allow = allowPrivateBy(grants);
+  try {
+    const parsed = assertAllowedUrl(url, allow);
+    if (visiblyPrivate(parsed) && !allow(parsed)) {
+      throw new ServiceError(
+        "upstream_requires_operator",
+        `${parsed.hostname} is a loopback name; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
+        403,
+        { host: parsed.hostname, origin: parsed.origin },
+      );
+    }
+  } catch (err) {
+    if (
+      isServiceError(err) &&
+      (err.code === "upstream_requires_operator" || err.code === "upstream_blocked")
+    ) {
+      let origin: string | null = null;
+      try {
+        origin = new URL(url).origin;
+      } catch {}
+      await logActivity(ctx.db, ctx, {
+        companyId,
+        action: "tool_connection.upstream_refused",
+        entityType: "tool_connection",
+        entityId: connectionId,
+        details: { code: err.code, origin },
+      }).catch(() => {});
+    }
+    throw err;
   }
 }
 
@@ -130,8 +181,10 @@ export async function loadConnection(tx: Tx | ServiceContext["db"], companyId: s
 }
 
 function present(c: typeof toolConnections.$inferSelect, app: typeof toolApplications.$inferSelect) {
+  // The legacy `trusted_local` column grants nothing (the operator's list does): not shown.
+  const { trustedLocal: _legacy, ...rest } = c;
   return {
-    ...c,
+    ...rest,
     application: { id: app.id, slug: app.slug, name: app.name, type: app.type, status: app.status },
   };
 }
@@ -194,6 +247,7 @@ export async function createConnection(ctx: ServiceContext, companyId: string, i
   if (!app) throw notFound("application");
   if (app.status !== "active") throw conflict("application_archived", "the application is archived");
   checkConfig(app.type, input.transportConfig, input.stdioTemplateId);
+  if (app.type === "mcp_http") await assertUpstreamPermitted(ctx, companyId, input.transportConfig.url, null);
   const row = await mutateAccess(
     ctx,
     companyId,
@@ -212,7 +266,6 @@ export async function createConnection(ctx: ServiceContext, companyId: string, i
         applicationId: c.applicationId,
         name: c.name,
         url: c.transportConfig.url ?? null,
-        trustedLocal: c.trustedLocal,
       },
     }),
   );
@@ -233,11 +286,14 @@ export async function updateConnection(
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived")
     throw conflict("connection_archived", "the connection is archived; archiving is final");
-  if (input.transportConfig) checkConfig(application.type, input.transportConfig, connection.stdioTemplateId);
+  if (input.transportConfig) {
+    checkConfig(application.type, input.transportConfig, connection.stdioTemplateId);
+    if (application.type === "mcp_http")
+      await assertUpstreamPermitted(ctx, companyId, input.transportConfig.url, connectionId);
+  }
   const transportChanged =
-    (input.transportConfig &&
-      JSON.stringify(input.transportConfig) !== JSON.stringify(connection.transportConfig)) ||
-    (input.trustedLocal !== undefined && input.trustedLocal !== connection.trustedLocal);
+    input.transportConfig &&
+    JSON.stringify(input.transportConfig) !== JSON.stringify(connection.transportConfig);
   const row = await setConnection(
     ctx,
     companyId,
@@ -274,10 +330,12 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
   const started = performance.now();
   let health: "ok" | "error" | "missing_secret" = "ok";
   let error: string | null = null;
+  let errorCode: string | null = null;
   let toolCount: number | null = null;
   if ((await connectionSecretHealth(ctx.db, companyId, connectionId)) === "missing_secret") {
     health = "missing_secret";
-    error = "a secret bound to the connection is missing or revoked";
+    errorCode = "missing_secret";
+    error = `missing_secret: ${CONNECTION_TEST_ERRORS.missing_secret}`;
   } else {
     try {
       const target = await upstreamTargetFor(ctx.db, {
@@ -289,8 +347,19 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
       });
       toolCount = (await listUpstreamTools(target, { fresh: true })).length;
     } catch (err) {
-      health = isServiceError(err) && err.code === "missing_secret" ? "missing_secret" : "error";
-      error = isServiceError(err) ? `${err.code}: ${err.message}` : "the upstream did not answer";
+      // Never the upstream's own text (it may carry anything): a stable code and our sentence.
+      const classified = classifyUpstreamError(err);
+      health = classified.code === "missing_secret" ? "missing_secret" : "error";
+      errorCode = classified.code;
+      // `code: sentence`, the shape this field always had.
+      error = `${classified.code}: ${classified.message}`;
+      logWarn("tool_connection.test_failed", {
+        companyId,
+        connectionId,
+        code: classified.code,
+        cause: isServiceError(err) ? err.code : "error",
+        message: err instanceof Error ? err.message : String(err),
+      });
     }
   }
   const latencyMs = Math.round(performance.now() - started);
@@ -298,15 +367,19 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
     ctx,
     companyId,
     connectionId,
-    { healthStatus: health, healthError: error, healthCheckedAt: ctx.now() },
+    {
+      healthStatus: health,
+      healthError: error,
+      healthCheckedAt: ctx.now(),
+    },
     () => ({
       action: "tool_connection.test",
       entityType: "tool_connection",
       entityId: connectionId,
-      details: { health, latencyMs },
+      details: { health, latencyMs, ...(errorCode ? { errorCode } : {}) },
     }),
   );
-  return { health, error, latencyMs, toolCount, connection: present(row, application) };
+  return { health, error, errorCode, latencyMs, toolCount, connection: present(row, application) };
 }
 
 /** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
@@ -331,16 +404,33 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
   await requireCompany(ctx, companyId, "tools:manage_connections");
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
-  const target = await upstreamTargetFor(ctx.db, {
-    companyId,
-    application,
-    connection,
-    purpose: "catalog",
-    actor: ctx.actor,
-  });
-  const upstream = (await listUpstreamTools(target, { fresh: true }))
-    .map(normalizeTool)
-    .filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
+  let listed: ToolMetadata[];
+  try {
+    const target = await upstreamTargetFor(ctx.db, {
+      companyId,
+      application,
+      connection,
+      purpose: "catalog",
+      actor: ctx.actor,
+    });
+    listed = await listUpstreamTools(target, { fresh: true });
+  } catch (err) {
+    // As for the connection test: a classified code and our sentence, never upstream text.
+    const classified = classifyUpstreamError(err);
+    logWarn("tool_connection.catalog_refresh_failed", {
+      companyId,
+      connectionId,
+      code: classified.code,
+      message: err instanceof Error ? err.message : String(err),
+    });
+    throw new ServiceError(
+      classified.code,
+      classified.message,
+      isServiceError(err) ? err.status : 502,
+      classified.details,
+    );
+  }
+  const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
   const seen = new Map(upstream.map((t) => [t.name, t]));
   const summary = { added: 0, changed: 0, unchanged: 0, removed: 0, quarantined: 0 };
   await mutateAccess(

@@ -97,14 +97,14 @@ export const DraftNotReady: Story = {
   },
 };
 
-/** Remote MCP asks for a URL; trusted local carries its warning. */
+/** Remote MCP asks for a URL; a loopback URL notes that only the operator can allow it. */
 export const CreateRemote: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.selectOptions(canvas.getByTestId("connection-create-application"), "app-github");
     await userEvent.type(canvas.getByTestId("connection-create-name"), "staging org");
     await userEvent.type(canvas.getByTestId("connection-create-url"), "http://127.0.0.1:8787/mcp");
-    await userEvent.click(canvas.getByTestId("connection-create-trusted-local"));
+    await canvas.findByTestId("private-upstream-note");
   },
 };
 

@@ -97,7 +97,6 @@ function appRef(id: string) {
 
 const connectionBase = {
   stdioTemplateId: null,
-  trustedLocal: false,
   autoApproveReadTools: false,
   healthError: null,
   disabledReason: null,
@@ -188,7 +187,6 @@ export const healthErrorConnection: Connection = {
   applicationId: "app-mail",
   name: "local relay",
   transportConfig: { url: "http://10.0.4.12:8443/mcp", timeoutMs: 5_000 },
-  trustedLocal: true,
   status: "active",
   enabled: true,
   healthStatus: "error",

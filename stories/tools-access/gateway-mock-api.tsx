@@ -240,7 +240,6 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
           stdioTemplateId: typeof b.stdioTemplateId === "string" ? b.stdioTemplateId : null,
           status: "draft",
           enabled: false,
-          trustedLocal: b.trustedLocal === true,
           autoApproveReadTools: b.autoApproveReadTools === true,
           healthStatus: "unknown",
           healthCheckedAt: null,
@@ -273,9 +272,7 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
         const config = b.transportConfig as TransportConfig | undefined;
         const refused = inlineSecret(config);
         if (refused) return refused;
-        const changed =
-          (config && JSON.stringify(config) !== JSON.stringify(connection.transportConfig)) ||
-          (typeof b.trustedLocal === "boolean" && b.trustedLocal !== connection.trustedLocal);
+        const changed = config && JSON.stringify(config) !== JSON.stringify(connection.transportConfig);
         Object.assign(connection, b, { updatedAt: now });
         if (changed) {
           Object.assign(connection, { healthStatus: "unknown", healthError: null });

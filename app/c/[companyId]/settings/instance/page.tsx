@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { InstanceAdminsCard } from "@/components/instance/InstanceAdminsCard";
+import { PrivateUpstreamsCard } from "@/components/instance/PrivateUpstreamsCard";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { isInstanceAdmin, listInstanceAdmins } from "@/server/instance/admins";
+import { listPrivateUpstreams } from "@/server/instance/private-upstreams";
 import { iso, requireCompanyPage } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Instance settings" };
@@ -20,6 +22,7 @@ export default async function InstanceSettingsPage({ params }: { params: Promise
         description="Settings of this Paperclip instance, for its operators. They apply to every company on it."
       />
       <InstanceAdminsCard admins={admins.map((a) => ({ ...a, grantedAt: iso(a.grantedAt)! }))} />
+      <PrivateUpstreamsCard initial={await listPrivateUpstreams(ctx)} />
     </div>
   );
 }

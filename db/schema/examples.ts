@@ -1,0 +1,30 @@
+import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { companyFk, companyId, createdAt, id, oneOf, ts } from "./_columns";
+import { companies } from "./core";
+import { toolConnections } from "./tools";
+
+/**
+ * One installed HTTP example's credential, by its SHA-256 only (the value lives in a company
+ * secret bound as a header to the example's connection). The in-app fixture endpoint accepts
+ * a request only when the hash of its bearer credential is here, for that fixture, on a
+ * connection that is not archived; the hash also keys the example's state, so no two
+ * companies (or installs) share any.
+ */
+export const exampleCredentials = pgTable(
+  "example_credentials",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id").notNull(),
+    fixture: text("fixture").notNull(),
+    /** hex SHA-256 of the credential; the credential itself is never stored outside the secret. */
+    credentialHash: text("credential_hash").notNull().unique("example_credentials_hash_uq"),
+    createdAt: createdAt(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    companyFk("example_credentials_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
+    index("example_credentials_connection_idx").on(t.companyId, t.connectionId),
+    oneOf("example_credentials_fixture_ck", t.fixture, ["echo", "todo", "outbox", "social"]),
+  ],
+);

@@ -1,0 +1,5 @@
+/** Dependency-free: whether the in-app example fixture servers exist on this instance. */
+export const examplesEnabled = () => process.env.PAPERCLIP_EXAMPLES !== "off";
+
+/** Where the in-app example fixtures are served (`/api/examples/mcp/<fixture>`). */
+export const EXAMPLES_MCP_PATH_PREFIX = "/api/examples/mcp/";
