@@ -53,6 +53,8 @@ export type GatewayCallOutcome =
       retryAfterMs?: number | null;
       expiresAt?: string;
       issueUrl?: string;
+      /** For `arguments_invalid`: the validator's findings (JSON Pointer + message). */
+      details?: { issues: { path: string; message: string }[] };
     };
 
 /**
@@ -106,6 +108,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
           code: "arguments_invalid",
           message: d.explanation.at(-1) ?? "invalid arguments",
           invocationId,
+          ...(d.argumentIssues ? { details: { issues: d.argumentIssues } } : {}),
         };
       }
       return {

@@ -69,6 +69,7 @@ function callToolResult(outcome: GatewayCallOutcome): CallToolResult {
   if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
   if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
   if (outcome.invocationId) structured.invocationId = outcome.invocationId;
+  if (outcome.details) structured.issues = outcome.details.issues;
   return {
     isError: true,
     content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],

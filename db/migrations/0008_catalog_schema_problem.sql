@@ -1,0 +1,1 @@
+ALTER TABLE "tool_catalog_entries" ADD COLUMN "schema_problem" text;

@@ -1,0 +1,246 @@
+import { mkdtempSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
+import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
+import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { issues, toolActionRequests, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { TodoState } from "@/fixtures/mcp/todo";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setExampleUrlResolver } from "@/server/examples/examples";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+import { setGatewayDatabase } from "./http";
+import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
+
+// Acceptance of issue 14 (arguments checked against the tool's schema): over REST, over MCP
+// (the SDK client on the real node listener) and in policies/test, a missing required field, a
+// wrong type and an extra property are refused with `arguments_invalid` before any approval
+// card or upstream call, and each attempt is one ledger row with one audit event.
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let companyId: string;
+let todo: HttpFixture<TodoState>;
+let token: string;
+let listener: http.Server;
+let origin: string;
+const board = () => ({ token: demo.boardApiKey });
+
+const INVALID: { name: string; args: Record<string, unknown>; path: string }[] = [
+  { name: "a missing required field", args: { key: "release" }, path: "/value" },
+  { name: "a wrong type", args: { key: "release", value: 42 }, path: "/value" },
+  { name: "an extra property", args: { key: "release", value: "v1", color: "red" }, path: "/color" },
+];
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-gw-args-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  companyId = demo.companyId;
+  todo = (await startHttpFixture("todo")) as HttpFixture<TodoState>;
+  setExampleUrlResolver(() => todo.url);
+  const installed = await call<{ connectionId: string }>(installRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, exampleId: "todo" },
+  });
+  expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+  const [kvSet] = await database.db
+    .select({ id: toolCatalogEntries.id, inputSchema: toolCatalogEntries.inputSchema })
+    .from(toolCatalogEntries)
+    .where(and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.name, "kv_set")));
+  // The fixture's schema forbids extra properties (zod objects are strict in JSON Schema).
+  expect(kvSet!.inputSchema).toMatchObject({ additionalProperties: false, required: ["key", "value"] });
+  const policy = await call(policiesRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: {
+      name: "Approve kv_set",
+      kind: "require_approval",
+      selectors: { catalogEntryIds: [kvSet!.id] },
+    },
+  });
+  expect(policy.status, JSON.stringify(policy.json)).toBe(201);
+  const [issue] = await database.db
+    .select({ id: issues.id })
+    .from(issues)
+    .where(eq(issues.companyId, companyId))
+    .limit(1);
+  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+    token: demo.agents[0]!.apiKey,
+    params: { agentId: demo.agents[0]!.id },
+    body: { issueId: issue!.id },
+  });
+  expect(run.status, JSON.stringify(run.json)).toBe(201);
+  token = run.json.gateway.token;
+  listener = http.createServer((req, res) => {
+    if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  setExampleUrlResolver(null);
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+  await todo?.close();
+  await database?.drop();
+});
+
+async function counts() {
+  const [inv] = await database.db
+    .select({ n: count() })
+    .from(toolInvocations)
+    .where(eq(toolInvocations.companyId, companyId));
+  const [ev] = await database.db
+    .select({ n: count() })
+    .from(toolCallEvents)
+    .where(eq(toolCallEvents.companyId, companyId));
+  const [ar] = await database.db
+    .select({ n: count() })
+    .from(toolActionRequests)
+    .where(eq(toolActionRequests.companyId, companyId));
+  return {
+    invocations: inv!.n,
+    events: ev!.n,
+    actionRequests: ar!.n,
+    upstream: todo.state.ledger.totalCalls,
+  };
+}
+
+async function expectRecordedDenial(invocationId: string) {
+  const [row] = await database.db.select().from(toolInvocations).where(eq(toolInvocations.id, invocationId));
+  expect(row).toMatchObject({ decision: "deny", reasonCode: "arguments_invalid", executionStatus: "denied" });
+  const events = await database.db
+    .select({ eventType: toolCallEvents.eventType, reasonCode: toolCallEvents.reasonCode })
+    .from(toolCallEvents)
+    .where(eq(toolCallEvents.invocationId, invocationId));
+  expect(events).toEqual([{ eventType: "decision", reasonCode: "arguments_invalid" }]);
+}
+
+describe("arguments are checked against the tool's input schema", () => {
+  for (const c of INVALID) {
+    it(`REST: ${c.name} → 400 arguments_invalid, no approval card, no upstream call`, async () => {
+      const before = await counts();
+      const res = await call<{
+        error: {
+          code: string;
+          message: string;
+          invocationId: string;
+          details: { issues: { path: string }[] };
+        };
+      }>(callRoute.POST, "POST", "/", { token, body: { tool: "todo__kv_set", arguments: c.args } });
+      expect(res.status, JSON.stringify(res.json)).toBe(400);
+      expect(res.json.error.code).toBe("arguments_invalid");
+      expect(res.json.error.message).toContain(c.path);
+      expect(res.json.error.details.issues[0]!.path).toBe(c.path);
+      const after = await counts();
+      expect(after).toEqual({
+        invocations: before.invocations + 1,
+        events: before.events + 1,
+        actionRequests: before.actionRequests,
+        upstream: before.upstream,
+      });
+      await expectRecordedDenial(res.json.error.invocationId);
+    });
+  }
+
+  it("MCP (SDK client, node listener): each invalid call is an isError result with arguments_invalid", async () => {
+    const client = new Client({ name: "arguments-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${origin}/api/tool-gateway/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    try {
+      for (const c of INVALID) {
+        const before = await counts();
+        // Another key than the REST test's: the same arguments would share its idempotency
+        // identity (a retry increments that row's attempts instead of adding one).
+        const result = await client.callTool({ name: "todo__kv_set", arguments: { ...c.args, key: "mcp" } });
+        expect(result.isError, c.name).toBe(true);
+        const sc = result.structuredContent as {
+          code: string;
+          invocationId: string;
+          issues: { path: string; message: string }[];
+        };
+        expect(sc.code).toBe("arguments_invalid");
+        expect(sc.issues[0]!.path).toBe(c.path);
+        const after = await counts();
+        expect(after, c.name).toEqual({
+          invocations: before.invocations + 1,
+          events: before.events + 1,
+          actionRequests: before.actionRequests,
+          upstream: before.upstream,
+        });
+        await expectRecordedDenial(sc.invocationId);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("policies/test agrees: arguments_invalid with the validator's path; valid arguments need approval", async () => {
+    for (const c of INVALID) {
+      const res = await call<{
+        decision: { reasonCode: string; argumentIssues?: { path: string }[]; explanation: string[] };
+      }>(policyTestRoute.POST, "POST", "/", {
+        ...board(),
+        params: { companyId },
+        body: { agentId: demo.agents[0]!.id, tool: "todo__kv_set", arguments: c.args },
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      expect(res.json.decision.reasonCode, c.name).toBe("arguments_invalid");
+      expect(res.json.decision.argumentIssues?.[0]?.path).toBe(c.path);
+    }
+    const ok = await call<{ decision: { reasonCode: string; explanation: string[] } }>(
+      policyTestRoute.POST,
+      "POST",
+      "/",
+      {
+        ...board(),
+        params: { companyId },
+        body: { agentId: demo.agents[0]!.id, tool: "todo__kv_set", arguments: { key: "k", value: "v" } },
+      },
+    );
+    expect(ok.json.decision.reasonCode).toBe("approval_required");
+    expect(ok.json.decision.explanation).toContain("the arguments match the tool's input schema");
+  });
+
+  it("valid arguments to the approval-gated tool still create an action request (control)", async () => {
+    const before = await counts();
+    const res = await call<{ error: { code: string } }>(callRoute.POST, "POST", "/", {
+      token,
+      body: { tool: "todo__kv_set", arguments: { key: "release", value: "v1" } },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(409);
+    expect(res.json.error.code).toBe("approval_required");
+    expect((await counts()).actionRequests).toBe(before.actionRequests + 1);
+  });
+
+  it("an allowed read with invalid arguments is refused before the upstream (echo-style `{}`)", async () => {
+    const before = await counts();
+    const res = await call<{ error: { code: string } }>(callRoute.POST, "POST", "/", {
+      token,
+      body: { tool: "todo__kv_get", arguments: {} },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(400);
+    expect(res.json.error.code).toBe("arguments_invalid");
+    expect((await counts()).upstream).toBe(before.upstream);
+  });
+});
