@@ -215,6 +215,7 @@ export const REASON_CODES = [
   "approval_required",
   "not_in_profile",
   "arguments_invalid",
+  "arguments_unstorable",
   "rate_limited",
   "runtime_deferred",
 ] as const;

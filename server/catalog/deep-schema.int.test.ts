@@ -44,7 +44,12 @@ beforeAll(async () => {
   const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId },
-    body: { applicationId: app.json.id, name: "deep", transportConfig: { url: hostile.url }, trustedLocal: true },
+    body: {
+      applicationId: app.json.id,
+      name: "deep",
+      transportConfig: { url: hostile.url },
+      trustedLocal: true,
+    },
   });
   expect(conn.status, JSON.stringify(conn.json)).toBe(201);
   connectionId = conn.json.id;
@@ -82,7 +87,10 @@ describe("an upstream input schema nested 20,000 levels deep", () => {
     expect(review.json.error.code).toBe("tool_schema_unusable");
 
     // A second refresh (unchanged upstream) is stable.
-    const again = await call(refreshRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } });
+    const again = await call(refreshRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, connectionId },
+    });
     expect(again.status).toBe(200);
   });
 });

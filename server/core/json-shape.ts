@@ -15,6 +15,22 @@ export function unstorableText(s: string): "nul" | "lone_surrogate" | null {
   return null;
 }
 
+/** The text with what PostgreSQL cannot store replaced by U+FFFD (NUL, unpaired surrogates). */
+export function storableText(s: string): string {
+  return unstorableText(s) ? s.replace(/\u0000/g, "\uFFFD").toWellFormed() : s;
+}
+
+const UNSTORABLE_WHY = {
+  nul: "a NUL character (\\u0000)",
+  lone_surrogate: "an unpaired UTF-16 surrogate",
+} as const;
+
+/** `text at \`arguments.note\` holds a NUL character (\u0000), which cannot be stored` */
+export function unstorableMessage(f: UnstorableFinding): string {
+  const where = dottedPath(f.path) || "(root)";
+  return `${f.inKey ? "a key" : "the text"} at \`${where}\` holds ${UNSTORABLE_WHY[f.problem]}, which cannot be stored`;
+}
+
 const pointerPart = (key: string | number) => String(key).replace(/~/g, "~0").replace(/\//g, "~1");
 
 export interface UnstorableFinding {

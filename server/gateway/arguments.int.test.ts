@@ -244,3 +244,101 @@ describe("arguments are checked against the tool's input schema", () => {
     expect((await counts()).upstream).toBe(before.upstream);
   });
 });
+
+describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway call", () => {
+  async function expectUnstorableRow(invocationId: string) {
+    const [row] = await database.db
+      .select()
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, invocationId));
+    expect(row).toMatchObject({ decision: "deny", reasonCode: "arguments_unstorable" });
+    expect(row!.argsHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row!.argsSummary)).not.toContain("\\u0000");
+    const events = await database.db
+      .select({ reasonCode: toolCallEvents.reasonCode })
+      .from(toolCallEvents)
+      .where(eq(toolCallEvents.invocationId, invocationId));
+    expect(events).toEqual([{ reasonCode: "arguments_unstorable" }]);
+  }
+
+  it("REST: 400 invalid_request naming the field; the attempt is recorded (hash, safe summary)", async () => {
+    for (const [i, bad] of ["a\u0000b", "\ud800x"].entries()) {
+      const before = await counts();
+      const res = await call<{ error: { code: string; message: string; invocationId: string } }>(
+        callRoute.POST,
+        "POST",
+        "/",
+        { token, rawBody: JSON.stringify({ tool: "todo__kv_get", arguments: { key: bad, [`k${i}`]: 1 } }) },
+      );
+      expect(res.status, JSON.stringify(res.json)).toBe(400);
+      expect(res.json.error.code).toBe("invalid_request");
+      expect(res.json.error.message).toContain("arguments.key");
+      expect(await counts()).toMatchObject({
+        invocations: before.invocations + 1,
+        events: before.events + 1,
+        upstream: before.upstream,
+      });
+      await expectUnstorableRow(res.json.error.invocationId);
+    }
+    // In the tool name too (stored with U+FFFD), and in the idempotency key.
+    const named = await call<{ error: { code: string; invocationId: string } }>(callRoute.POST, "POST", "/", {
+      token,
+      body: { tool: "todo__kv\u0000get", arguments: {}, idempotencyKey: "k\u0000" },
+    });
+    expect(named.status).toBe(400);
+    await expectUnstorableRow(named.json.error.invocationId);
+  });
+
+  it("MCP, both the fast path and the SDK path: an isError result; the attempt is recorded", async () => {
+    const rpcBody = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "todo__kv_get", arguments: { key: "x\u0000y" } },
+    });
+    // A single message takes the fast path; a batch of one takes the SDK transport.
+    for (const body of [rpcBody, `[${rpcBody}]`]) {
+      const before = await counts();
+      const res = await fetch(`${origin}/api/tool-gateway/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: "application/json, text/event-stream",
+          "content-type": "application/json",
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body,
+      });
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      const parsed = JSON.parse(text.slice(text.search(/[[{]/)).replace(/\n\n$/, "")) as unknown;
+      const message = (Array.isArray(parsed) ? parsed[0] : parsed) as {
+        result: { isError: boolean; structuredContent: { code: string; invocationId: string } };
+      };
+      expect(message.result.isError).toBe(true);
+      expect(message.result.structuredContent.code).toBe("invalid_request");
+      expect(await counts()).toMatchObject({
+        invocations: before.invocations + 1,
+        events: before.events + 1,
+        upstream: before.upstream,
+      });
+      await expectUnstorableRow(message.result.structuredContent.invocationId);
+    }
+  });
+
+  it("MCP: a message nested deeper than the bound is refused (400, audited), never parsed", async () => {
+    const before = await counts();
+    const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
+    const res = await fetch(`${origin}/api/tool-gateway/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"todo__kv_get","arguments":${deep}}}`,
+    });
+    expect(res.status).toBe(400);
+    expect((await counts()).events).toBe(before.events + 1);
+  });
+});

@@ -101,6 +101,15 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
         invocationId,
       };
     default:
+      if (d.reasonCode === "arguments_unstorable") {
+        return {
+          ok: false,
+          status: 400,
+          code: "invalid_request",
+          message: d.explanation.at(-1) ?? "the call holds text that cannot be stored",
+          invocationId,
+        };
+      }
       if (d.reasonCode === "arguments_invalid") {
         return {
           ok: false,

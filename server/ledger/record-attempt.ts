@@ -13,6 +13,7 @@ import {
   toolEventRows,
 } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
+import { findUnstorable, storableText, unstorableMessage } from "../core/json-shape";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents } from "./hot-statements";
 import {
@@ -118,6 +119,14 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     now: input.now.toISOString(),
   };
   let decision = decide(snapshot, request);
+  // Text PostgreSQL cannot store (NUL, unpaired surrogates) in the tool name, the arguments or
+  // the idempotency key: the attempt is still recorded (its hash, a storable summary), refused.
+  const unstorable = findUnstorable({
+    tool: input.toolName,
+    arguments: input.arguments,
+    idempotencyKey: input.idempotencyKey ?? null,
+  });
+  if (unstorable) decision = unstorableDecision(decision, unstorableMessage(unstorable));
   const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments);
   const start: InvocationStart = {
     companyId: context.companyId,
@@ -130,11 +139,11 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     applicationId: decision.target?.applicationId ?? null,
     connectionId: decision.target?.connectionId ?? null,
     catalogEntryId: decision.target?.catalogEntryId ?? null,
-    toolName: input.toolName,
+    toolName: storableText(input.toolName),
     argsHash,
     argsSummary: argsSummary.summary,
     risk: decision.target?.risk ?? null,
-    idempotencyKey: input.idempotencyKey ?? null,
+    idempotencyKey: input.idempotencyKey == null ? null : storableText(input.idempotencyKey),
   };
   const identity = idempotencyIdentity(start);
   const value0 = decisionValue(decision);
@@ -234,6 +243,22 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   });
 }
 
+/** The decision for an attempt whose input cannot be stored: refused whatever policies say. */
+function unstorableDecision(d: Decision, why: string): Decision {
+  return {
+    ...d,
+    allowed: false,
+    reasonCode: "arguments_unstorable",
+    effects: ["block"],
+    explanation: [...d.explanation, why],
+    rateLimits: [],
+    rateLimitState: null,
+    trustRuleId: null,
+    retryAfterMs: null,
+    approvalExpiresInSeconds: null,
+  };
+}
+
 /** What every audit event of an attempt says about who called what (the ledger row's facts). */
 function eventBase(
   input: AttemptInput,
@@ -254,7 +279,7 @@ function eventBase(
     applicationId: start.applicationId ?? null,
     connectionId: start.connectionId ?? null,
     catalogEntryId: start.catalogEntryId ?? null,
-    toolName: input.toolName,
+    toolName: start.toolName,
     risk: start.risk ?? null,
     argsHash: start.argsHash,
   };
