@@ -17,7 +17,7 @@ export function unstorableText(s: string): "nul" | "lone_surrogate" | null {
 
 /** The text with what PostgreSQL cannot store replaced by U+FFFD (NUL, unpaired surrogates). */
 export function storableText(s: string): string {
-  return unstorableText(s) ? s.replace(/\u0000/g, "\uFFFD").toWellFormed() : s;
+  return unstorableText(s) ? s.split("\u0000").join("\uFFFD").toWellFormed() : s;
 }
 
 const UNSTORABLE_WHY = {
