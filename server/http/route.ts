@@ -88,7 +88,6 @@ async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new ServiceError("unsupported_media_type", "send the body as `application/json`", 415);
   }
-  if (nulMutationEnabled()) return JSON.parse(text);
   return parseBoundedJson(text, "body");
 }
 
@@ -106,7 +105,7 @@ export function parseBoundedJson(text: string, where: string): unknown {
   } catch {
     throw invalidRequest(`the request ${where} is not valid JSON`);
   }
-  refuseUnstorable(value, where);
+  if (!nulMutationEnabled()) refuseUnstorable(value, where);
   return value;
 }
 
