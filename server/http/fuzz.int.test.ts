@@ -145,8 +145,8 @@ async function learnShapes(route: RouteFile): Promise<void> {
         }),
         { params: Promise.resolve(params) },
       ).catch(() => null);
-      if (!res || res.status !== 400) break;
-      const json = (await res.json().catch(() => ({}))) as {
+      if (res?.status !== 400) break;
+      const json = (await res!.json().catch(() => ({}))) as {
         error?: { details?: { issues?: { path: string; message: string }[] } };
       };
       const issues = json.error?.details?.issues ?? [];
