@@ -1,3 +1,4 @@
+import { hasSecretShape } from "../catalog/content-guard";
 import { storableText } from "../core/json-shape";
 
 /** Every summary stored in the ledger or audit trail serialises to at most this many bytes. */
@@ -62,7 +63,7 @@ export function summarize(value: unknown, redactPointers: readonly string[] = []
   const redacted = redactPaths(value, redactPointers);
   const walk = (v: unknown, depth: number, path: string): unknown => {
     if (typeof v === "string") {
-      if (SECRET_VALUE.test(v)) {
+      if (SECRET_VALUE.test(v) || hasSecretShape(v)) {
         redactions.push(storableText(path) || "/");
         return REDACTED;
       }

@@ -5,20 +5,29 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, count, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, count, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
+import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
+import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
+import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
+import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { issues, toolActionRequests, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
+import { reviewedArgsOf } from "@/server/approvals/reviewed-args";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setRouteDatabase } from "@/server/http/route";
+import { resetLocalProvider } from "@/server/secrets/local-provider";
+import { rotateMasterKey, runDoctor } from "@/server/secrets/maintenance";
 import { call } from "@/server/testing/api";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
@@ -340,5 +349,133 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
     });
     expect(res.status).toBe(400);
     expect((await counts()).events).toBe(before.events + 1);
+  });
+});
+
+describe("a canary secret sent as a tool argument", () => {
+  // Assembled at runtime (no credential-shaped literal in the source).
+  const CANARY = ["sk", "live", `CanaryArg${Date.now().toString(36)}Q7x9`].join("_");
+
+  it("appears nowhere in the database except encrypted, nor in logs, API responses or comments", async () => {
+    const logged: string[] = [];
+    const spies = (["log", "info", "warn", "error"] as const).map((m) =>
+      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map(String).join(" "));
+      }),
+    );
+    const responses: string[] = [];
+    const keep = <R extends { json: unknown }>(r: R): R => {
+      responses.push(JSON.stringify(r.json));
+      return r;
+    };
+    try {
+      // Approval-gated write: the card, its comment and the stored reviewed arguments.
+      const gated = keep(
+        await call<{ error: { code: string; actionRequestId: string } }>(callRoute.POST, "POST", "/", {
+          token,
+          body: { tool: "todo__kv_set", arguments: { key: "canary", value: CANARY } },
+        }),
+      );
+      expect(gated.json.error.code).toBe("approval_required");
+      const actionRequestId = gated.json.error.actionRequestId;
+      keep(
+        await call(approveRoute.POST, "POST", "/", {
+          ...board(),
+          params: { companyId, actionRequestId },
+          body: {},
+        }),
+      );
+      const executed = keep(
+        await call(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId } }),
+      );
+      expect(executed.status, JSON.stringify(executed.json)).toBe(200);
+      // Execution used exactly the reviewed arguments (decrypted).
+      expect(todo.state.kv.get("canary")).toBe(CANARY);
+      // An allowed read whose result echoes it, and an invalid call that carries it.
+      keep(
+        await call(callRoute.POST, "POST", "/", {
+          token,
+          body: { tool: "todo__kv_get", arguments: { key: "canary" } },
+        }),
+      );
+      keep(
+        await call(callRoute.POST, "POST", "/", {
+          token,
+          body: { tool: "todo__kv_set", arguments: { key: "c2", value: 1, note: CANARY } },
+        }),
+      );
+      // What people and agents read back.
+      const [issue] = await database.db
+        .select({ id: issues.id })
+        .from(issues)
+        .where(eq(issues.companyId, companyId))
+        .limit(1);
+      keep(await call(issueRoute.GET, "GET", "/", { ...board(), params: { issueId: issue!.id } }));
+      keep(await call(actionRequestsRoute.GET, "GET", "/", { ...board(), params: { companyId } }));
+      keep(await call(auditRoute.GET, "GET", "/", { ...board(), params: { companyId } }));
+      keep(await call(invocationsRoute.GET, "GET", "/", { ...board(), params: { companyId } }));
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    for (const r of responses) expect(r).not.toContain(CANARY);
+    expect(logged.join("\n")).not.toContain(CANARY);
+
+    // Every text/json column of every table.
+    const columns = await database.db.execute<{ table_name: string; column_name: string }>(
+      sql`select table_name, column_name from information_schema.columns
+          where table_schema = 'public' and data_type in ('text', 'jsonb', 'json', 'character varying')`,
+    );
+    const hits: string[] = [];
+    let encryptedRows = 0;
+    for (const c of columns) {
+      const [row] = await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from ${sql.identifier(c.table_name)} where ${sql.identifier(c.column_name)}::text like ${`%${CANARY}%`}`,
+      );
+      if (row!.n > 0) hits.push(`${c.table_name}.${c.column_name}`);
+      if (c.table_name === "tool_action_requests" && c.column_name === "reviewed_args_encrypted") {
+        const [e] = await database.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from tool_action_requests where reviewed_args_encrypted is not null`,
+        );
+        encryptedRows = e!.n;
+      }
+    }
+    expect(columns.length).toBeGreaterThan(50);
+    expect(hits).toEqual([]);
+    expect(encryptedRows).toBeGreaterThan(0);
+  });
+});
+
+describe("reviewed arguments and the master key", () => {
+  it("rotate-master-key re-encrypts them (and encrypts legacy clear rows); doctor checks their key", async () => {
+    const rows = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.companyId, companyId));
+    expect(rows.length).toBeGreaterThan(0);
+    // A legacy row (written before encryption) holding its arguments in clear.
+    const legacy = rows[0]!;
+    const legacyArgs = reviewedArgsOf(legacy);
+    const plain = new Map(rows.map((r) => [r.id, reviewedArgsOf(r)]));
+    expect([...plain.values()].every((v) => v !== undefined)).toBe(true);
+    await database.db
+      .update(toolActionRequests)
+      .set({ reviewedArgs: legacyArgs, reviewedArgsEncrypted: null })
+      .where(eq(toolActionRequests.id, legacy.id));
+    const before = await runDoctor(database.db);
+    expect(before.findings.map((f) => f.kind)).toContain("plaintext_reviewed_args");
+
+    const report = await rotateMasterKey(database.db);
+    resetLocalProvider();
+    const after = await database.db
+      .select()
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.companyId, companyId));
+    for (const r of after) {
+      expect(r.reviewedArgs).toBeNull();
+      expect(r.reviewedArgsEncrypted?.keyId).toBe(report.newKeyId);
+      expect(reviewedArgsOf(r)).toEqual(plain.get(r.id));
+    }
+    const doctor = await runDoctor(database.db);
+    expect(doctor.findings.filter((f) => f.kind.includes("reviewed_args"))).toEqual([]);
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "tool_action_requests" ALTER COLUMN "reviewed_args" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "tool_action_requests" ADD COLUMN "reviewed_args_encrypted" jsonb;
