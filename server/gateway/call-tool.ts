@@ -10,7 +10,8 @@ import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
-import { isServiceError } from "../errors";
+import { jsonShapeProblem } from "../core/json-shape";
+import { isServiceError, ServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
 import { completeInvocationWithEvent } from "../ledger/hot-statements";
 import { claimExecution, completeInvocation } from "../ledger/invocations";
@@ -19,6 +20,9 @@ import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
 import { loadConnection } from "../tools/connections";
 import type { GatewayContext } from "./sessions";
+
+/** The deepest upstream result accepted (deeper: `upstream_error`, never a crash). */
+export const MAX_RESULT_DEPTH = 128;
 
 export const GatewayCallInput = z.object({
   tool: z.string().min(1).max(200),
@@ -453,6 +457,13 @@ export async function executeInvocation(
       runId: ex.runId,
       issueId: ex.issueId,
     });
+    // Results are untrusted JSON: bounded in depth before anything recursive walks them.
+    if (jsonShapeProblem(up.result, { maxDepth: MAX_RESULT_DEPTH, maxNodes: 2_000_000 }))
+      throw new ServiceError(
+        "upstream_error",
+        `the upstream result nests deeper than ${MAX_RESULT_DEPTH} levels`,
+        502,
+      );
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
