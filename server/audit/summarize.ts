@@ -58,12 +58,18 @@ export interface Summary {
  * strings are cut at 200 characters, arrays at 20 items, nesting at depth 4, and the whole
  * summary at 4 KB (beyond which only the top-level shape is kept).
  */
-export function summarize(value: unknown, redactPointers: readonly string[] = []): Summary {
+export function summarize(
+  value: unknown,
+  redactPointers: readonly string[] = [],
+  /** Exact values to redact wherever they appear (a connection's own secrets; under 4 characters ignored). */
+  secretValues: readonly string[] = [],
+): Summary {
+  const exact = secretValues.filter((s) => s.length >= 4);
   const redactions: string[] = [...redactPointers];
   const redacted = redactPaths(value, redactPointers);
   const walk = (v: unknown, depth: number, path: string): unknown => {
     if (typeof v === "string") {
-      if (SECRET_VALUE.test(v) || hasSecretShape(v)) {
+      if (SECRET_VALUE.test(v) || hasSecretShape(v) || exact.some((s) => v.includes(s))) {
         redactions.push(storableText(path) || "/");
         return REDACTED;
       }

@@ -18,7 +18,14 @@ import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/r
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { issues, toolActionRequests, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
+import {
+  issueComments,
+  issues,
+  toolActionRequests,
+  toolCallEvents,
+  toolCatalogEntries,
+  toolInvocations,
+} from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
@@ -26,8 +33,10 @@ import { reviewedArgsOf } from "@/server/approvals/reviewed-args";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setRouteDatabase } from "@/server/http/route";
+import { bindSecret } from "@/server/secrets/bindings";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey, runDoctor } from "@/server/secrets/maintenance";
+import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
@@ -42,6 +51,7 @@ let demo: DemoCredentials;
 let companyId: string;
 let todo: HttpFixture<TodoState>;
 let token: string;
+let todoConnectionId: string;
 let listener: http.Server;
 let origin: string;
 const board = () => ({ token: demo.boardApiKey });
@@ -66,6 +76,7 @@ beforeAll(async () => {
     params: { companyId, exampleId: "todo" },
   });
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+  todoConnectionId = installed.json.connectionId;
   const [kvSet] = await database.db
     .select({ id: toolCatalogEntries.id, inputSchema: toolCatalogEntries.inputSchema })
     .from(toolCatalogEntries)
@@ -442,6 +453,48 @@ describe("a canary secret sent as a tool argument", () => {
     expect(columns.length).toBeGreaterThan(50);
     expect(hits).toEqual([]);
     expect(encryptedRows).toBeGreaterThan(0);
+  });
+});
+
+describe("the connection's own secret sent back as an argument", () => {
+  it("is redacted from the ledger, the audit trail, the action card and its comment", async () => {
+    const ctx = {
+      db: database.db,
+      actor: { type: "board_key" as const, keyId: "k", role: "admin" as const, userId: null, companyId },
+      requestId: "t",
+      now: () => new Date(),
+    };
+    // Not secret-shaped: only its being the connection's own secret makes it one.
+    const own = `own-connection-value-${Date.now().toString(36)}`;
+    const secret = await createSecret(ctx, companyId, { name: "TODO_TOKEN", value: own });
+    await bindSecret(ctx, companyId, todoConnectionId, {
+      secretId: secret.id,
+      placement: "http_header",
+      target: "X-Todo-Token",
+    });
+    const gated = await call<{ error: { code: string; invocationId: string } }>(callRoute.POST, "POST", "/", {
+      token,
+      body: { tool: "todo__kv_set", arguments: { key: "own", value: `prefix ${own} suffix` } },
+    });
+    expect(gated.json.error.code).toBe("approval_required");
+    const read = await call(callRoute.POST, "POST", "/", {
+      token,
+      body: { tool: "todo__kv_get", arguments: { key: own } },
+    });
+    expect(read.status, JSON.stringify(read.json)).toBe(200);
+    expect(JSON.stringify(read.json)).not.toContain(own);
+    const places = [
+      await database.db.select({ s: toolInvocations.argsSummary }).from(toolInvocations),
+      await database.db.select({ s: toolCallEvents.argsSummary }).from(toolCallEvents),
+      await database.db.select({ s: toolActionRequests.preview }).from(toolActionRequests),
+      await database.db.select({ s: issueComments.payload }).from(issueComments),
+    ];
+    for (const rows of places) expect(JSON.stringify(rows)).not.toContain(own);
+    const [inv] = await database.db
+      .select({ s: toolInvocations.argsSummary })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, gated.json.error.invocationId));
+    expect(inv!.s).toEqual({ key: "own", value: "[redacted]" });
   });
 });
 

@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/db/client";
 import { toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
-import { getAccessSnapshot } from "../access/snapshot";
+import { executionTargetOf, getAccessSnapshot } from "../access/snapshot";
 import type { AccessContext, AccessRequest, AccessSnapshot, Decision } from "../access/types";
 import {
   type DecisionValue,
@@ -14,6 +14,7 @@ import {
 } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
 import { findUnstorable, storableText, unstorableMessage } from "../core/json-shape";
+import { connectionSecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents } from "./hot-statements";
 import {
@@ -127,7 +128,12 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     idempotencyKey: input.idempotencyKey ?? null,
   });
   if (unstorable) decision = unstorableDecision(decision, unstorableMessage(unstorable));
-  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments);
+  // The connection's own secret values, when it has any bound, are redacted from the summary
+  // like secret shapes (loaded once per access snapshot).
+  const guardValues = decision.target
+    ? await secretGuardValues(db, snapshot, decision.target.connectionId)
+    : [];
+  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments, guardValues);
   const start: InvocationStart = {
     companyId: context.companyId,
     actorType: input.actorType,
@@ -241,6 +247,32 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       snapshot,
     };
   });
+}
+
+const guardValuesBySnapshot = new WeakMap<AccessSnapshot, Map<string, Promise<string[]>>>();
+
+/**
+ * The secret values bound to a connection, for redacting argument summaries; cached on the
+ * access snapshot (a change to bindings or secrets bumps the access version, so a new snapshot).
+ */
+function secretGuardValues(
+  db: Db,
+  snapshot: AccessSnapshot,
+  connectionId: string,
+): Promise<string[]> | string[] {
+  const target = executionTargetOf(snapshot, connectionId);
+  if (!target?.secretsBound) return [];
+  let byConnection = guardValuesBySnapshot.get(snapshot);
+  if (!byConnection) {
+    byConnection = new Map();
+    guardValuesBySnapshot.set(snapshot, byConnection);
+  }
+  let values = byConnection.get(connectionId);
+  if (!values) {
+    values = connectionSecretValuesForRedaction(db, snapshot.companyId, connectionId);
+    byConnection.set(connectionId, values);
+  }
+  return values;
 }
 
 /** The decision for an attempt whose input cannot be stored: refused whatever policies say. */
