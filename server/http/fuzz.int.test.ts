@@ -484,6 +484,11 @@ describe("fuzzing every route file", () => {
           tool: fc.oneof(fc.constantFrom(...tools), nastyString),
           arguments: fc.oneof(jsonBody, fc.dictionary(fc.constantFrom("text", "a", "b", "key"), leaf)),
           idempotencyKey: fc.oneof(fc.constant(undefined), fc.constantFrom("k1", "k2"), nastyString),
+          // Sometimes an approval to consume (unknown ids: refused, never a 5xx).
+          approvedActionRequestId: fc.oneof(
+            { weight: 7, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: fc.uuid() },
+          ),
         },
         { requiredKeys: ["tool"] },
       );
@@ -516,7 +521,9 @@ describe("fuzzing every route file", () => {
           const after = await ledger();
           const desc = `${JSON.stringify(b)} → ${res.status} ${text.slice(0, 200)}`;
           if (res.status >= 500) throw new Error(`5xx: ${desc}`);
-          if (after.events <= before.events) throw new Error(`no audit event: ${desc}`);
+          if (after.events <= before.events && b.approvedActionRequestId === undefined)
+            throw new Error(`no audit event: ${desc}`);
+          if (b.approvedActionRequestId !== undefined) return true;
           if (GatewayCallInput.safeParse(b).success && after.attempts !== before.attempts + 1)
             throw new Error(`not on the ledger (attempts ${before.attempts} → ${after.attempts}): ${desc}`);
           return true;
