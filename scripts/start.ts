@@ -100,9 +100,9 @@ async function main() {
         console.log(
           `• seeded the demo company "Acme Robotics"; credentials saved to ${credsFile} (mode 0600)`,
         );
+        // API keys are never printed: stdout often ends up in log files. They are in the file.
         console.log(`\n  Owner sign-in:  ${creds.ownerEmail}  /  ${creds.ownerPassword}`);
-        console.log(`  Board API key:  ${creds.boardApiKey}`);
-        for (const a of creds.agents) console.log(`  Agent key (${a.name}):  ${a.apiKey}`);
+        console.log(`  API keys (board, ${creds.agents.length} agents):  in ${credsFile}`);
       } else if (existsSync(credsFile)) {
         console.log(
           `• existing data kept; demo credentials (if this is the demo database) are in ${credsFile}`,

@@ -30,10 +30,55 @@ function write(level: "info" | "warn" | "error", event: string, fields: Record<s
 export const logInfo = (event: string, fields: Record<string, unknown> = {}) => write("info", event, fields);
 export const logWarn = (event: string, fields: Record<string, unknown> = {}) => write("warn", event, fields);
 
+/** PostgreSQL's facts about a failed statement: never its text or parameters. */
+interface PgFacts {
+  code?: string;
+  severity?: string;
+  table_name?: string;
+  constraint_name?: string;
+  routine?: string;
+}
+
+function pgFacts(err: unknown): PgFacts | null {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; i++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) {
+      const p = e as PgFacts;
+      return {
+        code: p.code,
+        severity: p.severity,
+        table_name: p.table_name,
+        constraint_name: p.constraint_name,
+        routine: p.routine,
+      };
+    }
+    e = e.cause as typeof e;
+  }
+  return null;
+}
+
+/**
+ * Drizzle's `Failed query: <sql>\nparams: <values>` (and any error whose message or stack
+ * carries SQL parameters) is logged as the statement's first words and PostgreSQL's error
+ * code only: parameters hold key hashes, names and user text, and never reach a log line.
+ */
+function describeError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err).slice(0, 500) };
+  const failed = /^Failed query: /.test(err.message) || /\nparams: /.test(err.message);
+  if (!failed) return { name: err.name, message: err.message, stack: err.stack };
+  const statement = /^Failed query: (\w+(?:\s+\w+)?(?:\s+"?[\w.]+"?)?)/.exec(err.message)?.[1] ?? "statement";
+  const pg = pgFacts(err);
+  return {
+    name: err.name,
+    message: `failed query (${statement}…; text and parameters withheld)`,
+    ...(pg ? { pg } : {}),
+    // The stack's frames, without the message lines that repeat the query.
+    stack: err.stack
+      ?.split("\n")
+      .filter((l) => /^\s+at /.test(l))
+      .join("\n"),
+  };
+}
+
 export function logError(event: string, err: unknown, fields: Record<string, unknown> = {}) {
-  const e =
-    err instanceof Error
-      ? { name: err.name, message: err.message, stack: err.stack }
-      : { message: String(err) };
-  write("error", event, { ...fields, error: e });
+  write("error", event, { ...fields, error: describeError(err) });
 }

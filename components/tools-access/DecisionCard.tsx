@@ -105,6 +105,27 @@ export function DecisionCard({ result, className }: DecisionCardProps) {
             The call would be held back. Retry in {formatDuration(wait)}.
           </p>
         ) : null}
+        {decision.argumentIssues && decision.argumentIssues.length > 0 ? (
+          <div data-testid="test-argument-issues">
+            <h4 className="text-sm font-semibold text-zinc-900">
+              The arguments do not match the tool&apos;s input schema
+            </h4>
+            <p className="mt-1 text-sm text-zinc-700">
+              The gateway would refuse this call with <code>arguments_invalid</code> before any approval or
+              upstream call.
+            </p>
+            <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-zinc-700">
+              {decision.argumentIssues.map((issue) => (
+                <li key={`${issue.path}:${issue.message}`}>
+                  <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-800">
+                    {issue.path || "(arguments)"}
+                  </code>{" "}
+                  {issue.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         {decision.explanation.length > 0 ? (
           <div>
             <h4 className="text-sm font-semibold text-zinc-900">How the gateway decided</h4>

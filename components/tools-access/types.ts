@@ -274,6 +274,8 @@ export interface PolicyDecision {
   retryAfterMs: number | null;
   trustRuleId: string | null;
   target: { catalogEntryId: string; toolName: string; risk: Risk | string } | null;
+  /** Set when the arguments do not match the tool's input schema (JSON Pointer + message). */
+  argumentIssues?: { path: string; message: string }[];
 }
 
 /** `POST /policies/test` */

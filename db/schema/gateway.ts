@@ -181,7 +181,7 @@ export const toolInvocations = pgTable(
 
 /**
  * A reviewable, signed request to run one tool call with stored arguments. Execution uses
- * exactly `reviewed_args`; consumption is a conditional update `approved → executing`.
+ * exactly the reviewed arguments (`reviewed_args_encrypted`); consumption is a conditional update `approved → executing`.
  */
 export const toolActionRequests = pgTable(
   "tool_action_requests",
@@ -196,8 +196,22 @@ export const toolActionRequests = pgTable(
     approvalId: uuid("approval_id"),
     catalogEntryId: uuid("catalog_entry_id").notNull(),
     toolName: text("tool_name").notNull(),
-    /** Canonical (RFC 8785) reviewed arguments, exactly what execution will send. */
-    reviewedArgs: jsonb("reviewed_args").notNull(),
+    /**
+     * Legacy: reviewed arguments in clear (rows written before they were encrypted). New rows
+     * leave it null and keep them in `reviewed_args_encrypted`.
+     */
+    reviewedArgs: jsonb("reviewed_args"),
+    /**
+     * The canonical (RFC 8785) reviewed arguments, exactly what execution will send, encrypted
+     * with the secrets provider (AES-256-GCM; additional data binds them to the company and
+     * this action request): `{ciphertext, iv, authTag, keyId}`.
+     */
+    reviewedArgsEncrypted: jsonb("reviewed_args_encrypted").$type<{
+      ciphertext: string;
+      iv: string;
+      authTag: string;
+      keyId: string;
+    }>(),
     argsHash: text("args_hash").notNull(),
     schemaHash: text("schema_hash").notNull(),
     versionHash: text("version_hash").notNull(),

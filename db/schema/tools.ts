@@ -152,6 +152,11 @@ export const toolCatalogEntries = pgTable(
     risk: text("risk").notNull(),
     riskOverride: text("risk_override"),
     status: text("status").notNull().default("quarantined"),
+    /**
+     * Why the upstream's input schema cannot be used (too deep or large, or ajv cannot compile
+     * it); such a tool stays quarantined and its stored `input_schema` is a stand-in.
+     */
+    schemaProblem: text("schema_problem"),
     /** The last reviewed version, kept to show a diff when the upstream changes it. */
     reviewedVersion: jsonb("reviewed_version").$type<Record<string, unknown>>(),
     reviewedAt: ts("reviewed_at"),

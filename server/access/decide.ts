@@ -1,3 +1,4 @@
+import { checkArguments } from "./argument-schema";
 import { type CompiledPolicy, type CompiledSnapshot, candidatePolicies, compileSnapshot } from "./compile";
 import { type ConditionInput, conditionsHold, constraintHolds } from "./conditions";
 import { globMatch } from "./glob";
@@ -379,6 +380,27 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     }
   }
 
+  // Arguments against the tool's input schema, before any approval card can be created:
+  // a person is never asked to approve a call that cannot run, and an invalid call never
+  // consumes a rate-limit token or a trust-rule use.
+  if (!listing) {
+    if (!isPlainObject(args)) return deny(d, "arguments_invalid", "arguments must be a JSON object", true);
+    if (argumentsSize(args) > MAX_ARGUMENT_BYTES) {
+      return deny(d, "arguments_invalid", `arguments exceed ${MAX_ARGUMENT_BYTES} bytes`, true);
+    }
+    const check = checkArguments(t.entry.schemaHash, t.entry.inputSchema, args);
+    if (!check.ok) {
+      d.trustRuleId = null;
+      if (check.kind === "schema_unusable") {
+        // Fail closed: an entry stored before its schema could be checked is treated as quarantined.
+        return deny(d, "tool_quarantined", `${check.message}; an admin must review the tool`);
+      }
+      d.argumentIssues = check.issues;
+      return deny(d, "arguments_invalid", check.message, true);
+    }
+    if (t.entry.inputSchema) d.explanation.push("the arguments match the tool's input schema");
+  }
+
   d.visibility = "visible";
   if (approvalNeeded) {
     d.matchedPolicyIds.push(...approvals.map((a) => a.p.id));
@@ -393,12 +415,6 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
   }
 
   // 5. Content validation and redaction.
-  if (!listing) {
-    if (!isPlainObject(args)) return deny(d, "arguments_invalid", "arguments must be a JSON object", true);
-    if (argumentsSize(args) > MAX_ARGUMENT_BYTES) {
-      return deny(d, "arguments_invalid", `arguments exceed ${MAX_ARGUMENT_BYTES} bytes`, true);
-    }
-  }
   for (const kind of ["redact_arguments", "redact_result"] as const) {
     for (const a of matching(kind, listing)) {
       const paths = (a.p.ok ? (a.p.effect.paths as string[]) : []) ?? [];

@@ -193,6 +193,8 @@ export interface Decision {
     schemaHash: string;
     versionHash: string;
   } | null;
+  /** When the arguments do not match the tool's input schema: the validator's findings. */
+  argumentIssues?: { path: string; message: string }[];
   /** When approval is required: the shortest expiry the matched approval policies ask for. */
   approvalExpiresInSeconds: number | null;
 }
@@ -213,6 +215,7 @@ export const REASON_CODES = [
   "approval_required",
   "not_in_profile",
   "arguments_invalid",
+  "arguments_unstorable",
   "rate_limited",
   "runtime_deferred",
 ] as const;

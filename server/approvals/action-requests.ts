@@ -27,6 +27,7 @@ import {
 import { type GatewayContext, publicOrigin } from "../gateway/sessions";
 import { canonicalHash, canonicalJson } from "../ledger/canonical";
 import type { Invocation } from "../ledger/invocations";
+import { encryptReviewedArgs, reviewedArgsOf } from "./reviewed-args";
 import { signActionRequest, verifyActionRequest } from "./signing";
 
 export type ActionRequest = typeof toolActionRequests.$inferSelect;
@@ -46,7 +47,7 @@ const signedFields = (r: ActionRequest) => ({
   issueId: r.issueId,
   catalogEntryId: r.catalogEntryId,
   toolName: r.toolName,
-  reviewedArgs: r.reviewedArgs,
+  reviewedArgs: reviewedArgsOf(r),
   argsHash: r.argsHash,
   schemaHash: r.schemaHash,
   versionHash: r.versionHash,
@@ -118,6 +119,9 @@ export async function createActionRequestInTx(
     expiresAt: expiresAt.toISOString(),
   };
   const { signature, keyId } = signActionRequest(fields);
+  // Stored encrypted (bound to the company and this request), never in clear.
+  const { reviewedArgs: _clear, ...stored } = fields;
+  const reviewedArgsEncrypted = encryptReviewedArgs(gw.companyId, id, canonicalArguments);
   const preview = {
     tool: t.toolName,
     risk: t.risk,
@@ -127,7 +131,16 @@ export async function createActionRequestInTx(
   };
   const inserted = await tx
     .insert(toolActionRequests)
-    .values({ ...fields, expiresAt, signature, signatureKeyId: keyId, preview, status: "pending" })
+    .values({
+      ...stored,
+      reviewedArgs: null,
+      reviewedArgsEncrypted,
+      expiresAt,
+      signature,
+      signatureKeyId: keyId,
+      preview,
+      status: "pending",
+    })
     .onConflictDoNothing({
       target: [
         toolActionRequests.companyId,
@@ -489,7 +502,9 @@ async function runApproved(
   ex: ExecContext,
   now: Date,
 ): Promise<GatewayCallOutcome> {
-  if (!verifyActionRequest(signedFields(r), r.signature, r.signatureKeyId)) {
+  // Decrypted once: what the signature covers is exactly what runs.
+  const reviewed = reviewedArgsOf(r);
+  if (reviewed === undefined || !verifyActionRequest(signedFields(r), r.signature, r.signatureKeyId)) {
     await recordToolEvents(db, [
       {
         companyId: r.companyId,
@@ -530,7 +545,7 @@ async function runApproved(
       sessionValid: true,
     },
     target: { catalogEntryId: r.catalogEntryId },
-    arguments: r.reviewedArgs,
+    arguments: reviewed,
     approvalVerified: true,
     now: now.toISOString(),
   });
@@ -572,7 +587,7 @@ async function runApproved(
     ex,
     { id: r.invocationId, argsHash: r.argsHash, executionStatus: "awaiting_approval" },
     d,
-    canonicalJson(r.reviewedArgs),
+    canonicalJson(reviewed),
     {
       approved: true,
       actionRequestId: r.id,

@@ -15,6 +15,7 @@ import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { encryptReviewedArgs, reviewedArgsOf } from "@/server/approvals/reviewed-args";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
@@ -175,7 +176,7 @@ describe("action requests", () => {
       .where(eq(toolActionRequests.id, firstId));
     const early = await agentCall({
       tool: "outbox__send_email",
-      arguments: req!.reviewedArgs,
+      arguments: reviewedArgsOf(req!),
       approvedActionRequestId: firstId,
     });
     expect(early.status).toBe(409);
@@ -187,7 +188,10 @@ describe("action requests", () => {
       .select()
       .from(toolActionRequests)
       .where(eq(toolActionRequests.id, firstId));
-    const args = req!.reviewedArgs as Record<string, unknown>;
+    // Stored encrypted, never in clear.
+    expect(req!.reviewedArgs).toBeNull();
+    expect(req!.reviewedArgsEncrypted?.ciphertext).toBeTruthy();
+    const args = reviewedArgsOf(req!) as Record<string, unknown>;
     expect((await approve(firstId)).status).toBe(200);
     const sentBefore = outbox.state.outbox.length;
     const results = await Promise.all([
@@ -223,14 +227,32 @@ describe("action requests", () => {
     const id = await requestSend(await draft("Tampered"));
     expect((await approve(id)).status).toBe(200);
     const evilDraft = await draft("Evil");
+    // Re-encrypted properly (right key, right binding) but not what was signed.
     await database.db
       .update(toolActionRequests)
-      .set({ reviewedArgs: { draftId: evilDraft } })
+      .set({
+        reviewedArgsEncrypted: encryptReviewedArgs(companyId, id, JSON.stringify({ draftId: evilDraft })),
+      })
       .where(eq(toolActionRequests.id, id));
     const before = outbox.state.outbox.length;
     const res = await execute(id);
     expect(res.status).toBe(409);
     expect(res.json.error?.code).toBe("approval_signature_invalid");
+    expect(outbox.state.outbox.length).toBe(before);
+    // Another request's ciphertext moved onto this one fails authentication (bound to its id).
+    const other = await requestSend(await draft("Moved ciphertext"));
+    expect((await approve(other)).status).toBe(200);
+    const [otherRow] = await database.db
+      .select({ enc: toolActionRequests.reviewedArgsEncrypted })
+      .from(toolActionRequests)
+      .where(eq(toolActionRequests.id, firstId));
+    await database.db
+      .update(toolActionRequests)
+      .set({ reviewedArgsEncrypted: otherRow!.enc })
+      .where(eq(toolActionRequests.id, other));
+    const moved = await execute(other);
+    expect(moved.status).toBe(409);
+    expect(moved.json.error?.code).toBe("approval_signature_invalid");
     expect(outbox.state.outbox.length).toBe(before);
   });
 

@@ -1,3 +1,6 @@
+import { hasSecretShape } from "../catalog/content-guard";
+import { storableText } from "../core/json-shape";
+
 /** Every summary stored in the ledger or audit trail serialises to at most this many bytes. */
 export const MAX_SUMMARY_BYTES = 4096;
 
@@ -55,16 +58,24 @@ export interface Summary {
  * strings are cut at 200 characters, arrays at 20 items, nesting at depth 4, and the whole
  * summary at 4 KB (beyond which only the top-level shape is kept).
  */
-export function summarize(value: unknown, redactPointers: readonly string[] = []): Summary {
+export function summarize(
+  value: unknown,
+  redactPointers: readonly string[] = [],
+  /** Exact values to redact wherever they appear (a connection's own secrets; under 4 characters ignored). */
+  secretValues: readonly string[] = [],
+): Summary {
+  const exact = secretValues.filter((s) => s.length >= 4);
   const redactions: string[] = [...redactPointers];
   const redacted = redactPaths(value, redactPointers);
   const walk = (v: unknown, depth: number, path: string): unknown => {
     if (typeof v === "string") {
-      if (SECRET_VALUE.test(v)) {
-        redactions.push(path || "/");
+      if (SECRET_VALUE.test(v) || hasSecretShape(v) || exact.some((s) => v.includes(s))) {
+        redactions.push(storableText(path) || "/");
         return REDACTED;
       }
-      return v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v;
+      // Always storable: NUL and unpaired surrogates become U+FFFD (PostgreSQL refuses them).
+      const text = storableText(v);
+      return text.length > 200 ? `${storableText(text.slice(0, 200))}… (${text.length} chars)` : text;
     }
     if (v === null || typeof v !== "object") return v;
     if (depth >= 4) return Array.isArray(v) ? `[array(${v.length})]` : "[object]";
@@ -81,11 +92,12 @@ export function summarize(value: unknown, redactPointers: readonly string[] = []
         break;
       }
       const p = `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const key = storableText(k);
       if (SENSITIVE_KEY.test(k) && x !== REDACTED) {
-        redactions.push(p);
-        out[k] = REDACTED;
+        redactions.push(storableText(p));
+        out[key] = REDACTED;
       } else {
-        out[k] = walk(x, depth + 1, p);
+        out[key] = walk(x, depth + 1, p);
       }
     }
     return out;
@@ -96,7 +108,7 @@ export function summarize(value: unknown, redactPointers: readonly string[] = []
   if (Buffer.byteLength(text, "utf8") > MAX_SUMMARY_BYTES) {
     const shape: Record<string, unknown> = { truncated: true };
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      shape.keys = Object.keys(value).slice(0, 50);
+      shape.keys = Object.keys(value).slice(0, 50).map(storableText);
     }
     summary = shape;
     text = JSON.stringify(summary);

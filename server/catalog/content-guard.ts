@@ -271,6 +271,22 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
 ];
 
+/**
+ * Whether text holds a secret-looking value (the same shapes the guard redacts in results):
+ * the ledger's and audit's argument summaries use it so arguments are guarded like results.
+ */
+export function hasSecretShape(text: string): boolean {
+  if (text.includes("PRIVATE KEY")) {
+    PEM_BEGIN.lastIndex = 0;
+    if (PEM_BEGIN.test(text)) return true;
+  }
+  for (const p of SECRET_PATTERNS) {
+    p.re.lastIndex = 0;
+    if (p.re.test(text)) return true;
+  }
+  return false;
+}
+
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 

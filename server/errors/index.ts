@@ -69,6 +69,14 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
       return invalidRequest("the value violates a constraint", { constraint: pg.constraint_name });
     case "22P02": // invalid_text_representation (e.g. malformed uuid)
       return invalidRequest("a value has the wrong format");
+    case "22P05": // untranslatable_character (NUL in jsonb)
+    case "22021": // character_not_in_repertoire (NUL in text)
+      // Defence in depth: request bodies are refused before this (server/http/route.ts); the
+      // test-only mutation switch turns both off to prove the fuzz suite finds the 500.
+      if (process.env.NODE_ENV === "test" && process.env.PAPERCLIP_TEST_MUTATION === "nul_500") return null;
+      return invalidRequest(
+        "a value holds text that cannot be stored (a NUL character or an unpaired surrogate)",
+      );
     default:
       return null;
   }

@@ -10,7 +10,8 @@ import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
-import { isServiceError } from "../errors";
+import { jsonShapeProblem } from "../core/json-shape";
+import { isServiceError, ServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
 import { completeInvocationWithEvent } from "../ledger/hot-statements";
 import { claimExecution, completeInvocation } from "../ledger/invocations";
@@ -19,6 +20,9 @@ import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
 import { loadConnection } from "../tools/connections";
 import type { GatewayContext } from "./sessions";
+
+/** The deepest upstream result accepted (deeper: `upstream_error`, never a crash). */
+export const MAX_RESULT_DEPTH = 128;
 
 export const GatewayCallInput = z.object({
   tool: z.string().min(1).max(200),
@@ -53,6 +57,8 @@ export type GatewayCallOutcome =
       retryAfterMs?: number | null;
       expiresAt?: string;
       issueUrl?: string;
+      /** For `arguments_invalid`: the validator's findings (JSON Pointer + message). */
+      details?: { issues: { path: string; message: string }[] };
     };
 
 /**
@@ -99,6 +105,15 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
         invocationId,
       };
     default:
+      if (d.reasonCode === "arguments_unstorable") {
+        return {
+          ok: false,
+          status: 400,
+          code: "invalid_request",
+          message: d.explanation.at(-1) ?? "the call holds text that cannot be stored",
+          invocationId,
+        };
+      }
       if (d.reasonCode === "arguments_invalid") {
         return {
           ok: false,
@@ -106,6 +121,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
           code: "arguments_invalid",
           message: d.explanation.at(-1) ?? "invalid arguments",
           invocationId,
+          ...(d.argumentIssues ? { details: { issues: d.argumentIssues } } : {}),
         };
       }
       return {
@@ -442,6 +458,13 @@ export async function executeInvocation(
       runId: ex.runId,
       issueId: ex.issueId,
     });
+    // Results are untrusted JSON: bounded in depth before anything recursive walks them.
+    if (jsonShapeProblem(up.result, { maxDepth: MAX_RESULT_DEPTH, maxNodes: 2_000_000 }))
+      throw new ServiceError(
+        "upstream_error",
+        `the upstream result nests deeper than ${MAX_RESULT_DEPTH} levels`,
+        502,
+      );
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { type Db, getDb } from "@/db/client";
 import { bearerToken } from "../auth/authenticate";
+import { jsonTextDepth, MAX_BODY_DEPTH } from "../core/json-shape";
 import {
   fromDatabaseError,
   invalidRequest,
@@ -10,7 +11,7 @@ import {
   payloadTooLarge,
   ServiceError,
 } from "../errors";
-import { errorResponse } from "../http/route";
+import { errorResponse, refuseUnstorable } from "../http/route";
 import { logError } from "../log";
 import {
   auditRefusedSessionToken,
@@ -119,19 +120,28 @@ export async function authenticateGatewayRequest(
   return authenticateGatewayToken(db, token, new Date());
 }
 
+/**
+ * Reads and parses a gateway request body (bounded size and depth). Text PostgreSQL cannot
+ * store is refused with `400 invalid_request`, unless `acceptUnstorable` (tools/call, which
+ * records the attempt and refuses it itself, so that it is still accounted for).
+ */
 export async function readJson<T extends z.ZodType>(
   request: Request,
   schema: T,
   limit = 1024 * 1024,
+  opts: { acceptUnstorable?: boolean } = {},
 ): Promise<z.output<T>> {
   const text = await request.text();
   if (Buffer.byteLength(text, "utf8") > limit) throw payloadTooLarge(limit);
+  if (jsonTextDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
+    throw invalidRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   let raw: unknown;
   try {
     raw = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     throw invalidRequest("the request body is not valid JSON");
   }
+  if (!opts.acceptUnstorable) refuseUnstorable(raw, "body");
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

@@ -9,6 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import { jsonTextDepth, MAX_BODY_DEPTH } from "../core/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";
@@ -18,6 +19,9 @@ import { type GatewayContext, recordGatewayRefusal } from "./sessions";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
+
+/** The deepest JSON-RPC message read: the body bound plus the envelope around the arguments. */
+export const MAX_MCP_DEPTH = MAX_BODY_DEPTH + 4;
 
 /** A request to the MCP endpoint, independent of the HTTP server that received it. */
 export interface GatewayMcpRequest extends GatewayRequestHead {
@@ -69,6 +73,7 @@ function callToolResult(outcome: GatewayCallOutcome): CallToolResult {
   if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
   if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
   if (outcome.invocationId) structured.invocationId = outcome.invocationId;
+  if (outcome.details) structured.issues = outcome.details.issues;
   return {
     isError: true,
     content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
@@ -252,6 +257,19 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       });
     }
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+    if (jsonTextDepth(req.body, MAX_MCP_DEPTH) > MAX_MCP_DEPTH) {
+      // Bounded before anything parses or walks it (arguments sit 3 levels down).
+      await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "too_deep");
+      return {
+        status: 400,
+        headers: { ...BASE_HEADERS, "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: `the request nests deeper than ${MAX_MCP_DEPTH} levels` },
+        }),
+      };
+    }
     return (await fastPath(req, gw)) ?? (await sdkPath(req, gw));
   } catch (err) {
     if (isServiceError(err)) {

@@ -4,6 +4,7 @@ import { type Db, getDb } from "@/db/client";
 import { actorFromApiKey, actorFromSessionCookie, bearerToken } from "../auth/authenticate";
 import { configuredPublicOrigin, requestHost } from "../config/proxy";
 import type { Actor, ServiceContext } from "../context";
+import { findUnstorable, jsonTextDepth, MAX_BODY_DEPTH, unstorableMessage } from "../core/json-shape";
 import {
   forbidden,
   fromDatabaseError,
@@ -88,11 +89,40 @@ async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new ServiceError("unsupported_media_type", "send the body as `application/json`", 415);
   }
+  return parseBoundedJson(text, "body");
+}
+
+/**
+ * JSON.parse with the bounds every request body has: at most `MAX_BODY_DEPTH` levels (checked
+ * on the text, before parsing), and no text PostgreSQL cannot store (NUL, unpaired
+ * surrogates) in any key or value — refused with `400 invalid_request` naming the field.
+ */
+export function parseBoundedJson(text: string, where: string): unknown {
+  if (jsonTextDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
+    throw invalidRequest(`the request ${where} nests deeper than ${MAX_BODY_DEPTH} levels`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
-    throw invalidRequest("the request body is not valid JSON");
+    throw invalidRequest(`the request ${where} is not valid JSON`);
   }
+  if (!nulMutationEnabled()) refuseUnstorable(value, where);
+  return value;
+}
+
+/** `400 invalid_request` when `value` holds text PostgreSQL cannot store. */
+export function refuseUnstorable(value: unknown, where: string): void {
+  const found = findUnstorable(value);
+  if (found)
+    throw invalidRequest(`invalid ${where}: ${unstorableMessage(found)}`, {
+      path: found.path,
+      problem: found.problem,
+    });
+}
+
+/** Test-only: re-introduces the NUL 500 (the fuzz suite's mutation test). Never set in production. */
+function nulMutationEnabled(): boolean {
+  return process.env.NODE_ENV === "test" && process.env.PAPERCLIP_TEST_MUTATION === "nul_500";
 }
 
 /**
@@ -167,11 +197,13 @@ export function route<
     try {
       const now = new Date();
       const rawParams = context?.params ? await context.params : {};
+      // A path segment with text that cannot be stored names nothing.
+      if (findUnstorable(rawParams)) throw notFound();
       const params = spec.params ? parseWith(spec.params, rawParams, "path") : ({} as z.output<P>);
       const url = new URL(request.url);
-      const query = spec.query
-        ? parseWith(spec.query, Object.fromEntries(url.searchParams), "query")
-        : ({} as z.output<Q>);
+      const rawQuery = Object.fromEntries(url.searchParams);
+      refuseUnstorable(rawQuery, "query");
+      const query = spec.query ? parseWith(spec.query, rawQuery, "query") : ({} as z.output<Q>);
       let body = undefined as z.output<B>;
       if (spec.body) {
         const raw = await readJsonBody(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY);

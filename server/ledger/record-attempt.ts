@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/db/client";
 import { toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
-import { getAccessSnapshot } from "../access/snapshot";
+import { executionTargetOf, getAccessSnapshot } from "../access/snapshot";
 import type { AccessContext, AccessRequest, AccessSnapshot, Decision } from "../access/types";
 import {
   type DecisionValue,
@@ -13,6 +13,8 @@ import {
   toolEventRows,
 } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
+import { findUnstorable, storableText, unstorableMessage } from "../core/json-shape";
+import { connectionSecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents } from "./hot-statements";
 import {
@@ -118,7 +120,20 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     now: input.now.toISOString(),
   };
   let decision = decide(snapshot, request);
-  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments);
+  // Text PostgreSQL cannot store (NUL, unpaired surrogates) in the tool name, the arguments or
+  // the idempotency key: the attempt is still recorded (its hash, a storable summary), refused.
+  const unstorable = findUnstorable({
+    tool: input.toolName,
+    arguments: input.arguments,
+    idempotencyKey: input.idempotencyKey ?? null,
+  });
+  if (unstorable) decision = unstorableDecision(decision, unstorableMessage(unstorable));
+  // The connection's own secret values, when it has any bound, are redacted from the summary
+  // like secret shapes (loaded once per access snapshot).
+  const guardValues = decision.target
+    ? await secretGuardValues(db, snapshot, decision.target.connectionId)
+    : [];
+  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments, guardValues);
   const start: InvocationStart = {
     companyId: context.companyId,
     actorType: input.actorType,
@@ -130,11 +145,11 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     applicationId: decision.target?.applicationId ?? null,
     connectionId: decision.target?.connectionId ?? null,
     catalogEntryId: decision.target?.catalogEntryId ?? null,
-    toolName: input.toolName,
+    toolName: storableText(input.toolName),
     argsHash,
     argsSummary: argsSummary.summary,
     risk: decision.target?.risk ?? null,
-    idempotencyKey: input.idempotencyKey ?? null,
+    idempotencyKey: input.idempotencyKey == null ? null : storableText(input.idempotencyKey),
   };
   const identity = idempotencyIdentity(start);
   const value0 = decisionValue(decision);
@@ -234,6 +249,48 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   });
 }
 
+const guardValuesBySnapshot = new WeakMap<AccessSnapshot, Map<string, Promise<string[]>>>();
+
+/**
+ * The secret values bound to a connection, for redacting argument summaries; cached on the
+ * access snapshot (a change to bindings or secrets bumps the access version, so a new snapshot).
+ */
+function secretGuardValues(
+  db: Db,
+  snapshot: AccessSnapshot,
+  connectionId: string,
+): Promise<string[]> | string[] {
+  const target = executionTargetOf(snapshot, connectionId);
+  if (!target?.secretsBound) return [];
+  let byConnection = guardValuesBySnapshot.get(snapshot);
+  if (!byConnection) {
+    byConnection = new Map();
+    guardValuesBySnapshot.set(snapshot, byConnection);
+  }
+  let values = byConnection.get(connectionId);
+  if (!values) {
+    values = connectionSecretValuesForRedaction(db, snapshot.companyId, connectionId);
+    byConnection.set(connectionId, values);
+  }
+  return values;
+}
+
+/** The decision for an attempt whose input cannot be stored: refused whatever policies say. */
+function unstorableDecision(d: Decision, why: string): Decision {
+  return {
+    ...d,
+    allowed: false,
+    reasonCode: "arguments_unstorable",
+    effects: ["block"],
+    explanation: [...d.explanation, why],
+    rateLimits: [],
+    rateLimitState: null,
+    trustRuleId: null,
+    retryAfterMs: null,
+    approvalExpiresInSeconds: null,
+  };
+}
+
 /** What every audit event of an attempt says about who called what (the ledger row's facts). */
 function eventBase(
   input: AttemptInput,
@@ -254,7 +311,7 @@ function eventBase(
     applicationId: start.applicationId ?? null,
     connectionId: start.connectionId ?? null,
     catalogEntryId: start.catalogEntryId ?? null,
-    toolName: input.toolName,
+    toolName: start.toolName,
     risk: start.risk ?? null,
     argsHash: start.argsHash,
   };

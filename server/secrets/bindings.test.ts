@@ -33,6 +33,13 @@ describe("checkBindingTarget", () => {
       "LD_PRELOAD",
       "NODE_OPTIONS",
       "DYLD_INSERT_LIBRARIES",
+      "BASH_ENV",
+      "NODE_PATH",
+      "PYTHONSTARTUP",
+      "GLIBC_TUNABLES",
+      "DATABASE_URL",
+      "AUTH_SECRET",
+      "PAPERCLIP_HOME",
     ])
       expect(checkBindingTarget("env_var", name).ok, name).toBe(false);
   });

@@ -6,7 +6,8 @@ import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
-import { conflict, invalidRequest, notFound } from "../errors";
+import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
+import { envKeyProblem } from "../runtime/env";
 import { loadConnection } from "../tools/connections";
 
 /** RFC 9110 `token`: the characters a header name may contain. */
@@ -33,8 +34,12 @@ export const FORBIDDEN_SECRET_HEADERS: ReadonlySet<string> = new Set([
 
 export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
 
-/** Environment variables that change how the process itself runs: never a secret's target. */
-const FORBIDDEN_ENV = /^(PATH|HOME|SHELL|NODE_OPTIONS|LD_[A-Z0-9_]*|DYLD_[A-Z0-9_]*)$/;
+/**
+ * Environment variables a secret may never fill: the runtime's own denylist (`envKeyProblem`,
+ * what a slot refuses at spawn: loader and interpreter hooks, the server's own settings) plus
+ * the few that only make sense as the host's (HOME, SHELL).
+ */
+const FORBIDDEN_ENV = /^(HOME|SHELL)$/;
 
 /** A prefix is part of a header value: visible ASCII and spaces only (no CR, LF or NUL). */
 const VALUE_PREFIX = /^[\x20-\x7e]{0,64}$/;
@@ -45,7 +50,7 @@ export type SecretPlacement = "http_header" | "env_var";
 export function checkBindingTarget(
   placement: SecretPlacement,
   target: string,
-): { ok: true; target: string } | { ok: false; message: string } {
+): { ok: true; target: string } | { ok: false; message: string; code?: "env_target_forbidden" } {
   if (placement === "http_header") {
     if (!HTTP_TOKEN.test(target))
       return { ok: false, message: "a header name is 1-128 HTTP token characters (e.g. `Authorization`)" };
@@ -59,8 +64,13 @@ export function checkBindingTarget(
       ok: false,
       message: "an environment variable name is `A-Z`, `0-9` and `_`, not starting with a digit, at most 64",
     };
-  if (FORBIDDEN_ENV.test(target))
-    return { ok: false, message: `a secret cannot be placed in the \`${target}\` environment variable` };
+  const runtimeProblem = envKeyProblem(target);
+  if (FORBIDDEN_ENV.test(target) || runtimeProblem)
+    return {
+      ok: false,
+      code: "env_target_forbidden",
+      message: `a secret cannot be placed in the \`${target}\` environment variable${runtimeProblem ? ` (it ${runtimeProblem})` : ""}`,
+    };
   return { ok: true, target };
 }
 
@@ -80,7 +90,9 @@ export const BindSecretInput = z
   })
   .superRefine((b, issue) => {
     const checked = checkBindingTarget(b.placement, b.target);
-    if (!checked.ok) issue.addIssue({ code: "custom", path: ["target"], message: checked.message });
+    // A forbidden (well-formed) name is refused by bindSecret with its own code.
+    if (!checked.ok && !checked.code)
+      issue.addIssue({ code: "custom", path: ["target"], message: checked.message });
   });
 export type BindSecretInput = z.infer<typeof BindSecretInput>;
 
@@ -218,7 +230,10 @@ export async function insertBinding(
     if (v?.status !== "active") throw notFound("secret version");
   }
   const checked = checkBindingTarget(input.placement, input.target);
-  if (!checked.ok) throw invalidRequest(`invalid \`target\`: ${checked.message}`);
+  if (!checked.ok) {
+    if (checked.code) throw new ServiceError(checked.code, checked.message, 400, { target: input.target });
+    throw invalidRequest(`invalid \`target\`: ${checked.message}`);
+  }
   const target = checked.target;
   const allowed = input.allowedAgentIds ? [...new Set(input.allowedAgentIds)] : null;
   if (allowed) {
@@ -272,6 +287,10 @@ export async function bindSecret(
   await requireCompany(ctx, companyId, "tools:manage_connections", "connection");
   const binding = await ctx.db.transaction(async (tx) => {
     const conn = await assertConnection(tx, companyId, connectionId);
+    // A target the runtime would refuse at spawn is refused now, whatever the transport.
+    const target = checkBindingTarget(input.placement, input.target);
+    if (!target.ok && target.code)
+      throw new ServiceError(target.code, target.message, 400, { target: input.target });
     const accepted = PLACEMENTS_BY_TYPE[conn.applicationType];
     if (accepted && !accepted.includes(input.placement)) {
       throw invalidRequest(

@@ -3,20 +3,23 @@
  * and `rotate-master-key`. They print names, ids, paths and key ids — never a value.
  */
 import { existsSync, renameSync } from "node:fs";
-import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import {
   companies,
   companySecretBindings,
   companySecrets,
   companySecretVersions,
+  toolActionRequests,
   toolApplications,
   toolConnections,
 } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
+import { reviewedArgsRef } from "../approvals/reviewed-args";
 import { systemContext } from "../context";
 import { checkOperatorBoundary, type HardeningFinding } from "../http/doctor";
+import { canonicalJson } from "../ledger/canonical";
 import { checkBindingTarget, insertBinding, type SecretPlacement } from "./bindings";
 import { type InlineCredentialDetail, type InlineCredentialReason, scanInlineCredentials } from "./inline";
 import {
@@ -82,7 +85,9 @@ export type DoctorFinding =
   | ({ kind: "missing_secret" } & ConnectionRef)
   | { kind: "master_key"; message: string }
   | { kind: "undecryptable_versions"; keyId: string; versions: number; message: string }
-  | HardeningFinding;
+  | HardeningFinding
+  | { kind: "undecryptable_reviewed_args"; keyId: string; requests: number; message: string }
+  | { kind: "plaintext_reviewed_args"; requests: number; message: string };
 
 export interface DoctorReport {
   connectionsChecked: number;
@@ -120,7 +125,33 @@ export async function runDoctor(db: Db, opts: { companyId?: string; log?: Log } 
       ),
     )
     .groupBy(companySecretVersions.keyId);
-  if (byKey.length > 0) {
+  // Reviewed arguments of action requests are encrypted with the same provider.
+  const argsKeyId = sql<string>`${toolActionRequests.reviewedArgsEncrypted} ->> 'keyId'`;
+  const argsByKey = await db
+    .select({ keyId: argsKeyId, n: count() })
+    .from(toolActionRequests)
+    .where(
+      and(
+        isNotNull(toolActionRequests.reviewedArgsEncrypted),
+        ...(opts.companyId ? [eq(toolActionRequests.companyId, opts.companyId)] : []),
+      ),
+    )
+    .groupBy(argsKeyId);
+  const [plain] = await db
+    .select({ n: count() })
+    .from(toolActionRequests)
+    .where(
+      and(
+        isNotNull(toolActionRequests.reviewedArgs),
+        ...(opts.companyId ? [eq(toolActionRequests.companyId, opts.companyId)] : []),
+      ),
+    );
+  if (plain && plain.n > 0) {
+    const message = `${plain.n} action request(s) written before reviewed arguments were encrypted hold them in clear; \`rotate-master-key\` encrypts them`;
+    findings.push({ kind: "plaintext_reviewed_args", requests: Number(plain.n), message });
+    log(`✖ reviewed arguments ${message}`);
+  }
+  if (byKey.length > 0 || argsByKey.length > 0) {
     let provider: LocalSecretProvider | null = null;
     try {
       provider = localProvider();
@@ -134,6 +165,17 @@ export async function runDoctor(db: Db, opts: { companyId?: string; log?: Log } 
         if (provider.canDecrypt(k.keyId)) continue;
         const message = `${k.n} active secret version(s) are encrypted with master key \`${k.keyId}\`, but the loaded key is \`${provider.keyId}\``;
         findings.push({ kind: "undecryptable_versions", keyId: k.keyId, versions: Number(k.n), message });
+        log(`✖ master key         ${message}`);
+      }
+      for (const k of argsByKey) {
+        if (provider.canDecrypt(k.keyId)) continue;
+        const message = `the reviewed arguments of ${k.n} action request(s) are encrypted with master key \`${k.keyId}\`, but the loaded key is \`${provider.keyId}\``;
+        findings.push({
+          kind: "undecryptable_reviewed_args",
+          keyId: k.keyId,
+          requests: Number(k.n),
+          message,
+        });
         log(`✖ master key         ${message}`);
       }
     }
@@ -558,9 +600,47 @@ export async function rotateMasterKey(db: Db, opts: { log?: Log } = {}): Promise
       await tx.update(companySecretVersions).set(encrypted).where(eq(companySecretVersions.id, row.id));
       changed++;
     }
+    // Reviewed arguments of action requests (and legacy rows that hold them in clear).
+    const requests = await tx
+      .select({
+        id: toolActionRequests.id,
+        companyId: toolActionRequests.companyId,
+        reviewedArgs: toolActionRequests.reviewedArgs,
+        reviewedArgsEncrypted: toolActionRequests.reviewedArgsEncrypted,
+      })
+      .from(toolActionRequests)
+      .where(
+        or(isNotNull(toolActionRequests.reviewedArgsEncrypted), isNotNull(toolActionRequests.reviewedArgs)),
+      )
+      .orderBy(asc(toolActionRequests.companyId), asc(toolActionRequests.id))
+      .for("update");
+    for (const r of requests) {
+      const ref = reviewedArgsRef(r.companyId, r.id);
+      const enc = r.reviewedArgsEncrypted;
+      if (enc?.keyId === newKey.keyId && r.reviewedArgs === null) {
+        current++;
+        continue;
+      }
+      if (enc && enc.keyId !== oldKey.keyId && enc.keyId !== newKey.keyId) {
+        throw new Error(
+          `the reviewed arguments of action request ${r.id} (company ${r.companyId}) are encrypted with master key ` +
+            `\`${enc.keyId}\`, which is neither the current key \`${oldKey.keyId}\` nor the new one; nothing was changed`,
+        );
+      }
+      const plaintext = enc
+        ? (enc.keyId === newKey.keyId ? to : from).decrypt({ ...enc, ...ref })
+        : canonicalJson(r.reviewedArgs);
+      await tx
+        .update(toolActionRequests)
+        .set({ reviewedArgsEncrypted: to.encrypt(plaintext, ref), reviewedArgs: null })
+        .where(eq(toolActionRequests.id, r.id));
+      changed++;
+    }
     return { reencrypted: changed, alreadyCurrent: current };
   });
-  log(`• re-encrypted ${reencrypted} secret version(s) from key ${oldKey.keyId} to ${newKey.keyId}`);
+  log(
+    `• re-encrypted ${reencrypted} secret version(s) and action requests' reviewed arguments from key ${oldKey.keyId} to ${newKey.keyId}`,
+  );
 
   let retiredKeyFile: string | null = null;
   if (!envMode) {

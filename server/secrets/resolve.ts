@@ -291,3 +291,36 @@ export async function connectionsMissingSecrets(db: Db | Tx, companyId: string):
     if ((await connectionSecretHealth(db, companyId, id)) === "missing_secret") out.push(id);
   return out;
 }
+
+/**
+ * The plaintext values of the live secrets bound to a connection, for **redaction only**: the
+ * gateway removes them from argument summaries (an agent may send the connection's own
+ * credential back as an argument). Nothing is released, so no access event is written; any
+ * failure yields no values (the summary then relies on secret shapes alone).
+ */
+export async function connectionSecretValuesForRedaction(
+  db: Db | Tx,
+  companyId: string,
+  connectionId: string,
+): Promise<string[]> {
+  try {
+    const loaded = await loadBindings(db, companyId, connectionId);
+    if (loaded.bindings.length === 0) return [];
+    const provider = localProvider();
+    const values = new Set<string>();
+    for (const b of loaded.bindings) {
+      const picked = pick(b, loaded);
+      if (!picked.ok) continue;
+      try {
+        const value = provider.decrypt(picked.version);
+        values.add(value);
+        if (b.valuePrefix) values.add(b.valuePrefix + value);
+      } catch {
+        // undecryptable: the call itself will fail with missing_secret
+      }
+    }
+    return [...values];
+  } catch {
+    return [];
+  }
+}

@@ -282,6 +282,21 @@ describe("bindings and resolution", () => {
       (await post({ secretId, placement: "http_header", target: "X-Ok", valuePrefix: "a\r\nb" })).status,
     ).toBe(400);
     expect((await post({ secretId, placement: "env_var", target: "lower_case" })).status).toBe(400);
+    // The runtime's own env denylist, at binding time (issue 14), not when a slot starts.
+    for (const target of [
+      "BASH_ENV",
+      "NODE_PATH",
+      "PYTHONSTARTUP",
+      "GLIBC_TUNABLES",
+      "DATABASE_URL",
+      "AUTH_SECRET",
+      "PAPERCLIP_HOME",
+      "LD_PRELOAD",
+    ]) {
+      const res = await post({ secretId, placement: "env_var", target });
+      expect(res.status, target).toBe(400);
+      expect(res.json.error.code, target).toBe("env_target_forbidden");
+    }
     const wrongTransport = await post({ secretId, placement: "env_var", target: "GITHUB_TOKEN" });
     expect(wrongTransport.status).toBe(400);
     expect(wrongTransport.json.error.message).toContain("mcp_http");

@@ -2,12 +2,14 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import { compileInputSchema } from "../access/argument-schema";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../catalog/classify";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import { CONNECTION_TEST_ERRORS, classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
+import { jsonShapeProblem } from "../core/json-shape";
 import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import { logWarn } from "../log";
@@ -385,14 +387,30 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
 /** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
 export function normalizeTool(t: ToolMetadata) {
   const name = sanitizeText(t.name, 128) ?? "";
+  let inputSchema: Record<string, unknown> =
+    t.inputSchema && typeof t.inputSchema === "object" && !Array.isArray(t.inputSchema)
+      ? t.inputSchema
+      : { type: "object" };
+  let annotations =
+    t.annotations && typeof t.annotations === "object" && !Array.isArray(t.annotations)
+      ? t.annotations
+      : null;
+  // Upstream metadata is bounded before anything recursive (hashing, storage) touches it.
+  if (annotations && jsonShapeProblem(annotations, { maxDepth: 8, maxBytes: 16 * 1024 })) annotations = null;
+  const compiled = compileInputSchema(inputSchema);
+  const schemaProblem = compiled.ok ? null : compiled.problem;
+  if (schemaProblem) {
+    // A stand-in that refuses every call; the tool stays quarantined with the reason.
+    inputSchema = { type: "object", not: {}, "x-paperclip-schema-problem": schemaProblem };
+  }
   const clean: ToolMetadata = {
     name,
     title: sanitizeText(t.title, 200),
     description: sanitizeText(t.description, 2000),
-    inputSchema: t.inputSchema && typeof t.inputSchema === "object" ? t.inputSchema : { type: "object" },
-    annotations: t.annotations && typeof t.annotations === "object" ? t.annotations : null,
+    inputSchema,
+    annotations,
   };
-  return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean) };
+  return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean), schemaProblem };
 }
 
 /**
@@ -432,7 +450,15 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
   }
   const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
   const seen = new Map(upstream.map((t) => [t.name, t]));
-  const summary = { added: 0, changed: 0, unchanged: 0, removed: 0, quarantined: 0 };
+  const summary = {
+    added: 0,
+    changed: 0,
+    unchanged: 0,
+    removed: 0,
+    quarantined: 0,
+    /** Tools quarantined because their input schema cannot be used, with the reason. */
+    unusableSchemas: [] as { name: string; problem: string }[],
+  };
   await mutateAccess(
     ctx,
     companyId,
@@ -451,8 +477,12 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
       const now = ctx.now();
       for (const t of seen.values()) {
         const old = byName.get(t.name);
+        if (t.schemaProblem) summary.unusableSchemas.push({ name: t.name, problem: t.schemaProblem });
         if (!old) {
-          const status = t.risk === "read" && connection.autoApproveReadTools ? "active" : "quarantined";
+          const status =
+            t.risk === "read" && connection.autoApproveReadTools && !t.schemaProblem
+              ? "active"
+              : "quarantined";
           if (status === "quarantined") summary.quarantined++;
           summary.added++;
           await tx.insert(toolCatalogEntries).values({
@@ -467,6 +497,7 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
             schemaHash: t.schemaHash,
             versionHash: t.versionHash,
             risk: t.risk,
+            schemaProblem: t.schemaProblem,
             status,
             reviewedVersion: status === "active" ? { ...t } : null,
             firstSeenAt: now,
@@ -487,6 +518,7 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
               schemaHash: t.schemaHash,
               versionHash: t.versionHash,
               risk: t.risk,
+              schemaProblem: t.schemaProblem,
               status: old.status === "disabled" ? "disabled" : "quarantined",
               lastSeenAt: now,
               updatedAt: now,
@@ -567,6 +599,8 @@ export async function reviewCatalog(
         if (!row) throw notFound("catalog entry");
         if (row.status === "removed")
           throw conflict("entry_removed", `\`${row.name}\` is no longer offered upstream`);
+        if (e.action === "approve" && row.schemaProblem)
+          throw conflict("tool_schema_unusable", `\`${row.name}\` cannot be approved: ${row.schemaProblem}`);
         await tx
           .update(toolCatalogEntries)
           .set({

@@ -5,6 +5,7 @@ import {
   agentRefs,
   allowedResult,
   approvalResult,
+  argumentsInvalidResult,
   COMPANY_ID,
   deniedResult,
   hiddenResult,
@@ -37,6 +38,8 @@ export const Denied: Story = { args: { initialResult: deniedResult } };
 export const RateLimited: Story = { args: { initialResult: rateLimitedResult } };
 export const ApprovalRequired: Story = { args: { initialResult: approvalResult } };
 export const HiddenTool: Story = { args: { initialResult: hiddenResult } };
+/** The validator's findings: the gateway would refuse with `arguments_invalid`, no approval card. */
+export const ArgumentsInvalid: Story = { args: { initialResult: argumentsInvalidResult } };
 
 export const NoAgents: Story = { args: { agents: [] } };
 

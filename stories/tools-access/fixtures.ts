@@ -260,6 +260,24 @@ export const deniedResult: PolicyTestResult = {
   matchedPolicies: [{ id: "pol-block-destructive", name: "Block destructive GitHub actions", kind: "block" }],
 };
 
+/** The arguments do not match the tool's input schema (refused before any approval). */
+export const argumentsInvalidResult: PolicyTestResult = {
+  decision: {
+    ...decisionBase(),
+    allowed: false,
+    visibility: "visible",
+    effects: ["block"],
+    reasonCode: "arguments_invalid",
+    explanation: [
+      "included by profile `Support tools` bound at the company level",
+      "arguments do not match the tool's input schema: /value is required",
+    ],
+    argumentIssues: [{ path: "/value", message: "is required" }],
+    target: { catalogEntryId: "ce-kv-set", toolName: "todo__kv_set", risk: "write" },
+  },
+  matchedPolicies: [],
+};
+
 export const rateLimitedResult: PolicyTestResult = {
   decision: {
     ...decisionBase(),

@@ -1,0 +1,96 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
+import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
+import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
+import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
+import { createTestDatabase } from "@/db/test/database";
+import { createHostileServer, HostileState, hostileOutputTransform } from "@/fixtures/mcp/hostile";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setGatewayDatabase } from "@/server/gateway/http";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+
+// Issue 14: a hostile upstream whose input schema nests 20,000 levels deep made the catalog
+// refresh answer 500 (stack overflow). Now the tool is quarantined with the reason.
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let companyId: string;
+let connectionId: string;
+let hostile: HttpFixture<unknown>;
+const state = new HostileState();
+const board = () => ({ token: demo.boardApiKey });
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-deep-schema-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  companyId = demo.companyId;
+  state.deepSchemaDepth = 20_000;
+  hostile = (await startHttpFixture(() => createHostileServer(state), {
+    transformOutput: hostileOutputTransform(state),
+  })) as HttpFixture<unknown>;
+  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { slug: "deep", name: "Deep", type: "mcp_http" },
+  });
+  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: {
+      applicationId: app.json.id,
+      name: "deep",
+      transportConfig: { url: hostile.url },
+      trustedLocal: true,
+    },
+  });
+  expect(conn.status, JSON.stringify(conn.json)).toBe(201);
+  connectionId = conn.json.id;
+}, 60_000);
+
+afterAll(async () => {
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await hostile?.close();
+  await database?.drop();
+});
+
+type Entry = { id: string; name: string; status: string; schemaProblem: string | null };
+
+describe("an upstream input schema nested 20,000 levels deep", () => {
+  it("the refresh answers 200 and the tool is quarantined with the reason; it cannot be approved", async () => {
+    const refreshed = await call<{
+      entries: Entry[];
+      unusableSchemas: { name: string; problem: string }[];
+    }>(refreshRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } });
+    expect(refreshed.status, JSON.stringify(refreshed.json).slice(0, 500)).toBe(200);
+    const deep = refreshed.json.entries.find((e) => e.name === "deep_schema")!;
+    expect(deep.status).toBe("quarantined");
+    expect(deep.schemaProblem).toMatch(/deeper than 64 levels/);
+    expect(refreshed.json.unusableSchemas).toEqual([{ name: "deep_schema", problem: deep.schemaProblem }]);
+    // The other tools are unaffected.
+    expect(refreshed.json.entries.find((e) => e.name === "search_notes")?.schemaProblem).toBeNull();
+
+    const review = await call<{ error: { code: string } }>(reviewRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, connectionId },
+      body: { entries: [{ id: deep.id, action: "approve" }] },
+    });
+    expect(review.status).toBe(409);
+    expect(review.json.error.code).toBe("tool_schema_unusable");
+
+    // A second refresh (unchanged upstream) is stable.
+    const again = await call(refreshRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, connectionId },
+    });
+    expect(again.status).toBe(200);
+  });
+});

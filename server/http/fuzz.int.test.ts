@@ -1,0 +1,558 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { count, eq, sum } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolCallEvents, toolInvocations, users } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { GatewayCallInput } from "@/server/gateway/call-tool";
+import { setGatewayDatabase } from "@/server/gateway/http";
+import { setRouteDatabase } from "@/server/http/route";
+import { sessionCookie } from "@/server/testing/api";
+
+// Property-based fuzzing of every route file under app/ (issue 14): generated bodies, path ids,
+// methods, headers and auth states. Properties: no input yields a 5xx; a 4xx body is
+// `{error:{code,message}}`; every gateway call with a valid session is accounted for (a new
+// ledger row or an `attempts` increment, and its audit event). A mutation test proves the
+// suite finds the NUL 500 when it is switched back on.
+//
+// Quick mode by default (CI); `npm run test:fuzz -- --full` runs longer. FUZZ_SEED replays a
+// failure (the seed is printed with every counterexample).
+
+const FULL = process.env.FUZZ_FULL === "1";
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? (FULL ? 400 : 30));
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+const APP = path.resolve(import.meta.dirname, "../../app");
+
+interface RouteFile {
+  /** Top-level body fields a method's schema asked for (learned from its 400 details), by method. */
+  shapes: Record<string, Record<string, string>>;
+  file: string;
+  /** `/api/companies/[companyId]/…` */
+  pattern: string;
+  params: { name: string; catchAll: boolean }[];
+  handlers: Record<string, (request: Request, ctx?: unknown) => Promise<Response>>;
+}
+
+/** Every `route.ts` under app/, found on the file system (a new route is covered automatically). */
+function routeFiles(dir = APP): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...routeFiles(full));
+    else if (name === "route.ts") out.push(full);
+  }
+  return out.sort();
+}
+
+/** Route files not fuzzed here, each with its reason (the test fails if one disappears). */
+const NOT_FUZZED: Record<string, string> = {
+  "api/auth/[...nextauth]/route.ts":
+    "next-auth's own handler: it loads only inside Next.js (e2e covers sign-in)",
+};
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let routes: RouteFile[];
+let gatewayToken: string;
+let cookie: string;
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-fuzz-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  const runs = (await import("@/app/api/agents/[agentId]/runs/route")) as unknown as RouteFile["handlers"];
+  const started = await runs.POST!(
+    new Request("http://localhost:3100/", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${demo.boardApiKey}`,
+        "content-type": "application/json",
+        host: "localhost:3100",
+      },
+      body: "{}",
+    }),
+    { params: Promise.resolve({ agentId: demo.agents[0]!.id }) },
+  );
+  gatewayToken = ((await started.json()) as { gateway: { token: string } }).gateway.token;
+  const [owner] = await database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, demo.ownerEmail));
+  cookie = await sessionCookie(owner!.id, demo.ownerEmail);
+  routes = [];
+  const files = routeFiles();
+  for (const skipped of Object.keys(NOT_FUZZED)) expect(files).toContain(path.join(APP, skipped));
+  for (const file of files) {
+    if (NOT_FUZZED[path.relative(APP, file)]) continue;
+    const rel = path.relative(APP, path.dirname(file)).split(path.sep);
+    const params = rel
+      .filter((s) => s.startsWith("["))
+      .map((s) => ({ name: s.replace(/^\[(\.\.\.)?|\]$/g, ""), catchAll: s.startsWith("[...") }));
+    const mod = (await import(file)) as Record<string, unknown>;
+    const handlers: RouteFile["handlers"] = {};
+    for (const m of METHODS)
+      if (typeof mod[m] === "function") handlers[m] = mod[m] as RouteFile["handlers"][string];
+    routes.push({
+      file: path.relative(APP, file),
+      pattern: `/${rel.join("/")}`,
+      params,
+      handlers,
+      shapes: {},
+    });
+  }
+  for (const route of routes) await learnShapes(route);
+}, 120_000);
+
+afterAll(async () => {
+  delete process.env.PAPERCLIP_TEST_MUTATION;
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await database?.drop();
+});
+
+/**
+ * What a body should look like, learned from the route itself: a `{}` body sent with board
+ * auth and the demo's ids answers 400 with zod's issues (`path`, `expected …`), so the fuzzer
+ * can build bodies that pass the schema and carry hostile values into the verb.
+ */
+async function learnShapes(route: RouteFile): Promise<void> {
+  for (const method of ["POST", "PUT", "PATCH"]) {
+    const handler = route.handlers[method];
+    if (!handler) continue;
+    const fields: Record<string, string> = {};
+    let body: Record<string, unknown> = {};
+    for (let round = 0; round < 4; round++) {
+      const params = Object.fromEntries(
+        route.params.map((p) => [p.name, p.name === "agentId" ? demo.agents[0]!.id : demo.companyId]),
+      );
+      const res = await handler(
+        new Request(`http://localhost:3100${route.pattern}`, {
+          method,
+          headers: {
+            host: "localhost:3100",
+            authorization: `Bearer ${demo.boardApiKey}`,
+            "content-type": "application/json",
+          },
+          body: JSON.stringify(body),
+        }),
+        { params: Promise.resolve(params) },
+      ).catch(() => null);
+      if (res?.status !== 400) break;
+      const json = (await res!.json().catch(() => ({}))) as {
+        error?: { details?: { issues?: { path: string; message: string }[] } };
+      };
+      const issues = json.error?.details?.issues ?? [];
+      let learned = false;
+      for (const i of issues) {
+        const key = i.path.split(".")[0];
+        if (!key || fields[key]) continue;
+        const m = /expected (\w+)/i.exec(i.message)?.[1]?.toLowerCase() ?? "string";
+        fields[key] = /uuid/i.test(i.message) ? "uuid" : m;
+        learned = true;
+      }
+      if (!learned) break;
+      body = Object.fromEntries(Object.entries(fields).map(([k, t]) => [k, sample(t)]));
+    }
+    if (Object.keys(fields).length > 0) route.shapes[method] = fields;
+  }
+}
+
+function sample(type: string): unknown {
+  switch (type) {
+    case "number":
+    case "int":
+      return 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+    case "record":
+      return {};
+    case "uuid":
+      return randomUUID();
+    default:
+      return "x";
+  }
+}
+
+/** A body shaped like `fields` (the learned schema), its values hostile. */
+function shapedBody(fields: Record<string, string>) {
+  const value = (t: string): fc.Arbitrary<unknown> => {
+    switch (t) {
+      case "number":
+      case "int":
+        return fc.oneof(fc.integer(), fc.double(), fc.constant(1));
+      case "boolean":
+        return fc.boolean();
+      case "array":
+        return fc.array(fc.oneof(nastyString, fc.uuid()), { maxLength: 3 });
+      case "object":
+      case "record":
+        return fc.dictionary(nastyString, nastyString, { maxKeys: 3 });
+      case "uuid":
+        return fc.oneof(fc.uuid(), fc.constant(demo.companyId), fc.constant(demo.agents[0]!.id));
+      default:
+        return nastyString;
+    }
+  };
+  return fc.record(Object.fromEntries(Object.entries(fields).map(([k, t]) => [k, value(t)])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+
+/** Strings with what breaks naive code: NUL, lone surrogates, control and bidi characters. */
+const nastyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+  fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udc00", "\u202e", "", " ", "%00", "../..", "null", "[]"),
+);
+
+const leaf = fc.oneof(
+  nastyString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.uuid(),
+  fc.constantFrom("read", "write", "destructive", "active", "include", "company", "allow", "block"),
+);
+
+/** JSON values whose keys are often the ones routes read, so some bodies get past the schema. */
+const KEYS = [
+  "name",
+  "title",
+  "slug",
+  "type",
+  "kind",
+  "status",
+  "body",
+  "description",
+  "email",
+  "tool",
+  "arguments",
+  "idempotencyKey",
+  "issueId",
+  "projectId",
+  "agentId",
+  "mode",
+  "selector",
+  "targetType",
+  "entries",
+  "action",
+  "value",
+  "envVar",
+  "secretId",
+  "reason",
+  "effect",
+  "selectors",
+  "conditions",
+  "priority",
+  "enabled",
+  "text",
+  "summary",
+  "role",
+  "command",
+  "args",
+  "transportConfig",
+  "applicationId",
+];
+const jsonBody = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.constantFrom(...KEYS), nastyString), tie("value"), { maxKeys: 6 }),
+  ),
+})).value;
+
+type Auth = "none" | "board" | "agent" | "gateway" | "cookie" | "garbage_bearer" | "garbage_cookie";
+const AUTHS: Auth[] = ["none", "board", "agent", "gateway", "cookie", "garbage_bearer", "garbage_cookie"];
+
+function authHeaders(auth: Auth): Record<string, string> {
+  switch (auth) {
+    case "none":
+      return {};
+    case "board":
+      return { authorization: `Bearer ${demo.boardApiKey}` };
+    case "agent":
+      return { authorization: `Bearer ${demo.agents[0]!.apiKey}` };
+    case "gateway":
+      return { authorization: `Bearer ${gatewayToken}` };
+    case "cookie":
+      return { cookie, origin: "http://localhost:3100" };
+    case "garbage_bearer":
+      return { authorization: "Bearer pcb_not-a-real-key\u00e9" };
+    case "garbage_cookie":
+      return { cookie: "authjs.session-token=eyJhbGciOi.garbage.x" };
+  }
+}
+
+const bodyArb = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: jsonBody.map((v) => ({ text: JSON.stringify(v) ?? "null", type: "application/json" })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      { text: "{", type: "application/json" },
+      { text: '{"a":"\\u0000"}', type: "application/json" },
+      { text: '{"name":"\\ud800"}', type: "application/json" },
+      { text: `${"[".repeat(5000)}${"]".repeat(5000)}`, type: "application/json" },
+      { text: "name=x", type: "application/x-www-form-urlencoded" },
+      { text: "", type: "application/json" },
+      { text: '{"tool":"x"}', type: "text/plain" },
+    ),
+  },
+);
+
+const request = fc.record({
+  method: fc.constantFrom(...METHODS),
+  auth: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Auth>("board") },
+    { weight: 1, arbitrary: fc.constant<Auth>("cookie") },
+    { weight: 3, arbitrary: fc.constantFrom(...AUTHS) },
+  ),
+  body: bodyArb,
+  // Weighted towards what gets past authentication and lookup (the demo's own ids, board
+  // credentials), so that hostile values reach the verbs and the database.
+  ids: fc.array(
+    fc.oneof(
+      { weight: 6, arbitrary: fc.constant("company") },
+      { weight: 2, arbitrary: fc.constant("agent") },
+      { weight: 1, arbitrary: fc.constant("uuid") },
+      { weight: 1, arbitrary: nastyString },
+    ),
+    { minLength: 4, maxLength: 4 },
+  ),
+  query: fc.oneof(
+    { weight: 3, arbitrary: fc.constant({}) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.constantFrom("limit", "cursor", "q", "status", "tool", "since", "token"),
+        nastyString,
+        { maxKeys: 2 },
+      ),
+    },
+  ),
+  exported: fc.boolean(),
+  /** Half the time, a body shaped like the route's learned schema (see learnShapes). */
+  shaped: fc.option(
+    fc.integer({ min: 0, max: 2 ** 31 - 1 }).map((seed) => shapeSampler(seed)),
+    {
+      nil: undefined,
+    },
+  ),
+});
+
+/** A deterministic body from the route's learned fields (seeded, so a failure replays). */
+function shapeSampler(seed: number) {
+  const fn = (fields: Record<string, string>) =>
+    JSON.stringify(fc.sample(shapedBody(fields), { seed, numRuns: 1 })[0]);
+  fn.toString = () => `shaped(seed=${seed})`;
+  return fn;
+}
+type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;
+
+function paramValue(kind: string): string {
+  if (kind === "company") return demo.companyId;
+  if (kind === "agent") return demo.agents[0]!.id;
+  if (kind === "uuid") return randomUUID();
+  return kind;
+}
+
+interface Sent {
+  status: number;
+  text: string;
+  description: string;
+}
+
+async function send(route: RouteFile, g: Generated): Promise<Sent | null> {
+  const exported = Object.keys(route.handlers);
+  if (exported.length === 0) return null;
+  // Mostly a method the file exports; sometimes one it does not (Next answers 405 itself).
+  const method =
+    g.exported || !route.handlers[g.method] ? exported[g.method.length % exported.length]! : g.method;
+  const handler = route.handlers[method]!;
+  const params: Record<string, string | string[]> = {};
+  route.params.forEach((p, i) => {
+    const v = paramValue(g.ids[i % g.ids.length]!);
+    params[p.name] = p.catchAll ? [v] : v;
+  });
+  const url = new URL(`http://localhost:3100${route.pattern}`);
+  for (const [k, v] of Object.entries(g.query)) url.searchParams.set(k, v);
+  const headers = new Headers({ host: "localhost:3100", ...authHeaders(g.auth) });
+  let body: string | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    body = g.shaped !== undefined && route.shapes[method] ? g.shaped(route.shapes[method]) : g.body.text;
+    headers.set("content-type", g.body.type);
+    if (route.pattern.endsWith("/mcp")) headers.set("accept", "application/json, text/event-stream");
+  }
+  const description = `${method} ${route.file} auth=${g.auth} params=${JSON.stringify(params)} query=${JSON.stringify(g.query)} body=${JSON.stringify(body?.slice(0, 300))}`;
+  let res: Response;
+  try {
+    res = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(params) });
+  } catch (err) {
+    // A handler that throws would be a 500 from Next.js.
+    return { status: 500, text: String(err), description };
+  }
+  return { status: res.status, text: await res.text(), description };
+}
+
+/** The project's error shape, or (the MCP endpoint) a JSON-RPC error; the sign-in route is next-auth's. */
+function errorShapeOk(route: RouteFile, text: string): boolean {
+  if (route.file.startsWith("api/auth/")) return true;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const e = (json as { error?: { code?: unknown; message?: unknown } })?.error;
+  if (e && typeof e.code === "string" && typeof e.message === "string") return true;
+  return route.pattern.endsWith("/mcp") && (json as { jsonrpc?: unknown })?.jsonrpc === "2.0" && !!e;
+}
+
+const statusLog: Record<string, number> = {};
+async function holds(route: RouteFile, g: Generated): Promise<boolean> {
+  const sent = await send(route, g);
+  if (!sent) return true;
+  if (process.env.FUZZ_DEBUG)
+    statusLog[`${sent.status} ${route.file}`] = (statusLog[`${sent.status} ${route.file}`] ?? 0) + 1;
+  if (sent.status >= 500)
+    throw new Error(`${sent.status} for ${sent.description}: ${sent.text.slice(0, 300)}`);
+  if (sent.status >= 400 && sent.status < 500 && !errorShapeOk(route, sent.text))
+    throw new Error(
+      `4xx body is not {error:{code,message}} for ${sent.description}: ${sent.text.slice(0, 300)}`,
+    );
+  return true;
+}
+
+const params = (runs: number): fc.Parameters<[Generated]> => ({
+  numRuns: runs,
+  ...(SEED !== undefined ? { seed: SEED } : {}),
+  // Shrinking replays requests; keep it short so a failure is reported quickly.
+  endOnFailure: !FULL,
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("fuzzing every route file", () => {
+  it("finds the route files on the file system", () => {
+    expect(routes.length).toBeGreaterThanOrEqual(70);
+    expect(routes.some((r) => r.pattern === "/api/tool-gateway/tools/call")).toBe(true);
+  });
+
+  it(
+    "no input yields a 5xx, and every 4xx body is {error:{code,message}}",
+    async () => {
+      for (const route of routes) {
+        await fc.assert(
+          fc.asyncProperty(request, (g) => holds(route, g)),
+          params(RUNS_PER_ROUTE),
+        );
+      }
+    },
+    FULL ? 3_600_000 : 120_000,
+  );
+
+  it(
+    "every gateway call with a valid session is accounted for (ledger row or attempts increment, and audit)",
+    async () => {
+      const callRoute = routes.find((r) => r.pattern === "/api/tool-gateway/tools/call")!;
+      const tools = [
+        "echo__echo",
+        "echo__add",
+        "todo__kv_set",
+        "nope__nothing",
+        "x\u0000y",
+        "echo__echo\ud800",
+      ];
+      const callBody = fc.record(
+        {
+          tool: fc.oneof(fc.constantFrom(...tools), nastyString),
+          arguments: fc.oneof(jsonBody, fc.dictionary(fc.constantFrom("text", "a", "b", "key"), leaf)),
+          idempotencyKey: fc.oneof(fc.constant(undefined), fc.constantFrom("k1", "k2"), nastyString),
+          // Sometimes an approval to consume (unknown ids: refused, never a 5xx).
+          approvedActionRequestId: fc.oneof(
+            { weight: 7, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: fc.uuid() },
+          ),
+        },
+        { requiredKeys: ["tool"] },
+      );
+      const ledger = async () => {
+        const [inv] = await database.db
+          .select({ rows: count(), attempts: sum(toolInvocations.attempts) })
+          .from(toolInvocations)
+          .where(eq(toolInvocations.companyId, demo.companyId));
+        const [ev] = await database.db
+          .select({ n: count() })
+          .from(toolCallEvents)
+          .where(eq(toolCallEvents.companyId, demo.companyId));
+        return { attempts: Number(inv!.attempts ?? 0), rows: inv!.rows, events: ev!.n };
+      };
+      await fc.assert(
+        fc.asyncProperty(callBody, async (b) => {
+          const before = await ledger();
+          const res = await callRoute.handlers.POST!(
+            new Request("http://localhost:3100/api/tool-gateway/tools/call", {
+              method: "POST",
+              headers: {
+                host: "localhost:3100",
+                authorization: `Bearer ${gatewayToken}`,
+                "content-type": "application/json",
+              },
+              body: JSON.stringify(b),
+            }),
+          );
+          const text = await res.text();
+          const after = await ledger();
+          const desc = `${JSON.stringify(b)} → ${res.status} ${text.slice(0, 200)}`;
+          if (res.status >= 500) throw new Error(`5xx: ${desc}`);
+          if (after.events <= before.events && b.approvedActionRequestId === undefined)
+            throw new Error(`no audit event: ${desc}`);
+          if (b.approvedActionRequestId !== undefined) return true;
+          if (GatewayCallInput.safeParse(b).success && after.attempts !== before.attempts + 1)
+            throw new Error(`not on the ledger (attempts ${before.attempts} → ${after.attempts}): ${desc}`);
+          return true;
+        }),
+        { numRuns: FULL ? 1000 : 60, ...(SEED !== undefined ? { seed: SEED } : {}) },
+      );
+    },
+    FULL ? 3_600_000 : 60_000,
+  );
+
+  it("mutation test: with the NUL 500 switched back on, the same property fails (with a seed)", async () => {
+    // The suite's own generators, over every route, must find the defect unaided.
+    const everyRoute = fc.asyncProperty(fc.nat({ max: routes.length - 1 }), request, (i, g) =>
+      holds(routes[i]!, g),
+    );
+    process.env.PAPERCLIP_TEST_MUTATION = "nul_500";
+    try {
+      const result = await fc.check(everyRoute, { numRuns: 3000, endOnFailure: true });
+      if (process.env.FUZZ_DEBUG)
+        console.log(
+          JSON.stringify(statusLog, null, 1),
+          routes.map((r) => [r.file, r.shapes]),
+        );
+      expect(result.failed, "the fuzzer did not find the re-introduced NUL 500").toBe(true);
+      expect(String(result.errorInstance), fc.defaultReportMessage(result)).toMatch(/500 for /);
+      expect(String(result.errorInstance)).toMatch(/\\u0000/);
+      expect(fc.defaultReportMessage(result)).toMatch(/seed: -?\d+/);
+    } finally {
+      delete process.env.PAPERCLIP_TEST_MUTATION;
+    }
+  }, 120_000);
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { projects } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { logError } from "./log";
+
+// Issue 14: failed-query log lines carried the SQL parameters (a new key's hash and name).
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+}, 60_000);
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("logging a failed query", () => {
+  it("keeps PostgreSQL's error code and drops the statement's parameters", async () => {
+    const canary = "canary-sql-param-4f1d-do-not-log";
+    let err: unknown;
+    try {
+      // No such company: a foreign-key violation, with the canary as a parameter.
+      await database.db
+        .insert(projects)
+        .values({ companyId: "00000000-0000-4000-8000-000000000000", name: canary });
+    } catch (e) {
+      err = e;
+    }
+    expect(String((err as Error).message)).toContain(canary); // drizzle puts it in the message
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      logError("test.failed_query", err, { requestId: "r1" });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(canary);
+    const parsed = JSON.parse(lines[0]!) as { error: { message: string; pg?: { code: string } } };
+    expect(parsed.error.pg?.code).toBe("23503");
+    expect(parsed.error.message).toMatch(/^failed query \(insert into/);
+  });
+});
