@@ -13,6 +13,7 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 
 // Issue 14: a hostile upstream whose input schema nests 20,000 levels deep made the catalog
 // refresh answer 500 (stack overflow). Now the tool is quarantined with the reason.
@@ -36,6 +37,7 @@ beforeAll(async () => {
   hostile = (await startHttpFixture(() => createHostileServer(state), {
     transformOutput: hostileOutputTransform(state),
   })) as HttpFixture<unknown>;
+  await grantPrivateUpstreams(database.db, [hostile.url]);
   const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId },
@@ -48,7 +50,6 @@ beforeAll(async () => {
       applicationId: app.json.id,
       name: "deep",
       transportConfig: { url: hostile.url },
-      trustedLocal: true,
     },
   });
   expect(conn.status, JSON.stringify(conn.json)).toBe(201);

@@ -38,6 +38,7 @@ import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey, runDoctor } from "@/server/secrets/maintenance";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
@@ -71,6 +72,7 @@ beforeAll(async () => {
   companyId = demo.companyId;
   todo = (await startHttpFixture("todo")) as HttpFixture<TodoState>;
   setExampleUrlResolver(() => todo.url);
+  await grantPrivateUpstreams(database.db, [todo.url]);
   const installed = await call<{ connectionId: string }>(installRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId, exampleId: "todo" },
