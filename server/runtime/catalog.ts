@@ -17,6 +17,7 @@ import {
 } from "@/db/schema";
 import { BUNDLED_FIXTURES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
 import { type ServiceContext, systemContext } from "../context";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { requireInstanceAdmin } from "../instance/admins";
@@ -334,8 +335,9 @@ export async function listStdioCommands(ctx: ServiceContext): Promise<StdioComma
  * The commands a company may choose from: enabled ones, with their slots (no host details
  * beyond what a template shows). Any company reader may see them.
  */
-export async function listApprovedCommands(db: Db) {
-  const rows = await db
+export async function listApprovedCommands(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const rows = await ctx.db
     .select()
     .from(instanceStdioCommands)
     .where(eq(instanceStdioCommands.enabled, true))
