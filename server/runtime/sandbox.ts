@@ -277,12 +277,15 @@ export function spawnPlan(
     "--tmpfs",
     "/dev/shm",
   ];
-  if (existsSync(home)) b.push("--tmpfs", home);
-  // Hide the runtime directory (other slots' directories), then put back what this slot needs.
-  b.push("--tmpfs", opts.runtime);
+  // PAPERCLIP_HOME: an empty directory nobody may enter.
+  if (existsSync(home)) b.push("--perms", "0000", "--tmpfs", home, "--remount-ro", home);
+  // The runtime directory (other slots' directories) hidden, then what this slot needs put
+  // back, then made read-only: only its own directory is writable.
+  b.push("--perms", "0711", "--tmpfs", opts.runtime);
   for (const p of opts.readOnly) b.push("--ro-bind", p, p);
   b.push("--bind", opts.cwd, opts.cwd);
   for (const p of opts.writable) if (p !== opts.cwd) b.push("--bind", p, p);
+  b.push("--remount-ro", opts.runtime);
   b.push("--chdir", opts.cwd, "--", command, ...args);
   return { command: plan.bwrapPath, args: b, ...ids };
 }
