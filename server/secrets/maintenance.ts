@@ -16,6 +16,7 @@ import {
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { systemContext } from "../context";
+import { runtimeDoctor } from "../runtime/doctor";
 import { checkBindingTarget, insertBinding, type SecretPlacement } from "./bindings";
 import { type InlineCredentialDetail, type InlineCredentialReason, scanInlineCredentials } from "./inline";
 import {
@@ -136,6 +137,7 @@ export async function runDoctor(db: Db, opts: { companyId?: string; log?: Log } 
       }
     }
   }
+  await runtimeDoctor(db, log);
   if (findings.length === 0)
     log(`✔ ${conns.length} connection(s) checked: no inline credentials, no missing secrets`);
   else if (findings.some((f) => f.kind === "inline_credential"))
