@@ -331,6 +331,24 @@ export async function listStdioCommands(ctx: ServiceContext): Promise<StdioComma
   return rows.map(presentCommand);
 }
 
+/** This host's stdio state in plain words, for the operator's page (instance admins). */
+export async function stdioHostSummary(ctx: ServiceContext) {
+  await requireInstanceAdmin(ctx);
+  const host = stdioHostState();
+  const plan = isolationPlan();
+  return {
+    stdioEnabled: host.enabled,
+    stdioReason: host.reason,
+    isolation: plan.ok
+      ? plan.slotUser
+        ? `slots run as ${plan.slotUser.user}:${plan.slotUser.group}${plan.sandbox === "bwrap" ? " inside bwrap" : ""}`
+        : plan.sandbox === "bwrap"
+          ? "slots run inside bwrap as the server's user"
+          : "none: slots run as the server's user (commands that require isolation are refused)"
+      : `unavailable: ${plan.message}`,
+  };
+}
+
 /**
  * The commands a company may choose from: enabled ones, with their slots (no host details
  * beyond what a template shows). Any company reader may see them.

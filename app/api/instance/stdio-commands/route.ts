@@ -1,5 +1,10 @@
 import { route } from "@/server/http/route";
-import { CreateStdioCommandInput, createStdioCommand, listStdioCommands } from "@/server/runtime/catalog";
+import {
+  CreateStdioCommandInput,
+  createStdioCommand,
+  listStdioCommands,
+  stdioHostSummary,
+} from "@/server/runtime/catalog";
 
 // The operator's stdio command catalogue: instance administrators only (board keys never).
 export const GET = route({ actors: ["board"] }, async ({ ctx }) => ({

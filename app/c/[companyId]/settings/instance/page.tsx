@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { InstanceAdminsCard } from "@/components/instance/InstanceAdminsCard";
+import { StdioCommandsCard } from "@/components/instance/StdioCommandsCard";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { isInstanceAdmin, listInstanceAdmins } from "@/server/instance/admins";
 import { iso, requireCompanyPage } from "../../../../_lib/session";
@@ -20,6 +21,7 @@ export default async function InstanceSettingsPage({ params }: { params: Promise
         description="Settings of this Paperclip instance, for its operators. They apply to every company on it."
       />
       <InstanceAdminsCard admins={admins.map((a) => ({ ...a, grantedAt: iso(a.grantedAt)! }))} />
+      <StdioCommandsCard />
     </div>
   );
 }
