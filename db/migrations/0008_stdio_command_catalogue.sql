@@ -19,7 +19,7 @@ CREATE TABLE "instance_stdio_commands" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "instance_stdio_commands_key_uq" UNIQUE("key"),
-	CONSTRAINT "instance_stdio_commands_fixture_ck" CHECK ("instance_stdio_commands"."fixture" in ('lab', 'fs-sandbox', 'sandbox-probe')),
+	CONSTRAINT "instance_stdio_commands_fixture_ck" CHECK ("instance_stdio_commands"."fixture" in ('lab', 'fs-sandbox', 'echo', 'sandbox-probe')),
 	CONSTRAINT "instance_stdio_commands_key_ck" CHECK ("instance_stdio_commands"."key" ~ '^[a-z][a-z0-9_.-]{0,63}$'),
 	CONSTRAINT "instance_stdio_commands_target_ck" CHECK (("instance_stdio_commands"."fixture" is null) <> ("instance_stdio_commands"."command" is null)),
 	CONSTRAINT "instance_stdio_commands_idle_ck" CHECK ("instance_stdio_commands"."idle_ttl_ms" is null or ("instance_stdio_commands"."idle_ttl_ms" >= 1000 and "instance_stdio_commands"."idle_ttl_ms" <= 86400000))

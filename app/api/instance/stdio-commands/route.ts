@@ -9,6 +9,7 @@ import {
 // The operator's stdio command catalogue: instance administrators only (board keys never).
 export const GET = route({ actors: ["board"] }, async ({ ctx }) => ({
   commands: await listStdioCommands(ctx),
+  host: await stdioHostSummary(ctx),
 }));
 
 export const POST = route(
