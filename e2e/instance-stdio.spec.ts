@@ -29,3 +29,39 @@ test("an instance admin sees the approved stdio commands and disables and enable
   await expect(lab).toContainText("Enabled");
   expect(errors).toEqual([]);
 });
+
+test("the running server installs the lab and file-sandbox examples from the catalogue; smoke checks pass", async ({
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const creds = demoCredentials();
+  const headers = { authorization: `Bearer ${creds.boardApiKey}`, "content-type": "application/json" };
+  for (const example of ["lab", "fs-sandbox"]) {
+    const installed = await fetch(
+      `${baseURL}/api/companies/${creds.companyId}/tools/examples/${example}/install`,
+      {
+        method: "POST",
+        headers,
+      },
+    );
+    expect([201, 409], example).toContain(installed.status);
+    const smoke = await fetch(`${baseURL}/api/companies/${creds.companyId}/tools/examples/${example}/smoke`, {
+      method: "POST",
+      headers,
+      body: "{}",
+    });
+    const body = (await smoke.json()) as { checks: { name: string; passed: boolean }[] };
+    expect(
+      body.checks.filter((c) => !c.passed),
+      example,
+    ).toEqual([]);
+  }
+  // A company's attempt at a free command is refused by the running server too.
+  const shell = await fetch(`${baseURL}/api/companies/${creds.companyId}/tools/stdio-templates`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "shell", command: "/bin/sh", args: ["-c", "id"] }),
+  });
+  expect(shell.status).toBe(403);
+  expect(((await shell.json()) as { error: { code: string } }).error.code).toBe("command_not_approved");
+});
