@@ -160,10 +160,10 @@ export function probeBwrap(user: SlotUser | null): { ok: boolean; message: strin
   return bwrapProbe;
 }
 
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+const currentUid = () => (typeof process.getuid === "function" ? process.getuid() : -1);
 
 /** How slots are isolated on this host now. `ok: false` → no slot may start (fail closed). */
-export function isolationPlan(env: NodeJS.ProcessEnv = process.env): IsolationPlan {
+export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = currentUid()): IsolationPlan {
   const sandboxRaw = env.PAPERCLIP_SANDBOX?.trim().toLowerCase() || "none";
   if (sandboxRaw !== "none" && sandboxRaw !== "bwrap") {
     return {
@@ -172,7 +172,7 @@ export function isolationPlan(env: NodeJS.ProcessEnv = process.env): IsolationPl
     };
   }
   let slotUser: SlotUser | null = null;
-  if (isRoot()) {
+  if (uid === 0) {
     const u = resolveSlotUser(env);
     if (typeof u === "string") return { ok: false, message: `the server runs as root and ${u}` };
     slotUser = u;
