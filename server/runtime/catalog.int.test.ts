@@ -6,7 +6,7 @@
  * PostgreSQL, the real routes.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -355,6 +355,8 @@ describe.runIf(isRoot)("slot isolation (the server runs as root)", () => {
 
   beforeAll(async () => {
     await addCommand({ key: "test.probe", fixture: "sandbox-probe", requiresIsolation: true });
+    // An operator left PAPERCLIP_HOME open to others: the runtime closes it before a slot starts.
+    chmodSync(home, 0o755);
   });
 
   async function probe(read: string[], write: string[]) {
@@ -405,6 +407,7 @@ describe.runIf(isRoot)("slot isolation (the server runs as root)", () => {
     // Its own directory: fresh, inside the runtime directory, writable by it.
     expect(report.cwd.startsWith(path.join(runtimeDir(), "slots"))).toBe(true);
     expect(report.cwd.startsWith(home)).toBe(false);
+    expect(statSync(home).mode & 0o777).toBe(0o700);
     const inside = await probe([], [path.join(report.cwd, "mine.txt")]);
     expect(inside.writes[0]).toMatchObject({ ok: true });
   });
