@@ -5,8 +5,10 @@
  * PAPERCLIP_HOME/master.key nor write outside its own directory. Real processes, real
  * PostgreSQL, the real routes.
  */
+
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -34,7 +36,7 @@ import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from 
 import { probeBwrap, resetHostCaches, resolveSlotUser, stdioHostState } from "./host";
 import { isDeferred, shutdownAllSlots, stdioCallTool } from "./index";
 import { isProcessAlive } from "./processes";
-import { runtimeDir } from "./sandbox";
+import { pruneRuntimeDir, runtimeDir } from "./sandbox";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MASTER_KEY_CANARY = "master-key-canary-9d41e7";
@@ -437,4 +439,26 @@ describe.runIf(isRoot)("slot isolation (the server runs as root)", () => {
       await shutdownAllSlots();
     },
   );
+});
+
+describe("runtime directory", () => {
+  it("pruning removes day-old slot directories no process works in, and keeps the rest", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "pc-runtime-prune-"));
+    const runtimeEnv = envOf({ PAPERCLIP_RUNTIME_DIR: dir, PAPERCLIP_HOME: home });
+    const slots = path.join(dir, "slots");
+    mkdirSync(slots);
+    const dayAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    const [stale, fresh, busy] = ["slot-stale", "slot-fresh", "slot-busy"].map((n) => path.join(slots, n));
+    for (const d of [stale, fresh, busy]) mkdirSync(d!);
+    utimesSync(stale!, dayAgo, dayAgo);
+    utimesSync(busy!, dayAgo, dayAgo);
+    const sleeper = spawn("sleep", ["30"], { cwd: busy!, stdio: "ignore" });
+    try {
+      await new Promise((r) => sleeper.once("spawn", r));
+      expect(pruneRuntimeDir(runtimeEnv)).toBe(1);
+      expect([existsSync(stale!), existsSync(fresh!), existsSync(busy!)]).toEqual([false, true, true]);
+    } finally {
+      sleeper.kill("SIGKILL");
+    }
+  });
 });

@@ -25,6 +25,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -115,13 +116,78 @@ export function makeSlotDir(runtime: string, user: SlotUser | null): string {
   return dir;
 }
 
+/**
+ * Removes what slots of dead servers left behind: slot directories untouched for a day that
+ * no live process works in (Linux /proc), and bundles of other source versions untouched for
+ * a day. Best effort; returns how many directories went.
+ */
+export function pruneRuntimeDir(env: NodeJS.ProcessEnv = process.env, maxAgeMs = 24 * 3600_000): number {
+  const dir = runtimeDir(env);
+  if (!existsSync(dir)) return 0;
+  const inUse = new Set<string>();
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        inUse.add(readlinkSync(`/proc/${pid}/cwd`));
+      } catch {
+        // gone, or not ours to read
+      }
+    }
+  } catch {
+    return 0; // no /proc: we cannot tell which directories are in use
+  }
+  const old = (p: string) => {
+    try {
+      return Date.now() - lstatSync(p).mtimeMs > maxAgeMs;
+    } catch {
+      return false;
+    }
+  };
+  let removed = 0;
+  const remove = (p: string) => {
+    rmSync(p, { recursive: true, force: true });
+    removed++;
+  };
+  try {
+    const slots = path.join(dir, "slots");
+    for (const name of existsSync(slots) ? readdirSync(slots) : []) {
+      const p = path.join(slots, name);
+      if (name.startsWith("slot-") && old(p) && ![...inUse].some((c) => inside(c, p))) remove(p);
+    }
+    const bundles = path.join(dir, "bundles");
+    const current = existsSync(path.join(productRoot(), "fixtures", "mcp"))
+      ? sourceHash(productRoot())
+      : null;
+    for (const name of existsSync(bundles) ? readdirSync(bundles) : []) {
+      const p = path.join(bundles, name);
+      if (name !== current && old(p)) remove(p);
+    }
+  } catch {
+    // best effort
+  }
+  return removed;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The fixture bundle
 
 /** Where the product's files are: the server runs from its checkout (`npm start` sets cwd). */
 export const productRoot = () => process.cwd();
 
+const sourceHashes = new Map<string, string>();
+
+/** The fixtures' source version (read once per process: a deployed checkout does not change). */
 function sourceHash(root: string): string {
+  let hash = sourceHashes.get(root);
+  if (!hash) {
+    hash = computeSourceHash(root);
+    sourceHashes.set(root, hash);
+  }
+  return hash;
+}
+
+function computeSourceHash(root: string): string {
   const h = createHash("sha256").update("bundle-v1\0");
   const dir = path.join(root, "fixtures", "mcp");
   for (const name of readdirSync(dir).sort()) {
@@ -149,8 +215,15 @@ export function fixtureBundle(runtime: string, root = productRoot()): Promise<st
   const g = globalThis as BundleHolder;
   const hash = sourceHash(root);
   const key = `${runtime}:${hash}`;
-  if (g.__paperclipFixtureBundle?.key === key) return g.__paperclipFixtureBundle.promise;
-  const promise = buildBundle(runtime, root, hash);
+  const cached = g.__paperclipFixtureBundle;
+  // Reused while its file is there (another server's pruning may have removed an old one).
+  if (cached?.key === key && existsSync(path.join(runtime, "bundles", hash, "serve.mjs")))
+    return cached.promise;
+  const promise: Promise<string> =
+    cached?.key === key
+      ? // Still building (or removed since): wait for that build, then build again if needed.
+        cached.promise.then((file) => (existsSync(file) ? file : buildBundle(runtime, root, hash)))
+      : buildBundle(runtime, root, hash);
   g.__paperclipFixtureBundle = { key, promise };
   promise.catch(() => {
     if (g.__paperclipFixtureBundle?.promise === promise) g.__paperclipFixtureBundle = undefined;
