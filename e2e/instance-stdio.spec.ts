@@ -27,6 +27,15 @@ test("an instance admin sees the approved stdio commands and disables and enable
   await expect(lab).toContainText("Disabled");
   await instance.toggle("paperclip.lab");
   await expect(lab).toContainText("Enabled");
+
+  // An operator adds a command of their own (fixed arguments, no slots).
+  await page.getByTestId("stdio-command-add-key").fill("acme.hello");
+  await page.getByTestId("stdio-command-add-command").fill("node");
+  await page.getByTestId("stdio-command-add-args").fill("-e\nconsole.error(1)");
+  await page.getByTestId("stdio-command-add-submit").click();
+  await expect(instance.command("acme.hello")).toContainText("-e console.error(1)");
+  await expect(instance.command("acme.hello")).toContainText("Requires isolation");
+  await page.screenshot({ path: "/tmp/stdio-shots/instance-stdio-added.png", fullPage: true });
   expect(errors).toEqual([]);
 });
 

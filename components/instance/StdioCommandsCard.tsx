@@ -1,10 +1,13 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Badge } from "../ui/Badge";
 import { Card, CardHeader } from "../ui/Card";
+import { cn } from "../ui/cn";
+import { Field } from "../ui/Field";
+import { controlStyles, Input } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
 
 interface SlotView {
@@ -46,6 +49,10 @@ export function StdioCommandsCard() {
   const [data, setData] = useState<{ commands: StdioCommandRow[]; host: HostView } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState<string | null>(null);
+  const id = useId();
+  const [draft, setDraft] = useState({ key: "", name: "", command: "", args: "", requiresIsolation: true });
+  const [adding, setAdding] = useState(false);
+  const [addError, setAddError] = useState<unknown>(null);
 
   const load = useCallback(async () => {
     try {
@@ -77,6 +84,31 @@ export function StdioCommandsCard() {
     }
   };
 
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    setAdding(true);
+    setAddError(null);
+    try {
+      await apiFetch("/api/instance/stdio-commands", {
+        method: "POST",
+        body: {
+          key: draft.key.trim(),
+          name: draft.name.trim() || draft.key.trim(),
+          command: draft.command.trim(),
+          // One literal argument per line: no shell ever sees them.
+          args: draft.args.split("\n").filter((a) => a.length > 0),
+          requiresIsolation: draft.requiresIsolation,
+        },
+      });
+      setDraft({ key: "", name: "", command: "", args: "", requiresIsolation: true });
+      await load();
+    } catch (err) {
+      setAddError(err);
+    } finally {
+      setAdding(false);
+    }
+  };
+
   return (
     <Card data-testid="stdio-commands">
       <CardHeader
@@ -84,7 +116,8 @@ export function StdioCommandsCard() {
         description={
           <>
             The only local commands a company's stdio template may start. Companies pick one and fill its
-            slots; they never give a command or arguments. Add commands with{" "}
+            slots; they never give a command or arguments. Add a command below; one with slots (values a
+            company may fill) is added with{" "}
             <code className="rounded bg-zinc-100 px-1">POST /api/instance/stdio-commands</code> (see
             docs/runtime.md).
           </>
@@ -148,6 +181,82 @@ export function StdioCommandsCard() {
               </li>
             ))}
           </ul>
+          <form
+            onSubmit={(e) => void add(e)}
+            className="grid gap-3 border-t border-zinc-200 px-5 py-4 sm:grid-cols-2"
+            data-testid="stdio-command-add"
+          >
+            <Field id={`${id}-key`} label="Key" required hint="e.g. acme.github; templates name it">
+              {(control) => (
+                <Input
+                  {...control}
+                  value={draft.key}
+                  onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+                  className="font-mono"
+                  spellCheck={false}
+                  data-testid="stdio-command-add-key"
+                />
+              )}
+            </Field>
+            <Field id={`${id}-name`} label="Name">
+              {(control) => (
+                <Input
+                  {...control}
+                  value={draft.name}
+                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                />
+              )}
+            </Field>
+            <Field
+              id={`${id}-command`}
+              label="Executable"
+              required
+              hint="An absolute path (or node, npx, python3, uvx, resolved now)"
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  value={draft.command}
+                  onChange={(e) => setDraft({ ...draft, command: e.target.value })}
+                  className="font-mono"
+                  spellCheck={false}
+                  data-testid="stdio-command-add-command"
+                />
+              )}
+            </Field>
+            <Field id={`${id}-args`} label="Fixed arguments" hint="One per line, passed literally">
+              {(control) => (
+                <textarea
+                  {...control}
+                  rows={2}
+                  value={draft.args}
+                  onChange={(e) => setDraft({ ...draft, args: e.target.value })}
+                  className={cn(controlStyles, "py-2 font-mono")}
+                  spellCheck={false}
+                  data-testid="stdio-command-add-args"
+                />
+              )}
+            </Field>
+            <label className="flex items-center gap-2 text-sm text-zinc-700 sm:col-span-2">
+              <input
+                type="checkbox"
+                checked={draft.requiresIsolation}
+                onChange={(e) => setDraft({ ...draft, requiresIsolation: e.target.checked })}
+              />
+              Requires isolation (refused where slots cannot run as an unprivileged user or in bwrap)
+            </label>
+            <ApiErrorAlert error={addError} title="Could not add the command" className="sm:col-span-2" />
+            <div className="sm:col-span-2">
+              <PendingButton
+                type="submit"
+                pending={adding}
+                pendingLabel="Adding…"
+                data-testid="stdio-command-add-submit"
+              >
+                Add command
+              </PendingButton>
+            </div>
+          </form>
         </>
       ) : null}
     </Card>
