@@ -414,6 +414,38 @@ describe.runIf(isRoot)("slot isolation (the server runs as root)", () => {
     expect(inside.writes[0]).toMatchObject({ ok: true });
   });
 
+  it("PAPERCLIP_SLOT_UID_RANGE: each slot has a uid of its own and cannot read another slot's environment", async () => {
+    const res = await postTemplate({ catalogCommand: "test.probe" });
+    const t = await templateRow(res.json.id);
+    const [a, b] = [await makeConnection(t), await makeConnection(t)];
+    const run = async (conn: typeof a, read: string[] = []) =>
+      (await callTool(t, conn, "probe", { read, write: [] })).structuredContent as {
+        pid: number;
+        uid: number;
+        reads: { ok: boolean }[];
+      };
+    // Default: both run as nobody, and one can read the other's /proc/<pid>/environ (the
+    // documented limit this setting removes).
+    const sharedA = await run(a);
+    const sharedB = await run(b, [`/proc/${sharedA.pid}/environ`]);
+    expect(sharedB.uid).toBe(sharedA.uid);
+    expect(sharedB.reads[0]!.ok).toBe(true);
+    await shutdownAllSlots();
+
+    setEnv("PAPERCLIP_SLOT_UID_RANGE", "210000-210999");
+    try {
+      const ownA = await run(a);
+      const ownB = await run(b, [`/proc/${ownA.pid}/environ`]);
+      expect(ownA.uid).toBeGreaterThanOrEqual(210000);
+      expect(ownA.uid).toBeLessThanOrEqual(210999);
+      expect(ownB.uid).not.toBe(ownA.uid);
+      expect(ownB.reads[0]!.ok).toBe(false);
+    } finally {
+      setEnv("PAPERCLIP_SLOT_UID_RANGE", undefined);
+      await shutdownAllSlots();
+    }
+  });
+
   it.runIf(probeBwrap(null).ok)(
     "PAPERCLIP_SANDBOX=bwrap: private /tmp, read-only system, nothing of PAPERCLIP_HOME",
     async () => {

@@ -35,7 +35,14 @@ export async function runtimeDoctor(db: Db, log: (line: string) => void): Promis
           : plan.sandbox === "bwrap"
             ? "bwrap"
             : "none";
-    if (plan.slotUser) {
+    if (plan.slotUser && plan.uidRange) {
+      log(
+        `✔ slot isolation     the server runs as root: each slot runs as a uid of its own from ${plan.uidRange[0]}-${plan.uidRange[1]} (group ${plan.slotUser.group}) in its own directory`,
+      );
+    } else if (plan.slotUser) {
+      log(
+        `• slot users         all slots share ${plan.slotUser.user}: one slot could read another's environment; set PAPERCLIP_SLOT_UID_RANGE (or use bwrap) to separate them`,
+      );
       log(
         `✔ slot isolation     the server runs as root: slots run as ${plan.slotUser.user}:${plan.slotUser.group} (uid ${plan.slotUser.uid}, gid ${plan.slotUser.gid}) in their own directories`,
       );

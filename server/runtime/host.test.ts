@@ -38,12 +38,23 @@ describe("isolation plan", () => {
     if (plan.ok) expect(plan.slotUser!.uid).not.toBe(0);
   });
 
+  it("root with a uid range: slots get uids of their own", () => {
+    resetHostCaches();
+    expect(isolationPlan(env({ PAPERCLIP_SLOT_UID_RANGE: "200000-200999" }), 0)).toMatchObject({
+      ok: true,
+      uidRange: [200000, 200999],
+    });
+  });
+
   it.each([
     [{ PAPERCLIP_SLOT_USER: "no-such-user-x" }, "does not exist"],
     [{ PAPERCLIP_SLOT_USER: "root" }, "must not be root"],
     [{ PAPERCLIP_SLOT_USER: "0" }, "must not be root"],
     [{ PAPERCLIP_SLOT_GROUP: "no-such-group-x" }, "does not exist"],
     [{ PAPERCLIP_SANDBOX: "docker" }, "unknown value"],
+    [{ PAPERCLIP_SLOT_UID_RANGE: "0-100" }, "PAPERCLIP_SLOT_UID_RANGE"],
+    [{ PAPERCLIP_SLOT_UID_RANGE: "5000-4000" }, "PAPERCLIP_SLOT_UID_RANGE"],
+    [{ PAPERCLIP_SLOT_UID_RANGE: "abc" }, "PAPERCLIP_SLOT_UID_RANGE"],
   ])("fails closed for %j", (e, message) => {
     resetHostCaches();
     const plan = isolationPlan(env(e), 0);

@@ -74,6 +74,11 @@ export type IsolationPlan =
       /** The sandbox wrapper around each slot. */
       sandbox: "bwrap" | "none";
       slotUser: SlotUser | null;
+      /**
+       * `PAPERCLIP_SLOT_UID_RANGE`: each slot process gets a uid of its own from this range
+       * (with the slot group), so slots cannot read each other's environment or files.
+       */
+      uidRange: [number, number] | null;
       /** uid drop or bwrap: the slot cannot read PAPERCLIP_HOME. */
       isolated: boolean;
       bwrapPath: string | null;
@@ -172,10 +177,23 @@ export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = curren
     };
   }
   let slotUser: SlotUser | null = null;
+  let uidRange: [number, number] | null = null;
   if (uid === 0) {
     const u = resolveSlotUser(env);
     if (typeof u === "string") return { ok: false, message: `the server runs as root and ${u}` };
     slotUser = u;
+    const raw = env.PAPERCLIP_SLOT_UID_RANGE?.trim();
+    if (raw) {
+      const m = /^(\d{1,10})-(\d{1,10})$/.exec(raw);
+      const [lo, hi] = m ? [Number(m[1]), Number(m[2])] : [Number.NaN, Number.NaN];
+      if (!m || lo < 1000 || hi < lo || hi > 2_000_000_000 || hi - lo > 1_000_000) {
+        return {
+          ok: false,
+          message: `PAPERCLIP_SLOT_UID_RANGE \`${raw.slice(0, 40)}\` is not a range such as 200000-200999 (at least 1000, at most a million uids)`,
+        };
+      }
+      uidRange = [lo, hi];
+    }
   }
   let bin: string | null = null;
   if (sandboxRaw === "bwrap") {
@@ -188,6 +206,7 @@ export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = curren
     mode: slotUser ? "uid" : "none",
     sandbox: sandboxRaw,
     slotUser,
+    uidRange,
     isolated: slotUser !== null || sandboxRaw === "bwrap",
     bwrapPath: bin,
   };

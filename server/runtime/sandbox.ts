@@ -306,6 +306,43 @@ export function unreadableForOthers(file: string, needExec: boolean): string | n
   return null;
 }
 
+/** The uids of every live process on this host (Linux /proc; empty elsewhere). */
+function liveUids(): Set<number> {
+  const out = new Set<number>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (m) out.add(Number(m[1]));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/**
+ * A uid of `range` no live process of this host uses and `taken` does not hold (slots of this
+ * server). Random, so two servers on one host rarely pick the same one; null when full.
+ */
+export function allocateSlotUid(range: [number, number], taken: Set<number>): number | null {
+  const used = liveUids();
+  const [lo, hi] = range;
+  const size = hi - lo + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const uid = lo + ((start + i) % size);
+    if (!used.has(uid) && !taken.has(uid)) return uid;
+  }
+  return null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The spawn plan
 
@@ -323,11 +360,12 @@ export interface SpawnPlan {
  */
 export function spawnPlan(
   plan: Extract<IsolationPlan, { ok: true }>,
+  user: SlotUser | null,
   command: string,
   args: string[],
   opts: { cwd: string; runtime: string; readOnly: string[]; allowNetwork: boolean; writable: string[] },
 ): SpawnPlan {
-  const ids = plan.slotUser ? { uid: plan.slotUser.uid, gid: plan.slotUser.gid } : {};
+  const ids = user ? { uid: user.uid, gid: user.gid } : {};
   if (plan.sandbox !== "bwrap" || !plan.bwrapPath) return { command, args, ...ids };
   const home = paperclipHomeDir();
   const b: string[] = [

@@ -44,6 +44,7 @@ import { buildChildEnv, commandStillUsable } from "./env";
 import { isolationPlan } from "./host";
 import { isProcessAlive, processIdentity, signalGroup, terminateGroup } from "./processes";
 import {
+  allocateSlotUid,
   closeHomeToOthers,
   ensureRuntimeDir,
   fixtureBundle,
@@ -148,6 +149,8 @@ export class Slot {
   health: "unknown" | "ok" | "degraded" | "failed" = "unknown";
   idleTimer: NodeJS.Timeout | null = null;
   cwd: string | null = null;
+  /** The uid the current process runs as (when the server is root). */
+  uid: number | null = null;
   ring: StderrRing;
   readonly forms: string[];
   /** Row writes are serialized so they land in order. */
@@ -843,16 +846,28 @@ export class RuntimeSupervisor {
     if (!commandStillUsable(command)) {
       throw new Error(`the command \`${command}\` is no longer an executable file`);
     }
-    if (iso.slotUser) {
+    // The user this process runs as: the slot user, or (PAPERCLIP_SLOT_UID_RANGE) a uid of its
+    // own with the slot group, so slots cannot read each other's /proc/<pid>/environ.
+    let user = iso.slotUser;
+    if (user && iso.uidRange) {
+      const taken = new Set(
+        [...this.slots.values()].map((s) => s.uid).filter((u): u is number => typeof u === "number"),
+      );
+      const uid = allocateSlotUid(iso.uidRange, taken);
+      if (uid === null) throw new Error("every uid of PAPERCLIP_SLOT_UID_RANGE is in use");
+      user = { ...user, uid, user: String(uid) };
+    }
+    slot.uid = user?.uid ?? null;
+    if (user) {
       const problem =
         unreadableForOthers(command, true) ?? (launch.fixture ? unreadableForOthers(args[0]!, false) : null);
-      if (problem) throw new Error(`the slot user \`${iso.slotUser.user}\` cannot run it: ${problem}`);
+      if (problem) throw new Error(`the slot user \`${user.user}\` cannot run it: ${problem}`);
     }
     const env = buildChildEnv(command, launch.passEnv, { ...launch.env, ...slot.spec.secretEnv });
     let cwd: string;
     if (slot.spec.cwdPolicy === "none" || !slot.spec.workspaceDir) {
       // A private, empty working directory of its own: not the server's (which holds its config).
-      cwd = makeSlotDir(runtime, iso.slotUser);
+      cwd = makeSlotDir(runtime, user);
       slot.cwd = cwd;
       // Temporary files (and the file sandbox's root) stay inside it.
       env.TMPDIR = cwd;
@@ -860,7 +875,7 @@ export class RuntimeSupervisor {
       cwd = slot.spec.workspaceDir;
       slot.cwd = null;
     }
-    const plan = spawnPlan(iso, command, args, {
+    const plan = spawnPlan(iso, user, command, args, {
       cwd,
       runtime,
       readOnly,
