@@ -41,11 +41,12 @@ export async function runtimeDoctor(db: Db, log: (line: string) => void): Promis
       );
     } else if (plan.slotUser) {
       log(
-        `• slot users         all slots share ${plan.slotUser.user}: one slot could read another's environment; set PAPERCLIP_SLOT_UID_RANGE (or use bwrap) to separate them`,
-      );
-      log(
         `✔ slot isolation     the server runs as root: slots run as ${plan.slotUser.user}:${plan.slotUser.group} (uid ${plan.slotUser.uid}, gid ${plan.slotUser.gid}) in their own directories`,
       );
+      if (plan.sandbox !== "bwrap")
+        log(
+          `• slot users         all slots share ${plan.slotUser.user}: one slot could read another's environment; set PAPERCLIP_SLOT_UID_RANGE (or use bwrap) to separate them`,
+        );
     } else {
       log(
         '• slot isolation     the server does not run as root: slots run as the server\'s own user and could read PAPERCLIP_HOME; catalogue commands marked "requires isolation" are refused' +
