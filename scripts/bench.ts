@@ -97,7 +97,6 @@ import {
   benchLongLivedClient,
   benchSpawnPerCall,
   benchSupervisor,
-  fixtureStdioArgs,
   type RuntimeApi,
   type StdioFigures,
 } from "./bench/stdio";
@@ -979,19 +978,22 @@ async function main() {
         name: "Bench echo (stdio)",
         type: "mcp_stdio",
       });
+      // The operator's catalogue holds the command (stdio templates only pick one): the echo
+      // fixture, run from the runtime's read-only bundle.
+      const { createStdioCommand, CreateStdioCommandInput, commandByKey } = await import(
+        "../server/runtime/catalog"
+      );
+      const { systemContext } = await import("../server/context");
+      if (!(await commandByKey(database.db, "bench.echo"))) {
+        await createStdioCommand(
+          systemContext(database.db, "bench"),
+          CreateStdioCommandInput.parse({ key: "bench.echo", name: "Bench echo fixture", fixture: "echo" }),
+        );
+      }
       const template = await board<Record<string, unknown> & { id: string }>(
         "POST",
         `/api/companies/${co}/tools/stdio-templates`,
-        {
-          name: "bench echo fixture",
-          command: "node",
-          // The slot runs in an empty private directory: the loader and script are absolute.
-          args: [
-            "--import",
-            path.join(root, "node_modules/tsx/dist/loader.mjs"),
-            ...fixtureStdioArgs(appRoot).slice(2),
-          ],
-        },
+        { name: "bench echo fixture", catalogCommand: "bench.echo" },
       );
       const stdioConn = await board<{ id: string; companyId?: string; stdioTemplateId?: string }>(
         "POST",

@@ -18,6 +18,7 @@ import {
   APPLICATION_STATUSES,
   APPLICATION_TYPES,
   BINDING_TARGETS,
+  BUNDLED_FIXTURES,
   CATALOG_KINDS,
   CATALOG_STATUSES,
   CONNECTION_HEALTH,
@@ -59,6 +60,83 @@ export const toolApplications = pgTable(
   ],
 );
 
+/** A value a company may put in one slot of an approved stdio command. Small and strict on purpose. */
+export type StdioSlotRule =
+  | { kind: "enum"; values: string[] }
+  | { kind: "pattern"; pattern: string; maxLength: number }
+  | { kind: "string"; maxLength: number };
+
+/** An argument slot: appended after the fixed arguments, in catalogue order, as `[flag?, value]`. */
+export interface StdioArgSlot {
+  name: string;
+  description?: string;
+  required: boolean;
+  /** Passed as its own argument before the value, e.g. `--root`. */
+  flag?: string;
+  rule: StdioSlotRule;
+}
+
+/** An environment slot: a literal value for one variable, or (secret) a company secret binding. */
+export interface StdioEnvSlot {
+  name: string;
+  description?: string;
+  required: boolean;
+  /** The value comes from the connection's `env_var` secret binding, not from the template. */
+  secret: boolean;
+  rule: StdioSlotRule;
+}
+
+/**
+ * The operator's stdio command catalogue (instance-level, not company-scoped): the only
+ * commands a company's stdio template may start. Company admins pick one and fill its slots;
+ * they never supply an executable or free arguments (docs/runtime.md).
+ */
+export const instanceStdioCommands = pgTable(
+  "instance_stdio_commands",
+  {
+    id: id(),
+    /** Stable key templates name (`paperclip.lab`). */
+    key: text("key").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    /** A fixture server shipped with the product, run from a read-only bundle (else `command`). */
+    fixture: text("fixture"),
+    /** Absolute path of the executable (null for fixtures). */
+    command: text("command"),
+    /** Fixed leading arguments. */
+    args: jsonb("args").$type<string[]>().notNull().default([]),
+    argSlots: jsonb("arg_slots").$type<StdioArgSlot[]>().notNull().default([]),
+    envSlots: jsonb("env_slots").$type<StdioEnvSlot[]>().notNull().default([]),
+    /** Variables copied from the server's environment when set there. */
+    passEnv: jsonb("pass_env").$type<string[]>().notNull().default([]),
+    /** Whether the operator allows it on this host. */
+    enabled: boolean("enabled").notNull().default(false),
+    /** Refused where slots cannot be isolated (a server not running as root, no bwrap). */
+    requiresIsolation: boolean("requires_isolation").notNull().default(false),
+    /** Network inside the bwrap sandbox (without bwrap the network is not restricted). */
+    allowNetwork: boolean("allow_network").notNull().default(false),
+    /** Templates may run it in a project or issue workspace (else only a private directory). */
+    allowWorkspace: boolean("allow_workspace").notNull().default(false),
+    /** Overrides PAPERCLIP_SLOT_IDLE_MS for its slots. */
+    idleTtlMs: integer("idle_ttl_ms"),
+    /** Seeded by the product (its own fixture servers). */
+    builtin: boolean("builtin").notNull().default(false),
+    createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("instance_stdio_commands_key_uq").on(t.key),
+    oneOf("instance_stdio_commands_fixture_ck", t.fixture, BUNDLED_FIXTURES),
+    check("instance_stdio_commands_key_ck", sql`${t.key} ~ '^[a-z][a-z0-9_.-]{0,63}$'`),
+    check("instance_stdio_commands_target_ck", sql`(${t.fixture} is null) <> (${t.command} is null)`),
+    check(
+      "instance_stdio_commands_idle_ck",
+      sql`${t.idleTtlMs} is null or (${t.idleTtlMs} >= 1000 and ${t.idleTtlMs} <= 86400000)`,
+    ),
+  ],
+);
+
 /**
  * Admin-made command templates: the only way a local stdio MCP server can be started.
  * Agents never supply command, args, cwd, env or secret refs.
@@ -77,6 +155,15 @@ export const toolStdioTemplates = pgTable(
     trustScope: text("trust_scope").notNull().default("company"),
     /** Untrusted templates get a fresh slot per run instead of a shared one. */
     perRunSlot: boolean("per_run_slot").notNull().default(false),
+    /** The operator-approved command this template starts (null only for pre-catalogue rows, which never start). */
+    catalogCommandId: uuid("catalog_command_id").references(() => instanceStdioCommands.id, {
+      onDelete: "restrict",
+    }),
+    /** What the company filled in: argument slot values and literal environment slot values, by name. */
+    slotValues: jsonb("slot_values")
+      .$type<{ args: Record<string, string>; env: Record<string, string> }>()
+      .notNull()
+      .default({ args: {}, env: {} }),
     status: text("status").notNull().default("active"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),

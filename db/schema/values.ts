@@ -60,6 +60,8 @@ export const POLICY_KINDS = [
 ] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
+/** Fixture servers shipped with the product that a catalogue command may run (from a read-only bundle). */
+export const BUNDLED_FIXTURES = ["lab", "fs-sandbox", "echo", "sandbox-probe"] as const;
 export const STDIO_CWD_POLICIES = ["none", "project_workspace", "issue_workspace"] as const;
 export const TEMPLATE_STATUSES = ["active", "disabled"] as const;
 

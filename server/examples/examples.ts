@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
@@ -251,20 +250,12 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
   });
   let stdioTemplateId: string | undefined;
   if (spec.type === "mcp_stdio") {
-    // The only way a local process starts: an admin-made command template (no shell, fixed args).
-    const root = process.cwd();
+    // The only way a local process starts: a template of an operator-approved catalogue
+    // command. The product's fixture servers are seeded into the catalogue (paperclip.<fixture>).
     const template = await createStdioTemplate(ctx, companyId, {
       name: `Example: ${spec.title}`,
       description: "Installed from Examples.",
-      command: "node",
-      args: [
-        "--import",
-        path.join(root, "node_modules/tsx/dist/loader.mjs"),
-        path.join(root, "fixtures/mcp/serve.ts"),
-        spec.stdioFixture!,
-        "--stdio",
-      ],
-      allowedEnvKeys: [],
+      catalogCommand: `paperclip.${spec.stdioFixture!}`,
       cwdPolicy: "none",
       trustScope: "company",
       perRunSlot: false,

@@ -1,17 +1,21 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as slotsRoute from "@/app/api/companies/[companyId]/tools/runtime-slots/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { instanceStdioCommands } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
+import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { shutdownAllSlots } from "@/server/runtime";
+import { updateStdioCommand } from "@/server/runtime/catalog";
 import { call } from "@/server/testing/api";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -113,5 +117,32 @@ describe("local stdio examples", () => {
         exampleId,
       ).toEqual([]);
     }
+  });
+
+  it("when the operator disables the lab command, the agent's call is refused (403 command_not_approved), not run", async () => {
+    const [cmd] = await database.db
+      .select()
+      .from(instanceStdioCommands)
+      .where(eq(instanceStdioCommands.key, "paperclip.lab"));
+    const operator = systemContext(database.db, "test");
+    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    });
+    const inc = (key: string) =>
+      call<{ error?: { code: string } }>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
+        token: run.json.gateway.token,
+        body: { tool: "lab__increment", arguments: {}, idempotencyKey: key },
+      });
+    await updateStdioCommand(operator, cmd!.id, { enabled: false });
+    try {
+      const refused = await inc(`off-${Date.now()}`);
+      expect(refused.status, JSON.stringify(refused.json)).toBe(403);
+      expect(refused.json.error?.code).toBe("command_not_approved");
+    } finally {
+      await updateStdioCommand(operator, cmd!.id, { enabled: true });
+    }
+    expect((await inc(`on-${Date.now()}`)).status).toBe(200);
   });
 });

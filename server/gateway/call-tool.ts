@@ -518,6 +518,20 @@ export async function executeInvocation(
         retryAfterMs,
       };
     }
+    if (
+      code === "command_not_approved" ||
+      code === "runtime_host_untrusted" ||
+      code === "runtime_isolation_unavailable"
+    ) {
+      // The host operator's decision (docs/runtime.md), not an upstream failure: refused, not 5xx.
+      return {
+        ok: false,
+        status: 403,
+        code,
+        message: "the tool's local command may not run on this host; an instance administrator decides",
+        invocationId: inv.id,
+      };
+    }
     if (code === "tool_input_invalid") {
       return {
         ok: false,

@@ -19,6 +19,7 @@ import {
   procStat,
   terminateGroup,
 } from "./processes";
+import { pruneRuntimeDir } from "./sandbox";
 import { runtimeSupervisor } from "./supervisor";
 
 type SlotRow = typeof toolRuntimeSlots.$inferSelect;
@@ -123,5 +124,7 @@ export async function reapOrphanedSlots(
     }
   }
   if (rows.length > 0) logInfo("runtime.orphans_reaped", { examined: rows.length, reaped, killed });
+  // Directories left by slots of servers that died (their processes are gone now).
+  pruneRuntimeDir();
   return { examined: rows.length, reaped, killed };
 }

@@ -4,10 +4,8 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +29,8 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { systemContext } from "../context";
+import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
 import { safePath } from "./env";
 import {
   isDeferred,
@@ -45,14 +45,8 @@ import {
 } from "./index";
 import { childProcesses, isProcessAlive, processGroupMembers, processIdentity } from "./processes";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const SERVE = path.join(ROOT, "fixtures/mcp/serve.ts");
-const TSX = createRequire(import.meta.url).resolve("tsx");
-const LAB_ARGS = ["--import", TSX, SERVE, "lab", "--stdio"];
 const SECRET = "sekret-value-7f3a9c21-do-not-leak";
 const CANARY = "runtime-canary-value-4b1d";
-const NOT_EXECUTABLE = path.join(mkdtempSync(path.join(os.tmpdir(), "runtime-test-")), "plain.txt");
-writeFileSync(NOT_EXECUTABLE, "not a program", { mode: 0o644 });
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -80,11 +74,14 @@ async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, timeout
   }
 }
 
-async function makeTemplate(body: Record<string, unknown>): Promise<TemplateRow> {
+async function makeTemplate(
+  body: Record<string, unknown>,
+  catalogCommand = "test.lab",
+): Promise<TemplateRow> {
   const res = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId },
-    body: { name: `lab ${randomUUID().slice(0, 8)}`, command: "node", args: LAB_ARGS, ...body },
+    body: { name: `lab ${randomUUID().slice(0, 8)}`, catalogCommand, ...body },
   });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   const [row] = await database.db
@@ -180,7 +177,28 @@ beforeAll(async () => {
     .values({ companyId, slug: "lab", name: "Lab", type: "mcp_stdio" })
     .returning();
   applicationId = app!.id;
-  template = await makeTemplate({ allowedEnvKeys: ["LAB_ALLOWED", "HOME_NOT_SET_ANYWHERE"] });
+  // The operator's catalogue: the lab fixture with host variables it may pass and a secret slot.
+  const operator = systemContext(database.db, "test");
+  await createStdioCommand(
+    operator,
+    CreateStdioCommandInput.parse({
+      key: "test.lab",
+      name: "Lab (tests)",
+      fixture: "lab",
+      passEnv: ["LAB_ALLOWED", "HOME_NOT_SET_ANYWHERE"],
+      envSlots: [{ name: "LAB_SECRET_TOKEN", secret: true }],
+    }),
+  );
+  await createStdioCommand(
+    operator,
+    CreateStdioCommandInput.parse({
+      key: "test.broken",
+      name: "Exits at once",
+      command: "node",
+      args: ["-e", "process.exit(7)"],
+    }),
+  );
+  template = await makeTemplate({});
 }, 60_000);
 
 afterAll(async () => {
@@ -192,64 +210,50 @@ afterAll(async () => {
 });
 
 describe("stdio command templates", () => {
-  it("resolves an allow-listed interpreter to an absolute path and records activity", async () => {
-    expect(path.isAbsolute(template.command)).toBe(true);
-    expect(path.basename(template.command)).toBe("node");
-    const list = await call<{ templates: { id: string; command: string }[] }>(
+  it("records the catalogue command it starts, and an activity row", async () => {
+    expect(template.catalogCommandId).not.toBeNull();
+    expect(template.command).toBe("fixture:lab");
+    const list = await call<{ templates: { id: string; catalogCommandId: string }[] }>(
       templatesRoute.GET,
       "GET",
       "/",
-      {
-        ...board(),
-        params: { companyId },
-      },
+      { ...board(), params: { companyId } },
     );
     expect(list.status).toBe(200);
-    expect(list.json.templates.find((t) => t.id === template.id)?.command).toBe(template.command);
+    expect(list.json.templates.find((t) => t.id === template.id)?.catalogCommandId).toBe(
+      template.catalogCommandId,
+    );
     const [activity] = await database.db
       .select()
       .from(activityLog)
       .where(
         and(eq(activityLog.entityId, template.id), eq(activityLog.action, "tool_stdio_template.create")),
       );
-    expect(activity).toBeDefined();
+    expect(activity?.details).toMatchObject({ catalogCommand: "test.lab" });
   });
 
   it.each([
-    [{ command: "bash" }, "bare command"],
-    [{ command: "bin/node" }, "absolute"],
-    [{ command: "/definitely/not/here" }, "does not exist"],
-    [{ command: NOT_EXECUTABLE }, "not executable"],
-    [{ command: "/usr/bin" }, "not a regular file"],
-    [{ args: ["a\u0000b"] }, "NUL"],
-    [{ args: Array.from({ length: 65 }, () => "x") }, "<=64"],
-    [{ args: ["x".repeat(4097)] }, "4096 bytes"],
-    [{ allowedEnvKeys: ["LD_PRELOAD"] }, "never passed"],
-    [{ allowedEnvKeys: ["PATH"] }, "never passed"],
-    [{ allowedEnvKeys: ["NODE_OPTIONS"] }, "never passed"],
-    [{ allowedEnvKeys: ["DYLD_INSERT_LIBRARIES"] }, "never passed"],
-    [{ allowedEnvKeys: ["DATABASE_URL"] }, "never passed"],
-    [{ allowedEnvKeys: ["lower_case"] }, "must match"],
     [{ cwdPolicy: "anywhere" }, "cwdPolicy"],
     [{ env: { A: "b" } }, "env"],
     [{ cwd: "/tmp" }, "cwd"],
-  ])("refuses %j (400)", async (body, why) => {
+    [{ catalogCommand: undefined }, "catalogCommand"],
+    [{ slotValues: { args: { a: 1 } } }, "slotValues"],
+  ])("refuses the malformed %j (400)", async (body, why) => {
     const res = await call<{ error: { code: string; message: string; details?: unknown } }>(
       templatesRoute.POST,
       "POST",
       "/",
-      { ...board(), params: { companyId }, body: { name: "bad", command: "node", ...body } },
+      { ...board(), params: { companyId }, body: { name: "bad", catalogCommand: "test.lab", ...body } },
     );
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.json.error)).toContain(why);
   });
-
   it("agent keys cannot create templates or use the runtime admin routes", async () => {
     const agent = { token: demo.agents[0]!.apiKey };
     const create = await call(templatesRoute.POST, "POST", "/", {
       ...agent,
       params: { companyId },
-      body: { name: "agent", command: "node" },
+      body: { name: "agent", catalogCommand: "test.lab" },
     });
     expect(create.status).toBe(403);
     const slots = await call(slotsRoute.GET, "GET", "/", { ...agent, params: { companyId } });
@@ -380,7 +384,12 @@ describe("capacity", { timeout: 90_000 }, () => {
         .returning();
       const [otherTemplate] = await database.db
         .insert(toolStdioTemplates)
-        .values({ companyId: other!.id, name: "lab", command: template.command, args: LAB_ARGS })
+        .values({
+          companyId: other!.id,
+          name: "lab",
+          command: template.command,
+          catalogCommandId: template.catalogCommandId,
+        })
         .returning();
       const o1 = await makeConnection(otherTemplate!, other!.id, otherApp!.id);
       const o2 = await makeConnection(otherTemplate!, other!.id, otherApp!.id);
@@ -480,7 +489,7 @@ describe("crashes", { timeout: 90_000 }, () => {
   });
 
   it("a command that cannot start fails the call with runtime_start_failed and is suppressed after 3 tries", async () => {
-    const broken = await makeTemplate({ args: ["-e", "process.exit(7)"] });
+    const broken = await makeTemplate({}, "test.broken");
     const conn = await makeConnection(broken);
     for (let i = 0; i < 3; i++) {
       await expectError(lab(conn, "increment", {}, {}, broken), "runtime_start_failed");
@@ -632,8 +641,9 @@ describe("environment and stderr", { timeout: 90_000 }, () => {
     const pid = await labPid(conn, extra);
     const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
     const keys = environ.map((e) => e.slice(0, e.indexOf("="))).sort();
-    expect(keys).toEqual(["LAB_ALLOWED", "LAB_SECRET_TOKEN", "PATH"]);
-    expect(environ).toContain(`PATH=${safePath(template.command)}`);
+    // TMPDIR is the slot's own directory (temporary files stay inside it).
+    expect(keys).toEqual(["LAB_ALLOWED", "LAB_SECRET_TOKEN", "PATH", "TMPDIR"]);
+    expect(environ).toContain(`PATH=${safePath(process.execPath)}`);
     expect(environ.join("\n")).not.toContain(CANARY);
     // A different secret set never shares the process.
     const otherPid = await labPid(conn, { env: { LAB_SECRET_TOKEN: "another-secret-value" } });

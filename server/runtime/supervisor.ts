@@ -21,7 +21,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -38,9 +38,20 @@ import type { Db, Tx } from "@/db/client";
 import { type toolConnections, toolRuntimeSlots, type toolStdioTemplates } from "@/db/schema";
 import { isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
+import { auditRefusal, commandNotApproved, type LaunchSpec, resolveLaunch } from "./catalog";
 import { type RuntimeConfig, runtimeConfigFromEnv } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
+import { isolationPlan } from "./host";
 import { isProcessAlive, processIdentity, signalGroup, terminateGroup } from "./processes";
+import {
+  allocateSlotUid,
+  closeHomeToOthers,
+  ensureRuntimeDir,
+  fixtureBundle,
+  makeSlotDir,
+  spawnPlan,
+  unreadableForOthers,
+} from "./sandbox";
 import { StderrRing, scrubSecrets, secretForms } from "./stderr-ring";
 import { ChildStdioTransport } from "./transport";
 
@@ -62,6 +73,8 @@ export interface StdioTarget {
     | "trustScope"
     | "perRunSlot"
     | "status"
+    | "catalogCommandId"
+    | "slotValues"
   >;
   /** Environment variables projected from the connection's `env_var` secret bindings. */
   env: Record<string, string>;
@@ -96,9 +109,9 @@ interface SlotIdentity {
 }
 
 interface SlotSpec {
-  command: string;
-  args: string[];
-  allowedEnvKeys: string[];
+  /** The catalogue command it runs (re-checked on every call, see catalog.ts `resolveLaunch`). */
+  catalogCommandId: string;
+  launch: LaunchSpec;
   secretEnv: Record<string, string>;
   cwdPolicy: string;
   workspaceDir: string | null;
@@ -136,6 +149,8 @@ export class Slot {
   health: "unknown" | "ok" | "degraded" | "failed" = "unknown";
   idleTimer: NodeJS.Timeout | null = null;
   cwd: string | null = null;
+  /** The uid the current process runs as (when the server is root). */
+  uid: number | null = null;
   ring: StderrRing;
   readonly forms: string[];
   /** Row writes are serialized so they land in order. */
@@ -252,7 +267,10 @@ export class RuntimeSupervisor {
   // ------------------------------------------------------------------------------------------
   // Identity and capacity
 
-  private identityOf(target: StdioTarget): { identity: SlotIdentity; spec: SlotSpec; key: string } {
+  private identityOf(
+    target: StdioTarget,
+    launch: LaunchSpec,
+  ): { identity: SlotIdentity; spec: SlotSpec; key: string } {
     const { template, connection, companyId } = target;
     if (
       template.companyId !== companyId ||
@@ -306,16 +324,17 @@ export class RuntimeSupervisor {
       trustScope: template.trustScope,
       runId: template.perRunSlot ? (target.runId ?? null) : null,
     };
+    // What runs is part of the key: a catalogue change never reuses a process of the old one.
+    const launchDigest = createHash("sha256").update(JSON.stringify(launch)).digest("hex").slice(0, 24);
     const key = createHash("sha256")
-      .update(JSON.stringify({ v: 1, ...identity, supervisor: this.supervisorId }))
+      .update(JSON.stringify({ v: 2, ...identity, launch: launchDigest, supervisor: this.supervisorId }))
       .digest("hex");
     return {
       identity,
       key,
       spec: {
-        command: template.command,
-        args: [...template.args],
-        allowedEnvKeys: [...template.allowedEnvKeys],
+        catalogCommandId: launch.catalogCommandId,
+        launch,
         secretEnv: { ...(target.env ?? {}) },
         cwdPolicy: template.cwdPolicy,
         workspaceDir,
@@ -414,7 +433,22 @@ export class RuntimeSupervisor {
     op: (client: Client, slot: Slot) => Promise<T>,
     opts: { timeoutMs?: number } = {},
   ): Promise<T | Deferred> {
-    const { identity, spec, key } = this.identityOf(target);
+    // The host and the operator's catalogue decide on every call (fail closed, audited).
+    const launch = await resolveLaunch(db, target.template);
+    const stray = Object.keys(target.env ?? {}).filter((k) => !launch.secretEnvNames.includes(k));
+    if (stray.length > 0) {
+      throw await auditRefusal(
+        db,
+        { db, actor: { type: "system", reason: "runtime" }, requestId: "sys_runtime", now: () => new Date() },
+        target.companyId,
+        "tool_runtime_slot.refused",
+        commandNotApproved(
+          `secret environment variable(s) ${stray.map((k) => `\`${k}\``).join(", ")} are not secret slots of the catalogue command \`${launch.catalogCommand}\``,
+        ),
+        { templateId: target.template.id, catalogCommand: launch.catalogCommand, envNames: stray },
+      );
+    }
+    const { identity, spec, key } = this.identityOf(target, launch);
     let slot = this.slots.get(key);
     if (slot?.state === "suppressed") throw this.suppressedError(slot);
     if (slot?.state === "crashed") {
@@ -619,7 +653,7 @@ export class RuntimeSupervisor {
           runId: slot.identity.runId,
           status: "starting",
           host: this.host,
-          idleTtlMs: cfg.idleMs,
+          idleTtlMs: slot.spec.launch.idleTtlMs ?? cfg.idleMs,
           health: "unknown",
           supervisorId: this.supervisorId,
           startedAt: now,
@@ -637,7 +671,7 @@ export class RuntimeSupervisor {
         restartCount: slot.restartCount,
         pid: null,
         processGroupId: null,
-        idleTtlMs: cfg.idleMs,
+        idleTtlMs: slot.spec.launch.idleTtlMs ?? cfg.idleMs,
         supervisorId: this.supervisorId,
         stoppedAt: null,
       });
@@ -653,39 +687,36 @@ export class RuntimeSupervisor {
     };
 
     let env: Record<string, string>;
+    let cwd: string;
+    let plan: { command: string; args: string[]; uid?: number; gid?: number };
     try {
-      if (!commandStillUsable(slot.spec.command)) {
-        throw new Error(`the command \`${slot.spec.command}\` is no longer an executable file`);
-      }
-      env = buildChildEnv(slot.spec.command, slot.spec.allowedEnvKeys, slot.spec.secretEnv);
+      ({ env, cwd, plan } = await this.prepareLaunch(slot));
     } catch (err) {
+      this.removeCwd(slot);
       const e = fail(messageOf(err));
       this.recordCrash(slot, generation, e.message);
       await slot.flush();
       throw e;
     }
-
-    let cwd: string;
-    if (slot.spec.cwdPolicy === "none" || !slot.spec.workspaceDir) {
-      // A private, empty working directory: not the server's own (which holds its config).
-      cwd = mkdtempSync(path.join(os.tmpdir(), "paperclip-slot-"));
-      slot.cwd = cwd;
-    } else {
-      cwd = slot.spec.workspaceDir;
-      slot.cwd = null;
+    if (aborted()) {
+      this.removeCwd(slot);
+      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
     }
 
     if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
     slot.failureHint = null;
     let child: ChildProcess;
     try {
-      child = spawn(slot.spec.command, slot.spec.args, {
+      child = spawn(plan.command, plan.args, {
         cwd,
         env: env as NodeJS.ProcessEnv, // exactly this, nothing inherited
         stdio: ["pipe", "pipe", "pipe"],
         detached: true, // its own session and process group: stopped as a group
         shell: false,
         windowsHide: true,
+        // Root server: the slot runs as the unprivileged slot user (libuv also drops the
+        // supplementary groups).
+        ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
       });
     } catch (err) {
       const e = fail(`could not start the command: ${messageOf(err)}`);
@@ -780,6 +811,78 @@ export class RuntimeSupervisor {
     });
     await slot.write({ status: "running", health: "ok" });
     return client;
+  }
+
+  /**
+   * The command line, environment and working directory of one slot process, isolated for
+   * this host: a fresh directory owned by the slot user (never the server's own directory, never
+   * under PAPERCLIP_HOME), the slot user's uid/gid when the server is root, bwrap when
+   * configured. Fixtures run from the read-only bundle.
+   */
+  private async prepareLaunch(slot: Slot): Promise<{
+    env: Record<string, string>;
+    cwd: string;
+    plan: { command: string; args: string[]; uid?: number; gid?: number };
+  }> {
+    const { launch } = slot.spec;
+    const iso = isolationPlan();
+    if (!iso.ok) throw new Error(`slots cannot be isolated on this host: ${iso.message}`);
+    const runtime = ensureRuntimeDir();
+    if (iso.isolated) closeHomeToOthers();
+    let command: string;
+    let args: string[];
+    const readOnly: string[] = [];
+    if (launch.fixture) {
+      const bundle = await fixtureBundle(runtime);
+      command = process.execPath;
+      args = [bundle, launch.fixture, "--stdio"];
+      readOnly.push(path.dirname(bundle));
+    } else if (launch.command) {
+      command = launch.command;
+      args = [...launch.args];
+    } else {
+      throw new Error("the catalogue command names neither a fixture nor an executable");
+    }
+    if (!commandStillUsable(command)) {
+      throw new Error(`the command \`${command}\` is no longer an executable file`);
+    }
+    // The user this process runs as: the slot user, or (PAPERCLIP_SLOT_UID_RANGE) a uid of its
+    // own with the slot group, so slots cannot read each other's /proc/<pid>/environ.
+    let user = iso.slotUser;
+    if (user && iso.uidRange) {
+      const taken = new Set(
+        [...this.slots.values()].map((s) => s.uid).filter((u): u is number => typeof u === "number"),
+      );
+      const uid = allocateSlotUid(iso.uidRange, taken);
+      if (uid === null) throw new Error("every uid of PAPERCLIP_SLOT_UID_RANGE is in use");
+      user = { ...user, uid, user: String(uid) };
+    }
+    slot.uid = user?.uid ?? null;
+    if (user) {
+      const problem =
+        unreadableForOthers(command, true) ?? (launch.fixture ? unreadableForOthers(args[0]!, false) : null);
+      if (problem) throw new Error(`the slot user \`${user.user}\` cannot run it: ${problem}`);
+    }
+    const env = buildChildEnv(command, launch.passEnv, { ...launch.env, ...slot.spec.secretEnv });
+    let cwd: string;
+    if (slot.spec.cwdPolicy === "none" || !slot.spec.workspaceDir) {
+      // A private, empty working directory of its own: not the server's (which holds its config).
+      cwd = makeSlotDir(runtime, user);
+      slot.cwd = cwd;
+      // Temporary files (and the file sandbox's root) stay inside it.
+      env.TMPDIR = cwd;
+    } else {
+      cwd = slot.spec.workspaceDir;
+      slot.cwd = null;
+    }
+    const plan = spawnPlan(iso, user, command, args, {
+      cwd,
+      runtime,
+      readOnly,
+      allowNetwork: launch.allowNetwork,
+      writable: [cwd],
+    });
+    return { env, cwd, plan };
   }
 
   // ------------------------------------------------------------------------------------------
@@ -892,7 +995,7 @@ export class RuntimeSupervisor {
     if (slot.inFlight > 0 || slot.startPromise) return;
     this.clearIdle(slot);
     if (slot.state === "suppressed" || slot.state === "stopping" || slot.state === "stopped") return;
-    const idleMs = this.config.idleMs;
+    const idleMs = slot.spec.launch.idleTtlMs ?? this.config.idleMs;
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = null;
       if (slot.inFlight > 0 || slot.startPromise || this.slots.get(slot.key) !== slot) return;

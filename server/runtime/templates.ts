@@ -1,8 +1,10 @@
 /**
  * Stdio command templates: the only way a local stdio MCP server can be started. Made by
- * administrators (`tools:manage_runtime`); agents never supply a command, arguments, working
- * directory, environment or secret reference — no API takes them from an agent.
+ * company administrators (`tools:manage_runtime`) from a command of the operator's catalogue
+ * (catalog.ts) and its slots; agents never supply a command, arguments, working directory,
+ * environment or secret reference — no API takes them from an agent.
  */
+import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolConnections, toolStdioTemplates } from "@/db/schema";
@@ -10,44 +12,32 @@ import { STDIO_CWD_POLICIES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
-import { invalidRequest, notFound } from "../errors";
+import { invalidRequest, notFound, type ServiceError } from "../errors";
 import { mutateAccess } from "../tools/profiles";
-import { argProblem, envKeyProblem, MAX_ARGS, MAX_ENV_KEYS, resolveCommand } from "./env";
+import { auditRefusal, checkSlotValues, commandByKey, commandNotApproved } from "./catalog";
+import { isolationPlan, isolationUnavailable, runtimeHostUntrusted, stdioHostState } from "./host";
 import { runtimeSupervisor } from "./supervisor";
 
 export const TRUST_SCOPE = /^[a-z][a-z0-9_:.-]{0,99}$/;
 
+/**
+ * A company's template picks an operator-approved catalogue command (`catalogCommand`, its
+ * key) and fills the slots that command declares. There is no free command or argument.
+ * `command`, `args` and `allowedEnvKeys` are parsed only to refuse them with 403
+ * `command_not_approved` (audited): a request carrying them is an attempt at a free command.
+ */
 export const CreateStdioTemplateInput = z
   .object({
     name: z.string().trim().min(1).max(100),
     description: z.string().trim().max(2000).optional(),
-    /** An absolute path to an executable, or one of `node`, `npx`, `python3`, `uvx`. */
-    command: z.string().min(1).max(4096),
-    /** Literal arguments: no shell ever sees them. */
-    args: z
-      .array(z.string())
-      .max(MAX_ARGS)
-      .default([])
-      .superRefine((args, c) => {
-        args.forEach((a, i) => {
-          const problem = argProblem(a);
-          if (problem) c.addIssue({ code: "custom", path: [i], message: `argument ${i} ${problem}` });
-        });
-      }),
-    /** Variables copied from the server's environment when set there (PATH is always fixed). */
-    allowedEnvKeys: z
-      .array(z.string())
-      .max(MAX_ENV_KEYS)
-      .default([])
-      .superRefine((keys, c) => {
-        const seen = new Set<string>();
-        keys.forEach((k, i) => {
-          const problem = envKeyProblem(k);
-          if (problem) c.addIssue({ code: "custom", path: [i], message: `\`${k}\` ${problem}` });
-          if (seen.has(k)) c.addIssue({ code: "custom", path: [i], message: `\`${k}\` is listed twice` });
-          seen.add(k);
-        });
-      }),
+    catalogCommand: z.string().min(1).max(100).optional(),
+    slotValues: z
+      .object({
+        args: z.record(z.string().max(64), z.string().max(4096)).default({}),
+        env: z.record(z.string().max(64), z.string().max(4096)).default({}),
+      })
+      .strict()
+      .default({ args: {}, env: {} }),
     cwdPolicy: z.enum(STDIO_CWD_POLICIES).default("none"),
     /** Who may share one process, e.g. `company`, `project`, `agent` (part of the slot identity). */
     trustScope: z
@@ -57,9 +47,18 @@ export const CreateStdioTemplateInput = z
       .default("company"),
     /** Untrusted servers: a fresh slot per run instead of one shared slot. */
     perRunSlot: z.boolean().default(false),
+    /** Refused (403 `command_not_approved`): free commands are not accepted. */
+    command: z.unknown().optional(),
+    args: z.unknown().optional(),
+    allowedEnvKeys: z.unknown().optional(),
   })
-  .strict();
-export type CreateStdioTemplateInput = z.infer<typeof CreateStdioTemplateInput>;
+  .strict()
+  .superRefine((v, c) => {
+    const free = v.command !== undefined || v.args !== undefined || v.allowedEnvKeys !== undefined;
+    if (!free && v.catalogCommand === undefined)
+      c.addIssue({ code: "custom", path: ["catalogCommand"], message: "choose a catalogue command" });
+  });
+export type CreateStdioTemplateInput = z.input<typeof CreateStdioTemplateInput>;
 
 type TemplateRow = typeof toolStdioTemplates.$inferSelect;
 
@@ -69,6 +68,8 @@ function present(t: TemplateRow, connections = 0) {
     companyId: t.companyId,
     name: t.name,
     description: t.description,
+    catalogCommandId: t.catalogCommandId,
+    slotValues: t.slotValues,
     command: t.command,
     args: t.args,
     allowedEnvKeys: t.allowedEnvKeys,
@@ -117,18 +118,83 @@ export async function getStdioTemplate(ctx: ServiceContext, companyId: string, t
   return present(row, (await connectionCounts(ctx, companyId)).get(row.id) ?? 0);
 }
 
+/** A short, non-secret description of what a refused free command named. */
+function describeFreeCommand(input: CreateStdioTemplateInput) {
+  const cmd =
+    typeof input.command === "string" ? input.command : input.command === undefined ? null : "(not a string)";
+  return {
+    attemptedCommand: cmd ? path.basename(cmd).slice(0, 100) : null,
+    argCount: Array.isArray(input.args) ? input.args.length : null,
+  };
+}
+
 /**
- * Creates an active template. The command is resolved now: an allow-listed interpreter name
- * becomes the absolute path found on the server's PATH, and that path is what runs later.
+ * Creates an active template from a catalogue command and its slot values. Refused (and
+ * audited as `tool_stdio_template.refused`): stdio off on this host (`runtime_host_untrusted`),
+ * a free command, an unknown or disabled catalogue command, or a slot value its rule rejects
+ * (`command_not_approved`, 403), a command requiring isolation where there is none
+ * (`runtime_isolation_unavailable`). The resolved command line is stored for display; what
+ * runs is resolved from the catalogue again at every launch.
  */
 export async function createStdioTemplate(
   ctx: ServiceContext,
   companyId: string,
-  input: CreateStdioTemplateInput,
+  raw: CreateStdioTemplateInput,
 ) {
   await requireCompany(ctx, companyId, "tools:manage_runtime");
-  const resolved = resolveCommand(input.command);
-  if (!resolved.ok) throw invalidRequest(`invalid \`command\`: ${resolved.message}`);
+  const parsed = CreateStdioTemplateInput.safeParse(raw);
+  if (!parsed.success)
+    throw invalidRequest(`invalid template: ${parsed.error.issues[0]?.message ?? "malformed"}`);
+  const input = parsed.data;
+  const refuse = (err: ServiceError, details: Record<string, unknown> = {}) =>
+    auditRefusal(ctx.db, ctx, companyId, "tool_stdio_template.refused", err, {
+      name: input.name,
+      ...details,
+    });
+  const host = stdioHostState();
+  if (!host.enabled) throw await refuse(runtimeHostUntrusted(host.reason));
+  if (input.command !== undefined || input.args !== undefined || input.allowedEnvKeys !== undefined) {
+    throw await refuse(
+      commandNotApproved(
+        "stdio templates start only an operator-approved catalogue command (`catalogCommand` and `slotValues`); free commands and arguments are not accepted",
+      ),
+      describeFreeCommand(input),
+    );
+  }
+  const key = input.catalogCommand!;
+  const cmd = await commandByKey(ctx.db, key);
+  if (!cmd?.enabled) {
+    throw await refuse(
+      commandNotApproved(`\`${key.slice(0, 100)}\` is not an enabled command of the operator's catalogue`),
+      { catalogCommand: key.slice(0, 100) },
+    );
+  }
+  const slots = checkSlotValues(cmd, input.slotValues);
+  if (!slots.ok) {
+    throw await refuse(commandNotApproved(`slot \`${slots.slot}\` ${slots.problem}`, { slot: slots.slot }), {
+      catalogCommand: cmd.key,
+      slot: slots.slot,
+    });
+  }
+  if (input.cwdPolicy !== "none" && !cmd.allowWorkspace) {
+    throw await refuse(
+      commandNotApproved(`the catalogue command \`${cmd.key}\` does not run in workspaces`),
+      {
+        catalogCommand: cmd.key,
+      },
+    );
+  }
+  if (cmd.requiresIsolation) {
+    const plan = isolationPlan();
+    if (!plan.ok || !plan.isolated) {
+      throw await refuse(
+        isolationUnavailable(
+          `the catalogue command \`${cmd.key}\` requires isolation, and this server neither runs as root nor uses PAPERCLIP_SANDBOX=bwrap`,
+        ),
+        { catalogCommand: cmd.key },
+      );
+    }
+  }
   const createdByUserId =
     ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
   const row = await ctx.db.transaction(async (tx) => {
@@ -138,9 +204,12 @@ export async function createStdioTemplate(
         companyId,
         name: input.name,
         description: input.description ?? null,
-        command: resolved.command,
-        args: input.args,
-        allowedEnvKeys: input.allowedEnvKeys,
+        // For display: the command line as resolved now (fixtures run from the bundle).
+        command: cmd.command ?? `fixture:${cmd.fixture}`,
+        args: [...cmd.args, ...slots.args],
+        allowedEnvKeys: [...cmd.passEnv],
+        catalogCommandId: cmd.id,
+        slotValues: { args: { ...input.slotValues.args }, env: { ...input.slotValues.env } },
         cwdPolicy: input.cwdPolicy,
         trustScope: input.trustScope,
         perRunSlot: input.perRunSlot,
@@ -155,9 +224,9 @@ export async function createStdioTemplate(
       entityId: t!.id,
       details: {
         name: t!.name,
-        command: t!.command,
-        argCount: t!.args.length,
-        allowedEnvKeys: t!.allowedEnvKeys,
+        catalogCommand: cmd.key,
+        argSlots: Object.keys(input.slotValues.args),
+        envSlots: Object.keys(input.slotValues.env),
         cwdPolicy: t!.cwdPolicy,
         trustScope: t!.trustScope,
         perRunSlot: t!.perRunSlot,

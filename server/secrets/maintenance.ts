@@ -20,6 +20,7 @@ import { reviewedArgsRef } from "../approvals/reviewed-args";
 import { systemContext } from "../context";
 import { checkOperatorBoundary, type HardeningFinding } from "../http/doctor";
 import { canonicalJson } from "../ledger/canonical";
+import { runtimeDoctor } from "../runtime/doctor";
 import { checkBindingTarget, insertBinding, type SecretPlacement } from "./bindings";
 import { type InlineCredentialDetail, type InlineCredentialReason, scanInlineCredentials } from "./inline";
 import {
@@ -180,6 +181,7 @@ export async function runDoctor(db: Db, opts: { companyId?: string; log?: Log } 
       }
     }
   }
+  await runtimeDoctor(db, log);
   if (findings.length === 0)
     log(`✔ ${conns.length} connection(s) checked: no inline credentials, no missing secrets`);
   else if (findings.some((f) => f.kind === "inline_credential"))

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { InstanceAdminsCard } from "@/components/instance/InstanceAdminsCard";
 import { PrivateUpstreamsCard } from "@/components/instance/PrivateUpstreamsCard";
+import { StdioCommandsCard } from "@/components/instance/StdioCommandsCard";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { isInstanceAdmin, listInstanceAdmins } from "@/server/instance/admins";
 import { listPrivateUpstreams } from "@/server/instance/private-upstreams";
@@ -23,6 +24,7 @@ export default async function InstanceSettingsPage({ params }: { params: Promise
       />
       <InstanceAdminsCard admins={admins.map((a) => ({ ...a, grantedAt: iso(a.grantedAt)! }))} />
       <PrivateUpstreamsCard initial={await listPrivateUpstreams(ctx)} />
+      <StdioCommandsCard />
     </div>
   );
 }

@@ -1,0 +1,580 @@
+/**
+ * The operator's stdio command catalogue: the only commands a company stdio template may
+ * start. Instance administrators maintain it (`requireInstanceAdmin`); company admins pick an
+ * entry by key and fill the slots it declares, each value validated by the slot's rule. At
+ * every launch the catalogue is read again: a command disabled (or whose slots changed) later
+ * stops launching, audited (see docs/runtime.md).
+ */
+import { asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, Tx } from "@/db/client";
+import {
+  instanceStdioCommands,
+  type StdioArgSlot,
+  type StdioEnvSlot,
+  type StdioSlotRule,
+  type toolStdioTemplates,
+} from "@/db/schema";
+import { BUNDLED_FIXTURES } from "@/db/schema/values";
+import { logActivity } from "../activity/log-activity";
+import { requireCompany } from "../auth/authorize";
+import { type ServiceContext, systemContext } from "../context";
+import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
+import { requireInstanceAdmin } from "../instance/admins";
+import { logWarn } from "../log";
+import { argProblem, envKeyProblem, MAX_ARGS, MAX_ENV_KEYS, resolveCommand } from "./env";
+import { isolationPlan, isolationUnavailable, runtimeHostUntrusted, stdioHostState } from "./host";
+
+export type CatalogCommandRow = typeof instanceStdioCommands.$inferSelect;
+type TemplateRow = typeof toolStdioTemplates.$inferSelect;
+
+export const COMMAND_KEY = /^[a-z][a-z0-9_.-]{0,63}$/;
+const SLOT_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const MAX_SLOTS = 16;
+const MAX_SLOT_VALUE = 1024;
+
+/** C0 controls and DEL: never inside a slot value. */
+const hasControl = (v: string) => [...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+
+// ---------------------------------------------------------------------------------------------
+// Slot rules
+
+const SlotRule: z.ZodType<StdioSlotRule> = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("enum"),
+      values: z
+        .array(
+          z
+            .string()
+            .min(1)
+            .max(200)
+            .refine((v) => argProblem(v) === null && !hasControl(v), "invalid value"),
+        )
+        .min(1)
+        .max(50),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("pattern"),
+      pattern: z
+        .string()
+        .min(1)
+        .max(200)
+        .refine((p) => {
+          try {
+            new RegExp(p, "u");
+            return true;
+          } catch {
+            return false;
+          }
+        }, "not a valid regular expression"),
+      maxLength: z.number().int().min(1).max(MAX_SLOT_VALUE),
+    })
+    .strict(),
+  z.object({ kind: z.literal("string"), maxLength: z.number().int().min(1).max(MAX_SLOT_VALUE) }).strict(),
+]);
+
+const ArgSlot: z.ZodType<StdioArgSlot> = z
+  .object({
+    name: z.string().regex(SLOT_NAME, "lower-case letters, digits and `_`, starting with a letter"),
+    description: z.string().trim().max(500).optional(),
+    required: z.boolean().default(false),
+    flag: z
+      .string()
+      .regex(/^--?[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/, "a flag such as `--root`")
+      .optional(),
+    rule: SlotRule,
+  })
+  .strict();
+
+const EnvSlot: z.ZodType<StdioEnvSlot> = z
+  .object({
+    name: z.string().superRefine((k, c) => {
+      const problem = envKeyProblem(k);
+      if (problem) c.addIssue({ code: "custom", message: `\`${k}\` ${problem}` });
+    }),
+    description: z.string().trim().max(500).optional(),
+    required: z.boolean().default(false),
+    secret: z.boolean().default(false),
+    rule: SlotRule.default({ kind: "string", maxLength: MAX_SLOT_VALUE }),
+  })
+  .strict();
+
+const uniqueNames = <T extends { name: string }>(list: T[], c: z.RefinementCtx) => {
+  const seen = new Set<string>();
+  list.forEach((s, i) => {
+    if (seen.has(s.name))
+      c.addIssue({ code: "custom", path: [i, "name"], message: `\`${s.name}\` is listed twice` });
+    seen.add(s.name);
+  });
+};
+
+/**
+ * Why `value` may not fill a slot with `rule`, or null. Values are single arguments (never
+ * shell words); free-form ones may not start with `-` (no option injection) and carry no
+ * control characters.
+ */
+export function slotValueProblem(rule: StdioSlotRule, value: unknown, forArg: boolean): string | null {
+  if (typeof value !== "string") return "must be a string";
+  if (rule.kind === "enum")
+    return rule.values.includes(value) ? null : `must be one of ${rule.values.join(", ")}`;
+  if (value.length === 0) return "is empty";
+  if (value.length > rule.maxLength) return `is longer than ${rule.maxLength} characters`;
+  if (hasControl(value)) return "contains a control character";
+  if (forArg && value.startsWith("-")) return "may not start with `-`";
+  if (rule.kind === "pattern") {
+    let re: RegExp;
+    try {
+      re = new RegExp(`^(?:${rule.pattern})$`, "u");
+    } catch {
+      return "cannot be checked (the slot's pattern is invalid)";
+    }
+    if (!re.test(value)) return `does not match \`${rule.pattern}\``;
+  }
+  return null;
+}
+
+export interface SlotValues {
+  args: Record<string, string>;
+  env: Record<string, string>;
+}
+
+export type SlotCheck =
+  | { ok: true; args: string[]; env: Record<string, string> }
+  | { ok: false; slot: string; problem: string };
+
+/** Validates a template's slot values against a catalogue command; gives the argv tail and env. */
+export function checkSlotValues(
+  cmd: Pick<CatalogCommandRow, "argSlots" | "envSlots">,
+  values: SlotValues,
+): SlotCheck {
+  const argSlots = new Map(cmd.argSlots.map((s) => [s.name, s]));
+  const envSlots = new Map(cmd.envSlots.map((s) => [s.name, s]));
+  for (const name of Object.keys(values.args ?? {})) {
+    if (!argSlots.has(name))
+      return { ok: false, slot: `args.${name}`, problem: "is not a slot of this command" };
+  }
+  for (const name of Object.keys(values.env ?? {})) {
+    const slot = envSlots.get(name);
+    if (!slot) return { ok: false, slot: `env.${name}`, problem: "is not a slot of this command" };
+    if (slot.secret)
+      return { ok: false, slot: `env.${name}`, problem: "is filled by a secret binding, not a value" };
+  }
+  const args: string[] = [];
+  for (const slot of cmd.argSlots) {
+    const value = values.args?.[slot.name];
+    if (value === undefined) {
+      if (slot.required) return { ok: false, slot: `args.${slot.name}`, problem: "is required" };
+      continue;
+    }
+    const problem = slotValueProblem(slot.rule, value, true);
+    if (problem) return { ok: false, slot: `args.${slot.name}`, problem };
+    if (slot.flag) args.push(slot.flag);
+    args.push(value);
+  }
+  const env: Record<string, string> = {};
+  for (const slot of cmd.envSlots) {
+    if (slot.secret) continue;
+    const value = values.env?.[slot.name];
+    if (value === undefined) {
+      if (slot.required) return { ok: false, slot: `env.${slot.name}`, problem: "is required" };
+      continue;
+    }
+    const problem = slotValueProblem(slot.rule, value, false);
+    if (problem) return { ok: false, slot: `env.${slot.name}`, problem };
+    env[slot.name] = value;
+  }
+  return { ok: true, args, env };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals
+
+export const commandNotApproved = (message: string, details?: Record<string, unknown>) =>
+  new ServiceError("command_not_approved", message, 403, details);
+
+/**
+ * Writes the refusal to the activity log (its own statement: the refused change has no
+ * transaction) and returns the error to throw. An audit failure is logged, never hidden as
+ * success: the request is refused either way.
+ */
+export async function auditRefusal(
+  db: Db | Tx,
+  ctx: ServiceContext,
+  companyId: string | null,
+  action: string,
+  err: ServiceError,
+  details: Record<string, unknown> = {},
+): Promise<ServiceError> {
+  await logActivity(db as Tx, ctx, {
+    companyId,
+    action,
+    entityType: "tool_stdio_template",
+    entityId: typeof details.templateId === "string" ? details.templateId : null,
+    details: { code: err.code, message: err.message.slice(0, 300), ...details },
+  }).catch((e: unknown) => logWarn("runtime.refusal_audit_failed", { action, message: String(e) }));
+  return err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instance admin verbs
+
+const CommandFields = z.object({
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(2000).optional(),
+  /** A bundled fixture server of the product … */
+  fixture: z.enum(BUNDLED_FIXTURES).optional(),
+  /** … or an absolute path to an executable (or `node`, `npx`, `python3`, `uvx`, resolved now). */
+  command: z.string().min(1).max(4096).optional(),
+  args: z
+    .array(z.string())
+    .max(MAX_ARGS)
+    .default([])
+    .superRefine((args, c) => {
+      args.forEach((a, i) => {
+        const problem = argProblem(a);
+        if (problem) c.addIssue({ code: "custom", path: [i], message: `argument ${i} ${problem}` });
+      });
+    }),
+  argSlots: z.array(ArgSlot).max(MAX_SLOTS).default([]).superRefine(uniqueNames),
+  envSlots: z.array(EnvSlot).max(MAX_SLOTS).default([]).superRefine(uniqueNames),
+  passEnv: z
+    .array(z.string())
+    .max(MAX_ENV_KEYS)
+    .default([])
+    .superRefine((keys, c) => {
+      keys.forEach((k, i) => {
+        const problem = envKeyProblem(k);
+        if (problem) c.addIssue({ code: "custom", path: [i], message: `\`${k}\` ${problem}` });
+      });
+    }),
+  enabled: z.boolean().default(true),
+  requiresIsolation: z.boolean().default(false),
+  allowNetwork: z.boolean().default(false),
+  allowWorkspace: z.boolean().default(false),
+  idleTtlMs: z.number().int().min(1000).max(86_400_000).nullable().default(null),
+});
+
+export const CreateStdioCommandInput = CommandFields.extend({
+  key: z.string().regex(COMMAND_KEY, "lower-case letters, digits and `_.-`, starting with a letter"),
+})
+  .strict()
+  .superRefine((v, c) => {
+    if ((v.fixture === undefined) === (v.command === undefined))
+      c.addIssue({
+        code: "custom",
+        path: ["command"],
+        message: "give exactly one of `command` and `fixture`",
+      });
+  });
+export type CreateStdioCommandInput = z.infer<typeof CreateStdioCommandInput>;
+
+/** What an operator may change later: whether it runs, its isolation, network and TTL. */
+export const UpdateStdioCommandInput = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    description: z.string().trim().max(2000).nullable().optional(),
+    enabled: z.boolean().optional(),
+    requiresIsolation: z.boolean().optional(),
+    allowNetwork: z.boolean().optional(),
+    idleTtlMs: z.number().int().min(1000).max(86_400_000).nullable().optional(),
+  })
+  .strict();
+export type UpdateStdioCommandInput = z.infer<typeof UpdateStdioCommandInput>;
+
+function presentCommand(c: CatalogCommandRow) {
+  return {
+    id: c.id,
+    key: c.key,
+    name: c.name,
+    description: c.description,
+    fixture: c.fixture,
+    command: c.command,
+    args: c.args,
+    argSlots: c.argSlots,
+    envSlots: c.envSlots,
+    passEnv: c.passEnv,
+    enabled: c.enabled,
+    requiresIsolation: c.requiresIsolation,
+    allowNetwork: c.allowNetwork,
+    allowWorkspace: c.allowWorkspace,
+    idleTtlMs: c.idleTtlMs,
+    builtin: c.builtin,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+export type StdioCommandView = ReturnType<typeof presentCommand>;
+
+const auditSnapshot = (c: CatalogCommandRow) => ({
+  catalogCommand: c.key,
+  name: c.name,
+  fixture: c.fixture,
+  command: c.command,
+  argCount: c.args.length,
+  argSlots: c.argSlots.map((s) => s.name),
+  envSlots: c.envSlots.map((s) => s.name),
+  passEnv: c.passEnv,
+  enabled: c.enabled,
+  requiresIsolation: c.requiresIsolation,
+  allowNetwork: c.allowNetwork,
+  allowWorkspace: c.allowWorkspace,
+  idleTtlMs: c.idleTtlMs,
+});
+
+/** Every catalogue command (instance admins). */
+export async function listStdioCommands(ctx: ServiceContext): Promise<StdioCommandView[]> {
+  await requireInstanceAdmin(ctx);
+  const rows = await ctx.db.select().from(instanceStdioCommands).orderBy(asc(instanceStdioCommands.key));
+  return rows.map(presentCommand);
+}
+
+/** This host's stdio state in plain words, for the operator's page (instance admins). */
+export async function stdioHostSummary(ctx: ServiceContext) {
+  await requireInstanceAdmin(ctx);
+  const host = stdioHostState();
+  const plan = isolationPlan();
+  return {
+    stdioEnabled: host.enabled,
+    stdioReason: host.reason,
+    isolation: plan.ok
+      ? plan.slotUser
+        ? `slots run as ${plan.slotUser.user}:${plan.slotUser.group}${plan.sandbox === "bwrap" ? " inside bwrap" : ""}`
+        : plan.sandbox === "bwrap"
+          ? "slots run inside bwrap as the server's user"
+          : "none: slots run as the server's user (commands that require isolation are refused)"
+      : `unavailable: ${plan.message}`,
+  };
+}
+
+/**
+ * The commands a company may choose from: enabled ones, with their slots (no host details
+ * beyond what a template shows). Any company reader may see them.
+ */
+export async function listApprovedCommands(ctx: ServiceContext, companyId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  const rows = await ctx.db
+    .select()
+    .from(instanceStdioCommands)
+    .where(eq(instanceStdioCommands.enabled, true))
+    .orderBy(asc(instanceStdioCommands.key));
+  return rows.map((c) => ({
+    key: c.key,
+    name: c.name,
+    description: c.description,
+    argSlots: c.argSlots,
+    envSlots: c.envSlots,
+    requiresIsolation: c.requiresIsolation,
+    allowWorkspace: c.allowWorkspace,
+  }));
+}
+
+/** Adds a command to the catalogue (instance admins; audited with companyId null). */
+export async function createStdioCommand(ctx: ServiceContext, input: CreateStdioCommandInput) {
+  const { userId } = await requireInstanceAdmin(ctx);
+  let command: string | null = null;
+  if (input.command !== undefined) {
+    const resolved = resolveCommand(input.command);
+    if (!resolved.ok) throw invalidRequest(`invalid \`command\`: ${resolved.message}`);
+    command = resolved.command;
+  }
+  const [existing] = await ctx.db
+    .select({ id: instanceStdioCommands.id })
+    .from(instanceStdioCommands)
+    .where(eq(instanceStdioCommands.key, input.key));
+  if (existing) throw conflict("stdio_command_exists", `a catalogue command \`${input.key}\` already exists`);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [c] = await tx
+      .insert(instanceStdioCommands)
+      .values({
+        key: input.key,
+        name: input.name,
+        description: input.description ?? null,
+        fixture: input.fixture ?? null,
+        command,
+        args: input.args,
+        argSlots: input.argSlots,
+        envSlots: input.envSlots,
+        passEnv: input.passEnv,
+        enabled: input.enabled,
+        requiresIsolation: input.requiresIsolation,
+        allowNetwork: input.allowNetwork,
+        allowWorkspace: input.allowWorkspace,
+        idleTtlMs: input.idleTtlMs,
+        builtin: false,
+        createdByUserId: userId,
+      })
+      .returning();
+    await logActivity(tx, ctx, {
+      companyId: null,
+      action: "instance_stdio_command.create",
+      entityType: "instance_stdio_command",
+      entityId: c!.id,
+      details: auditSnapshot(c!),
+    });
+    return c!;
+  });
+  return presentCommand(row);
+}
+
+/**
+ * Changes a command (instance admins; audited). Disabling stops this server's slots of every
+ * template using it; other servers refuse at their next call (the catalogue is re-read on
+ * every launch and call).
+ */
+export async function updateStdioCommand(
+  ctx: ServiceContext,
+  commandId: string,
+  input: UpdateStdioCommandInput,
+) {
+  await requireInstanceAdmin(ctx);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(instanceStdioCommands)
+      .where(eq(instanceStdioCommands.id, commandId))
+      .for("update");
+    if (!before) throw notFound("stdio command");
+    const [after] = await tx
+      .update(instanceStdioCommands)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.requiresIsolation !== undefined ? { requiresIsolation: input.requiresIsolation } : {}),
+        ...(input.allowNetwork !== undefined ? { allowNetwork: input.allowNetwork } : {}),
+        ...(input.idleTtlMs !== undefined ? { idleTtlMs: input.idleTtlMs } : {}),
+        updatedAt: ctx.now(),
+      })
+      .where(eq(instanceStdioCommands.id, commandId))
+      .returning();
+    await logActivity(tx, ctx, {
+      companyId: null,
+      action: "instance_stdio_command.update",
+      entityType: "instance_stdio_command",
+      entityId: commandId,
+      details: { before: auditSnapshot(before), after: auditSnapshot(after!) },
+    });
+    return after!;
+  });
+  let stoppedSlots = 0;
+  if (
+    !row.enabled ||
+    input.requiresIsolation ||
+    input.allowNetwork !== undefined ||
+    input.idleTtlMs !== undefined
+  ) {
+    // Lazy import: the supervisor imports this module.
+    const { runtimeSupervisor } = await import("./supervisor");
+    stoppedSlots = await runtimeSupervisor().stopWhere(
+      (s) => s.spec.catalogCommandId === commandId,
+      row.enabled ? "catalogue_command_changed" : "catalogue_command_disabled",
+    );
+  }
+  return { ...presentCommand(row), stoppedSlots };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Launch
+
+/** What a slot process is started from, resolved from the catalogue at launch. */
+export interface LaunchSpec {
+  catalogCommandId: string;
+  catalogCommand: string;
+  fixture: string | null;
+  command: string | null;
+  args: string[];
+  passEnv: string[];
+  /** Literal environment slot values of the template. */
+  env: Record<string, string>;
+  /** Names secrets may be projected to (the command's secret env slots). */
+  secretEnvNames: string[];
+  allowNetwork: boolean;
+  allowWorkspace: boolean;
+  requiresIsolation: boolean;
+  idleTtlMs: number | null;
+}
+
+type LaunchTemplate = Pick<TemplateRow, "id" | "companyId" | "catalogCommandId" | "slotValues" | "cwdPolicy">;
+
+/**
+ * Re-checks a template against the host and the catalogue before a slot is used: stdio on,
+ * the command present and enabled, the slot values still valid, isolation available when the
+ * command requires it. A refusal is audited (`tool_runtime_slot.refused`) and thrown.
+ */
+export async function resolveLaunch(db: Db, template: LaunchTemplate): Promise<LaunchSpec> {
+  const ctx = systemContext(db, "runtime");
+  const refuse = (err: ServiceError, details: Record<string, unknown> = {}) =>
+    auditRefusal(db, ctx, template.companyId, "tool_runtime_slot.refused", err, {
+      templateId: template.id,
+      ...details,
+    });
+  const host = stdioHostState();
+  if (!host.enabled) throw await refuse(runtimeHostUntrusted(host.reason));
+  if (!template.catalogCommandId) {
+    throw await refuse(
+      commandNotApproved(
+        "the template's command is not in the operator's catalogue (made before the catalogue existed); make a new template from a catalogue command",
+      ),
+    );
+  }
+  const [cmd] = await db
+    .select()
+    .from(instanceStdioCommands)
+    .where(eq(instanceStdioCommands.id, template.catalogCommandId));
+  if (!cmd?.enabled) {
+    throw await refuse(
+      commandNotApproved(`the catalogue command \`${cmd?.key ?? "?"}\` is not enabled on this host`),
+      { catalogCommand: cmd?.key ?? null },
+    );
+  }
+  const slots = checkSlotValues(cmd, template.slotValues ?? { args: {}, env: {} });
+  if (!slots.ok) {
+    throw await refuse(
+      commandNotApproved(`slot \`${slots.slot}\` ${slots.problem}`, {
+        catalogCommand: cmd.key,
+        slot: slots.slot,
+      }),
+      { catalogCommand: cmd.key, slot: slots.slot },
+    );
+  }
+  if (template.cwdPolicy !== "none" && !cmd.allowWorkspace) {
+    throw await refuse(
+      commandNotApproved(`the catalogue command \`${cmd.key}\` does not run in workspaces`),
+      { catalogCommand: cmd.key },
+    );
+  }
+  const plan = isolationPlan();
+  if (!plan.ok) throw await refuse(isolationUnavailable(plan.message), { catalogCommand: cmd.key });
+  if (cmd.requiresIsolation && !plan.isolated) {
+    throw await refuse(
+      isolationUnavailable(
+        `the catalogue command \`${cmd.key}\` requires isolation, and this server neither runs as root nor uses PAPERCLIP_SANDBOX=bwrap`,
+      ),
+      { catalogCommand: cmd.key },
+    );
+  }
+  return {
+    catalogCommandId: cmd.id,
+    catalogCommand: cmd.key,
+    fixture: cmd.fixture,
+    command: cmd.command,
+    args: [...cmd.args, ...slots.args],
+    passEnv: [...cmd.passEnv],
+    env: slots.env,
+    secretEnvNames: cmd.envSlots.filter((s) => s.secret).map((s) => s.name),
+    allowNetwork: cmd.allowNetwork,
+    allowWorkspace: cmd.allowWorkspace,
+    requiresIsolation: cmd.requiresIsolation,
+    idleTtlMs: cmd.idleTtlMs,
+  };
+}
+
+/** The catalogue command with this key (any state), for template creation. */
+export async function commandByKey(db: Db | Tx, key: string): Promise<CatalogCommandRow | null> {
+  if (!COMMAND_KEY.test(key)) return null;
+  const [row] = await db.select().from(instanceStdioCommands).where(eq(instanceStdioCommands.key, key));
+  return row ?? null;
+}
