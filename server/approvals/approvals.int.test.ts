@@ -78,7 +78,7 @@ beforeAll(async () => {
   const [issue] = await database.db
     .select({ id: issues.id })
     .from(issues)
-    .where(eq(issues.companyId, companyId))
+    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
     .limit(1);
   issueId = issue!.id;
   const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
@@ -248,9 +248,10 @@ describe("action requests", () => {
       approvedActionRequestId: id,
     });
     expect(otherTool.json.error?.code).toBe("approval_tool_mismatch");
-    // Another agent's run cannot consume it either, even with the exact tool and arguments.
+    // Another agent's run cannot consume it either, even with the exact tool and arguments
+    // (a board member starts it: the agent itself may not take another agent's issue).
     const otherRun = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      token: demo.agents[1]!.apiKey,
+      ...board(),
       params: { agentId: demo.agents[1]!.id },
       body: { issueId },
     });
@@ -376,7 +377,7 @@ describe("trust rules and formal approvals", () => {
     });
     expect(self.status).toBe(403);
     const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const cookie = await sessionCookie(owner!.id, owner!.email);
+    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
     const accepted = await call(acceptPOST, "POST", "/", {
       cookie,
       params: { companyId, approvalId: created.json.approval.id },

@@ -69,7 +69,10 @@ export function configuredPublicOrigin(env: Env = process.env): string | null {
  * The host the request was addressed to, as the server may believe it: `X-Forwarded-Host`
  * only behind a trusted proxy, else the `Host` header.
  */
-export function requestHost(headers: { get(name: string): string | null }, env: Env = process.env): string | null {
+export function requestHost(
+  headers: { get(name: string): string | null },
+  env: Env = process.env,
+): string | null {
   if (trustProxy(env)) {
     const forwarded = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;
