@@ -369,21 +369,48 @@ describe("trust rules and formal approvals", () => {
     const stillGated = await agentCall({ tool: "outbox__send_email", arguments: { draftId: d1 } });
     expect(stillGated.json.error?.code).toBe("approval_required");
 
-    // The proposer (the demo board key) cannot accept its own change.
-    const self = await call(acceptPOST, "POST", "/", {
+    // The proposer (the demo board key) cannot accept its own change, and neither can the
+    // person behind it (the owner who created the key) through a browser session.
+    const self = await call<{ error: { code: string } }>(acceptPOST, "POST", "/", {
       ...board(),
       params: { companyId, approvalId: created.json.approval.id },
       body: {},
     });
     expect(self.status).toBe(403);
+    expect(self.json.error.code).toBe("approval_same_person");
     const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
-    const accepted = await call(acceptPOST, "POST", "/", {
-      cookie,
+    const ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const samePerson = await call<{ error: { code: string } }>(acceptPOST, "POST", "/", {
+      cookie: ownerCookie,
       params: { companyId, approvalId: created.json.approval.id },
-      body: { note: "ok" },
+      body: { note: "it's me again" },
     });
+    expect(samePerson.status).toBe(403);
+    expect(samePerson.json.error.code).toBe("approval_same_person");
+    // A second admin (another person) accepts.
+    const { companyMemberships } = await import("@/db/schema");
+    const [second] = await database.db
+      .insert(users)
+      .values({ email: "second-admin@acme.example", name: "Second Admin" })
+      .returning();
+    await database.db.insert(companyMemberships).values({ companyId, userId: second!.id, role: "admin" });
+    const cookie = await sessionCookie(database.db, second!.id, second!.email);
+    const accepted = await call<{ status: string; decidedByUserId: string; ownerSelfApproved: boolean }>(
+      acceptPOST,
+      "POST",
+      "/",
+      {
+        cookie,
+        params: { companyId, approvalId: created.json.approval.id },
+        body: { note: "ok" },
+      },
+    );
     expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({
+      status: "approved",
+      decidedByUserId: second!.id,
+      ownerSelfApproved: false,
+    });
 
     const before = outbox.state.outbox.length;
     const d2 = await draft("Trusted two");
