@@ -26,7 +26,7 @@ async function throttledMessage(email: string | undefined): Promise<string> {
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string; email?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; email?: string; password_set?: string }>;
 }) {
   const params = await searchParams;
   const next = safeNext(params.next);
@@ -59,7 +59,12 @@ export default async function SignInPage({
         : null;
   return (
     <main className="flex min-h-screen items-center justify-center bg-zinc-50 px-4">
-      <SignInForm action={signInAction} error={error} defaultEmail={params.email} />
+      <SignInForm
+        action={signInAction}
+        error={error}
+        defaultEmail={params.email}
+        notice={params.password_set ? "Your password is set. Sign in with it." : null}
+      />
     </main>
   );
 }

@@ -6,6 +6,8 @@ import type { ServiceContext } from "../context";
 import { forbidden, ServiceError } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { endUserSessions } from "./sessions";
+import { signInThrottled } from "./sign-in";
+import { ACCOUNT_RULE, accountKey, reserveAttempt, settleAttempt } from "./throttle";
 import { hashToken } from "./tokens";
 
 /** Passwords: 12 to 1024 characters (length is what makes a password strong). */
@@ -48,8 +50,14 @@ export async function changePassword(ctx: ServiceContext, input: z.infer<typeof 
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, actor.userId));
-  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash)))
-    throw new ServiceError("invalid_credentials", "the current password is incorrect", 403);
+  // The current password is guessed against the same account throttle as sign-in, so a
+  // stolen session cannot be used to brute-force it.
+  const keys = [{ key: accountKey(actor.email), rule: ACCOUNT_RULE }];
+  const reserved = await reserveAttempt(ctx.db, keys, ctx.now());
+  if (!reserved.ok) throw signInThrottled(reserved.retryAfterMs);
+  const ok = Boolean(user && (await verifyPassword(input.currentPassword, user.passwordHash)));
+  await settleAttempt(ctx.db, keys, ok, ctx.now());
+  if (!ok) throw new ServiceError("invalid_credentials", "the current password is incorrect", 403);
   const passwordHash = await hashPassword(input.newPassword);
   return ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, actor.userId));
