@@ -7,14 +7,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as authRoute from "@/app/api/auth/[...nextauth]/route";
 import * as setPasswordRoute from "@/app/api/auth/set-password/route";
 import * as signInRoute from "@/app/api/auth/sign-in/route";
+import * as acceptRoute from "@/app/api/companies/[companyId]/approvals/[approvalId]/accept/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as memberRoute from "@/app/api/companies/[companyId]/members/[userId]/route";
 import * as membersRoute from "@/app/api/companies/[companyId]/members/route";
+import * as companyRoute from "@/app/api/companies/[companyId]/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import * as passwordRoute from "@/app/api/me/password/route";
 import * as everywhereRoute from "@/app/api/me/sign-out-everywhere/route";
 import { activityLog, passwordSetTokens, signInThrottles, userSessions, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
+import { proposeFormalApproval } from "@/server/approvals/formal";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
 import { bareJwtCookie, type CallResult, call, sessionCookie } from "@/server/testing/api";
@@ -297,6 +300,61 @@ describe("board keys are bounded by their creator", () => {
     });
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("key_revoked");
+  });
+});
+
+describe("formal approvals: the owner exemption", () => {
+  const propose = (userId: string, email: string, title: string) =>
+    database.db.transaction((tx) =>
+      proposeFormalApproval(
+        tx,
+        { db: database.db, actor: { type: "user", userId, email }, requestId: "test", now: () => new Date() },
+        demo.companyId,
+        { kind: "policy_enable", title, summary: "test", payload: {} },
+      ),
+    );
+  const accept = (approvalId: string, cookie: string) =>
+    call<{ status?: string; ownerSelfApproved?: boolean; error?: { code: string } }>(
+      acceptRoute.POST,
+      "POST",
+      "/",
+      {
+        cookie,
+        params: { companyId: demo.companyId, approvalId },
+        body: {},
+      },
+    );
+
+  it("an owner cannot accept their own proposal unless the company's policy says so, and then it shows", async () => {
+    const first = await propose(ownerId, demo.ownerEmail, "Owner's change");
+    const refused = await accept(first.id, ownerCookie);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error?.code).toBe("approval_same_person");
+
+    const policy = await call(companyRoute.PATCH, "PATCH", "/", {
+      cookie: ownerCookie,
+      params: { companyId: demo.companyId },
+      body: { ownerMaySelfApprove: true },
+    });
+    expect(policy.status, JSON.stringify(policy.json)).toBe(200);
+    const accepted = await accept(first.id, ownerCookie);
+    expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({ status: "approved", ownerSelfApproved: true });
+
+    // The exemption is for owners only: an admin still needs another person.
+    const { userId } = await memberWithPassword("selfadmin@acme.example", "admin", "selfadmin-password");
+    const adminCookie = cookieOf(
+      await signIn("selfadmin@acme.example", "selfadmin-password", "198.51.100.20"),
+    );
+    const second = await propose(userId, "selfadmin@acme.example", "Admin's change");
+    expect((await accept(second.id, adminCookie)).json.error?.code).toBe("approval_same_person");
+    const byOwner = await accept(second.id, ownerCookie);
+    expect(byOwner.json).toMatchObject({ status: "approved", ownerSelfApproved: false });
+    await call(companyRoute.PATCH, "PATCH", "/", {
+      cookie: ownerCookie,
+      params: { companyId: demo.companyId },
+      body: { ownerMaySelfApprove: false },
+    });
   });
 });
 
