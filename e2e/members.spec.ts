@@ -50,8 +50,9 @@ test("an owner adds a member, who signs in with the one-time link; role change a
   await new SetPasswordPage(again).setPassword("another-password-43");
   await expect(again.getByTestId("set-password-error")).toContainText("already used");
 
-  // The owner makes them a viewer; they see it on their next page.
-  await page.reload();
+  // The owner makes them a viewer; they see it on their next page. (Wait for hydration: a
+  // click before it would post the form natively.)
+  await page.reload({ waitUntil: "networkidle" });
   await members.changeRole(email, "viewer");
   await expect(members.notice()).toContainText("viewer");
   await expect(page.getByTestId(`member-role-${email}`)).toHaveValue("viewer");

@@ -1,8 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState, useTransition } from "react";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { Input } from "../ui/Input";
 import { Label } from "../ui/Label";
@@ -50,6 +52,12 @@ const ROLE_HELP: Record<string, string> = {
 /** Company Settings › Members: the people of the company, their roles, and (for owners) changes. */
 export function MembersManager({ members, canManage, currentUserId, action }: MembersManagerProps) {
   const [state, formAction] = useActionState(action, {} as MemberActionState);
+  const router = useRouter();
+  // Re-read the list after every change (the action's own revalidation did not always reach
+  // the open page), so the table shows what the server now holds.
+  useEffect(() => {
+    if (state.notice || state.error) router.refresh();
+  }, [state, router]);
   return (
     <div className="space-y-6">
       {state.error ? (
@@ -129,27 +137,7 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
                 </TD>
                 <TD>
                   {canManage ? (
-                    // Keyed by role: React resets a form after its action, and a remount makes
-                    // the reset land on the role just saved.
-                    <form key={m.role} action={formAction} className="flex items-center gap-2">
-                      <input type="hidden" name="intent" value="role" />
-                      <input type="hidden" name="userId" value={m.userId} />
-                      <Select
-                        name="role"
-                        defaultValue={m.role}
-                        aria-label={`Role of ${m.email}`}
-                        data-testid={`member-role-${m.email}`}
-                      >
-                        {MEMBER_ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </Select>
-                      <SubmitButton variant="secondary" size="sm" data-testid={`member-role-save-${m.email}`}>
-                        Save
-                      </SubmitButton>
-                    </form>
+                    <RoleForm member={m} state={state} action={formAction} />
                   ) : (
                     <span data-testid={`member-role-text-${m.email}`}>{m.role}</span>
                   )}
@@ -174,5 +162,61 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
         </Table>
       </Card>
     </div>
+  );
+}
+
+/**
+ * A member's role picker. Controlled, and put back to the stored role after every action
+ * result (a refused change must not leave it showing a role the person does not have). It
+ * submits through a transition rather than `<form action>`: React resets such a form after
+ * its action, which put the picker's DOM back to the role it was first rendered with.
+ */
+function RoleForm({
+  member,
+  state,
+  action,
+}: {
+  member: MemberRow;
+  state: MemberActionState;
+  action: (formData: FormData) => void;
+}) {
+  const [role, setRole] = useState(member.role);
+  const [pending, startTransition] = useTransition();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `state` changes once per action result
+  useEffect(() => setRole(member.role), [member.role, state]);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        startTransition(() => action(data));
+      }}
+      className="flex items-center gap-2"
+    >
+      <input type="hidden" name="intent" value="role" />
+      <input type="hidden" name="userId" value={member.userId} />
+      <Select
+        name="role"
+        value={role}
+        onChange={(e) => setRole(e.target.value)}
+        aria-label={`Role of ${member.email}`}
+        data-testid={`member-role-${member.email}`}
+      >
+        {MEMBER_ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </Select>
+      <Button
+        type="submit"
+        variant="secondary"
+        size="sm"
+        disabled={pending}
+        data-testid={`member-role-save-${member.email}`}
+      >
+        {pending ? "Saving…" : "Save"}
+      </Button>
+    </form>
   );
 }

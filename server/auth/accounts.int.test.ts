@@ -259,6 +259,11 @@ describe("board keys are bounded by their creator", () => {
       body: { role: "member" },
     });
     expect(demoted.status).toBe(200);
+    const listed = await call<{ members: { userId: string; role: string }[] }>(membersRoute.GET, "GET", "/", {
+      cookie: ownerCookie,
+      params: { companyId: demo.companyId },
+    });
+    expect(listed.json.members.find((m) => m.userId === userId)?.role).toBe("member");
     expect((await list()).status).toBe(403);
     // Reading still works, with the member's role.
     expect((await whoAmI(cookie)).status).toBe(200);

@@ -2,8 +2,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db/client";
 import { agentApiKeys, agents, boardApiKeys, companyMemberships, users } from "@/db/schema";
-import type { Actor, BoardKeyRole } from "../context";
+import type { Actor } from "../context";
 import { ServiceError, unauthenticated } from "../errors";
+import { boardKeyEffectiveRole } from "./capabilities";
 import { findLiveSession } from "./sessions";
 import { hashToken, tokenKindOf } from "./tokens";
 
@@ -11,27 +12,9 @@ import { hashToken, tokenKindOf } from "./tokens";
 const LAST_USED_GRANULARITY_MS = 60_000;
 
 /** 401 `key_revoked`: the key was revoked, or its creator lost access (see docs/accounts.md). */
+export { boardKeyEffectiveRole };
+
 export const keyRevoked = (message: string) => new ServiceError("key_revoked", message, 401);
-
-const ROLE_RANK: Record<string, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-
-/**
- * The role a board key acts with: the lesser of its own role and its creator's current
- * membership role; null when the creator is gone, disabled or no longer a member.
- */
-export function boardKeyEffectiveRole(row: {
-  role: string;
-  creatorId: string | null;
-  creatorDisabledAt: Date | null;
-  creatorRole: string | null;
-}): BoardKeyRole | null {
-  if (!row.creatorId || row.creatorDisabledAt || !row.creatorRole) return null;
-  const own = ROLE_RANK[row.role];
-  const creator = ROLE_RANK[row.creatorRole];
-  if (own === undefined || creator === undefined) return null;
-  const lesser = Math.min(own, creator, ROLE_RANK.admin!);
-  return (["viewer", "member", "admin"] as const)[lesser]!;
-}
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is refused. */
 export function bearerToken(request: { headers: { get(name: string): string | null } }): string | null {
