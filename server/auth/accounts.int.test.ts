@@ -21,6 +21,7 @@ import { proposeFormalApproval } from "@/server/approvals/formal";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
 import { bareJwtCookie, type CallResult, call, sessionCookie } from "@/server/testing/api";
+import { pruneThrottles } from "./throttle";
 import { hashToken } from "./tokens";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -423,6 +424,26 @@ describe("sign-in throttling", () => {
     expect(dump).not.toContain("nobody-here");
     const throttles = await database.db.select({ key: signInThrottles.key }).from(signInThrottles);
     for (const t of throttles) expect(t.key).toMatch(/^(account|source):[0-9a-f]{64}$/);
+  });
+
+  it("idle counters are pruned; live locks are kept", async () => {
+    const old = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+    await database.db.insert(signInThrottles).values([
+      { key: "account:stale", windowStartedAt: old, updatedAt: old },
+      {
+        key: "account:still-locked",
+        windowStartedAt: old,
+        updatedAt: old,
+        lockedUntil: new Date(Date.now() + 60_000),
+      },
+    ]);
+    expect(await pruneThrottles(database.db, new Date())).toBeGreaterThanOrEqual(1);
+    const keys = (await database.db.select({ key: signInThrottles.key }).from(signInThrottles)).map(
+      (r) => r.key,
+    );
+    expect(keys).not.toContain("account:stale");
+    expect(keys).toContain("account:still-locked");
+    await database.db.delete(signInThrottles).where(eq(signInThrottles.key, "account:still-locked"));
   });
 
   it("50 failures from one source → 429 for any account from that source", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { userSessions, users } from "@/db/schema";
 import { hashToken, mintToken } from "./tokens";
@@ -23,6 +23,10 @@ export async function createUserSession(
   userId: string,
   opts: { now: Date; sourceHash?: string | null; userAgent?: string | null },
 ): Promise<{ sid: string; expiresAt: Date }> {
+  // Expired rows of this user go as a new one comes (indexed by user; nothing else reads them).
+  await db
+    .delete(userSessions)
+    .where(and(eq(userSessions.userId, userId), lte(userSessions.expiresAt, opts.now)));
   const minted = mintToken("userSession");
   const expiresAt = new Date(opts.now.getTime() + SESSION_LIFETIME_MS);
   await db.insert(userSessions).values({

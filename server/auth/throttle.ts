@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { inArray, sql } from "drizzle-orm";
+import { and, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { signInThrottles } from "@/db/schema";
 
@@ -107,18 +107,42 @@ export async function reserveAttempt(
   keys: ThrottleKey[],
   now: Date,
 ): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
-  return db.transaction(async (tx) => {
-    const rows = await lockRows(tx, keys, now);
-    let retryAfterMs = 0;
-    for (const { row, rule } of rows) {
-      if (row.lockedUntil) retryAfterMs = Math.max(retryAfterMs, row.lockedUntil.getTime() - now.getTime());
-      else if (row.failures >= rule.limit)
-        retryAfterMs = Math.max(retryAfterMs, row.windowStartedAt.getTime() + rule.windowMs - now.getTime());
-    }
-    if (retryAfterMs > 0) return { ok: false as const, retryAfterMs };
-    for (const { row } of rows) await write(tx, { ...row, failures: row.failures + 1 }, now);
-    return { ok: true as const };
-  });
+  return db
+    .transaction(async (tx) => {
+      const rows = await lockRows(tx, keys, now);
+      let retryAfterMs = 0;
+      for (const { row, rule } of rows) {
+        if (row.lockedUntil) retryAfterMs = Math.max(retryAfterMs, row.lockedUntil.getTime() - now.getTime());
+        else if (row.failures >= rule.limit)
+          retryAfterMs = Math.max(
+            retryAfterMs,
+            row.windowStartedAt.getTime() + rule.windowMs - now.getTime(),
+          );
+      }
+      if (retryAfterMs > 0) return { ok: false as const, retryAfterMs };
+      for (const { row } of rows) await write(tx, { ...row, failures: row.failures + 1 }, now);
+      return { ok: true as const };
+    })
+    .finally(() => {
+      // Rows idle for longer than any lock or memory are dead weight (sprays create one per
+      // email); about one attempt in a hundred sweeps them.
+      if (Math.random() < 0.01) void pruneThrottles(db, now).catch(() => {});
+    });
+}
+
+/** Deletes counters untouched for longer than the longest lock and the lockout memory. */
+export async function pruneThrottles(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - Math.max(LOCKOUT_MEMORY_MS, ACCOUNT_RULE.maxLockMs) - MINUTE);
+  const rows = await db
+    .delete(signInThrottles)
+    .where(
+      and(
+        lt(signInThrottles.updatedAt, cutoff),
+        or(isNull(signInThrottles.lockedUntil), lt(signInThrottles.lockedUntil, now)),
+      ),
+    )
+    .returning({ key: signInThrottles.key });
+  return rows.length;
 }
 
 /**
