@@ -89,3 +89,19 @@ test("sign out everywhere ends the owner's other browser session", async ({ page
   await expect(second).toHaveURL(/\/signin\?next=/);
   await other.close();
 });
+
+test("six wrong passwords for one account show the throttle message on the sign-in page", async ({
+  page,
+}) => {
+  const signIn = new SignInPage(page);
+  const email = `nobody-${Date.now()}@acme.example`;
+  for (let i = 0; i < 5; i++) {
+    await signIn.goto();
+    await signIn.signIn(email, `wrong-password-${i}`);
+    await expect(signIn.error()).toContainText("incorrect");
+  }
+  await signIn.goto();
+  await signIn.signIn(email, "wrong-password-6");
+  await expect(signIn.error()).toContainText("Too many sign-in attempts. Try again in 15 minutes.");
+  await page.screenshot({ path: "/tmp/members-7-throttled.png", fullPage: true });
+});
