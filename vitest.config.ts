@@ -25,6 +25,9 @@ export default defineConfig({
           exclude: ["node_modules/**", ".next/**"],
           environment: "node",
           globalSetup: ["db/test/global-setup.ts"],
+          // next-auth imports `next/server` without an extension, which plain Node ESM cannot
+          // resolve; inlined, vite resolves it (tests drive next-auth's real route handlers).
+          server: { deps: { inline: ["next-auth"] } },
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },

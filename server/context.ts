@@ -5,7 +5,8 @@ export type BoardKeyRole = "admin" | "member" | "viewer";
 
 /** Who is acting. Every verb receives one; nothing is trusted from the request body. */
 export type Actor =
-  | { type: "user"; userId: string; email: string }
+  /** A signed-in person; `sessionId` names the browser session row when there is one. */
+  | { type: "user"; userId: string; email: string; sessionId?: string }
   | { type: "board_key"; keyId: string; companyId: string; role: BoardKeyRole; userId: string | null }
   | { type: "agent_key"; keyId: string; companyId: string; agentId: string }
   | { type: "system"; reason: string };
@@ -16,6 +17,13 @@ export interface ServiceContext {
   requestId: string;
   /** The clock, injectable for tests. */
   now: () => Date;
+}
+
+/** The person behind a board actor: the signed-in user, or the user who created the board key. */
+export function personOf(actor: Actor): string | null {
+  if (actor.type === "user") return actor.userId;
+  if (actor.type === "board_key") return actor.userId;
+  return null;
 }
 
 export const isBoardActor = (a: Actor): a is Extract<Actor, { type: "user" | "board_key" }> =>

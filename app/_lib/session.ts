@@ -1,24 +1,31 @@
 import "server-only";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { auth } from "@/auth";
 import { getDb } from "@/db/client";
-import type { ServiceContext } from "@/server/context";
+import { actorFromSessionHeaders } from "@/server/auth/authenticate";
+import type { Actor, ServiceContext } from "@/server/context";
 import { listCompanies } from "@/server/core/companies";
 import { isServiceError } from "@/server/errors";
 
+/**
+ * The signed-in user of this request, or null: the cookie must name a live session row of an
+ * enabled account (the same one-read check the API routes make), not merely carry a valid JWT.
+ */
+export async function currentUser(): Promise<Extract<Actor, { type: "user" }> | null> {
+  const actor = await actorFromSessionHeaders(getDb(), await headers());
+  return actor?.type === "user" ? actor : null;
+}
+
 /** The signed-in user's service context for a page; redirects to sign-in when there is none. */
 export async function requireUserContext(): Promise<ServiceContext & { actor: { type: "user" } }> {
-  const session = await auth();
-  const userId = session?.user?.id;
-  const email = session?.user?.email;
-  if (!userId || !email) {
+  const actor = await currentUser();
+  if (!actor) {
     const path = (await headers()).get("x-pathname") ?? "/";
     redirect(`/signin?next=${encodeURIComponent(path)}`);
   }
   return {
     db: getDb(),
-    actor: { type: "user", userId, email },
+    actor,
     requestId: `page_${Date.now().toString(36)}`,
     now: () => new Date(),
   };

@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { AuthError } from "next-auth";
-import { auth, signIn } from "@/auth";
+import { AuthError, CredentialsSignin } from "next-auth";
+import { signIn } from "@/auth";
 import { SignInForm } from "@/components/auth/SignInForm";
+import { getDb } from "@/db/client";
+import { signInRetryAfterMs } from "@/server/auth/sign-in";
+import { requestSource } from "@/server/config/proxy";
+import { currentUser } from "../_lib/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -12,14 +17,21 @@ function safeNext(next: string | undefined): string {
   return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
 
+async function throttledMessage(email: string | undefined): Promise<string> {
+  const ms = email ? await signInRetryAfterMs(getDb(), email, requestSource(await headers()), new Date()) : 0;
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; error?: string; email?: string }>;
+  searchParams: Promise<{ next?: string; error?: string; email?: string; password_set?: string }>;
 }) {
   const params = await searchParams;
   const next = safeNext(params.next);
-  if ((await auth())?.user) redirect(next);
+  // The session row decides, not the JWT alone: a signed-out cookie must not bounce back.
+  if (await currentUser()) redirect(next);
 
   async function signInAction(formData: FormData) {
     "use server";
@@ -32,18 +44,26 @@ export default async function SignInPage({
       });
     } catch (err) {
       if (err instanceof AuthError) {
-        redirect(`/signin?error=invalid&email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
+        const code = err instanceof CredentialsSignin && err.code === "throttled" ? "throttled" : "invalid";
+        redirect(`/signin?error=${code}&email=${encodeURIComponent(email)}&next=${encodeURIComponent(next)}`);
       }
       throw err; // the redirect after a successful sign-in is thrown too
     }
   }
 
+  const error =
+    params.error === "throttled"
+      ? await throttledMessage(params.email)
+      : params.error
+        ? "Email or password is incorrect."
+        : null;
   return (
     <main className="flex min-h-screen items-center justify-center bg-zinc-50 px-4">
       <SignInForm
         action={signInAction}
-        error={params.error ? "Email or password is incorrect." : null}
+        error={error}
         defaultEmail={params.email}
+        notice={params.password_set ? "Your password is set. Sign in with it." : null}
       />
     </main>
   );

@@ -171,6 +171,15 @@ export function FormalApprovals({
                           </span>
                         ) : null}
                       </p>
+                      {a.ownerSelfApproved ? (
+                        <p
+                          className="text-sm font-medium text-amber-800"
+                          data-testid="formal-owner-self-approved"
+                        >
+                          Accepted by the owner who proposed it (the company allows owners to approve their
+                          own changes).
+                        </p>
+                      ) : null}
                       {a.decisionNote ? (
                         <p className="text-sm text-zinc-700" data-testid="formal-decision-note">
                           <span className="font-medium">Note:</span> {a.decisionNote}

@@ -160,6 +160,8 @@ export interface FormalApproval {
   requestedByActorType: string;
   decidedAt: ISODateString | null;
   decisionNote: string | null;
+  /** Accepted by its own proposer under the company's owner exemption. */
+  ownerSelfApproved?: boolean;
   createdAt: ISODateString;
 }
 

@@ -15,6 +15,8 @@ export interface SignInFormProps {
   /** Message from a failed attempt, e.g. "Email or password is incorrect." */
   error?: string | null;
   defaultEmail?: string;
+  /** A neutral message above the form, e.g. after a password was set. */
+  notice?: string | null;
   /** Heading above the form. */
   title?: string;
   className?: string;
@@ -25,6 +27,7 @@ export function SignInForm({
   action,
   error,
   defaultEmail,
+  notice,
   title = "Sign in to Paperclip",
   className,
 }: SignInFormProps) {
@@ -36,6 +39,11 @@ export function SignInForm({
     <Card className={cn("w-full max-w-sm", className)}>
       <CardBody className="space-y-6 px-6 py-8">
         <h1 className="text-xl font-semibold tracking-tight text-zinc-900">{title}</h1>
+        {notice && !error ? (
+          <Alert tone="success" data-testid="signin-notice">
+            {notice}
+          </Alert>
+        ) : null}
         {error ? (
           <Alert tone="danger" id={errorId} data-testid="signin-error">
             {error}

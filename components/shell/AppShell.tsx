@@ -28,7 +28,10 @@ export function appNavLinks(
       { label: "Agents", href: `${base}/agents`, testId: "nav-agents" },
       { label: "Runs", href: `${base}/runs`, testId: "nav-runs" },
     ],
-    settings: [{ label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" }],
+    settings: [
+      { label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" },
+      { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
+    ],
     instance: instanceAdmin
       ? [{ label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" }]
       : [],
@@ -99,6 +102,16 @@ export function AppShell({
           <p className="truncate text-sm text-zinc-600" title={user.email}>
             {user.email}
           </p>
+          <a
+            href="/account"
+            data-testid="account-link"
+            className={cn(
+              "mt-2 mr-3 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
+              focusRing,
+            )}
+          >
+            Account
+          </a>
           {/* Plain anchor: a full navigation, never prefetched. */}
           <a
             href="/signout"

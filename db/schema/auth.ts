@@ -82,3 +82,70 @@ export const instanceAdmins = pgTable("instance_admins", {
   /** Null when granted by the CLI or by the first-account rule. */
   grantedByUserId: uuid("granted_by_user_id").references(() => users.id, { onDelete: "set null" }),
 });
+
+/**
+ * Browser sign-in sessions. The next-auth JWT cookie carries a random session id (`sid`);
+ * only its SHA-256 is stored here. Every request looks the hash up (one indexed read, joined
+ * with the user's disabled flag), so deleting the row ends the session at once: sign-out,
+ * "sign out everywhere", a password change and removal from the last company all do.
+ */
+export const userSessions = pgTable(
+  "user_sessions",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    /** Absolute end of the session; the cookie's own expiry is never trusted alone. */
+    expiresAt: ts("expires_at").notNull(),
+    lastSeenAt: ts("last_seen_at"),
+    /** SHA-256 of the source address at sign-in (never the raw address). */
+    sourceHash: text("source_hash"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("user_sessions_token_hash_uq").on(t.tokenHash),
+    index("user_sessions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Sign-in throttling counters, one row per account (hash of the normalised email) and per
+ * source (hash of the client address), shared by every replica. Attempts are reserved with a
+ * row lock before the password is checked, so parallel guesses cannot overrun the limit.
+ */
+export const signInThrottles = pgTable("sign_in_throttles", {
+  /** `account:<sha256>` or `source:<sha256>`: never an email or an address in clear. */
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStartedAt: ts("window_started_at").notNull(),
+  lockedUntil: ts("locked_until"),
+  /** Consecutive lockouts: each one doubles the next lockout (exponential backoff). */
+  lockouts: integer("lockouts").notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One-time set-password links for accounts created by a company owner. Only the SHA-256 of
+ * the token is stored; a link is single use (`used_at`) and expires.
+ */
+export const passwordSetTokens = pgTable(
+  "password_set_tokens",
+  {
+    id: id(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("password_set_tokens_hash_uq").on(t.tokenHash),
+    index("password_set_tokens_user_idx").on(t.userId),
+  ],
+);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -42,6 +43,11 @@ export const companies = pgTable(
      * bindings, catalog, connections); in-process snapshot caches compare against it.
      */
     accessVersion: bigint("access_version", { mode: "number" }).notNull().default(0),
+    /**
+     * Company policy: may an owner accept a formal approval they proposed themselves? Off by
+     * default (two people); when used, the approval records it (`owner_self_approved`).
+     */
+    ownerMaySelfApprove: boolean("owner_may_self_approve").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -315,9 +321,13 @@ export const approvals = pgTable(
     issueId: uuid("issue_id"),
     requestedByActorType: text("requested_by_actor_type").notNull(),
     requestedByActorId: text("requested_by_actor_id").notNull(),
+    /** The person behind the proposing actor (a session's user, a board key's creator). */
+    requestedByUserId: uuid("requested_by_user_id").references(() => users.id, { onDelete: "set null" }),
     decidedByUserId: uuid("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
     decidedAt: ts("decided_at"),
     decisionNote: text("decision_note"),
+    /** The proposer accepted it themselves under the company's owner exemption. */
+    ownerSelfApproved: boolean("owner_self_approved").notNull().default(false),
     expiresAt: ts("expires_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

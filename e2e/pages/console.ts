@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 export class Console {
   constructor(private readonly page: Page) {}
 
-  nav(name: "issues" | "agents" | "runs" | "tools-access") {
+  nav(name: "issues" | "agents" | "runs" | "tools-access" | "members") {
     return this.page.getByTestId(`nav-${name}`);
   }
 

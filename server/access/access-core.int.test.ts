@@ -380,7 +380,7 @@ describe("policies", () => {
       .insert(users)
       .values({ email: "out@example.com", passwordHash: await hashPassword("x") })
       .returning();
-    const cookie = await sessionCookie(outsider!.id, outsider!.email);
+    const cookie = await sessionCookie(database.db, outsider!.id, outsider!.email);
     await call(companiesRoute.POST, "POST", "/", { cookie, body: { name: "Elsewhere" } });
     for (const [handler, method, params] of [
       [profilesRoute.GET, "GET", { companyId }],

@@ -374,7 +374,8 @@ export async function approveActionRequest(
       .update(toolInvocations)
       .set({ approvalState: "approved", updatedAt: now })
       .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    await updateCard(tx, r, { status: "approved", decidedAt: now.toISOString() });
+    // The card names the person who decided (a board key's creator, not the key).
+    await updateCard(tx, r, { status: "approved", decidedAt: now.toISOString(), decidedByUserId: userId });
     await recordToolEvents(tx, [
       {
         companyId,
@@ -424,7 +425,12 @@ export async function declineActionRequest(
       .update(toolInvocations)
       .set({ approvalState: "declined", executionStatus: "denied", updatedAt: now })
       .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    await updateCard(tx, r, { status: "declined", decidedAt: now.toISOString(), note: note ?? null });
+    await updateCard(tx, r, {
+      status: "declined",
+      decidedAt: now.toISOString(),
+      decidedByUserId: userId,
+      note: note ?? null,
+    });
     await recordToolEvents(tx, [
       {
         companyId,

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const [issue] = await database.db
     .select({ id: issues.id })
     .from(issues)
-    .where(eq(issues.companyId, companyId))
+    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
     .limit(1);
   issueId = issue!.id;
   const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
@@ -272,9 +272,10 @@ describe("action requests", () => {
       approvedActionRequestId: id,
     });
     expect(otherTool.json.error?.code).toBe("approval_tool_mismatch");
-    // Another agent's run cannot consume it either, even with the exact tool and arguments.
+    // Another agent's run cannot consume it either, even with the exact tool and arguments
+    // (a board member starts it: the agent itself may not take another agent's issue).
     const otherRun = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      token: demo.agents[1]!.apiKey,
+      ...board(),
       params: { agentId: demo.agents[1]!.id },
       body: { issueId },
     });
@@ -392,21 +393,48 @@ describe("trust rules and formal approvals", () => {
     const stillGated = await agentCall({ tool: "outbox__send_email", arguments: { draftId: d1 } });
     expect(stillGated.json.error?.code).toBe("approval_required");
 
-    // The proposer (the demo board key) cannot accept its own change.
-    const self = await call(acceptPOST, "POST", "/", {
+    // The proposer (the demo board key) cannot accept its own change, and neither can the
+    // person behind it (the owner who created the key) through a browser session.
+    const self = await call<{ error: { code: string } }>(acceptPOST, "POST", "/", {
       ...board(),
       params: { companyId, approvalId: created.json.approval.id },
       body: {},
     });
     expect(self.status).toBe(403);
+    expect(self.json.error.code).toBe("approval_same_person");
     const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const cookie = await sessionCookie(owner!.id, owner!.email);
-    const accepted = await call(acceptPOST, "POST", "/", {
-      cookie,
+    const ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const samePerson = await call<{ error: { code: string } }>(acceptPOST, "POST", "/", {
+      cookie: ownerCookie,
       params: { companyId, approvalId: created.json.approval.id },
-      body: { note: "ok" },
+      body: { note: "it's me again" },
     });
+    expect(samePerson.status).toBe(403);
+    expect(samePerson.json.error.code).toBe("approval_same_person");
+    // A second admin (another person) accepts.
+    const { companyMemberships } = await import("@/db/schema");
+    const [second] = await database.db
+      .insert(users)
+      .values({ email: "second-admin@acme.example", name: "Second Admin" })
+      .returning();
+    await database.db.insert(companyMemberships).values({ companyId, userId: second!.id, role: "admin" });
+    const cookie = await sessionCookie(database.db, second!.id, second!.email);
+    const accepted = await call<{ status: string; decidedByUserId: string; ownerSelfApproved: boolean }>(
+      acceptPOST,
+      "POST",
+      "/",
+      {
+        cookie,
+        params: { companyId, approvalId: created.json.approval.id },
+        body: { note: "ok" },
+      },
+    );
     expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({
+      status: "approved",
+      decidedByUserId: second!.id,
+      ownerSelfApproved: false,
+    });
 
     const before = outbox.state.outbox.length;
     const d2 = await draft("Trusted two");

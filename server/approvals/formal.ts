@@ -1,17 +1,18 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
-import { approvals, toolPolicies, toolTrustRules } from "@/db/schema";
+import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
 import { APPROVAL_STATUSES } from "@/db/schema/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import { actorRef, type ServiceContext } from "../context";
-import { conflict, forbidden, notFound } from "../errors";
+import { actorRef, personOf, type ServiceContext } from "../context";
+import { conflict, forbidden, notFound, ServiceError } from "../errors";
 
 /**
  * Formal approvals guard changes to future autonomy: a change is proposed, and a board member
- * with `tools:admin` other than the proposer (or an owner) accepts it before it takes effect.
+ * with `tools:admin` who is another *person* than the proposer accepts it before it takes
+ * effect (an owner only under the company's explicit owner exemption).
  *
  * Kinds: `trust_rule` (a trust rule becomes active) and `policy_enable` (an allow policy that
  * can grant write or destructive tools is enabled).
@@ -51,6 +52,7 @@ export async function proposeFormalApproval(
       issueId: p.issueId ?? null,
       requestedByActorType: actorType,
       requestedByActorId: actorId,
+      requestedByUserId: personOf(ctx.actor),
     })
     .returning();
   await logActivity(tx, ctx, {
@@ -112,6 +114,23 @@ async function applyApproval(
   await bumpAccessVersion(tx, companyId);
 }
 
+/**
+ * The person behind a proposal: recorded at proposal time; for older rows derived from the
+ * proposing actor (a user, or a board key's creator). Null when nobody can be named.
+ */
+async function proposerOf(tx: Tx, a: typeof approvals.$inferSelect): Promise<string | null> {
+  if (a.requestedByUserId) return a.requestedByUserId;
+  if (a.requestedByActorType === "user") return a.requestedByActorId;
+  if (a.requestedByActorType === "board_key") {
+    const [key] = await tx
+      .select({ userId: boardApiKeys.createdByUserId })
+      .from(boardApiKeys)
+      .where(eq(boardApiKeys.id, a.requestedByActorId));
+    return key?.userId ?? null;
+  }
+  return null;
+}
+
 /** Accepts or rejects a pending formal approval; accepting applies the change in the same transaction. */
 export async function decideFormalApproval(
   ctx: ServiceContext,
@@ -132,17 +151,39 @@ export async function decideFormalApproval(
       .for("update");
     if (!a) throw notFound("approval");
     if (a.status !== "pending") throw conflict("approval_decided", `the approval is already \`${a.status}\``);
-    const { actorType, actorId } = actorRef(ctx.actor);
-    // Four eyes: the proposer cannot accept their own change (an owner may).
-    if (
-      accept &&
-      a.requestedByActorType === actorType &&
-      a.requestedByActorId === actorId &&
-      access.role !== "owner"
-    ) {
-      throw forbidden("another board member must accept a change you proposed");
+    // Four eyes, counted in people: the person behind the deciding actor (a session's user,
+    // a board key's creator) must not be the person behind the proposal, whichever
+    // credentials each used. An owner may accept their own proposal only where the company's
+    // policy says so (`owner_may_self_approve`), and the approval then says it was.
+    const decider = personOf(ctx.actor);
+    if (!decider) throw forbidden("only a person can decide an approval");
+    const proposer = await proposerOf(tx, a);
+    let ownerSelfApproved = false;
+    // A person proposed it but can no longer be named (account deleted): fail closed.
+    const unnamed =
+      proposer === null && (a.requestedByActorType === "user" || a.requestedByActorType === "board_key");
+    if (accept && (unnamed || proposer === decider)) {
+      const [company] = await tx
+        .select({ ownerMaySelfApprove: companies.ownerMaySelfApprove })
+        .from(companies)
+        .where(eq(companies.id, companyId));
+      if (!(access.role === "owner" && company?.ownerMaySelfApprove && proposer === decider)) {
+        await logActivity(ctx.db, ctx, {
+          companyId,
+          action: "approval.denied",
+          entityType: "approval",
+          entityId: approvalId,
+          details: { kind: a.kind, code: "approval_same_person" },
+        }).catch(() => {});
+        throw new ServiceError(
+          "approval_same_person",
+          "another person must accept a change you proposed (whichever key or session proposed it)",
+          403,
+        );
+      }
+      ownerSelfApproved = true;
     }
-    const userId = ctx.actor.type === "user" || ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+    const userId = decider;
     const [row] = await tx
       .update(approvals)
       .set({
@@ -150,6 +191,7 @@ export async function decideFormalApproval(
         decidedByUserId: userId,
         decidedAt: now,
         decisionNote: note ?? null,
+        ownerSelfApproved,
         updatedAt: now,
       })
       .where(eq(approvals.id, approvalId))
@@ -160,7 +202,7 @@ export async function decideFormalApproval(
       action: accept ? "approval.accept" : "approval.reject",
       entityType: "approval",
       entityId: approvalId,
-      details: { kind: a.kind, note: note ?? null },
+      details: { kind: a.kind, note: note ?? null, decidedByUserId: decider, ownerSelfApproved },
     });
     return row!;
   });

@@ -1,13 +1,20 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db/client";
-import { agentApiKeys, agents, boardApiKeys, users } from "@/db/schema";
-import type { Actor, BoardKeyRole } from "../context";
-import { unauthenticated } from "../errors";
+import { agentApiKeys, agents, boardApiKeys, companyMemberships, users } from "@/db/schema";
+import type { Actor } from "../context";
+import { ServiceError, unauthenticated } from "../errors";
+import { boardKeyEffectiveRole } from "./capabilities";
+import { findLiveSession } from "./sessions";
 import { hashToken, tokenKindOf } from "./tokens";
 
 // last_used_at is written at most once a minute per key, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 60_000;
+
+/** 401 `key_revoked`: the key was revoked, or its creator lost access (see docs/accounts.md). */
+export { boardKeyEffectiveRole };
+
+export const keyRevoked = (message: string) => new ServiceError("key_revoked", message, 401);
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is refused. */
 export function bearerToken(request: { headers: { get(name: string): string | null } }): string | null {
@@ -23,6 +30,9 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
   const kind = tokenKindOf(token);
   const hash = hashToken(token);
   if (kind === "boardKey") {
+    // One statement: the key, its creator's account and the creator's *current* membership in
+    // the key's company. A key acts with the lesser of its own role and the creator's role; a
+    // disabled or removed creator (or one whose account was deleted) disables it at once.
     const [row] = await db
       .select({
         id: boardApiKeys.id,
@@ -30,11 +40,26 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
         role: boardApiKeys.role,
         userId: boardApiKeys.createdByUserId,
         lastUsedAt: boardApiKeys.lastUsedAt,
+        revokedAt: boardApiKeys.revokedAt,
+        creatorDisabledAt: users.disabledAt,
+        creatorId: users.id,
+        creatorRole: companyMemberships.role,
       })
       .from(boardApiKeys)
-      .where(and(eq(boardApiKeys.keyHash, hash), isNull(boardApiKeys.revokedAt)))
+      .leftJoin(users, eq(users.id, boardApiKeys.createdByUserId))
+      .leftJoin(
+        companyMemberships,
+        and(
+          eq(companyMemberships.companyId, boardApiKeys.companyId),
+          eq(companyMemberships.userId, boardApiKeys.createdByUserId),
+        ),
+      )
+      .where(eq(boardApiKeys.keyHash, hash))
       .limit(1);
     if (!row) throw unauthenticated("the API key is unknown or revoked");
+    if (row.revokedAt) throw keyRevoked("the API key was revoked");
+    const role = boardKeyEffectiveRole(row);
+    if (!role) throw keyRevoked("the API key's creator no longer has access to the company");
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await db.update(boardApiKeys).set({ lastUsedAt: now }).where(eq(boardApiKeys.id, row.id));
     }
@@ -42,7 +67,7 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
       type: "board_key",
       keyId: row.id,
       companyId: row.companyId,
-      role: row.role as BoardKeyRole,
+      role,
       userId: row.userId,
     };
   }
@@ -72,22 +97,50 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
   throw unauthenticated("the API key is not recognised");
 }
 
-/** Resolves the next-auth session cookie (a JWT) to a user actor, re-checking the user row. */
-export async function actorFromSessionCookie(db: Db, request: Request): Promise<Actor | null> {
+type HeaderSource = { get(name: string): string | null };
+
+/**
+ * The session id inside the next-auth JWT cookie of a request, or null. The JWT is next-auth's
+ * own (encrypted, signed with AUTH_SECRET); it is only a carrier: the row it names decides.
+ */
+export async function sessionIdFromHeaders(
+  headers: HeaderSource,
+): Promise<{ sid: string; sub: string } | null> {
   const secret = process.env.AUTH_SECRET;
-  if (!secret || !request.headers.get("cookie")) return null;
+  if (!secret || !headers.get("cookie")) return null;
   let token: Awaited<ReturnType<typeof getToken>> = null;
   for (const secureCookie of [false, true]) {
-    token = await getToken({ req: request, secret, secureCookie }).catch(() => null);
+    token = await getToken({ req: { headers } as never, secret, secureCookie }).catch(() => null);
     if (token) break;
   }
-  const userId = typeof token?.sub === "string" ? token.sub : null;
-  if (!userId || !/^[0-9a-f-]{36}$/i.test(userId)) return null;
-  // A JWT outlives a disabled or deleted account; the database has the last word.
-  const [user] = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
-    .limit(1);
-  return user ? { type: "user", userId: user.id, email: user.email } : null;
+  const sub = typeof token?.sub === "string" ? token.sub : null;
+  const sid = typeof token?.sid === "string" ? token.sid : null;
+  if (!sub || !sid || !/^[0-9a-f-]{36}$/i.test(sub)) return null;
+  return { sid, sub };
+}
+
+/**
+ * Resolves the next-auth session cookie to a user actor. The cookie must name a live session
+ * row of an enabled user (one indexed read): a cookie captured before sign-out, or of a
+ * disabled account, is refused although its JWT is still valid.
+ */
+export async function actorFromSessionHeaders(
+  db: Db,
+  headers: HeaderSource,
+  now = new Date(),
+): Promise<Actor | null> {
+  const carried = await sessionIdFromHeaders(headers);
+  if (!carried) return null;
+  const session = await findLiveSession(db, carried.sid, now);
+  if (!session || session.userId !== carried.sub) return null;
+  return { type: "user", userId: session.userId, email: session.email, sessionId: session.sessionId };
+}
+
+/** `actorFromSessionHeaders` for a Request (the API route wrapper). */
+export async function actorFromSessionCookie(
+  db: Db,
+  request: Request,
+  now = new Date(),
+): Promise<Actor | null> {
+  return actorFromSessionHeaders(db, request.headers, now);
 }

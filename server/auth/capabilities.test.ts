@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CAPABILITIES, roleHas } from "./capabilities";
+import { boardKeyEffectiveRole, CAPABILITIES, roleHas } from "./capabilities";
 
 describe("role capabilities", () => {
   it("owners hold every capability", () => {
@@ -28,5 +28,29 @@ describe("role capabilities", () => {
   it("admins manage tools but not memberships", () => {
     expect(roleHas("admin", "tools:admin")).toBe(true);
     expect(roleHas("admin", "members:manage")).toBe(false);
+  });
+});
+
+describe("boardKeyEffectiveRole", () => {
+  const key = (
+    role: string,
+    creatorRole: string | null,
+    extra: Partial<{ creatorId: string | null; creatorDisabledAt: Date | null }> = {},
+  ) => boardKeyEffectiveRole({ role, creatorRole, creatorId: "u", creatorDisabledAt: null, ...extra });
+
+  it("acts with the lesser of the key's role and the creator's current role", () => {
+    expect(key("admin", "owner")).toBe("admin");
+    expect(key("admin", "admin")).toBe("admin");
+    expect(key("admin", "member")).toBe("member");
+    expect(key("member", "admin")).toBe("member");
+    expect(key("admin", "viewer")).toBe("viewer");
+  });
+
+  it("is dead without a current, enabled creator", () => {
+    expect(key("admin", null)).toBeNull();
+    expect(key("admin", "owner", { creatorId: null })).toBeNull();
+    expect(key("admin", "owner", { creatorDisabledAt: new Date() })).toBeNull();
+    expect(key("superuser", "owner")).toBeNull();
+    expect(key("admin", "emperor")).toBeNull();
   });
 });

@@ -51,3 +51,23 @@ export const ROLE_CAPABILITIES: Record<MembershipRole, ReadonlySet<Capability>> 
 export function roleHas(role: MembershipRole, capability: Capability): boolean {
   return ROLE_CAPABILITIES[role]?.has(capability) ?? false;
 }
+
+const ROLE_RANK: Record<string, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+/**
+ * The role a board key acts with: the lesser of its own role and its creator's current
+ * membership role; null when the creator is gone, disabled or no longer a member.
+ */
+export function boardKeyEffectiveRole(row: {
+  role: string;
+  creatorId: string | null;
+  creatorDisabledAt: Date | null;
+  creatorRole: string | null;
+}): "admin" | "member" | "viewer" | null {
+  if (!row.creatorId || row.creatorDisabledAt || !row.creatorRole) return null;
+  const own = ROLE_RANK[row.role];
+  const creator = ROLE_RANK[row.creatorRole];
+  if (own === undefined || creator === undefined) return null;
+  const lesser = Math.min(own, creator, ROLE_RANK.admin!);
+  return (["viewer", "member", "admin"] as const)[lesser]!;
+}

@@ -5,6 +5,10 @@ export const TOKEN_PREFIXES = {
   boardKey: "pcb_",
   agentKey: "pca_",
   gatewaySession: "pcgt_",
+  /** Browser session id, carried inside the (encrypted) next-auth JWT cookie. */
+  userSession: "pcs_",
+  /** One-time set-password link. */
+  passwordSet: "pcp_",
 } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIXES;
 

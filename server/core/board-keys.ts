@@ -1,10 +1,11 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { boardApiKeys } from "@/db/schema";
+import { boardApiKeys, companyMemberships, users } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
+import { boardKeyEffectiveRole } from "../auth/capabilities";
 import { mintToken } from "../auth/tokens";
-import type { ServiceContext } from "../context";
+import { personOf, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
 
 export const CreateBoardKeyInput = z.object({
@@ -32,18 +33,16 @@ export async function createBoardKey(ctx: ServiceContext, companyId: string, inp
   // A key never outranks the person (or key) that made it.
   if (RANK[input.role] > RANK[access.role])
     throw forbidden(`you cannot create a key with role \`${input.role}\``);
+  // A key acts for a person and is bounded by their membership: without one it could never work.
+  const creator = personOf(ctx.actor);
+  if (!creator) throw forbidden("a board key is created by a person");
   const minted = mintToken("boardKey");
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(boardApiKeys)
       .values({
         companyId,
-        createdByUserId:
-          ctx.actor.type === "user"
-            ? ctx.actor.userId
-            : ctx.actor.type === "board_key"
-              ? ctx.actor.userId
-              : null,
+        createdByUserId: creator,
         name: input.name,
         role: input.role,
         prefix: minted.displayPrefix,
@@ -61,13 +60,42 @@ export async function createBoardKey(ctx: ServiceContext, companyId: string, inp
   });
 }
 
+/**
+ * The company's board keys with their state: `active` (acting with `effectiveRole`, the lesser
+ * of the key's role and its creator's current role), `revoked`, or `creator_inactive` (the
+ * creator was removed from the company, disabled or deleted: the key is refused, 401
+ * `key_revoked`).
+ */
 export async function listBoardKeys(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "board_keys:manage");
-  return ctx.db
-    .select(keyColumns)
+  const rows = await ctx.db
+    .select({
+      ...keyColumns,
+      createdByUserId: boardApiKeys.createdByUserId,
+      creatorId: users.id,
+      creatorEmail: users.email,
+      creatorDisabledAt: users.disabledAt,
+      creatorRole: companyMemberships.role,
+    })
     .from(boardApiKeys)
+    .leftJoin(users, eq(users.id, boardApiKeys.createdByUserId))
+    .leftJoin(
+      companyMemberships,
+      and(
+        eq(companyMemberships.companyId, boardApiKeys.companyId),
+        eq(companyMemberships.userId, boardApiKeys.createdByUserId),
+      ),
+    )
     .where(eq(boardApiKeys.companyId, companyId))
     .orderBy(desc(boardApiKeys.createdAt));
+  return rows.map(({ creatorId, creatorDisabledAt, creatorRole, ...k }) => {
+    const effectiveRole = boardKeyEffectiveRole({ role: k.role, creatorId, creatorDisabledAt, creatorRole });
+    return {
+      ...k,
+      status: k.revokedAt ? "revoked" : effectiveRole ? "active" : "creator_inactive",
+      effectiveRole: k.revokedAt ? null : effectiveRole,
+    };
+  });
 }
 
 export async function revokeBoardKey(ctx: ServiceContext, companyId: string, keyId: string) {

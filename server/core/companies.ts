@@ -103,6 +103,47 @@ export async function listCompanies(ctx: ServiceContext) {
 
 export async function getCompany(ctx: ServiceContext, companyId: string) {
   const access = await requireCompany(ctx, companyId, "company:read");
-  const [company] = await ctx.db.select(companyColumns).from(companies).where(eq(companies.id, companyId));
+  const [company] = await ctx.db
+    .select({ ...companyColumns, ownerMaySelfApprove: companies.ownerMaySelfApprove })
+    .from(companies)
+    .where(eq(companies.id, companyId));
   return { ...company!, role: access.role };
+}
+
+export const UpdateCompanyPolicyInput = z.object({
+  /** May an owner accept a formal approval they proposed themselves? (Default: no.) */
+  ownerMaySelfApprove: z.boolean(),
+});
+
+/**
+ * Changes the company's approval policy. Owners only (`members:manage`): it decides whether
+ * the two-person rule binds owners. Logged with the old and new value.
+ */
+export async function updateCompanyPolicy(
+  ctx: ServiceContext,
+  companyId: string,
+  input: z.infer<typeof UpdateCompanyPolicyInput>,
+) {
+  await requireCompany(ctx, companyId, "members:manage");
+  return ctx.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ ownerMaySelfApprove: companies.ownerMaySelfApprove })
+      .from(companies)
+      .where(eq(companies.id, companyId))
+      .for("update");
+    await tx
+      .update(companies)
+      .set({ ownerMaySelfApprove: input.ownerMaySelfApprove, updatedAt: ctx.now() })
+      .where(eq(companies.id, companyId));
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "company.policy_update",
+      entityType: "company",
+      entityId: companyId,
+      details: {
+        ownerMaySelfApprove: { from: before?.ownerMaySelfApprove ?? null, to: input.ownerMaySelfApprove },
+      },
+    });
+    return { companyId, ownerMaySelfApprove: input.ownerMaySelfApprove };
+  });
 }

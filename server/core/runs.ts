@@ -5,7 +5,7 @@ import { RUN_FINAL_STATUSES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict, notFound, ServiceError } from "../errors";
 import { DEFAULT_SESSION_TTL_MINUTES, mintGatewaySession } from "../gateway/sessions";
 import { stopRunSlots } from "../runtime";
 
@@ -100,6 +100,41 @@ async function authorizeRunAccess(ctx: ServiceContext, companyId: string, agentI
   await requireCompany(ctx, companyId, write ? "runs:manage" : "company:read", "run");
 }
 
+const scopeForbidden = (message: string) => new ServiceError("run_scope_forbidden", message, 403);
+
+/**
+ * An agent key starts runs only for its own work, so the gateway scope a run carries (and the
+ * issue/routine/project profiles it grants) always matches work the agent owns: an issue
+ * assigned to it, a routine of its own, and a project only as the project of that issue or
+ * routine. The model has no agent-to-project membership, so an unassigned issue (or a bare
+ * project) is not the agent's work: a board member assigns it first. Board actors start any.
+ */
+async function requireOwnWork(ctx: ServiceContext, companyId: string, agentId: string, input: StartRunInput) {
+  let derivedProject: string | null = null;
+  if (input.issueId) {
+    const [issue] = await ctx.db
+      .select({ assignee: issues.assigneeAgentId, projectId: issues.projectId })
+      .from(issues)
+      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+    if (!issue) throw notFound("issue");
+    if (issue.assignee !== agentId) throw scopeForbidden("the issue is not assigned to this agent");
+    derivedProject = issue.projectId;
+  }
+  if (input.routineId) {
+    const [routine] = await ctx.db
+      .select({ agentId: routines.agentId, projectId: routines.projectId })
+      .from(routines)
+      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+    if (!routine) throw notFound("routine");
+    if (routine.agentId !== agentId) throw scopeForbidden("the routine belongs to another agent");
+    derivedProject ??= routine.projectId;
+  }
+  if (input.projectId && input.projectId !== derivedProject)
+    throw scopeForbidden(
+      "an agent starts project runs only through its own issue or routine of that project",
+    );
+}
+
 /**
  * Starts a heartbeat run for an agent: by a board member, or by the agent's own key. The
  * issue, project and routine must belong to the agent's company (composite FKs enforce it);
@@ -118,6 +153,19 @@ export async function startRun(ctx: ServiceContext, agentId: string, input: Star
   }
   if (agent.status !== "active") throw conflict("agent_not_active", `the agent is \`${agent.status}\``);
   const companyId = agent.companyId;
+  if (ctx.actor.type === "agent_key") {
+    await requireOwnWork(ctx, companyId, agentId, input).catch(async (err) => {
+      if ((err as ServiceError).code === "run_scope_forbidden")
+        await logActivity(ctx.db, ctx, {
+          companyId,
+          action: "run.start_denied",
+          entityType: "agent",
+          entityId: agentId,
+          details: { ...input, code: "run_scope_forbidden" },
+        }).catch(() => {});
+      throw err;
+    });
+  }
   const projectId = await resolveRunProject(ctx, companyId, input);
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {

@@ -178,7 +178,7 @@ beforeAll(async () => {
     .insert(users)
     .values({ email: "owner@globex.example", passwordHash: await hashPassword("x") })
     .returning();
-  const cookie = await sessionCookie(other!.id, other!.email);
+  const cookie = await sessionCookie(database.db, other!.id, other!.email);
   const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
     cookie,
     body: { name: "Globex" },

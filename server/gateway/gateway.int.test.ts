@@ -444,7 +444,7 @@ describe("company boundary", () => {
       .insert(users)
       .values({ email: "other@globex.example", passwordHash: await hashPassword("x") })
       .returning();
-    const cookie = await sessionCookie(other!.id, other!.email);
+    const cookie = await sessionCookie(database.db, other!.id, other!.email);
     const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
       cookie,
       body: { name: "Globex" },

@@ -54,14 +54,14 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  ownerCookie = await sessionCookie(owner!.id, owner!.email);
+  ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
 
   // A second company with its own owner, board key and agent.
   const [other] = await database.db
     .insert(users)
     .values({ email: "other@globex.example", passwordHash: await hashPassword("x") })
     .returning();
-  const otherCookie = await sessionCookie(other!.id, other!.email);
+  const otherCookie = await sessionCookie(database.db, other!.id, other!.email);
   const created = await call<{ id: string }>(companiesRoute.POST, "POST", "/api/companies", {
     cookie: otherCookie,
     body: { name: "Globex" },
@@ -195,7 +195,7 @@ describe("roles and capabilities", () => {
       .insert(companyMemberships)
       .values({ companyId: demo.companyId, userId: viewer!.id, role: "viewer" });
     const res = await call(agentsRoute.POST, "POST", "/", {
-      cookie: await sessionCookie(viewer!.id, viewer!.email),
+      cookie: await sessionCookie(database.db, viewer!.id, viewer!.email),
       params: { companyId: demo.companyId },
       body: { name: "Sneaky" },
     });

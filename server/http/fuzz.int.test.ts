@@ -86,7 +86,7 @@ beforeAll(async () => {
     .select({ id: users.id })
     .from(users)
     .where(eq(users.email, demo.ownerEmail));
-  cookie = await sessionCookie(owner!.id, demo.ownerEmail);
+  cookie = await sessionCookie(database.db, owner!.id, demo.ownerEmail);
   routes = [];
   const files = routeFiles();
   for (const skipped of Object.keys(NOT_FUZZED)) expect(files).toContain(path.join(APP, skipped));

@@ -49,14 +49,26 @@ let routeDb: (() => Db) | null = null;
 export function setRouteDatabase(db: Db | null): void {
   routeDb = db ? () => db : null;
 }
+/** The database routes (and next-auth's callbacks in auth.ts) use. */
+export function routeDatabase(): Db {
+  return routeDb ? routeDb() : getDb();
+}
+
+/** The clock given to verbs; tests move it (e.g. past a sign-in lockout) with `setRouteClock`. */
+let routeClock: (() => Date) | null = null;
+export function setRouteClock(clock: (() => Date) | null): void {
+  routeClock = clock;
+}
 
 export function errorResponse(err: ServiceError, requestId: string): Response {
   const body: Record<string, unknown> = { code: err.code, message: err.message };
   if (err.details) body.details = err.details;
-  return Response.json(
-    { error: body, requestId },
-    { status: err.status, headers: { "x-request-id": requestId } },
-  );
+  const headers: Record<string, string> = { "x-request-id": requestId };
+  // RFC 9110 §10.2.3: a 429/503 that knows when to come back says so.
+  const retry = err.details?.retryAfterSeconds;
+  if ((err.status === 429 || err.status === 503) && typeof retry === "number" && retry > 0)
+    headers["retry-after"] = String(Math.ceil(retry));
+  return Response.json({ error: body, requestId }, { status: err.status, headers });
 }
 
 function zodDetails(error: z.ZodError): Record<string, unknown> {
@@ -166,7 +178,7 @@ async function authenticate(
   if (token) {
     actor = await actorFromApiKey(db, token, now);
   } else {
-    actor = await actorFromSessionCookie(db, request);
+    actor = await actorFromSessionCookie(db, request, now);
     if (actor && request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
   }
   if (!actor) throw unauthenticated();
@@ -195,7 +207,7 @@ export function route<
   return async (request: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
     try {
-      const now = new Date();
+      const now = routeClock ? routeClock() : new Date();
       const rawParams = context?.params ? await context.params : {};
       // A path segment with text that cannot be stored names nothing.
       if (findUnstorable(rawParams)) throw notFound();
@@ -209,12 +221,12 @@ export function route<
         const raw = await readJsonBody(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY);
         body = parseWith(spec.body, raw ?? {}, "body");
       }
-      const db = routeDb ? routeDb() : getDb();
+      const db = routeDatabase();
       const actor: Actor =
         spec.actors === "public"
           ? { type: "system", reason: "public" }
           : await authenticate(db, request, spec.actors, now);
-      const ctx: ServiceContext = { db, actor, requestId, now: () => new Date() };
+      const ctx: ServiceContext = { db, actor, requestId, now: routeClock ?? (() => new Date()) };
       const result = await handler({ ctx, params, body, query, request });
       if (result instanceof Response) return result;
       return Response.json(result ?? {}, {

@@ -21,7 +21,7 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  cookie = await sessionCookie(owner!.id, owner!.email);
+  cookie = await sessionCookie(database.db, owner!.id, owner!.email);
 });
 
 afterEach(() => {

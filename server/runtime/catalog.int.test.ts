@@ -184,7 +184,7 @@ describe("the operator's catalogue", () => {
     expect((await call<ErrorBody>(commandsRoute.GET, "GET", "/", board())).status).toBe(403);
 
     const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const cookie = await sessionCookie(owner!.id, owner!.email);
+    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
     const created = await call<{ id: string; key: string }>(commandsRoute.POST, "POST", "/", {
       cookie,
       headers: { origin: "http://localhost:3100" },

@@ -20,6 +20,7 @@ import {
   companySecrets,
   companySecretVersions,
   toolConnections,
+  users,
 } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
@@ -108,7 +109,15 @@ beforeAll(async () => {
     await seedApplication(database.db, companyId, "github", [{ name: "list_issues", risk: "read" }])
   ).connectionId;
 
-  const sys = systemContext(database.db, "test");
+  // Board keys act for a person (their creator's membership bounds them): Other Co has an owner.
+  const [otherOwner] = await database.db
+    .insert(users)
+    .values({ email: "owner@other.example" })
+    .returning({ id: users.id, email: users.email });
+  const sys = {
+    ...systemContext(database.db, "test"),
+    actor: { type: "user" as const, userId: otherOwner!.id, email: otherOwner!.email },
+  };
   const other = await createCompany(sys, { name: "Other Co" });
   otherCompanyId = other.id;
   otherConnectionId = (await seedApplication(database.db, otherCompanyId, "github", [])).connectionId;

@@ -1,4 +1,7 @@
 import { encode } from "next-auth/jwt";
+import type { Db } from "@/db/client";
+import { SESSION_COOKIE, sessionJwt } from "@/server/auth/session-cookie";
+import { createUserSession } from "@/server/auth/sessions";
 
 type Handler = (
   request: Request,
@@ -50,10 +53,23 @@ export async function call<T = Record<string, unknown>>(
   return { status: response.status, json: (text ? JSON.parse(text) : {}) as T, headers: response.headers };
 }
 
-/** A next-auth session cookie for a user, signed with the test AUTH_SECRET. */
-export async function sessionCookie(userId: string, email: string): Promise<string> {
-  const secret = process.env.AUTH_SECRET!;
+/**
+ * A real browser session for a user: a `user_sessions` row plus the next-auth cookie that
+ * names it, exactly as sign-in creates them. (Signature changed from `(userId, email)`: the
+ * session row needs the database.)
+ */
+export async function sessionCookie(
+  db: Db,
+  userId: string,
+  email: string,
+  now = new Date(),
+): Promise<string> {
+  const { sid } = await createUserSession(db, userId, { now });
+  return `${SESSION_COOKIE}=${await sessionJwt({ userId, email, sid })}`;
+}
+
+/** A next-auth JWT cookie without a session row (what a pre-session-row cookie looked like). */
+export async function bareJwtCookie(userId: string, email: string): Promise<string> {
   const salt = "authjs.session-token";
-  const jwt = await encode({ token: { sub: userId, email }, secret, salt });
-  return `${salt}=${jwt}`;
+  return `${salt}=${await encode({ token: { sub: userId, email }, secret: process.env.AUTH_SECRET!, salt })}`;
 }

@@ -132,12 +132,12 @@ beforeAll(async () => {
   companyId = demo.companyId;
   // The demo owner is the first account: this instance's administrator.
   const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  operatorCookie = await sessionCookie(owner!.id, owner!.email);
+  operatorCookie = await sessionCookie(database.db, owner!.id, owner!.email);
   const [other] = await database.db
     .insert(users)
     .values({ email: "owner-only@example.com", passwordHash: await hashPassword("x") })
     .returning();
-  ownerOnlyCookie = await sessionCookie(other!.id, other!.email);
+  ownerOnlyCookie = await sessionCookie(database.db, other!.id, other!.email);
   echo = (await startHttpFixture("echo")) as HttpFixture<unknown>;
   hostile = await startHostile();
   const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {

@@ -22,3 +22,14 @@ export const WithError: Story = {
 export const SlowAction: Story = {
   args: { action: fn(() => new Promise<void>((resolve) => setTimeout(resolve, 3000))) },
 };
+
+export const Throttled: Story = {
+  args: {
+    error: "Too many sign-in attempts. Try again in 15 minutes.",
+    defaultEmail: "dana@acme-robotics.example",
+  },
+};
+
+export const PasswordSet: Story = {
+  args: { notice: "Your password is set. Sign in with it.", defaultEmail: "dana@acme-robotics.example" },
+};

@@ -1,0 +1,70 @@
+"use client";
+
+import { useActionState } from "react";
+import { Alert } from "../ui/Alert";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { Input } from "../ui/Input";
+import { Label } from "../ui/Label";
+import { SubmitButton } from "../ui/SubmitButton";
+
+export interface ChangePasswordState {
+  error?: string | null;
+  notice?: string | null;
+}
+
+/** The signed-in person's password change; their other sessions end when it succeeds. */
+export function ChangePasswordForm({
+  action,
+}: {
+  action: (state: ChangePasswordState, formData: FormData) => Promise<ChangePasswordState>;
+}) {
+  const [state, formAction] = useActionState(action, {} as ChangePasswordState);
+  return (
+    <Card>
+      <CardHeader
+        title="Change password"
+        description="Every other session of your account ends; this one stays signed in."
+      />
+      <CardBody className="space-y-4">
+        {state.error ? (
+          <Alert tone="danger" data-testid="password-error">
+            {state.error}
+          </Alert>
+        ) : null}
+        {state.notice ? (
+          <Alert tone="success" data-testid="password-notice">
+            {state.notice}
+          </Alert>
+        ) : null}
+        <form action={formAction} className="max-w-sm space-y-4" data-testid="password-form">
+          <div className="space-y-1.5">
+            <Label htmlFor="current-password">Current password</Label>
+            <Input
+              id="current-password"
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              required
+              data-testid="password-current"
+            />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="next-password">New password (at least 12 characters)</Label>
+            <Input
+              id="next-password"
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              minLength={12}
+              required
+              data-testid="password-new"
+            />
+          </div>
+          <SubmitButton pendingLabel="Saving…" data-testid="password-submit">
+            Change password
+          </SubmitButton>
+        </form>
+      </CardBody>
+    </Card>
+  );
+}
