@@ -26,6 +26,7 @@ import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -56,6 +57,7 @@ beforeAll(async () => {
   release = demo.agents[1]!;
   outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
   setExampleUrlResolver(() => outbox.url);
+  await grantPrivateUpstreams(database.db, [outbox.url]);
   const installed = await call(installRoute.POST, "POST", "/", {
     token: demo.boardApiKey,
     params: { companyId: demo.companyId, exampleId: "outbox" },

@@ -98,7 +98,8 @@ beforeAll(async () => {
   const [issue] = await database.db
     .select({ id: issues.id })
     .from(issues)
-    .where(eq(issues.companyId, companyId))
+    // An agent key may start runs only for its own work (issue 13): the issue assigned to it.
+    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
     .limit(1);
   const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
     token: demo.agents[0]!.apiKey,
