@@ -113,7 +113,10 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
         </Card>
       ) : null}
       <Card>
-        <CardHeader title="Members" description={`${members.length} people`} />
+        <CardHeader
+          title="Members"
+          description={members.length === 1 ? "1 person" : `${members.length} people`}
+        />
         <Table data-testid="members-table">
           <THead>
             <TR>
