@@ -4,9 +4,10 @@ import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
 import { requireCompany } from "../auth/authorize";
 import { hashToken } from "../auth/tokens";
+import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "../config/examples";
+import { publicOrigin } from "../config/proxy";
 import type { ServiceContext } from "../context";
 import { conflict, isServiceError, notFound } from "../errors";
-import { publicOrigin } from "../gateway/sessions";
 import { createStdioTemplate } from "../runtime/templates";
 import { bindSecret } from "../secrets/bindings";
 import { createSecret } from "../secrets/secrets";
@@ -21,7 +22,6 @@ import {
 } from "../tools/connections";
 import { createPolicy } from "../tools/policies";
 import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
-import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "./fixture-endpoint";
 
 type PolicySpec = {
   name: string;
