@@ -12,14 +12,8 @@ import { createStdioTemplate } from "../runtime/templates";
 import { bindSecret } from "../secrets/bindings";
 import { createSecret } from "../secrets/secrets";
 import { createApplication } from "../tools/applications";
-import {
-  createConnection,
-  enableConnection,
-  listCatalog,
-  refreshCatalog,
-  reviewCatalog,
-  testConnection,
-} from "../tools/connections";
+import { listCatalog, refreshCatalog, reviewCatalog } from "../tools/catalog";
+import { createConnection, enableConnection, testConnection } from "../tools/connections";
 import { createPolicy } from "../tools/policies";
 import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
 
