@@ -14,7 +14,8 @@ import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { invalidRequest, notFound, type ServiceError } from "../errors";
-import { auditRefusal, checkSlotValues, commandByKey, commandNotApproved } from "./catalog";
+import { auditRefusal, commandByKey, commandNotApproved } from "./catalog";
+import { checkSlotValues } from "./command-slots";
 import { isolationPlan, isolationUnavailable, runtimeHostUntrusted, stdioHostState } from "./host";
 import { runtimeSupervisor } from "./supervisor";
 
