@@ -12,7 +12,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["server/**/*.test.ts", "db/**/*.test.ts", "components/**/*.test.ts"],
+          include: [
+            "server/**/*.test.ts",
+            "db/**/*.test.ts",
+            "components/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
         },

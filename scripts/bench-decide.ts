@@ -8,7 +8,7 @@
  */
 import { decide } from "../server/access/decide";
 import type { AccessRequest, AccessSnapshot, SnapshotPolicy } from "../server/access/types";
-import { visibleTools } from "../server/tools/effective";
+import { visibleTools } from "../server/access/visible-tools";
 
 const id = (prefix: string, i: number) => `${prefix}-${i.toString().padStart(6, "0")}`;
 const RISKS = ["read", "write", "destructive"] as const;

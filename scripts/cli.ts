@@ -24,6 +24,7 @@ import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } f
 import { EMBEDDED_APP_ROLE, withCredentials } from "../db/roles";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
+import { runDoctor } from "../server/http/doctor";
 import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../server/instance/admins";
 import {
   addPrivateUpstream,
@@ -31,7 +32,8 @@ import {
   removePrivateUpstream,
 } from "../server/instance/private-upstreams";
 import { normalizeUpstreamOrigin } from "../server/net/private-upstreams";
-import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "../server/secrets/maintenance";
+import { migrateInlineCredentials } from "../server/secrets/migrate-inline";
+import { rotateMasterKey } from "../server/secrets/rotate";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in the order a failure is cheapest to find.
-#   typecheck → lint + format → unit → integration (real PostgreSQL) → Storybook build →
+#   typecheck → lint + format + layers (scripts/check-layers.ts) → unit → integration (real PostgreSQL) → Storybook build →
 #   production build → Playwright e2e (npm start on the embedded database, Chromium).
 # Integration tests use DATABASE_URL when set, otherwise an embedded PostgreSQL.
 set -euo pipefail
@@ -11,8 +11,9 @@ step() { printf '\n\033[1m▶ %s\033[0m\n' "$*"; }
 step "typecheck"
 npx tsc --noEmit -p tsconfig.json
 
-step "lint and format"
+step "lint, format and layers"
 npx biome check .
+npx tsx scripts/check-layers.ts
 
 step "unit tests"
 npx vitest run --project unit

@@ -2,12 +2,17 @@
  * Catalog review helpers for the browser: the tool-version diff (shared with the server, which
  * is pure and browser-safe), a reviewed-version reader and a bounded word diff.
  */
-import type { ToolVersion } from "@/server/catalog/diff";
+import type { ToolVersion } from "@/server/contracts/catalog-diff";
 
-export type { FieldChange, SchemaChanges, ToolVersion, ToolVersionDiff } from "@/server/catalog/diff";
+export type {
+  FieldChange,
+  SchemaChanges,
+  ToolVersion,
+  ToolVersionDiff,
+} from "@/server/contracts/catalog-diff";
 // The diff itself is the server's (pure, browser-safe) implementation, so the review screen
 // shows exactly what the catalog compares.
-export { diffToolVersions } from "@/server/catalog/diff";
+export { diffToolVersions } from "@/server/contracts/catalog-diff";
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);

@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { LRUCache } from "lru-cache";
-import { jsonShapeProblem } from "../core/json-shape";
+import { jsonShapeProblem } from "../contracts/json-shape";
 
 // Arguments are checked against the catalog entry's input schema before any policy, approval
 // card or upstream call sees them (docs/gateway.md "Arguments"). Upstream schemas are untrusted

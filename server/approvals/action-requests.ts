@@ -15,6 +15,7 @@ import { getAccessSnapshot } from "../access/snapshot";
 import type { Decision } from "../access/types";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
+import { publicOrigin } from "../config/proxy";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, forbidden, notFound, type ServiceError } from "../errors";
 import {
@@ -24,10 +25,10 @@ import {
   type GatewayCallInput,
   type GatewayCallOutcome,
 } from "../gateway/call-tool";
-import { type GatewayContext, publicOrigin } from "../gateway/sessions";
+import type { GatewayContext } from "../gateway/sessions";
 import { canonicalHash, canonicalJson } from "../ledger/canonical";
 import type { Invocation } from "../ledger/invocations";
-import { encryptReviewedArgs, reviewedArgsOf } from "./reviewed-args";
+import { encryptReviewedArgs, reviewedArgsOf } from "../secrets/reviewed-args";
 import { signActionRequest, verifyActionRequest } from "./signing";
 
 export type ActionRequest = typeof toolActionRequests.$inferSelect;

@@ -15,11 +15,11 @@ import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { encryptReviewedArgs, reviewedArgsOf } from "@/server/approvals/reviewed-args";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
+import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 

@@ -1,5 +1,5 @@
 import { hasSecretShape } from "../catalog/content-guard";
-import { storableText } from "../core/json-shape";
+import { storableText } from "../contracts/json-shape";
 
 /** Every summary stored in the ledger or audit trail serialises to at most this many bytes. */
 export const MAX_SUMMARY_BYTES = 4096;

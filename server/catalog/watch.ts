@@ -2,7 +2,7 @@ import type { Db } from "@/db/client";
 import { mcpHttpPool } from "../connectors";
 import { systemContext } from "../context";
 import { logError, logInfo } from "../log";
-import { refreshCatalog } from "../tools/connections";
+import { refreshConnectionCatalog } from "./refresh";
 
 type Watches = Map<string, { unsubscribe: () => void; last: number; timer: NodeJS.Timeout | null }>;
 const g = globalThis as typeof globalThis & { __paperclipCatalogWatches?: Watches };
@@ -23,7 +23,7 @@ export function watchToolListChanges(db: Db, companyId: string, connectionId: st
   const run = () => {
     entry.timer = null;
     entry.last = Date.now();
-    refreshCatalog(systemContext(db, "tools_list_changed"), companyId, connectionId)
+    refreshConnectionCatalog(systemContext(db, "tools_list_changed"), companyId, connectionId)
       .then((r) =>
         logInfo("catalog.list_changed_refresh", {
           connectionId,

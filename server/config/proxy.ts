@@ -66,6 +66,15 @@ export function configuredPublicOrigin(env: Env = process.env): string | null {
 }
 
 /**
+ * The origin agents use to reach the gateway: PAPERCLIP_PUBLIC_URL as validated by
+ * `checkPublicUrl` (`npm start` refuses to start with an invalid one), else this instance on
+ * localhost.
+ */
+export function publicOrigin(): string {
+  return configuredPublicOrigin() ?? `http://localhost:${process.env.PORT ?? 3100}`;
+}
+
+/**
  * The host the request was addressed to, as the server may believe it: `X-Forwarded-Host`
  * only behind a trusted proxy, else the `Host` header.
  */

@@ -7,9 +7,9 @@ import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { endUserSessions } from "../auth/sessions";
 import { mintToken } from "../auth/tokens";
+import { publicOrigin } from "../config/proxy";
 import { personOf, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
-import { publicOrigin } from "../gateway/sessions";
 
 /** One-time set-password links live three days. */
 export const PASSWORD_LINK_TTL_MS = 72 * 60 * 60 * 1000;

@@ -4,24 +4,18 @@ import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
 import { requireCompany } from "../auth/authorize";
 import { hashToken } from "../auth/tokens";
+import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "../config/examples";
+import { publicOrigin } from "../config/proxy";
 import type { ServiceContext } from "../context";
 import { conflict, isServiceError, notFound } from "../errors";
-import { publicOrigin } from "../gateway/sessions";
 import { createStdioTemplate } from "../runtime/templates";
 import { bindSecret } from "../secrets/bindings";
 import { createSecret } from "../secrets/secrets";
 import { createApplication } from "../tools/applications";
-import {
-  createConnection,
-  enableConnection,
-  listCatalog,
-  refreshCatalog,
-  reviewCatalog,
-  testConnection,
-} from "../tools/connections";
+import { listCatalog, refreshCatalog, reviewCatalog } from "../tools/catalog";
+import { createConnection, enableConnection, testConnection } from "../tools/connections";
 import { createPolicy } from "../tools/policies";
 import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
-import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "./fixture-endpoint";
 
 type PolicySpec = {
   name: string;

@@ -4,14 +4,12 @@ import { LRUCache } from "lru-cache";
 import { exampleCredentials, toolConnections } from "@/db/schema";
 import { FIXTURES, type FixtureName, type FixtureStates, isFixtureName } from "@/fixtures/mcp";
 import { hashToken } from "../auth/tokens";
+import { examplesEnabled } from "../config/examples";
 import { isServiceError } from "../errors";
 import { assertAllowedHost, currentGatewayDb } from "../gateway/http";
-import { examplesEnabled } from "./enabled";
 
-export { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "./enabled";
+export { EXAMPLE_CREDENTIAL_PREFIX, EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../config/examples";
 
-/** The readable prefix of an example credential (`pcex_` + 256 random bits, base64url). */
-export const EXAMPLE_CREDENTIAL_PREFIX = "pcex_";
 const CREDENTIAL = /^Bearer (pcex_[A-Za-z0-9_-]{43})$/;
 
 /**

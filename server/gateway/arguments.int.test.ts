@@ -29,13 +29,14 @@ import {
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
-import { reviewedArgsOf } from "@/server/approvals/reviewed-args";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
+import { runDoctor } from "@/server/http/doctor";
 import { setRouteDatabase } from "@/server/http/route";
 import { bindSecret } from "@/server/secrets/bindings";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
-import { rotateMasterKey, runDoctor } from "@/server/secrets/maintenance";
+import { reviewedArgsOf } from "@/server/secrets/reviewed-args";
+import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";

@@ -10,7 +10,8 @@ import { REDACTED, redactPaths, summarize } from "../audit/summarize";
 import { type ContentFinding, guardContent, type InjectionMode } from "../catalog/content-guard";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
-import { jsonShapeProblem } from "../core/json-shape";
+import { loadConnection } from "../connectors/connection";
+import { jsonShapeProblem } from "../contracts/json-shape";
 import { isServiceError, ServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
 import { completeInvocationWithEvent } from "../ledger/hot-statements";
@@ -18,7 +19,6 @@ import { claimExecution, completeInvocation } from "../ledger/invocations";
 import { type AttemptResult, recordAttempt } from "../ledger/record-attempt";
 import { logError } from "../log";
 import { runtimeCapacity } from "../runtime";
-import { loadConnection } from "../tools/connections";
 import type { GatewayContext } from "./sessions";
 
 /** The deepest upstream result accepted (deeper: `upstream_error`, never a crash). */

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { type Db, getDb } from "@/db/client";
 import { bearerToken } from "../auth/authenticate";
-import { jsonTextDepth, MAX_BODY_DEPTH } from "../core/json-shape";
+import { publicOrigin } from "../config/proxy";
+import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import {
   fromDatabaseError,
   invalidRequest,
@@ -17,7 +18,6 @@ import {
   auditRefusedSessionToken,
   authenticateGatewayToken,
   type GatewayContext,
-  publicOrigin,
   recordGatewayRefusal,
 } from "./sessions";
 

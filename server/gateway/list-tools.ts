@@ -1,11 +1,11 @@
 import type { Db } from "@/db/client";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessSnapshot } from "../access/types";
+import { visibleTools } from "../access/visible-tools";
 import { toolEventRows } from "../audit/record-event";
 import { sanitizeText } from "../catalog/classify";
 import { guardContent, guardText } from "../catalog/content-guard";
 import { insertEvents } from "../ledger/hot-statements";
-import { visibleTools } from "../tools/effective";
 
 const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
 

@@ -9,7 +9,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import { jsonTextDepth, MAX_BODY_DEPTH } from "../core/json-shape";
+import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";

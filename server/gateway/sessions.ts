@@ -6,7 +6,7 @@ import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
-import { configuredPublicOrigin } from "../config/proxy";
+import { publicOrigin } from "../config/proxy";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, notFound, ServiceError } from "../errors";
 
@@ -18,15 +18,6 @@ export const CreateSessionInput = z.object({
   ttlMinutes: z.number().int().min(1).max(MAX_SESSION_TTL_MINUTES).default(DEFAULT_SESSION_TTL_MINUTES),
 });
 export type CreateSessionInput = z.infer<typeof CreateSessionInput>;
-
-/**
- * The origin agents use to reach the gateway: PAPERCLIP_PUBLIC_URL as validated by
- * `checkPublicUrl` (`npm start` refuses to start with an invalid one), else this instance on
- * localhost.
- */
-export function publicOrigin(): string {
-  return configuredPublicOrigin() ?? `http://localhost:${process.env.PORT ?? 3100}`;
-}
 
 /**
  * The MCP client configuration an agent adapter receives: the gateway only. No upstream URL

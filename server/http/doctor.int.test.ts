@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { createTestDatabase } from "@/db/test/database";
-import { runDoctor } from "@/server/secrets/maintenance";
-import { checkOperatorBoundary } from "./doctor";
+import { checkOperatorBoundary, runDoctor } from "./doctor";
 
 /** `doctor`'s operator-boundary checks, against the app role and against the owner. */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;

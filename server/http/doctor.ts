@@ -8,6 +8,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { APPEND_ONLY_TABLES } from "@/db/roles";
 import { checkPublicUrl, trustProxy } from "../config/proxy";
+import { runtimeDoctor } from "../runtime/doctor";
+import { type SecretsDoctorFinding, secretsDoctor } from "../secrets/doctor";
 import { httpsPublicOrigin } from "./security-headers";
 
 type Env = Record<string, string | undefined>;
@@ -136,4 +138,31 @@ export async function checkOperatorBoundary(
       : "• TRUST_PROXY        off: X-Forwarded-* headers are ignored (set it only behind a reverse proxy you run)",
   );
   return findings;
+}
+
+export type DoctorFinding = SecretsDoctorFinding | HardeningFinding;
+
+export interface DoctorReport {
+  connectionsChecked: number;
+  findings: DoctorFinding[];
+}
+
+/**
+ * `npm run cli -- doctor`: the secrets findings (inline credentials, missing secrets, master
+ * key), the runtime's, then the operator boundary's. Prints names, ids and paths, never a value.
+ */
+export async function runDoctor(
+  db: Db,
+  opts: { companyId?: string; log?: (line: string) => void } = {},
+): Promise<DoctorReport> {
+  const log = opts.log ?? (() => {});
+  const report = await secretsDoctor(db, { ...opts, log });
+  const findings: DoctorFinding[] = report.findings;
+  await runtimeDoctor(db, log);
+  if (findings.length === 0)
+    log(`✔ ${report.connectionsChecked} connection(s) checked: no inline credentials, no missing secrets`);
+  else if (findings.some((f) => f.kind === "inline_credential"))
+    log("  → move inline credentials into company secrets with `npm run cli -- migrate-inline-env`");
+  findings.push(...(await checkOperatorBoundary(db, log)));
+  return { connectionsChecked: report.connectionsChecked, findings };
 }

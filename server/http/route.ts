@@ -4,7 +4,7 @@ import { type Db, getDb } from "@/db/client";
 import { actorFromApiKey, actorFromSessionCookie, bearerToken } from "../auth/authenticate";
 import { configuredPublicOrigin, requestHost } from "../config/proxy";
 import type { Actor, ServiceContext } from "../context";
-import { findUnstorable, jsonTextDepth, MAX_BODY_DEPTH, unstorableMessage } from "../core/json-shape";
+import { findUnstorable, jsonTextDepth, MAX_BODY_DEPTH, unstorableMessage } from "../contracts/json-shape";
 import {
   forbidden,
   fromDatabaseError,

@@ -11,10 +11,10 @@ import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companies, instanceSettings, toolApplications, toolConnections } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
+import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../config/examples";
+import { publicOrigin } from "../config/proxy";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
-import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../examples/enabled";
-import { publicOrigin } from "../gateway/sessions";
 import { classifyAddress } from "../net/addresses";
 import {
   grantFor,

@@ -13,7 +13,7 @@ import {
   toolEventRows,
 } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
-import { findUnstorable, storableText, unstorableMessage } from "../core/json-shape";
+import { findUnstorable, storableText, unstorableMessage } from "../contracts/json-shape";
 import { connectionSecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents } from "./hot-statements";

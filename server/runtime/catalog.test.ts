@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkSlotValues, slotValueProblem } from "./catalog";
+import { checkSlotValues, slotValueProblem } from "./command-slots";
 
 const cmd = {
   argSlots: [

@@ -9,12 +9,13 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolConnections, toolStdioTemplates } from "@/db/schema";
 import { STDIO_CWD_POLICIES } from "@/db/schema/values";
+import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { invalidRequest, notFound, type ServiceError } from "../errors";
-import { mutateAccess } from "../tools/profiles";
-import { auditRefusal, checkSlotValues, commandByKey, commandNotApproved } from "./catalog";
+import { auditRefusal, commandByKey, commandNotApproved } from "./catalog";
+import { checkSlotValues } from "./command-slots";
 import { isolationPlan, isolationUnavailable, runtimeHostUntrusted, stdioHostState } from "./host";
 import { runtimeSupervisor } from "./supervisor";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BindSecretInput, checkBindingTarget } from "./bindings";
-import { deriveSecretName } from "./maintenance";
+import { deriveSecretName } from "./migrate-inline";
 
 describe("checkBindingTarget", () => {
   it("accepts HTTP tokens as header names, lower-cased", () => {

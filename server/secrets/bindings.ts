@@ -5,10 +5,10 @@ import { agents, companySecretBindings, companySecrets, companySecretVersions } 
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
+import { loadConnection } from "../connectors/connection";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
 import { envKeyProblem } from "../runtime/env";
-import { loadConnection } from "../tools/connections";
 
 /** RFC 9110 `token`: the characters a header name may contain. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,128}$/;

@@ -30,9 +30,11 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
+import { runDoctor } from "../http/doctor";
 import { MASTER_KEY_ENV, resetLocalProvider } from "./local-provider";
-import { migrateInlineCredentials, rotateMasterKey, runDoctor } from "./maintenance";
+import { migrateInlineCredentials } from "./migrate-inline";
 import { connectionSecretHealth, type ResolveSecretsInput, resolveConnectionSecrets } from "./resolve";
+import { rotateMasterKey } from "./rotate";
 
 // The provider reads PAPERCLIP_HOME at call time: a fresh home per test file.
 const home = mkdtempSync(path.join(tmpdir(), "pc-secrets-int-"));

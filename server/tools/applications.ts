@@ -2,10 +2,10 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import { APPLICATION_TYPES } from "@/db/schema/values";
+import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
-import { mutateAccess } from "./profiles";
 
 export const CreateApplicationInput = z.object({
   slug: z

@@ -1,15 +1,13 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Tx } from "@/db/client";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
-import { compileInputSchema } from "../access/argument-schema";
+import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../catalog/classify";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
+import { loadConnection } from "../connectors/connection";
 import { CONNECTION_TEST_ERRORS, classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
-import { jsonShapeProblem } from "../core/json-shape";
 import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import { logWarn } from "../log";
@@ -18,7 +16,6 @@ import { allowPrivateBy, grantsForUrl, visiblyPrivate } from "../net/private-ups
 import { stopConnectionSlots } from "../runtime";
 import { assertNoInlineCredentials } from "../secrets/inline";
 import { connectionSecretHealth } from "../secrets/resolve";
-import { mutateAccess } from "./profiles";
 
 const Url = z
   .string()
@@ -67,14 +64,6 @@ export const UpdateConnectionInput = z
   })
   .refine((v) => Object.keys(v).length > 0, "nothing to change");
 export type UpdateConnectionInput = z.infer<typeof UpdateConnectionInput>;
-
-export const ReviewCatalogInput = z.object({
-  entries: z
-    .array(z.object({ id: z.uuid(), action: z.enum(["approve", "disable"]) }))
-    .min(1)
-    .max(1000),
-});
-export type ReviewCatalogInput = z.infer<typeof ReviewCatalogInput>;
 
 export const DisableConnectionInput = z.object({ reason: z.string().trim().max(500).optional() });
 
@@ -163,23 +152,6 @@ function setConnection(
       )[0]!,
     activity,
   );
-}
-
-/** A connection of the company with its application; 404 `not_found` when there is none. */
-export async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
-  const [row] = await tx
-    .select({ connection: toolConnections, application: toolApplications })
-    .from(toolConnections)
-    .innerJoin(
-      toolApplications,
-      and(
-        eq(toolApplications.companyId, toolConnections.companyId),
-        eq(toolApplications.id, toolConnections.applicationId),
-      ),
-    )
-    .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
-  if (!row) throw notFound("connection");
-  return row;
 }
 
 function present(c: typeof toolConnections.$inferSelect, app: typeof toolApplications.$inferSelect) {
@@ -384,261 +356,6 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
   return { health, error, errorCode, latencyMs, toolCount, connection: present(row, application) };
 }
 
-/** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
-export function normalizeTool(t: ToolMetadata) {
-  const name = sanitizeText(t.name, 128) ?? "";
-  let inputSchema: Record<string, unknown> =
-    t.inputSchema && typeof t.inputSchema === "object" && !Array.isArray(t.inputSchema)
-      ? t.inputSchema
-      : { type: "object" };
-  let annotations =
-    t.annotations && typeof t.annotations === "object" && !Array.isArray(t.annotations)
-      ? t.annotations
-      : null;
-  // Upstream metadata is bounded before anything recursive (hashing, storage) touches it.
-  if (annotations && jsonShapeProblem(annotations, { maxDepth: 8, maxBytes: 16 * 1024 })) annotations = null;
-  const compiled = compileInputSchema(inputSchema);
-  const schemaProblem = compiled.ok ? null : compiled.problem;
-  if (schemaProblem) {
-    // A stand-in that refuses every call; the tool stays quarantined with the reason.
-    inputSchema = { type: "object", not: {}, "x-paperclip-schema-problem": schemaProblem };
-  }
-  const clean: ToolMetadata = {
-    name,
-    title: sanitizeText(t.title, 200),
-    description: sanitizeText(t.description, 2000),
-    inputSchema,
-    annotations,
-  };
-  return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean), schemaProblem };
-}
-
-/**
- * Refreshes the catalog from the upstream. New write and destructive tools, and any tool
- * whose version hash changed, are quarantined until reviewed; new reads activate only when
- * the connection allows it; tools that disappeared become `removed`.
- */
-export async function refreshCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
-  await requireCompany(ctx, companyId, "tools:manage_connections");
-  const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
-  if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
-  let listed: ToolMetadata[];
-  try {
-    const target = await upstreamTargetFor(ctx.db, {
-      companyId,
-      application,
-      connection,
-      purpose: "catalog",
-      actor: ctx.actor,
-    });
-    listed = await listUpstreamTools(target, { fresh: true });
-  } catch (err) {
-    // As for the connection test: a classified code and our sentence, never upstream text.
-    const classified = classifyUpstreamError(err);
-    logWarn("tool_connection.catalog_refresh_failed", {
-      companyId,
-      connectionId,
-      code: classified.code,
-      message: err instanceof Error ? err.message : String(err),
-    });
-    throw new ServiceError(
-      classified.code,
-      classified.message,
-      isServiceError(err) ? err.status : 502,
-      classified.details,
-    );
-  }
-  const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
-  const seen = new Map(upstream.map((t) => [t.name, t]));
-  const summary = {
-    added: 0,
-    changed: 0,
-    unchanged: 0,
-    removed: 0,
-    quarantined: 0,
-    /** Tools quarantined because their input schema cannot be used, with the reason. */
-    unusableSchemas: [] as { name: string; problem: string }[],
-  };
-  await mutateAccess(
-    ctx,
-    companyId,
-    async (tx) => {
-      const existing = await tx
-        .select()
-        .from(toolCatalogEntries)
-        .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
-            eq(toolCatalogEntries.connectionId, connectionId),
-            eq(toolCatalogEntries.kind, "tool"),
-          ),
-        );
-      const byName = new Map(existing.map((e) => [e.name, e]));
-      const now = ctx.now();
-      for (const t of seen.values()) {
-        const old = byName.get(t.name);
-        if (t.schemaProblem) summary.unusableSchemas.push({ name: t.name, problem: t.schemaProblem });
-        if (!old) {
-          const status =
-            t.risk === "read" && connection.autoApproveReadTools && !t.schemaProblem
-              ? "active"
-              : "quarantined";
-          if (status === "quarantined") summary.quarantined++;
-          summary.added++;
-          await tx.insert(toolCatalogEntries).values({
-            companyId,
-            connectionId,
-            kind: "tool",
-            name: t.name,
-            title: t.title,
-            description: t.description,
-            inputSchema: t.inputSchema,
-            annotations: t.annotations,
-            schemaHash: t.schemaHash,
-            versionHash: t.versionHash,
-            risk: t.risk,
-            schemaProblem: t.schemaProblem,
-            status,
-            reviewedVersion: status === "active" ? { ...t } : null,
-            firstSeenAt: now,
-            lastSeenAt: now,
-          });
-        } else if (old.versionHash !== t.versionHash || old.status === "removed") {
-          summary.changed++;
-          summary.quarantined++;
-          // INVARIANT: a changed tool is quarantined; trust rules pinned to the old schema hash
-          // stop matching because the entry's schema hash changes with it.
-          await tx
-            .update(toolCatalogEntries)
-            .set({
-              title: t.title,
-              description: t.description,
-              inputSchema: t.inputSchema,
-              annotations: t.annotations,
-              schemaHash: t.schemaHash,
-              versionHash: t.versionHash,
-              risk: t.risk,
-              schemaProblem: t.schemaProblem,
-              status: old.status === "disabled" ? "disabled" : "quarantined",
-              lastSeenAt: now,
-              updatedAt: now,
-            })
-            .where(eq(toolCatalogEntries.id, old.id));
-        } else {
-          summary.unchanged++;
-          await tx
-            .update(toolCatalogEntries)
-            .set({ lastSeenAt: now })
-            .where(eq(toolCatalogEntries.id, old.id));
-        }
-      }
-      const gone = existing.filter((e) => !seen.has(e.name) && e.status !== "removed").map((e) => e.id);
-      if (gone.length > 0) {
-        summary.removed = gone.length;
-        await tx
-          .update(toolCatalogEntries)
-          .set({ status: "removed", updatedAt: now })
-          .where(inArray(toolCatalogEntries.id, gone));
-      }
-      await tx
-        .update(toolConnections)
-        .set({ catalogRefreshedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
-      return summary;
-    },
-    () => ({
-      action: "tool_connection.catalog_refresh",
-      entityType: "tool_connection",
-      entityId: connectionId,
-      details: summary,
-    }),
-  );
-  return { ...summary, entries: await listCatalog(ctx, companyId, connectionId) };
-}
-
-export async function listCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
-  await requireCompany(ctx, companyId, "company:read");
-  await loadConnection(ctx.db, companyId, connectionId);
-  return ctx.db
-    .select()
-    .from(toolCatalogEntries)
-    .where(
-      and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
-    )
-    .orderBy(asc(toolCatalogEntries.name));
-}
-
-/** Approves (activates) or disables catalog entries; records the reviewed version. */
-export async function reviewCatalog(
-  ctx: ServiceContext,
-  companyId: string,
-  connectionId: string,
-  input: ReviewCatalogInput,
-) {
-  await requireCompany(ctx, companyId, "tools:manage_connections");
-  await loadConnection(ctx.db, companyId, connectionId);
-  const reviewer =
-    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
-  await mutateAccess(
-    ctx,
-    companyId,
-    async (tx) => {
-      const now = ctx.now();
-      for (const e of input.entries) {
-        const [row] = await tx
-          .select()
-          .from(toolCatalogEntries)
-          .where(
-            and(
-              eq(toolCatalogEntries.companyId, companyId),
-              eq(toolCatalogEntries.connectionId, connectionId),
-              eq(toolCatalogEntries.id, e.id),
-            ),
-          )
-          .for("update");
-        if (!row) throw notFound("catalog entry");
-        if (row.status === "removed")
-          throw conflict("entry_removed", `\`${row.name}\` is no longer offered upstream`);
-        if (e.action === "approve" && row.schemaProblem)
-          throw conflict("tool_schema_unusable", `\`${row.name}\` cannot be approved: ${row.schemaProblem}`);
-        await tx
-          .update(toolCatalogEntries)
-          .set({
-            status: e.action === "approve" ? "active" : "disabled",
-            reviewedAt: now,
-            reviewedByUserId: reviewer,
-            reviewedVersion:
-              e.action === "approve"
-                ? {
-                    name: row.name,
-                    title: row.title,
-                    description: row.description,
-                    inputSchema: row.inputSchema,
-                    annotations: row.annotations,
-                    schemaHash: row.schemaHash,
-                    versionHash: row.versionHash,
-                  }
-                : row.reviewedVersion,
-            updatedAt: now,
-          })
-          .where(eq(toolCatalogEntries.id, row.id));
-      }
-      await tx
-        .update(toolConnections)
-        .set({ catalogReviewedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
-      return input.entries.length;
-    },
-    () => ({
-      action: "tool_connection.catalog_review",
-      entityType: "tool_connection",
-      entityId: connectionId,
-      details: { entries: input.entries },
-    }),
-  );
-  return { reviewed: input.entries.length, entries: await listCatalog(ctx, companyId, connectionId) };
-}
-
 /** Draft/Disabled → Active: needs a passing health check and a reviewed catalog. */
 export async function enableConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
   await requireCompany(ctx, companyId, "tools:manage_connections");
@@ -710,66 +427,4 @@ export async function archiveConnection(ctx: ServiceContext, companyId: string, 
   // Running local (stdio) processes of the connection stop with it.
   void stopConnectionSlots(companyId, connectionId).catch(() => {});
   return present(row, application);
-}
-
-export const OverrideRiskInput = z.object({
-  /** null clears the override (back to the classifier's risk). */
-  risk: z.enum(["read", "write", "destructive"]).nullable(),
-  reason: z.string().trim().min(1).max(500),
-});
-export type OverrideRiskInput = z.infer<typeof OverrideRiskInput>;
-
-/**
- * An admin's risk override for one catalog entry (audited with the reason). Upstream
- * annotations never lower risk on their own; a person may, with a recorded reason.
- */
-export async function overrideRisk(
-  ctx: ServiceContext,
-  companyId: string,
-  connectionId: string,
-  entryId: string,
-  input: OverrideRiskInput,
-) {
-  await requireCompany(ctx, companyId, "tools:admin");
-  await loadConnection(ctx.db, companyId, connectionId);
-  return mutateAccess(
-    ctx,
-    companyId,
-    async (tx) => {
-      const [before] = await tx
-        .select({
-          risk: toolCatalogEntries.risk,
-          riskOverride: toolCatalogEntries.riskOverride,
-          name: toolCatalogEntries.name,
-        })
-        .from(toolCatalogEntries)
-        .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
-            eq(toolCatalogEntries.connectionId, connectionId),
-            eq(toolCatalogEntries.id, entryId),
-          ),
-        )
-        .for("update");
-      if (!before) throw notFound("catalog entry");
-      const [row] = await tx
-        .update(toolCatalogEntries)
-        .set({ riskOverride: input.risk, updatedAt: ctx.now() })
-        .where(eq(toolCatalogEntries.id, entryId))
-        .returning();
-      return { entry: row!, before };
-    },
-    (r) => ({
-      action: "tool_catalog_entry.risk_override",
-      entityType: "tool_catalog_entry",
-      entityId: entryId,
-      details: {
-        tool: r.before.name,
-        classified: r.before.risk,
-        from: r.before.riskOverride,
-        to: input.risk,
-        reason: input.reason,
-      },
-    }),
-  ).then((r) => r.entry);
 }

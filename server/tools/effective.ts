@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { BINDING_LEVELS, decide } from "../access/decide";
+import { BINDING_LEVELS } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
-import type { AccessContext, AccessSnapshot } from "../access/types";
+import { visibleTools } from "../access/visible-tools";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { loadNames } from "./lookups";
@@ -13,44 +13,6 @@ export const EffectiveToolsQuery = z.object({
   routineId: z.uuid().optional(),
 });
 export type EffectiveToolsQuery = z.infer<typeof EffectiveToolsQuery>;
-
-/**
- * Every tool `tools/list` would show this agent in the given context, with the reasons the
- * engine gives — computed by the same `decide` the gateway uses, so this page cannot disagree
- * with what the agent sees.
- */
-export function visibleTools(snapshot: AccessSnapshot, context: AccessContext, now: Date) {
-  const out: {
-    catalogEntryId: string;
-    toolName: string;
-    risk: string;
-    requiresApproval: boolean;
-    reasons: string[];
-  }[] = [];
-  let hidden = 0;
-  for (const entry of snapshot.catalog) {
-    if ((entry.kind ?? "tool") !== "tool") continue;
-    const d = decide(snapshot, {
-      purpose: "list",
-      context,
-      target: { catalogEntryId: entry.id },
-      now: now.toISOString(),
-    });
-    if (d.visibility === "visible" && d.target) {
-      out.push({
-        catalogEntryId: entry.id,
-        toolName: d.target.toolName,
-        risk: d.target.risk,
-        requiresApproval: d.effects.includes("require_approval"),
-        reasons: d.explanation,
-      });
-    } else {
-      hidden++;
-    }
-  }
-  out.sort((a, b) => (a.toolName < b.toolName ? -1 : 1));
-  return { tools: out, hiddenCount: hidden };
-}
 
 export async function getEffectiveTools(
   ctx: ServiceContext,

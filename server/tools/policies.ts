@@ -3,6 +3,7 @@ import { z } from "zod";
 import { agents, projects, toolPolicies } from "@/db/schema";
 import { POLICY_KINDS } from "@/db/schema/values";
 import { decide } from "../access/decide";
+import { mutateAccess } from "../access/mutate";
 import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "../access/policy-schema";
 import { readTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -12,7 +13,6 @@ import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { resolveRunProject } from "../core/runs";
 import { invalidRequest, notFound } from "../errors";
-import { mutateAccess } from "./profiles";
 
 const PolicyFields = {
   name: z.string().trim().min(1).max(100),

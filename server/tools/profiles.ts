@@ -4,9 +4,8 @@ import type { Tx } from "@/db/client";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
 import { BINDING_TARGETS } from "@/db/schema/values";
 import { isValidGlob, MAX_GLOB_LENGTH } from "../access/glob";
-import { bumpAccessVersion } from "../access/snapshot";
+import { mutateAccess } from "../access/mutate";
 import type { ProfileSelector } from "../access/types";
-import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { invalidRequest, notFound } from "../errors";
@@ -183,29 +182,9 @@ export async function getProfile(ctx: ServiceContext, companyId: string, profile
   return profile;
 }
 
-/** Runs an access-changing mutation: activity row and access-version bump in the same transaction. */
-async function mutate<T>(
-  ctx: ServiceContext,
-  companyId: string,
-  work: (tx: Tx) => Promise<T>,
-  activity: (result: T) => {
-    action: string;
-    entityType: string;
-    entityId: string;
-    details?: Record<string, unknown>;
-  },
-): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    const result = await work(tx);
-    await bumpAccessVersion(tx, companyId);
-    await logActivity(tx, ctx, { companyId, ...activity(result) });
-    return result;
-  });
-}
-
 export async function createProfile(ctx: ServiceContext, companyId: string, input: CreateProfileInput) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
-  const row = await mutate(
+  const row = await mutateAccess(
     ctx,
     companyId,
     async (tx) =>
@@ -232,7 +211,7 @@ export async function updateProfile(
   input: UpdateProfileInput,
 ) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
-  await mutate(
+  await mutateAccess(
     ctx,
     companyId,
     async (tx) => {
@@ -256,7 +235,7 @@ export async function updateProfile(
 
 export async function deleteProfile(ctx: ServiceContext, companyId: string, profileId: string) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
-  await mutate(
+  await mutateAccess(
     ctx,
     companyId,
     async (tx) => {
@@ -293,7 +272,7 @@ export async function addProfileEntry(
 ) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
   const s = input.selector;
-  const row = await mutate(
+  const row = await mutateAccess(
     ctx,
     companyId,
     async (tx) => {
@@ -336,7 +315,7 @@ async function removeProfileChild(
 ) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
   const table = kind === "entry" ? toolProfileEntries : toolProfileBindings;
-  await mutate(
+  await mutateAccess(
     ctx,
     companyId,
     async (tx) => {
@@ -373,7 +352,7 @@ export async function addProfileBinding(
   await requireCompany(ctx, companyId, "tools:manage_profiles");
   const id = input.targetId ?? null;
   if (input.targetType !== "company" && !id) throw invalidRequest("`targetId` is required for this binding");
-  const row = await mutate(
+  const row = await mutateAccess(
     ctx,
     companyId,
     async (tx) => {
@@ -409,5 +388,3 @@ export const removeProfileBinding = (
   profileId: string,
   bindingId: string,
 ) => removeProfileChild(ctx, companyId, profileId, "binding", bindingId);
-
-export { mutate as mutateAccess };

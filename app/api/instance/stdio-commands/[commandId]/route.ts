@@ -1,6 +1,6 @@
 import { route } from "@/server/http/route";
+import { StdioCommandParams } from "@/server/http/runtime-params";
 import { UpdateStdioCommandInput, updateStdioCommand } from "@/server/runtime/catalog";
-import { StdioCommandParams } from "@/server/runtime/params";
 
 export const PATCH = route(
   { actors: ["board"], params: StdioCommandParams, body: UpdateStdioCommandInput },

@@ -1,5 +1,5 @@
 import { route } from "@/server/http/route";
-import { RuntimeSlotParams } from "@/server/runtime/params";
+import { RuntimeSlotParams } from "@/server/http/runtime-params";
 import { getRuntimeSlot } from "@/server/runtime/slots";
 
 export const GET = route({ actors: ["board"], params: RuntimeSlotParams }, ({ ctx, params }) =>

@@ -1,5 +1,5 @@
 import { route } from "@/server/http/route";
-import { SecretParams } from "@/server/secrets/params";
+import { SecretParams } from "@/server/http/secrets-params";
 import { getSecret } from "@/server/secrets/secrets";
 
 export const GET = route({ actors: ["board"], params: SecretParams }, ({ ctx, params }) =>

@@ -1,6 +1,6 @@
 import { route } from "@/server/http/route";
+import { ConnectionParams } from "@/server/http/secrets-params";
 import { BindSecretInput, bindSecret, listBindings } from "@/server/secrets/bindings";
-import { ConnectionParams } from "@/server/secrets/params";
 
 export const GET = route({ actors: ["board"], params: ConnectionParams }, async ({ ctx, params }) => ({
   bindings: await listBindings(ctx, params.companyId, params.connectionId),

@@ -1,5 +1,5 @@
 import { route } from "@/server/http/route";
-import { SecretParams } from "@/server/secrets/params";
+import { SecretParams } from "@/server/http/secrets-params";
 import { AddSecretVersionInput, addSecretVersion } from "@/server/secrets/secrets";
 
 export const POST = route(

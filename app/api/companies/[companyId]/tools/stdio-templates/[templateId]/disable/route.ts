@@ -1,5 +1,5 @@
 import { route } from "@/server/http/route";
-import { StdioTemplateParams } from "@/server/runtime/params";
+import { StdioTemplateParams } from "@/server/http/runtime-params";
 import { disableStdioTemplate } from "@/server/runtime/templates";
 
 export const POST = route({ actors: ["board"], params: StdioTemplateParams }, ({ ctx, params }) =>

@@ -1,6 +1,6 @@
 import { ConnectionParams } from "@/server/http/params";
 import { route, uuidParam } from "@/server/http/route";
-import { OverrideRiskInput, overrideRisk } from "@/server/tools/connections";
+import { OverrideRiskInput, overrideRisk } from "@/server/tools/catalog";
 
 const Params = ConnectionParams.extend({ entryId: uuidParam });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CompanyParams } from "../http/params";
-import { uuidParam } from "../http/route";
+import { CompanyParams } from "./params";
+import { uuidParam } from "./route";
 
 // Path parameters of the runtime routes. A malformed id answers 404.
 export const StdioTemplateParams = CompanyParams.extend({ templateId: uuidParam });

@@ -1,5 +1,5 @@
-import { CompanyParams } from "../http/params";
-import { uuidParam } from "../http/route";
+import { CompanyParams } from "./params";
+import { uuidParam } from "./route";
 
 // Path-parameter schemas of the secrets routes. A malformed id answers 404.
 export const SecretParams = CompanyParams.extend({ secretId: uuidParam });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffSchemas, diffToolVersions, type ToolVersion } from "./diff";
+import { diffSchemas, diffToolVersions, type ToolVersion } from "./catalog-diff";
 
 const lookupV1: ToolVersion = {
   name: "lookup",

@@ -1,0 +1,24 @@
+import type { Tx } from "@/db/client";
+import { logActivity } from "../activity/log-activity";
+import type { ServiceContext } from "../context";
+import { bumpAccessVersion } from "./snapshot";
+
+/** Runs an access-changing mutation: activity row and access-version bump in the same transaction. */
+export async function mutateAccess<T>(
+  ctx: ServiceContext,
+  companyId: string,
+  work: (tx: Tx) => Promise<T>,
+  activity: (result: T) => {
+    action: string;
+    entityType: string;
+    entityId: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const result = await work(tx);
+    await bumpAccessVersion(tx, companyId);
+    await logActivity(tx, ctx, { companyId, ...activity(result) });
+    return result;
+  });
+}

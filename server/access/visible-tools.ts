@@ -1,0 +1,40 @@
+import { decide } from "./decide";
+import type { AccessContext, AccessSnapshot } from "./types";
+
+/**
+ * Every tool `tools/list` would show this agent in the given context, with the reasons the
+ * engine gives — computed by the same `decide` the gateway uses, so this page cannot disagree
+ * with what the agent sees.
+ */
+export function visibleTools(snapshot: AccessSnapshot, context: AccessContext, now: Date) {
+  const out: {
+    catalogEntryId: string;
+    toolName: string;
+    risk: string;
+    requiresApproval: boolean;
+    reasons: string[];
+  }[] = [];
+  let hidden = 0;
+  for (const entry of snapshot.catalog) {
+    if ((entry.kind ?? "tool") !== "tool") continue;
+    const d = decide(snapshot, {
+      purpose: "list",
+      context,
+      target: { catalogEntryId: entry.id },
+      now: now.toISOString(),
+    });
+    if (d.visibility === "visible" && d.target) {
+      out.push({
+        catalogEntryId: entry.id,
+        toolName: d.target.toolName,
+        risk: d.target.risk,
+        requiresApproval: d.effects.includes("require_approval"),
+        reasons: d.explanation,
+      });
+    } else {
+      hidden++;
+    }
+  }
+  out.sort((a, b) => (a.toolName < b.toolName ? -1 : 1));
+  return { tools: out, hiddenCount: hidden };
+}

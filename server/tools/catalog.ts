@@ -1,0 +1,172 @@
+/** The catalogue verbs of a connection: list, refresh from the upstream, review, override risk. */
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { toolCatalogEntries, toolConnections } from "@/db/schema";
+import { mutateAccess } from "../access/mutate";
+import { requireCompany } from "../auth/authorize";
+import { refreshConnectionCatalog } from "../catalog/refresh";
+import { loadConnection } from "../connectors/connection";
+import type { ServiceContext } from "../context";
+import { conflict, notFound } from "../errors";
+
+export const ReviewCatalogInput = z.object({
+  entries: z
+    .array(z.object({ id: z.uuid(), action: z.enum(["approve", "disable"]) }))
+    .min(1)
+    .max(1000),
+});
+export type ReviewCatalogInput = z.infer<typeof ReviewCatalogInput>;
+
+/**
+ * Refreshes the catalog from the upstream (`server/catalog/refresh.ts`) and answers with the
+ * summary and the entries as they now are.
+ */
+export async function refreshCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
+  const summary = await refreshConnectionCatalog(ctx, companyId, connectionId);
+  return { ...summary, entries: await listCatalog(ctx, companyId, connectionId) };
+}
+
+export async function listCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "company:read");
+  await loadConnection(ctx.db, companyId, connectionId);
+  return ctx.db
+    .select()
+    .from(toolCatalogEntries)
+    .where(
+      and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
+    )
+    .orderBy(asc(toolCatalogEntries.name));
+}
+
+/** Approves (activates) or disables catalog entries; records the reviewed version. */
+export async function reviewCatalog(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  input: ReviewCatalogInput,
+) {
+  await requireCompany(ctx, companyId, "tools:manage_connections");
+  await loadConnection(ctx.db, companyId, connectionId);
+  const reviewer =
+    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const now = ctx.now();
+      for (const e of input.entries) {
+        const [row] = await tx
+          .select()
+          .from(toolCatalogEntries)
+          .where(
+            and(
+              eq(toolCatalogEntries.companyId, companyId),
+              eq(toolCatalogEntries.connectionId, connectionId),
+              eq(toolCatalogEntries.id, e.id),
+            ),
+          )
+          .for("update");
+        if (!row) throw notFound("catalog entry");
+        if (row.status === "removed")
+          throw conflict("entry_removed", `\`${row.name}\` is no longer offered upstream`);
+        if (e.action === "approve" && row.schemaProblem)
+          throw conflict("tool_schema_unusable", `\`${row.name}\` cannot be approved: ${row.schemaProblem}`);
+        await tx
+          .update(toolCatalogEntries)
+          .set({
+            status: e.action === "approve" ? "active" : "disabled",
+            reviewedAt: now,
+            reviewedByUserId: reviewer,
+            reviewedVersion:
+              e.action === "approve"
+                ? {
+                    name: row.name,
+                    title: row.title,
+                    description: row.description,
+                    inputSchema: row.inputSchema,
+                    annotations: row.annotations,
+                    schemaHash: row.schemaHash,
+                    versionHash: row.versionHash,
+                  }
+                : row.reviewedVersion,
+            updatedAt: now,
+          })
+          .where(eq(toolCatalogEntries.id, row.id));
+      }
+      await tx
+        .update(toolConnections)
+        .set({ catalogReviewedAt: now, updatedAt: now })
+        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+      return input.entries.length;
+    },
+    () => ({
+      action: "tool_connection.catalog_review",
+      entityType: "tool_connection",
+      entityId: connectionId,
+      details: { entries: input.entries },
+    }),
+  );
+  return { reviewed: input.entries.length, entries: await listCatalog(ctx, companyId, connectionId) };
+}
+
+export const OverrideRiskInput = z.object({
+  /** null clears the override (back to the classifier's risk). */
+  risk: z.enum(["read", "write", "destructive"]).nullable(),
+  reason: z.string().trim().min(1).max(500),
+});
+export type OverrideRiskInput = z.infer<typeof OverrideRiskInput>;
+
+/**
+ * An admin's risk override for one catalog entry (audited with the reason). Upstream
+ * annotations never lower risk on their own; a person may, with a recorded reason.
+ */
+export async function overrideRisk(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  entryId: string,
+  input: OverrideRiskInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  await loadConnection(ctx.db, companyId, connectionId);
+  return mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [before] = await tx
+        .select({
+          risk: toolCatalogEntries.risk,
+          riskOverride: toolCatalogEntries.riskOverride,
+          name: toolCatalogEntries.name,
+        })
+        .from(toolCatalogEntries)
+        .where(
+          and(
+            eq(toolCatalogEntries.companyId, companyId),
+            eq(toolCatalogEntries.connectionId, connectionId),
+            eq(toolCatalogEntries.id, entryId),
+          ),
+        )
+        .for("update");
+      if (!before) throw notFound("catalog entry");
+      const [row] = await tx
+        .update(toolCatalogEntries)
+        .set({ riskOverride: input.risk, updatedAt: ctx.now() })
+        .where(eq(toolCatalogEntries.id, entryId))
+        .returning();
+      return { entry: row!, before };
+    },
+    (r) => ({
+      action: "tool_catalog_entry.risk_override",
+      entityType: "tool_catalog_entry",
+      entityId: entryId,
+      details: {
+        tool: r.before.name,
+        classified: r.before.risk,
+        from: r.before.riskOverride,
+        to: input.risk,
+        reason: input.reason,
+      },
+    }),
+  ).then((r) => r.entry);
+}
