@@ -3,6 +3,7 @@
  * reader of non-streaming bodies and the per-event limit of `text/event-stream` bodies.
  */
 import { ServiceError } from "../errors";
+import { readBoundedBytes } from "./read-bounded";
 
 export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -140,26 +141,9 @@ export async function readBounded(
   limit: number,
   origin: string,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(`the response from ${origin} exceeds ${limit} bytes`, { limit });
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  const bytes = await readBoundedBytes(body, limit);
+  if (!bytes) throw tooLarge(`the response from ${origin} exceeds ${limit} bytes`, { limit });
+  return bytes;
 }
 
 export function describeNetworkError(err: unknown): string {
