@@ -1,3 +1,4 @@
+// long-file: one suite over one pair of real MCP servers (Streamable HTTP + SSE) started once for all cases
 /**
  * The MCP client pool against a real MCP server (the SDK's McpServer over Streamable HTTP, and a
  * legacy HTTP+SSE one) on 127.0.0.1, written here. Nothing leaves the machine.

@@ -14,15 +14,11 @@
  * - Header values never reach logs or errors: messages from the SDK/upstream are scrubbed of
  *   them, and only the URL's origin is ever reported.
  *
- * One pool per process (the caller keeps it on `globalThis`). Framework-free.
+ * Headers and scrubbing: `mcp-http-headers.ts`; transports: `mcp-http-transport.ts`; failures:
+ * `mcp-http-errors.ts`. One pool per process (the caller keeps it on `globalThis`). Framework-free.
  */
-import { createHash } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -33,16 +29,25 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { invalidRequest, isServiceError, ServiceError } from "../errors";
+import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
-import {
-  assertAllowedUrl,
-  createGuardedFetch,
-  describeOrigin,
-  type GuardedFetch,
-} from "../net/guarded-fetch";
+import { assertAllowedUrl, createGuardedFetch, describeOrigin } from "../net/guarded-fetch";
 import { allowPrivateBy } from "../net/private-upstreams";
+import {
+  httpCallError,
+  isConnectionFailure,
+  isNotConnected,
+  isSessionExpired,
+  messageOf,
+} from "./mcp-http-errors";
+import { poolKey, sanitizeHeaders, scrub, secretsOf } from "./mcp-http-headers";
+import {
+  connectEntry,
+  type Entry,
+  passThroughValidator,
+  type TransportKind,
+  timeoutAfter,
+} from "./mcp-http-transport";
 import type {
   CallToolOutcome,
   McpCallOptions,
@@ -60,147 +65,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TRANSPORT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_LIST_ITEMS = 1_000;
 const MAX_LIST_PAGES = 100;
-
-/** Headers the transport owns; a configured secret header may not override them. */
-const RESERVED_HEADERS = new Set([
-  "accept",
-  "connection",
-  "content-length",
-  "content-type",
-  "host",
-  "keep-alive",
-  "last-event-id",
-  "mcp-protocol-version",
-  "mcp-session-id",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-type Transport = StreamableHTTPClientTransport | SSEClientTransport;
-type TransportKind = "streamable-http" | "sse";
-
-interface Entry {
-  key: string;
-  connectionId: string;
-  /** scheme://host:port — the only part of the URL that is ever logged. */
-  origin: string;
-  fetch: GuardedFetch;
-  ready: Promise<Client>;
-  client?: Client;
-  transport?: Transport;
-  kind?: TransportKind;
-  /** Initialization finished (a close before that is a failed connect, handled there). */
-  connected: boolean;
-  secrets: string[];
-  inFlight: number;
-  idleTimer?: NodeJS.Timeout;
-  /** Removed from the pool; closed once no call uses it any more. */
-  retired: boolean;
-  closed: boolean;
-}
-
-/** Output validation is the agent's client's business; compiling upstream-supplied JSON
- * Schemas here would only add a way for an upstream to fail (or slow) the gateway. */
-const passThroughValidator: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
-  },
-};
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/** Validated, lower-cased copy of the secret headers (values never appear in the errors). */
-function sanitizeHeaders(headers: Record<string, string>, connectionId: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const dropped: string[] = [];
-  for (const [rawName, value] of Object.entries(headers)) {
-    const name = rawName.trim().toLowerCase();
-    if (!HEADER_NAME.test(name)) throw invalidRequest("a configured upstream header has an invalid name");
-    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
-      throw invalidRequest(`the configured upstream header "${name}" has an invalid value`);
-    }
-    if (RESERVED_HEADERS.has(name)) {
-      dropped.push(name);
-      continue;
-    }
-    out[name] = value;
-  }
-  if (dropped.length) logWarn("mcp_http.headers_ignored", { connectionId, headers: dropped });
-  return out;
-}
-
-/** Strings that must never leave this module: header values (and their token parts), the URL's
- * query and long path segments (MCP URLs often embed a secret). */
-function secretsOf(headers: Record<string, string>, url: URL): string[] {
-  const out = new Set<string>();
-  const add = (s: string) => {
-    if (s.length >= 4) {
-      out.add(s);
-      const escaped = JSON.stringify(s).slice(1, -1);
-      if (escaped !== s) out.add(escaped);
-      out.add(encodeURIComponent(s));
-    }
-  };
-  for (const v of Object.values(headers)) {
-    add(v);
-    for (const part of v.split(/[\s,;=]+/)) if (part.length >= 8) add(part);
-  }
-  add(url.href);
-  if (url.search.length > 1) add(url.search.slice(1));
-  for (const seg of url.pathname.split("/")) if (seg.length >= 16) add(seg);
-  // Longest first, so a value containing another is replaced whole.
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-function scrub(text: string, secrets: string[]): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
-  return out;
-}
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-function isSessionExpired(err: unknown, entry: Entry): boolean {
-  if (err instanceof StreamableHTTPError) {
-    if (
-      !(entry.transport instanceof StreamableHTTPClientTransport) ||
-      entry.transport.sessionId === undefined
-    ) {
-      return false;
-    }
-    return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
-  }
-  if (entry.kind === "sse") return /Error POSTing to endpoint \(HTTP 404\)/.test(messageOf(err));
-  return false;
-}
-
-/** The request never left: the client had no transport any more. */
-const isNotConnected = (err: unknown) => err instanceof Error && err.message === "Not connected";
-
-/** A transport-level failure after which a read-only request may be retried on a fresh client. */
-function isConnectionFailure(err: unknown): boolean {
-  if (isServiceError(err)) return err.code === "upstream_unreachable";
-  return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
-}
-
-/** Initialize answered with these: the server does not speak Streamable HTTP at this URL. */
-function shouldFallBackToSse(err: unknown): boolean {
-  return err instanceof StreamableHTTPError && (err.code === 400 || err.code === 404 || err.code === 405);
-}
-
-function timeoutAfter<T>(promise: Promise<T>, ms: number, onTimeout: () => ServiceError): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 function utf8Prefix(text: string, maxBytes: number): string {
   const buf = Buffer.from(text, "utf8");
@@ -441,33 +305,18 @@ export class McpHttpPool {
           continue;
         }
         if (attempt === 0 && entry.retired && retryable(err, entry)) continue; // another call already retired it
-        throw this.toServiceError(err, entry, timeout);
+        throw httpCallError(err, entry, timeout);
       } finally {
         this.release(entry);
       }
     }
   }
 
-  private entryKey(target: McpHttpTarget, headers: Record<string, string>): string {
-    const canonicalHeaders = Object.keys(headers)
-      .sort()
-      .map((k) => [k, headers[k]]);
-    return sha256(
-      JSON.stringify([
-        target.connectionId,
-        target.credentialScope,
-        target.url,
-        target.privateUpstreams,
-        sha256(JSON.stringify(canonicalHeaders)),
-      ]),
-    );
-  }
-
   private entryFor(target: McpHttpTarget): Entry {
     const allowPrivate = allowPrivateBy(target.privateUpstreams);
     const url = assertAllowedUrl(target.url, allowPrivate); // fails fast, before any entry
     const headers = sanitizeHeaders(target.headers, target.connectionId);
-    const key = this.entryKey(target, headers);
+    const key = poolKey(target, headers);
     const existing = this.entries.get(key);
     if (existing && !existing.retired) return existing;
 
@@ -489,7 +338,11 @@ export class McpHttpPool {
       retired: false,
       closed: false,
     };
-    entry.ready = this.connect(entry, url, headers, target.timeoutMs ?? this.defaultTimeoutMs);
+    entry.ready = connectEntry(entry, url, headers, target.timeoutMs ?? this.defaultTimeoutMs, {
+      newClient: (e) => this.newClient(e),
+      preferred: (k) => this.transportKinds.get(k),
+      remember: (k, kind) => this.transportKinds.set(k, kind),
+    });
     entry.ready.catch(() => {
       // A failed connect is not cached: the next call tries again.
       void this.retire(entry, { force: true, terminate: false, reason: "connect_failed" });
@@ -520,75 +373,6 @@ export class McpHttpPool {
         void this.retire(entry, { force: false, terminate: false, reason: "transport_closed" });
       }
     };
-    return client;
-  }
-
-  private async connect(
-    entry: Entry,
-    url: URL,
-    headers: Record<string, string>,
-    timeout: number,
-  ): Promise<Client> {
-    const attempt = async (kind: TransportKind): Promise<Client> => {
-      const client = this.newClient(entry);
-      const requestInit: RequestInit = { headers };
-      const transport: Transport =
-        kind === "streamable-http"
-          ? new StreamableHTTPClientTransport(url, { fetch: entry.fetch, requestInit })
-          : new SSEClientTransport(url, { fetch: entry.fetch, requestInit });
-      entry.client = client;
-      entry.transport = transport;
-      entry.kind = kind;
-      try {
-        // The SSE transport's start() has no timeout of its own: bound the whole handshake.
-        await timeoutAfter(
-          client.connect(transport, { timeout }),
-          timeout,
-          () =>
-            new ServiceError(
-              "upstream_timeout",
-              `${entry.origin} did not complete initialization in ${timeout} ms`,
-              504,
-            ),
-        );
-      } catch (err) {
-        entry.client = undefined;
-        entry.transport = undefined;
-        await client.close().catch(() => {});
-        throw err;
-      }
-      return client;
-    };
-
-    const preferred = this.transportKinds.get(entry.key);
-    let client: Client;
-    if (preferred === "sse") {
-      client = await attempt("sse");
-    } else {
-      try {
-        client = await attempt("streamable-http");
-      } catch (err) {
-        if (!shouldFallBackToSse(err) || entry.retired) throw err;
-        logInfo("mcp_http.fallback_to_sse", {
-          connectionId: entry.connectionId,
-          origin: entry.origin,
-          status: (err as StreamableHTTPError).code,
-        });
-        client = await attempt("sse");
-      }
-    }
-    this.transportKinds.set(entry.key, entry.kind as TransportKind);
-    if (entry.retired) {
-      // Invalidated while connecting.
-      await client.close().catch(() => {});
-      throw new ServiceError("upstream_unreachable", `the connection to ${entry.origin} was closed`, 502);
-    }
-    entry.connected = true;
-    logInfo("mcp_http.connected", {
-      connectionId: entry.connectionId,
-      origin: entry.origin,
-      transport: entry.kind,
-    });
     return client;
   }
 
@@ -664,63 +448,5 @@ export class McpHttpPool {
       await client.close().catch(() => {});
     }
     await entry.fetch.close().catch(() => {});
-  }
-
-  /** Maps anything thrown below into a ServiceError whose message carries no secret. */
-  private toServiceError(err: unknown, entry: Entry, timeout: number): ServiceError {
-    const clean = (s: string) => scrub(s, entry.secrets);
-    const details = { connectionId: entry.connectionId };
-    if (isServiceError(err)) {
-      return new ServiceError(err.code, clean(err.message), err.status, { ...err.details, ...details });
-    }
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout) {
-        return new ServiceError(
-          "upstream_timeout",
-          `${entry.origin} did not answer within ${timeout} ms`,
-          504,
-          details,
-        );
-      }
-      if (err.code === ErrorCode.ConnectionClosed) {
-        return new ServiceError(
-          "upstream_unreachable",
-          `the connection to ${entry.origin} closed`,
-          502,
-          details,
-        );
-      }
-      return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
-        ...details,
-        mcpCode: err.code,
-      });
-    }
-    if (err instanceof StreamableHTTPError || err instanceof SseError) {
-      const status = err.code;
-      if (status === 401 || status === 403) {
-        return new ServiceError(
-          "upstream_auth_failed",
-          `${entry.origin} refused the configured credentials (HTTP ${status})`,
-          502,
-          { ...details, httpStatus: status },
-        );
-      }
-      return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
-        ...details,
-        httpStatus: status,
-      });
-    }
-    if (isNotConnected(err)) {
-      return new ServiceError(
-        "upstream_unreachable",
-        `the connection to ${entry.origin} is closed`,
-        502,
-        details,
-      );
-    }
-    if (err instanceof Error && err.name === "ZodError") {
-      return new ServiceError("upstream_error", `${entry.origin} sent a malformed response`, 502, details);
-    }
-    return new ServiceError("upstream_error", clean(`${entry.origin}: ${messageOf(err)}`), 502, details);
   }
 }

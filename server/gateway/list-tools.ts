@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessSnapshot } from "../access/types";
@@ -119,34 +120,20 @@ interface Listed {
   at: number;
 }
 /**
- * The listing memo: one process-wide map in least-recently-used order, keyed by company,
- * access version and access context, bounded in entries and in bytes (a 1,000-tool listing is
- * ~0.4 MiB). Entries of replaced access versions are never hit again and age out.
+ * The listing memo: one process-wide LRU keyed by company, access version and access context,
+ * bounded in entries and in bytes (a 1,000-tool listing is ~0.4 MiB). Entries of replaced
+ * access versions are never hit again and age out.
  */
-const listings = new Map<string, Listed>();
-let listingBytes = 0;
 const MAX_LISTINGS = 2048;
 const MAX_LISTING_BYTES = 64 * 1024 * 1024;
+const listings = new LRUCache<string, Listed>({
+  max: MAX_LISTINGS,
+  maxSize: MAX_LISTING_BYTES,
+  sizeCalculation: (listed) => listed.json.byteLength,
+});
 const timeDependence = new WeakMap<AccessSnapshot, boolean>();
 /** How long a listing computed at one instant serves a snapshot whose rules depend on time. */
 export const TIME_DEPENDENT_LISTING_MS = 1000;
-
-function forget(key: string): void {
-  const old = listings.get(key);
-  if (!old) return;
-  listings.delete(key);
-  listingBytes -= old.json.byteLength;
-}
-
-function remember(key: string, listed: Listed): void {
-  forget(key);
-  listings.set(key, listed);
-  listingBytes += listed.json.byteLength;
-  for (const oldest of listings.keys()) {
-    if (listings.size <= MAX_LISTINGS && listingBytes <= MAX_LISTING_BYTES) break;
-    forget(oldest);
-  }
-}
 
 /** Whether visibility can change while the snapshot stays the same (time windows, expiring rules). */
 function dependsOnTime(snapshot: AccessSnapshot): boolean {
@@ -184,11 +171,7 @@ export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new
       hidden: hiddenCount,
       at: now.getTime(),
     };
-    if (key) remember(key, listed);
-  } else if (key) {
-    // Most recently used last.
-    listings.delete(key);
-    listings.set(key, listed);
+    if (key) listings.set(key, listed);
   }
   await recordDiscovery(db, gw, listed.visible, listed.hidden);
   return listed.json;

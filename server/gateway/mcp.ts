@@ -12,6 +12,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
+import { readBoundedBytes } from "../net/read-bounded";
 import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
 import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
@@ -291,20 +292,10 @@ async function boundedText(request: Request, limit: number): Promise<string | nu
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) return null;
   if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await readBoundedBytes(request.body, limit);
+  return bytes === null
+    ? null
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }
 
 /** The Next.js route handler's adapter (plain `next start` replicas serve the endpoint this way). */

@@ -1,3 +1,4 @@
+// long-file: one suite over one set of real loopback HTTP servers started once for all cases
 /**
  * The guarded fetch against real HTTP servers on 127.0.0.1. Nothing here sends traffic
  * off-machine: every non-loopback destination is refused before a socket is opened (the

@@ -15,19 +15,43 @@
  *   unbuffered (MCP uses SSE), everything else is read with a byte counter and refused past
  *   `maxResponseBytes`.
  */
-import dns, { type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 import { isServiceError, ServiceError } from "../errors";
-import { addressRefusal, classifyAddress } from "./addresses";
+import {
+  copyHeaders,
+  describeNetworkError,
+  finalizeResponse,
+  guardEventStream,
+  isReplayable,
+  mediaType,
+  NULL_BODY_STATUSES,
+  normalizeRequest,
+  readBounded,
+  TimeoutMarker,
+  tooLarge,
+} from "./fetch-body";
+import {
+  assertAllowedUrl,
+  defaultResolver,
+  describeOrigin,
+  NEVER_PRIVATE,
+  type ResolvedAddress,
+  type Resolver,
+  resolveAllowedAddresses,
+  stripBrackets,
+  unreachable,
+} from "./url-policy";
 
 export { addressBlockReason, addressRefusal, classifyAddress, isBlockedAddress } from "./addresses";
-
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-export type Resolver = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+export {
+  assertAllowedUrl,
+  defaultResolver,
+  describeOrigin,
+  type ResolvedAddress,
+  type Resolver,
+  resolveAllowedAddresses,
+} from "./url-policy";
 
 export interface GuardedFetchOptions {
   /**
@@ -60,7 +84,6 @@ export const DEFAULT_MAX_STREAM_EVENT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 3;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** Headers kept when a redirect changes origin; everything else (credentials, cookies, API keys
  * in custom headers, session ids) is dropped. */
 const CROSS_ORIGIN_SAFE_HEADERS = new Set([
@@ -76,277 +99,9 @@ const CROSS_ORIGIN_SAFE_HEADERS = new Set([
 const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "content-language"];
 const MAX_PINNED_HOSTS = 512;
 
-const blocked = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_blocked", message, 403, details);
-/** A loopback/private address an instance administrator has not granted (403, like blocked). */
-const requiresOperator = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError(
-    "upstream_requires_operator",
-    `${message}; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
-    403,
-    details,
-  );
-const refused = (code: "upstream_requires_operator" | "upstream_blocked") =>
-  code === "upstream_requires_operator" ? requiresOperator : blocked;
-const NEVER_PRIVATE = () => false;
 const redirectRefused = (message: string, details?: Record<string, unknown>) =>
   new ServiceError("upstream_redirect_refused", message, 502, details);
-const unreachable = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_unreachable", message, 502, details);
 const timedOut = (message: string) => new ServiceError("upstream_timeout", message, 504);
-const tooLarge = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_too_large", message, 502, details);
-
-/** `scheme://host:port` only — paths and query strings may carry secrets and are never echoed. */
-export function describeOrigin(url: URL): string {
-  return `${url.protocol}//${url.host}`;
-}
-
-const stripBrackets = (host: string) =>
-  host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-
-/** True when the URL's host is an IP literal (after WHATWG normalisation). */
-function literalAddress(url: URL): string | null {
-  const host = stripBrackets(url.hostname);
-  if (url.hostname.startsWith("[")) return host;
-  return /^[0-9.]+$/.test(host) ? host : null;
-}
-
-/**
- * Synchronous URL checks: scheme, credentials, and — when the host is an IP literal in any
- * spelling (`http://2130706433/`, `http://0x7f.1/`, `http://[::ffff:127.0.0.1]/`) — the address.
- * Host names are checked after DNS by `resolveAllowedAddresses`. Returns the parsed URL.
- */
-export function assertAllowedUrl(
-  input: string | URL,
-  allowPrivate: (url: URL) => boolean = NEVER_PRIVATE,
-): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw blocked("the upstream URL is not a valid absolute URL");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw blocked(`only http and https upstream URLs are allowed (got ${url.protocol})`);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw blocked("credentials in the upstream URL are not allowed; configure them as a secret header");
-  }
-  if (url.hostname === "") throw blocked("the upstream URL has no host");
-  const literal = literalAddress(url);
-  if (literal !== null) {
-    const r = addressRefusal(literal, allowPrivate(url));
-    if (r) throw refused(r.code)(r.reason, { host: url.hostname, origin: url.origin });
-  }
-  return url;
-}
-
-export const defaultResolver: Resolver = async (host) =>
-  dns.promises.lookup(host, { all: true, verbatim: true });
-
-/**
- * The addresses a request to `url` may use: the IP literal itself, or every DNS answer for the
- * host name — refused if ANY answer is blocked (a host that resolves to both a public and a
- * private address is a rebinding setup, not a configuration to partially honour).
- */
-export async function resolveAllowedAddresses(
-  url: URL,
-  allowPrivate: (url: URL) => boolean = NEVER_PRIVATE,
-  resolver: Resolver = defaultResolver,
-): Promise<ResolvedAddress[]> {
-  const granted = allowPrivate(url);
-  const literal = literalAddress(url);
-  if (literal !== null) {
-    const r = addressRefusal(literal, granted);
-    if (r) throw refused(r.code)(r.reason, { host: url.hostname, origin: url.origin });
-    return [{ address: literal, family: literal.includes(":") ? 6 : 4 }];
-  }
-  const host = url.hostname;
-  let answers: ReadonlyArray<{ address: string; family: number }>;
-  try {
-    answers = await resolver(host);
-  } catch (err) {
-    const code = (err as { code?: unknown })?.code;
-    throw unreachable(`could not resolve ${host}${typeof code === "string" ? ` (${code})` : ""}`, { host });
-  }
-  if (answers.length === 0) throw unreachable(`${host} did not resolve to any address`, { host });
-  const out: ResolvedAddress[] = [];
-  for (const a of answers) {
-    const verdict = classifyAddress(a.address);
-    const r = addressRefusal(a.address, granted);
-    if (r) {
-      throw refused(r.code)(`${host} resolves to ${verdict.address}, which is ${verdict.description}`, {
-        host,
-        address: verdict.address,
-        origin: url.origin,
-      });
-    }
-    out.push({ address: verdict.address, family: verdict.family });
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-interface NormalizedRequest {
-  url: string;
-  method: string;
-  headers: Headers;
-  body: BodyInit | null;
-  redirect: RequestRedirect;
-  signal: AbortSignal | null;
-  duplex?: "half";
-}
-
-async function normalizeRequest(
-  input: string | URL | Request,
-  init?: RequestInit,
-): Promise<NormalizedRequest> {
-  if (input instanceof Request) {
-    const method = init?.method ?? input.method;
-    const hasBody = init?.body !== undefined || !["GET", "HEAD"].includes(method.toUpperCase());
-    return {
-      url: input.url,
-      method,
-      headers: new Headers(init?.headers ?? input.headers),
-      body: init?.body !== undefined ? init.body : hasBody ? await input.arrayBuffer() : null,
-      redirect: init?.redirect ?? input.redirect,
-      signal: init?.signal ?? input.signal,
-    };
-  }
-  const out: NormalizedRequest = {
-    url: input instanceof URL ? input.href : input,
-    method: init?.method ?? "GET",
-    headers: new Headers(init?.headers),
-    body: init?.body ?? null,
-    redirect: init?.redirect ?? "follow",
-    signal: init?.signal ?? null,
-  };
-  if (out.body instanceof ReadableStream) out.duplex = "half";
-  return out;
-}
-
-const isReplayable = (body: BodyInit | null) => body === null || !(body instanceof ReadableStream);
-
-/** Distinguishes our own timeout from a caller's abort. */
-class TimeoutMarker extends Error {}
-
-function mediaType(contentType: string | null): string {
-  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-}
-
-/**
- * A pass-through for `text/event-stream` bodies: nothing is buffered, but a single event
- * (bytes between blank lines) larger than `limit` errors the stream. `done` runs exactly once
- * when the stream ends, errors or is cancelled.
- */
-function guardEventStream(
-  source: ReadableStream<Uint8Array>,
-  limit: number,
-  done: (err?: ServiceError) => void,
-): ReadableStream<Uint8Array> {
-  const reader = source.getReader();
-  let eventBytes = 0;
-  let lineLength = 0;
-  let lastWasCR = false;
-  let finished = false;
-  const finish = (err?: ServiceError) => {
-    if (finished) return;
-    finished = true;
-    done(err);
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        finish();
-        controller.error(err);
-        return;
-      }
-      if (chunk.done) {
-        finish();
-        controller.close();
-        return;
-      }
-      for (const byte of chunk.value) {
-        if (byte === 0x0a && lastWasCR) {
-          lastWasCR = false;
-          continue;
-        }
-        lastWasCR = byte === 0x0d;
-        if (byte === 0x0a || byte === 0x0d) {
-          if (lineLength === 0) eventBytes = 0;
-          lineLength = 0;
-          continue;
-        }
-        lineLength++;
-        if (++eventBytes > limit) {
-          const err = tooLarge(`an upstream stream event exceeded ${limit} bytes`, { limit });
-          finish(err);
-          controller.error(err);
-          await reader.cancel(err).catch(() => {});
-          return;
-        }
-      }
-      controller.enqueue(chunk.value);
-    },
-    async cancel(reason) {
-      finish();
-      await reader.cancel(reason).catch(() => {});
-    },
-  });
-}
-
-function copyHeaders(from: Iterable<[string, string]>, dropEncoding: boolean): Headers {
-  const h = new Headers();
-  for (const [k, v] of from) {
-    if (dropEncoding && (k === "content-encoding" || k === "content-length")) continue;
-    h.append(k, v);
-  }
-  return h;
-}
-
-function finalizeResponse(res: Response, url: string, redirected: boolean): Response {
-  Object.defineProperty(res, "url", { value: url });
-  Object.defineProperty(res, "redirected", { value: redirected });
-  return res;
-}
-
-async function readBounded(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-  origin: string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(`the response from ${origin} exceeds ${limit} bytes`, { limit });
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-function describeNetworkError(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } })?.cause;
-  const code = cause?.code ?? (err as { code?: unknown })?.code;
-  return typeof code === "string" ? code : "network error";
-}
 
 /**
  * Creates a guarded fetch. Each instance owns one undici Agent (connection pool) and a pin

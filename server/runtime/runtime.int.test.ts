@@ -1,3 +1,4 @@
+// long-file: one suite over one shared set of real slot processes and rows; split, each part would repeat the setup
 /**
  * Runtime slots end to end: real slot processes (the `lab` fixture over stdio), real process
  * groups and signals, real PostgreSQL rows, the admin routes.

@@ -1,0 +1,94 @@
+/** What failures of a remote MCP client mean: retryable or final, and the error a caller sees. */
+import { SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { isServiceError, ServiceError } from "../errors";
+import { scrub } from "./mcp-http-headers";
+import type { Entry } from "./mcp-http-transport";
+
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** The upstream forgot our session: the request was refused before dispatch, safe to retry. */
+export function isSessionExpired(err: unknown, entry: Entry): boolean {
+  if (err instanceof StreamableHTTPError) {
+    if (
+      !(entry.transport instanceof StreamableHTTPClientTransport) ||
+      entry.transport.sessionId === undefined
+    ) {
+      return false;
+    }
+    return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+  }
+  if (entry.kind === "sse") return /Error POSTing to endpoint \(HTTP 404\)/.test(messageOf(err));
+  return false;
+}
+
+/** The request never left: the client had no transport any more. */
+export const isNotConnected = (err: unknown) => err instanceof Error && err.message === "Not connected";
+
+/** A transport-level failure after which a read-only request may be retried on a fresh client. */
+export function isConnectionFailure(err: unknown): boolean {
+  if (isServiceError(err)) return err.code === "upstream_unreachable";
+  return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
+}
+
+/** Maps anything thrown below into a ServiceError whose message carries no secret. */
+export function httpCallError(err: unknown, entry: Entry, timeout: number): ServiceError {
+  const clean = (s: string) => scrub(s, entry.secrets);
+  const details = { connectionId: entry.connectionId };
+  if (isServiceError(err)) {
+    return new ServiceError(err.code, clean(err.message), err.status, { ...err.details, ...details });
+  }
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) {
+      return new ServiceError(
+        "upstream_timeout",
+        `${entry.origin} did not answer within ${timeout} ms`,
+        504,
+        details,
+      );
+    }
+    if (err.code === ErrorCode.ConnectionClosed) {
+      return new ServiceError(
+        "upstream_unreachable",
+        `the connection to ${entry.origin} closed`,
+        502,
+        details,
+      );
+    }
+    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+      ...details,
+      mcpCode: err.code,
+    });
+  }
+  if (err instanceof StreamableHTTPError || err instanceof SseError) {
+    const status = err.code;
+    if (status === 401 || status === 403) {
+      return new ServiceError(
+        "upstream_auth_failed",
+        `${entry.origin} refused the configured credentials (HTTP ${status})`,
+        502,
+        { ...details, httpStatus: status },
+      );
+    }
+    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+      ...details,
+      httpStatus: status,
+    });
+  }
+  if (isNotConnected(err)) {
+    return new ServiceError(
+      "upstream_unreachable",
+      `the connection to ${entry.origin} is closed`,
+      502,
+      details,
+    );
+  }
+  if (err instanceof Error && err.name === "ZodError") {
+    return new ServiceError("upstream_error", `${entry.origin} sent a malformed response`, 502, details);
+  }
+  return new ServiceError("upstream_error", clean(`${entry.origin}: ${messageOf(err)}`), 502, details);
+}

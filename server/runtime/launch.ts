@@ -1,0 +1,372 @@
+/**
+ * Launching a runtime slot's process: its row, the isolated command line, environment and
+ * working directory, the spawn (its own process group), the protocol stream and the MCP
+ * handshake. Exits and crashes are reported back to the supervisor through `LaunchDeps`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { Db } from "@/db/client";
+import { ServiceError } from "../errors";
+import { logError, logInfo, logWarn } from "../log";
+import { auditRefusal, commandNotApproved, type LaunchSpec } from "./catalog";
+import type { RuntimeConfig } from "./config";
+import { buildChildEnv, commandStillUsable } from "./env";
+import { isolationPlan } from "./host";
+import type { StdioTarget } from "./identity";
+import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
+import {
+  allocateSlotUid,
+  closeHomeToOthers,
+  ensureRuntimeDir,
+  fixtureBundle,
+  makeSlotDir,
+  spawnPlan,
+  unreadableForOthers,
+} from "./sandbox";
+import type { Slot } from "./slot";
+import { ChildStdioTransport } from "./transport";
+
+/** Output validation is the agent's client's business (see connectors/mcp-http.ts). */
+const passThroughValidator: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+const MAX_LIST_PAGES = 50;
+const MAX_LIST_ITEMS = 1_000;
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function timeoutAfter<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Process groups started and not yet confirmed gone; SIGKILLed synchronously on process exit. */
+export class ProcessGroups {
+  private readonly groups = new Set<number>();
+  private exitHookInstalled = false;
+
+  constructor(private readonly graceMs: () => number) {}
+
+  /** Tracks a started group (the reaper covers hard crashes of the server itself). */
+  add(pgid: number | null): void {
+    if (pgid) this.groups.add(pgid);
+    if (this.exitHookInstalled) return;
+    this.exitHookInstalled = true;
+    process.once("exit", () => {
+      for (const g of this.groups) signalGroup(g, "SIGKILL");
+    });
+  }
+
+  /** SIGTERM → SIGKILL after the grace period; resolves when the group is gone. */
+  async terminate(pgid: number): Promise<void> {
+    try {
+      await terminateGroup(pgid, this.graceMs());
+    } finally {
+      this.groups.delete(pgid);
+    }
+  }
+
+  /** `terminate` in the background; a failure is logged against `owner`. */
+  kill(pgid: number | null | undefined, owner: { rowId: string | null }): void {
+    if (!pgid) return;
+    this.terminate(pgid).catch((err) => logError("runtime.kill_failed", err, { slotId: owner.rowId }));
+  }
+}
+
+/** What a launch needs from its supervisor. */
+export interface LaunchDeps {
+  config: RuntimeConfig;
+  host: string;
+  supervisorId: string;
+  groups: ProcessGroups;
+  /** Uids held by this supervisor's slots (per-slot uids are never shared). */
+  takenUids: () => Set<number>;
+  /** Marks `generation` of the slot crashed (once) and decides on suppression. */
+  recordCrash: (slot: Slot, generation: number, reason: string) => void;
+  onExit: (
+    slot: Slot,
+    generation: number,
+    child: ChildProcess,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ) => void;
+}
+
+/**
+ * Starts process `generation` of `slot` and completes the MCP handshake; the slot is
+ * `running` when this resolves. A failure is recorded on the slot as a crash and thrown
+ * (`runtime_start_failed`, or `runtime_stopped` when the slot was stopped meanwhile).
+ */
+export async function launchSlot(
+  slot: Slot,
+  generation: number,
+  restarting: boolean,
+  deps: LaunchDeps,
+): Promise<Client> {
+  const cfg = deps.config;
+  const aborted = () => slot.generation !== generation || slot.stopReason !== null;
+  const now = new Date();
+  if (!slot.rowId) {
+    await slot.insertRow(deps.host, deps.supervisorId, slot.spec.launch.idleTtlMs ?? cfg.idleMs, now);
+  } else {
+    await slot.write({
+      status: "starting",
+      restartCount: slot.restartCount,
+      pid: null,
+      processGroupId: null,
+      idleTtlMs: slot.spec.launch.idleTtlMs ?? cfg.idleMs,
+      supervisorId: deps.supervisorId,
+      stoppedAt: null,
+    });
+  }
+  if (aborted())
+    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+
+  const fail = (message: string): ServiceError => {
+    const error = new ServiceError("runtime_start_failed", slot.scrub(message), 502, {
+      slotId: slot.rowId,
+    });
+    return error;
+  };
+
+  let env: Record<string, string>;
+  let cwd: string;
+  let plan: { command: string; args: string[]; uid?: number; gid?: number };
+  try {
+    ({ env, cwd, plan } = await prepareLaunch(slot, deps.takenUids()));
+  } catch (err) {
+    slot.removeCwd();
+    const e = fail(messageOf(err));
+    deps.recordCrash(slot, generation, e.message);
+    await slot.flush();
+    throw e;
+  }
+  if (aborted()) {
+    slot.removeCwd();
+    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+  }
+
+  if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
+  slot.failureHint = null;
+  let child: ChildProcess;
+  try {
+    child = spawn(plan.command, plan.args, {
+      cwd,
+      env: env as NodeJS.ProcessEnv, // exactly this, nothing inherited
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true, // its own session and process group: stopped as a group
+      shell: false,
+      windowsHide: true,
+      // Root server: the slot runs as the unprivileged slot user (libuv also drops the
+      // supplementary groups).
+      ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
+    });
+  } catch (err) {
+    const e = fail(`could not start the command: ${messageOf(err)}`);
+    deps.recordCrash(slot, generation, e.message);
+    await slot.flush();
+    throw e;
+  }
+  slot.child = child;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", reject);
+    });
+  } catch (err) {
+    slot.child = null;
+    const e = fail(`could not start the command: ${messageOf(err)}`);
+    deps.recordCrash(slot, generation, e.message);
+    await slot.flush();
+    throw e;
+  }
+  child.on("error", (err) => {
+    logWarn("runtime.child_error", { slotId: slot.rowId, message: slot.scrub(messageOf(err)) });
+  });
+  slot.pid = child.pid ?? null;
+  slot.pgid = child.pid ?? null;
+  slot.startedAt = Date.now();
+  deps.groups.add(slot.pgid);
+  const ring = slot.ring;
+  child.stderr?.on("data", (chunk: Buffer) => ring.write(chunk));
+  child.stderr?.on("error", () => {});
+  child.once("exit", (code, signal) => deps.onExit(slot, generation, child, code, signal));
+  void slot.write({ pid: slot.pid, processGroupId: slot.pgid, startedAt: new Date(slot.startedAt) });
+
+  const transport = new ChildStdioTransport(child, cfg.maxMessageBytes, (err) => {
+    if (slot.generation !== generation) return;
+    slot.failureHint = `the server broke the protocol stream: ${messageOf(err)}`;
+    deps.groups.kill(child.pid, slot);
+  });
+  const client = new Client(
+    { name: "paperclip-tools-gateway", version: "1.0.0" },
+    { capabilities: {}, jsonSchemaValidator: passThroughValidator },
+  );
+  let errorsLogged = 0;
+  client.onerror = (err) => {
+    if (slot.generation !== generation || errorsLogged >= 20) return;
+    errorsLogged++;
+    logWarn("runtime.transport_error", { slotId: slot.rowId, message: slot.scrub(messageOf(err)) });
+  };
+  client.onclose = () => {
+    // The protocol stream ended unexpectedly (the process exited, or closed its stdout):
+    // the slot is crashed now, so no new call is sent to this client; its group is stopped.
+    if (slot.generation !== generation || slot.expectedExitGeneration === generation) return;
+    if (slot.state !== "running") return; // a failed start is recorded by start() itself
+    if (child.pid && isProcessAlive(child.pid)) slot.failureHint ??= "the server closed its protocol stream";
+    deps.recordCrash(slot, generation, slot.failureHint ?? "the process exited");
+  };
+  slot.transport = transport;
+  slot.client = client;
+  try {
+    await timeoutAfter(
+      client.connect(transport, { timeout: cfg.startTimeoutMs }),
+      cfg.startTimeoutMs,
+      () => new Error(`the server did not complete initialization within ${cfg.startTimeoutMs} ms`),
+    );
+  } catch (err) {
+    if (aborted()) {
+      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+    }
+    const reason =
+      err instanceof McpError && err.code === ErrorCode.ConnectionClosed
+        ? "the server exited before completing initialization"
+        : messageOf(err);
+    // Stop this attempt's process group; the exit handler would also record it.
+    deps.recordCrash(slot, generation, `start failed: ${reason}`);
+    deps.groups.kill(child.pid, slot);
+    await slot.flush();
+    throw fail(`the local tool server did not start: ${reason}`);
+  }
+  if (aborted()) {
+    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+  }
+  slot.state = "running";
+  slot.health = "ok";
+  logInfo("runtime.slot_started", {
+    slotId: slot.rowId,
+    companyId: slot.identity.companyId,
+    connectionId: slot.identity.connectionId,
+    pid: slot.pid,
+    restart: restarting,
+  });
+  await slot.write({ status: "running", health: "ok" });
+  return client;
+}
+
+/**
+ * The command line, environment and working directory of one slot process, isolated for
+ * this host: a fresh directory owned by the slot user (never the server's own directory, never
+ * under PAPERCLIP_HOME), the slot user's uid/gid when the server is root, bwrap when
+ * configured. Fixtures run from the read-only bundle.
+ */
+export async function prepareLaunch(
+  slot: Slot,
+  takenUids: Set<number>,
+): Promise<{
+  env: Record<string, string>;
+  cwd: string;
+  plan: { command: string; args: string[]; uid?: number; gid?: number };
+}> {
+  const { launch } = slot.spec;
+  const iso = isolationPlan();
+  if (!iso.ok) throw new Error(`slots cannot be isolated on this host: ${iso.message}`);
+  const runtime = ensureRuntimeDir();
+  if (iso.isolated) closeHomeToOthers();
+  let command: string;
+  let args: string[];
+  const readOnly: string[] = [];
+  if (launch.fixture) {
+    const bundle = await fixtureBundle(runtime);
+    command = process.execPath;
+    args = [bundle, launch.fixture, "--stdio"];
+    readOnly.push(path.dirname(bundle));
+  } else if (launch.command) {
+    command = launch.command;
+    args = [...launch.args];
+  } else {
+    throw new Error("the catalogue command names neither a fixture nor an executable");
+  }
+  if (!commandStillUsable(command)) {
+    throw new Error(`the command \`${command}\` is no longer an executable file`);
+  }
+  // The user this process runs as: the slot user, or (PAPERCLIP_SLOT_UID_RANGE) a uid of its
+  // own with the slot group, so slots cannot read each other's /proc/<pid>/environ.
+  let user = iso.slotUser;
+  if (user && iso.uidRange) {
+    const uid = allocateSlotUid(iso.uidRange, takenUids);
+    if (uid === null) throw new Error("every uid of PAPERCLIP_SLOT_UID_RANGE is in use");
+    user = { ...user, uid, user: String(uid) };
+  }
+  slot.uid = user?.uid ?? null;
+  if (user) {
+    const problem =
+      unreadableForOthers(command, true) ?? (launch.fixture ? unreadableForOthers(args[0]!, false) : null);
+    if (problem) throw new Error(`the slot user \`${user.user}\` cannot run it: ${problem}`);
+  }
+  const env = buildChildEnv(command, launch.passEnv, { ...launch.env, ...slot.spec.secretEnv });
+  let cwd: string;
+  if (slot.spec.cwdPolicy === "none" || !slot.spec.workspaceDir) {
+    // A private, empty working directory of its own: not the server's (which holds its config).
+    cwd = makeSlotDir(runtime, user);
+    slot.cwd = cwd;
+    // Temporary files (and the file sandbox's root) stay inside it.
+    env.TMPDIR = cwd;
+  } else {
+    cwd = slot.spec.workspaceDir;
+    slot.cwd = null;
+  }
+  const plan = spawnPlan(iso, user, command, args, {
+    cwd,
+    runtime,
+    readOnly,
+    allowNetwork: launch.allowNetwork,
+    writable: [cwd],
+  });
+  return { env, cwd, plan };
+}
+
+/**
+ * Refuses (audited, `command_not_approved`) secret environment variables the catalogue
+ * command has no secret slot for: the operator's catalogue decides on every call.
+ */
+export async function refuseUnslottedEnv(db: Db, target: StdioTarget, launch: LaunchSpec): Promise<void> {
+  const stray = Object.keys(target.env ?? {}).filter((k) => !launch.secretEnvNames.includes(k));
+  if (stray.length > 0) {
+    throw await auditRefusal(
+      db,
+      { db, actor: { type: "system", reason: "runtime" }, requestId: "sys_runtime", now: () => new Date() },
+      target.companyId,
+      "tool_runtime_slot.refused",
+      commandNotApproved(
+        `secret environment variable(s) ${stray.map((k) => `\`${k}\``).join(", ")} are not secret slots of the catalogue command \`${launch.catalogCommand}\``,
+      ),
+      { templateId: target.template.id, catalogCommand: launch.catalogCommand, envNames: stray },
+    );
+  }
+}
+
+/** Every tool of a slot's server, paging through at most 50 pages and 1,000 tools. */
+export async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+  const items: Tool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_LIST_PAGES; i++) {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    items.push(...page.tools);
+    if (items.length >= MAX_LIST_ITEMS) return items.slice(0, MAX_LIST_ITEMS);
+    cursor = page.nextCursor;
+    if (!cursor || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return items;
+}
