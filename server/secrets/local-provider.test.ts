@@ -72,7 +72,9 @@ describe("AES-256-GCM", () => {
       expect(Buffer.from(enc.iv, "base64")).toHaveLength(12);
       expect(Buffer.from(enc.authTag, "base64")).toHaveLength(16);
       expect(enc.keyId).toBe(p.keyId);
-      expect(enc.ciphertext).not.toContain(value.slice(0, 8));
+      // A 1-character value's 4-character base64 ciphertext contains it by chance ~6% of the
+      // time; the check means something only for values long enough not to occur at random.
+      if (value.length >= 8) expect(enc.ciphertext).not.toContain(value.slice(0, 8));
       expect(p.decrypt({ ...enc, ...ref })).toBe(value);
     }
     const a = p.encrypt("same", ref);
