@@ -5,14 +5,7 @@ import { Badge } from "../ui/Badge";
 import { CodeBlock } from "../ui/CodeBlock";
 import { KeyValueList } from "../ui/KeyValueList";
 import type { AuditEvent } from "./types";
-
-export function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
-}
+import { toJson } from "./view-helpers";
 
 export function AuditEventDetails({ event }: { event: AuditEvent }) {
   return (

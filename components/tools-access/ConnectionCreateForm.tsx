@@ -4,7 +4,6 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { cn, focusRing } from "../ui/cn";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
@@ -22,8 +21,7 @@ import {
 } from "./gateway";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationChoice, Connection, ConnectionCreateInput } from "./types";
-
-export const linkClass = cn("rounded font-medium text-accent-700 hover:underline", focusRing);
+import { linkClass } from "./view-helpers";
 
 const NO_TRANSPORT: TransportValues = { url: "", pluginId: "", timeout: "", headers: "" };
 

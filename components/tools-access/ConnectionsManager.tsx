@@ -11,7 +11,7 @@ import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
-import { ConnectionCreateForm, linkClass } from "./ConnectionCreateForm";
+import { ConnectionCreateForm } from "./ConnectionCreateForm";
 import { ConnectionDetail } from "./ConnectionDetail";
 import { ConnectionStatusBadge } from "./ConnectionStatusBadge";
 import { APPLICATION_TYPE_LABELS, CONNECTION_LIFECYCLE, connectionsHref, plural } from "./gateway";
@@ -19,6 +19,7 @@ import { HealthBadge } from "./HealthBadge";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationChoice, Connection, ConnectionsResponse } from "./types";
+import { linkClass } from "./view-helpers";
 
 export type { ApplicationChoice, Connection } from "./types";
 
