@@ -5,9 +5,7 @@ import Link from "next/link";
 import { Fragment, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationCreateForm } from "./ApplicationCreateForm";
@@ -16,7 +14,7 @@ import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
 import { CONNECTION_STATUS_LABELS, connectionsHref, invalidateConnections } from "./gateway";
 import { RISK_LABELS, RISKS } from "./labels";
-import { ReadOnlyNote } from "./ReadOnlyNote";
+import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Application, ApplicationRecord, ApplicationsResponse, ConnectionStatus } from "./types";
 import { linkClass } from "./view-helpers";
@@ -72,137 +70,131 @@ export function ApplicationsManager({
   const columns = canEdit ? 7 : 6;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="applications-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the applications"
-        retry={() => void query.refetch()}
-      />
-      <Card>
-        <CardHeader
-          title="Applications"
-          description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
-          refreshing={query.isFetching ? "Refreshing applications" : undefined}
-        />
-        <CardBody className="space-y-4">
-          {!canEdit ? (
-            <ReadOnlyNote data-testid="applications-read-only">
-              You can view applications but not change them.
-            </ReadOnlyNote>
-          ) : null}
-          <ApiErrorAlert error={archive.error} title="Could not archive the application" />
-          {applications.length === 0 ? (
-            <EmptyState
-              headingAs="h3"
-              title="No applications yet"
-              description="Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it."
-              data-testid="applications-empty"
-            />
-          ) : (
-            <Table data-testid="app-table">
-              <caption className="sr-only">Applications</caption>
-              <THead>
-                <TR>
-                  <TH>Name</TH>
-                  <TH>Slug</TH>
-                  <TH>Type</TH>
-                  <TH>Status</TH>
-                  <TH>Connections</TH>
-                  <TH>Tools</TH>
-                  {canEdit ? <ActionsHeader /> : null}
-                </TR>
-              </THead>
-              <TBody>
-                {applications.map((app) => {
-                  const archived = app.status === "archived";
-                  return (
-                    <Fragment key={app.id}>
-                      <TR
-                        data-testid="app-row"
-                        data-application-id={app.id}
-                        data-slug={app.slug}
-                        data-status={app.status}
-                        className={cn(archived && "text-zinc-500")}
-                      >
-                        <TD className="min-w-44">
-                          <Link
-                            href={connectionsHref(companyId, { applicationId: app.id })}
-                            className={linkClass}
-                            data-testid="app-connections-link"
-                          >
-                            {app.name}
-                            <span className="sr-only">: show connections</span>
-                          </Link>
-                          {app.description ? (
-                            <span className="block text-xs text-zinc-500">{app.description}</span>
-                          ) : null}
-                        </TD>
-                        <TD>
-                          <code className="font-mono text-xs whitespace-nowrap text-zinc-800">
-                            {app.slug}
-                          </code>
-                        </TD>
-                        <TD>
-                          <ApplicationTypeBadge type={app.type} />
-                        </TD>
-                        <TD>
-                          <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
-                            {archived ? "Archived" : "Active"}
-                          </Badge>
-                        </TD>
-                        <TD className="text-xs" data-testid="app-connections">
-                          <ConnectionCounts counts={app.connections} />
-                        </TD>
-                        <TD className="min-w-44 text-xs" data-testid="app-tools">
-                          <ToolCounts app={app} />
-                        </TD>
-                        {canEdit ? (
-                          <TD className="text-right whitespace-nowrap">
-                            {!archived ? (
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                                onClick={() => {
-                                  archive.reset();
-                                  setConfirmArchive(app.id);
-                                }}
-                                aria-label={`Archive ${app.name}`}
-                                data-testid="app-archive"
-                              >
-                                Archive
-                              </Button>
-                            ) : null}
-                          </TD>
-                        ) : null}
-                      </TR>
-                      {confirmArchive === app.id ? (
-                        <tr>
-                          <td colSpan={columns} className="px-4 py-2">
-                            <ConfirmBar
-                              confirmLabel="Archive application"
-                              pending={archive.isPending}
-                              onCancel={() => setConfirmArchive(null)}
-                              onConfirm={() => archive.mutate(app.id)}
-                              data-testid="app-archive-bar"
-                            >
-                              Archive “{app.name}”? Its connections are archived with it and its tools are
-                              refused. Archiving is final: it cannot be undone, and the slug{" "}
-                              <code className="font-mono">{app.slug}</code> stays taken.
-                            </ConfirmBar>
-                          </td>
-                        </tr>
+    <ResourceListCard
+      testId="applications-manager"
+      className={className}
+      title="Applications"
+      description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
+      refreshing={query.isFetching ? "Refreshing applications" : undefined}
+      loadError={query.error}
+      loadErrorTitle="Could not refresh the applications"
+      onRetry={() => void query.refetch()}
+      readOnly={
+        canEdit
+          ? null
+          : { note: "You can view applications but not change them.", testId: "applications-read-only" }
+      }
+      notices={<ApiErrorAlert error={archive.error} title="Could not archive the application" />}
+      empty={
+        applications.length === 0
+          ? {
+              title: "No applications yet",
+              description:
+                "Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it.",
+              testId: "applications-empty",
+            }
+          : null
+      }
+      footer={canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
+    >
+      <Table data-testid="app-table">
+        <caption className="sr-only">Applications</caption>
+        <THead>
+          <TR>
+            <TH>Name</TH>
+            <TH>Slug</TH>
+            <TH>Type</TH>
+            <TH>Status</TH>
+            <TH>Connections</TH>
+            <TH>Tools</TH>
+            {canEdit ? <ActionsHeader /> : null}
+          </TR>
+        </THead>
+        <TBody>
+          {applications.map((app) => {
+            const archived = app.status === "archived";
+            return (
+              <Fragment key={app.id}>
+                <TR
+                  data-testid="app-row"
+                  data-application-id={app.id}
+                  data-slug={app.slug}
+                  data-status={app.status}
+                  className={cn(archived && "text-zinc-500")}
+                >
+                  <TD className="min-w-44">
+                    <Link
+                      href={connectionsHref(companyId, { applicationId: app.id })}
+                      className={linkClass}
+                      data-testid="app-connections-link"
+                    >
+                      {app.name}
+                      <span className="sr-only">: show connections</span>
+                    </Link>
+                    {app.description ? (
+                      <span className="block text-xs text-zinc-500">{app.description}</span>
+                    ) : null}
+                  </TD>
+                  <TD>
+                    <code className="font-mono text-xs whitespace-nowrap text-zinc-800">{app.slug}</code>
+                  </TD>
+                  <TD>
+                    <ApplicationTypeBadge type={app.type} />
+                  </TD>
+                  <TD>
+                    <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
+                      {archived ? "Archived" : "Active"}
+                    </Badge>
+                  </TD>
+                  <TD className="text-xs" data-testid="app-connections">
+                    <ConnectionCounts counts={app.connections} />
+                  </TD>
+                  <TD className="min-w-44 text-xs" data-testid="app-tools">
+                    <ToolCounts app={app} />
+                  </TD>
+                  {canEdit ? (
+                    <TD className="text-right whitespace-nowrap">
+                      {!archived ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                          onClick={() => {
+                            archive.reset();
+                            setConfirmArchive(app.id);
+                          }}
+                          aria-label={`Archive ${app.name}`}
+                          data-testid="app-archive"
+                        >
+                          Archive
+                        </Button>
                       ) : null}
-                    </Fragment>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
-        </CardBody>
-      </Card>
-      {canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
-    </div>
+                    </TD>
+                  ) : null}
+                </TR>
+                {confirmArchive === app.id ? (
+                  <tr>
+                    <td colSpan={columns} className="px-4 py-2">
+                      <ConfirmBar
+                        confirmLabel="Archive application"
+                        pending={archive.isPending}
+                        onCancel={() => setConfirmArchive(null)}
+                        onConfirm={() => archive.mutate(app.id)}
+                        data-testid="app-archive-bar"
+                      >
+                        Archive “{app.name}”? Its connections are archived with it and its tools are refused.
+                        Archiving is final: it cannot be undone, and the slug{" "}
+                        <code className="font-mono">{app.slug}</code> stays taken.
+                      </ConfirmBar>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </ResourceListCard>
   );
 }
 

@@ -5,9 +5,7 @@ import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
@@ -15,7 +13,7 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
 import { invalidateConnections, SECRET_VALUES_NOTE } from "./gateway";
-import { ReadOnlyNote } from "./ReadOnlyNote";
+import { ResourceListCard } from "./ResourceListCard";
 import { PlacementLabel } from "./SecretBindings";
 import { AddVersionForm, SecretCreateForm } from "./SecretForms";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -97,181 +95,178 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
   }
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="secrets-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the secrets"
-        retry={() => void query.refetch()}
-      />
-      <Card>
-        <CardHeader
-          title="Secrets"
-          description={
-            <>
-              Credentials that connections use, bound to them by name. {SECRET_VALUES_NOTE}; agents never
-              receive them.
-            </>
-          }
-          refreshing={query.isFetching ? "Refreshing secrets" : undefined}
-        />
-        <CardBody className="space-y-4">
-          {!canEdit ? (
-            <ReadOnlyNote data-testid="secrets-read-only">
-              You can view secret metadata but not change it.
-            </ReadOnlyNote>
-          ) : null}
-          <ApiErrorAlert error={revoke.error} title="Could not revoke the secret" />
-          {secrets.length === 0 ? (
-            <EmptyState
-              headingAs="h3"
-              title="No secrets yet"
-              description="Store API tokens here instead of writing them into connection settings, then bind them to connections."
-              data-testid="secrets-empty"
-            />
-          ) : (
-            <Table data-testid="secret-table">
-              <caption className="sr-only">Secrets (metadata only)</caption>
-              <THead>
-                <TR>
-                  <TH>Name</TH>
-                  <TH>Status</TH>
-                  <TH className="text-right">Current version</TH>
-                  <TH className="text-right">Versions</TH>
-                  <TH className="text-right">Bindings</TH>
-                  <TH>Created</TH>
-                  <TH>Updated</TH>
-                  <ActionsHeader />
+    <ResourceListCard
+      testId="secrets-manager"
+      className={className}
+      title="Secrets"
+      description={
+        <>
+          Credentials that connections use, bound to them by name. {SECRET_VALUES_NOTE}; agents never receive
+          them.
+        </>
+      }
+      refreshing={query.isFetching ? "Refreshing secrets" : undefined}
+      loadError={query.error}
+      loadErrorTitle="Could not refresh the secrets"
+      onRetry={() => void query.refetch()}
+      readOnly={
+        canEdit
+          ? null
+          : { note: "You can view secret metadata but not change it.", testId: "secrets-read-only" }
+      }
+      notices={<ApiErrorAlert error={revoke.error} title="Could not revoke the secret" />}
+      empty={
+        secrets.length === 0
+          ? {
+              title: "No secrets yet",
+              description:
+                "Store API tokens here instead of writing them into connection settings, then bind them to connections.",
+              testId: "secrets-empty",
+            }
+          : null
+      }
+      footer={
+        canEdit ? (
+          <SecretCreateForm
+            companyId={companyId}
+            onCreated={(detail) => {
+              storeDetail(detail);
+              return client.invalidateQueries({ queryKey: key });
+            }}
+          />
+        ) : null
+      }
+    >
+      <Table data-testid="secret-table">
+        <caption className="sr-only">Secrets (metadata only)</caption>
+        <THead>
+          <TR>
+            <TH>Name</TH>
+            <TH>Status</TH>
+            <TH className="text-right">Current version</TH>
+            <TH className="text-right">Versions</TH>
+            <TH className="text-right">Bindings</TH>
+            <TH>Created</TH>
+            <TH>Updated</TH>
+            <ActionsHeader />
+          </TR>
+        </THead>
+        <TBody>
+          {secrets.map((secret) => {
+            const revoked = secret.status === "revoked";
+            const current = action?.secretId === secret.id ? action.kind : null;
+            return (
+              <Fragment key={secret.id}>
+                <TR
+                  data-testid="secret-row"
+                  data-secret-id={secret.id}
+                  data-name={secret.name}
+                  data-status={secret.status}
+                  className={cn(revoked && "text-zinc-500")}
+                >
+                  <TD className="min-w-44">
+                    <code className="font-mono text-sm font-medium text-zinc-900">{secret.name}</code>
+                    {secret.description ? (
+                      <span className="block text-xs text-zinc-500">{secret.description}</span>
+                    ) : null}
+                  </TD>
+                  <TD>
+                    <Badge tone={revoked ? "danger" : "success"} data-testid="secret-status">
+                      {revoked ? "Revoked" : "Active"}
+                    </Badge>
+                  </TD>
+                  <TD className="text-right tabular-nums">
+                    {secret.currentVersion !== null ? `v${secret.currentVersion}` : "—"}
+                  </TD>
+                  {/* Versions are numbered 1…n and never deleted, so the newest number is the count. */}
+                  <TD className="text-right tabular-nums">{secret.currentVersion ?? 0}</TD>
+                  <TD className="text-right tabular-nums">{secret.bindingCount}</TD>
+                  <TD className="text-xs">
+                    <RelativeTime value={secret.createdAt} now={now} />
+                  </TD>
+                  <TD className="text-xs">
+                    <RelativeTime value={secret.updatedAt} now={now} />
+                  </TD>
+                  <TD className="text-right whitespace-nowrap">
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-expanded={current === "details"}
+                      onClick={() => open({ kind: "details", secretId: secret.id })}
+                      aria-label={`Details of ${secret.name}`}
+                      data-testid="secret-details"
+                    >
+                      Details
+                    </Button>
+                    {canEdit && !revoked ? (
+                      <>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          aria-expanded={current === "version"}
+                          onClick={() => open({ kind: "version", secretId: secret.id })}
+                          aria-label={`Add a version to ${secret.name}`}
+                          data-testid="secret-add-version"
+                        >
+                          Add version
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                          onClick={() => open({ kind: "revoke", secretId: secret.id })}
+                          aria-label={`Revoke ${secret.name}`}
+                          data-testid="secret-revoke"
+                        >
+                          Revoke
+                        </Button>
+                      </>
+                    ) : null}
+                  </TD>
                 </TR>
-              </THead>
-              <TBody>
-                {secrets.map((secret) => {
-                  const revoked = secret.status === "revoked";
-                  const current = action?.secretId === secret.id ? action.kind : null;
-                  return (
-                    <Fragment key={secret.id}>
-                      <TR
-                        data-testid="secret-row"
-                        data-secret-id={secret.id}
-                        data-name={secret.name}
-                        data-status={secret.status}
-                        className={cn(revoked && "text-zinc-500")}
-                      >
-                        <TD className="min-w-44">
-                          <code className="font-mono text-sm font-medium text-zinc-900">{secret.name}</code>
-                          {secret.description ? (
-                            <span className="block text-xs text-zinc-500">{secret.description}</span>
-                          ) : null}
-                        </TD>
-                        <TD>
-                          <Badge tone={revoked ? "danger" : "success"} data-testid="secret-status">
-                            {revoked ? "Revoked" : "Active"}
-                          </Badge>
-                        </TD>
-                        <TD className="text-right tabular-nums">
-                          {secret.currentVersion !== null ? `v${secret.currentVersion}` : "—"}
-                        </TD>
-                        {/* Versions are numbered 1…n and never deleted, so the newest number is the count. */}
-                        <TD className="text-right tabular-nums">{secret.currentVersion ?? 0}</TD>
-                        <TD className="text-right tabular-nums">{secret.bindingCount}</TD>
-                        <TD className="text-xs">
-                          <RelativeTime value={secret.createdAt} now={now} />
-                        </TD>
-                        <TD className="text-xs">
-                          <RelativeTime value={secret.updatedAt} now={now} />
-                        </TD>
-                        <TD className="text-right whitespace-nowrap">
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            aria-expanded={current === "details"}
-                            onClick={() => open({ kind: "details", secretId: secret.id })}
-                            aria-label={`Details of ${secret.name}`}
-                            data-testid="secret-details"
-                          >
-                            Details
-                          </Button>
-                          {canEdit && !revoked ? (
-                            <>
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                aria-expanded={current === "version"}
-                                onClick={() => open({ kind: "version", secretId: secret.id })}
-                                aria-label={`Add a version to ${secret.name}`}
-                                data-testid="secret-add-version"
-                              >
-                                Add version
-                              </Button>
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                                onClick={() => open({ kind: "revoke", secretId: secret.id })}
-                                aria-label={`Revoke ${secret.name}`}
-                                data-testid="secret-revoke"
-                              >
-                                Revoke
-                              </Button>
-                            </>
-                          ) : null}
-                        </TD>
-                      </TR>
-                      {current ? (
-                        <tr>
-                          <td colSpan={columns} className="bg-zinc-50 px-4 py-3">
-                            {current === "revoke" ? (
-                              <ConfirmBar
-                                confirmLabel="Revoke secret"
-                                pending={revoke.isPending}
-                                onCancel={() => setAction(null)}
-                                onConfirm={() => revoke.mutate(secret.id)}
-                                data-testid="secret-revoke-bar"
-                              >
-                                Revoke <code className="font-mono">{secret.name}</code> and every version of
-                                it?{" "}
-                                {secret.bindingCount > 0
-                                  ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
-                                  : ""}
-                                This cannot be undone, and the name stays reserved.
-                              </ConfirmBar>
-                            ) : current === "version" ? (
-                              <AddVersionForm
-                                companyId={companyId}
-                                secret={secret}
-                                onDone={(detail) => {
-                                  storeDetail(detail);
-                                  setAction(null);
-                                  return Promise.all([
-                                    client.invalidateQueries({ queryKey: key }),
-                                    invalidateConnections(client, companyId),
-                                  ]);
-                                }}
-                                onCancel={() => setAction(null)}
-                              />
-                            ) : (
-                              <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
-                            )}
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
-        </CardBody>
-      </Card>
-      {canEdit ? (
-        <SecretCreateForm
-          companyId={companyId}
-          onCreated={(detail) => {
-            storeDetail(detail);
-            return client.invalidateQueries({ queryKey: key });
-          }}
-        />
-      ) : null}
-    </div>
+                {current ? (
+                  <tr>
+                    <td colSpan={columns} className="bg-zinc-50 px-4 py-3">
+                      {current === "revoke" ? (
+                        <ConfirmBar
+                          confirmLabel="Revoke secret"
+                          pending={revoke.isPending}
+                          onCancel={() => setAction(null)}
+                          onConfirm={() => revoke.mutate(secret.id)}
+                          data-testid="secret-revoke-bar"
+                        >
+                          Revoke <code className="font-mono">{secret.name}</code> and every version of it?{" "}
+                          {secret.bindingCount > 0
+                            ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
+                            : ""}
+                          This cannot be undone, and the name stays reserved.
+                        </ConfirmBar>
+                      ) : current === "version" ? (
+                        <AddVersionForm
+                          companyId={companyId}
+                          secret={secret}
+                          onDone={(detail) => {
+                            storeDetail(detail);
+                            setAction(null);
+                            return Promise.all([
+                              client.invalidateQueries({ queryKey: key }),
+                              invalidateConnections(client, companyId),
+                            ]);
+                          }}
+                          onCancel={() => setAction(null)}
+                        />
+                      ) : (
+                        <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
+                      )}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </ResourceListCard>
   );
 }
 
