@@ -9,6 +9,7 @@ import { Select } from "../ui/Select";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { useToolTargets } from "./hooks";
+import { InlineAddForm } from "./InlineAddForm";
 import { BINDING_TARGET_LABELS, BINDING_TARGET_TYPES } from "./labels";
 import type { PickerOption } from "./ProfileEntryForm";
 import { useProfileBindingActions } from "./profile-queries";
@@ -146,16 +147,16 @@ function BindingAddForm({ companyId, profile }: { companyId: string; profile: Pr
   }
 
   return (
-    <form
+    <InlineAddForm
+      id={id}
+      title="Add a binding"
       onSubmit={submit}
-      noValidate
-      className="space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4"
-      aria-labelledby={`${id}-title`}
-      data-testid="binding-form"
+      pending={add.isPending}
+      submitLabel="Add binding"
+      pendingLabel="Adding…"
+      testId="binding-form"
+      submitTestId="binding-add"
     >
-      <h4 id={`${id}-title`} className="text-sm font-semibold text-zinc-900">
-        Add a binding
-      </h4>
       <div className="grid gap-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
         <Field id={`${id}-type`} label="Level">
           {(control) => (
@@ -212,17 +213,6 @@ function BindingAddForm({ companyId, profile }: { companyId: string; profile: Pr
       </div>
       <ApiErrorAlert error={targets.error} title="Could not load agents, projects, routines and issues" />
       <ApiErrorAlert error={add.error} title="Could not add the binding" />
-      <div className="flex justify-end">
-        <PendingButton
-          pending={add.isPending}
-          pendingLabel="Adding…"
-          type="submit"
-          size="sm"
-          data-testid="binding-add"
-        >
-          Add binding
-        </PendingButton>
-      </div>
-    </form>
+    </InlineAddForm>
   );
 }

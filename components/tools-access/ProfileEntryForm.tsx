@@ -3,10 +3,10 @@
 import { type FormEvent, useId, useState } from "react";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import type { useCatalogEntries } from "./hooks";
+import { InlineAddForm } from "./InlineAddForm";
 import { RISK_LABELS, RISKS, SELECTOR_TYPE_LABELS, SELECTOR_TYPES } from "./labels";
 import { useProfileEntryActions } from "./profile-queries";
 import type { CatalogEntriesResponse, EntryMode, Profile, Risk, Selector, SelectorType } from "./types";
@@ -115,16 +115,16 @@ export function EntryAddForm({
 
   const valueId = `${id}-value`;
   return (
-    <form
+    <InlineAddForm
+      id={id}
+      title="Add an entry"
       onSubmit={submit}
-      noValidate
-      className="space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4"
-      aria-labelledby={`${id}-title`}
-      data-testid="profile-entry-form"
+      pending={add.isPending}
+      submitLabel="Add entry"
+      pendingLabel="Adding…"
+      testId="profile-entry-form"
+      submitTestId="profile-entry-add"
     >
-      <h4 id={`${id}-title`} className="text-sm font-semibold text-zinc-900">
-        Add an entry
-      </h4>
       <div className="grid gap-3 sm:grid-cols-[8rem_12rem_minmax(0,1fr)]">
         <Field id={`${id}-mode`} label="Mode">
           {(control) => (
@@ -227,17 +227,6 @@ export function EntryAddForm({
       ) : null}
       <ApiErrorAlert error={catalog.error} title="Could not load applications and tools" />
       <ApiErrorAlert error={add.error} title="Could not add the entry" />
-      <div className="flex justify-end">
-        <PendingButton
-          pending={add.isPending}
-          pendingLabel="Adding…"
-          type="submit"
-          size="sm"
-          data-testid="profile-entry-add"
-        >
-          Add entry
-        </PendingButton>
-      </div>
-    </form>
+    </InlineAddForm>
   );
 }

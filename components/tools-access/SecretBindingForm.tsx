@@ -5,11 +5,11 @@ import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Field } from "../ui/Field";
 import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { invalidateConnections } from "./gateway";
+import { InlineAddForm } from "./InlineAddForm";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
   SecretBinding,
@@ -105,16 +105,16 @@ export function BindingAddForm({
   }
 
   return (
-    <form
+    <InlineAddForm
+      id={id}
+      title="Bind a secret"
       onSubmit={submit}
-      noValidate
-      className="space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4"
-      aria-labelledby={`${id}-title`}
-      data-testid="secret-binding-form"
+      pending={add.isPending}
+      submitLabel="Bind secret"
+      pendingLabel="Binding…"
+      testId="secret-binding-form"
+      submitTestId="secret-binding-add"
     >
-      <h4 id={`${id}-title`} className="text-sm font-semibold text-zinc-900">
-        Bind a secret
-      </h4>
       {secrets.isSuccess && active.length === 0 ? (
         <p className="text-sm text-zinc-600" data-testid="secret-binding-no-secrets">
           No active secrets yet.{" "}
@@ -213,17 +213,6 @@ export function BindingAddForm({
       </div>
       <ApiErrorAlert error={secrets.error} title="Could not load the secrets" />
       <ApiErrorAlert error={add.error} title="Could not bind the secret" />
-      <div className="flex justify-end">
-        <PendingButton
-          pending={add.isPending}
-          pendingLabel="Binding…"
-          type="submit"
-          size="sm"
-          data-testid="secret-binding-add"
-        >
-          Bind secret
-        </PendingButton>
-      </div>
-    </form>
+    </InlineAddForm>
   );
 }
