@@ -7,9 +7,7 @@ import { type ToolsApi, useToolsApi } from "./ToolsApiProvider";
 import type {
   CatalogEntriesResponse,
   Profile,
-  ProfileBinding,
   ProfileBindingInput,
-  ProfileEntry,
   ProfileEntryInput,
   ProfileUpdateInput,
   ToolTargets,
@@ -73,40 +71,53 @@ export function useProfileActions(
   return { update, remove };
 }
 
+type RowKind = "entries" | "bindings";
+type RowOf<K extends RowKind> = Profile[K][number];
+
+/** Add and remove the rows (entries or bindings) of one profile. */
+function useProfileRowActions<K extends RowKind, TInput>(
+  companyId: string,
+  profileId: string,
+  kind: K,
+  on: { added?: () => void },
+) {
+  const api = useToolsApi();
+  const client = useQueryClient();
+  const add = useMutation({
+    mutationFn: (body: TInput) =>
+      api<RowOf<K>>(profilePath(companyId, profileId, `/${kind}`), { method: "POST", body }),
+    onSuccess: (row) => {
+      updateCachedProfile(client, companyId, profileId, (p) => {
+        const rows: RowOf<K>[] = p[kind];
+        return { ...p, [kind]: rows.some((r) => r.id === row.id) ? rows : [...rows, row] };
+      });
+      on.added?.();
+      return invalidateProfiles(client, companyId);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (rowId: string) =>
+      api<{ deleted: true }>(profilePath(companyId, profileId, `/${kind}/${encodeURIComponent(rowId)}`), {
+        method: "DELETE",
+      }),
+    onSuccess: (_data, rowId) => {
+      updateCachedProfile(client, companyId, profileId, (p) => {
+        const rows: RowOf<K>[] = p[kind];
+        return { ...p, [kind]: rows.filter((r) => r.id !== rowId) };
+      });
+      return invalidateProfiles(client, companyId);
+    },
+  });
+  return { add, remove };
+}
+
 /** Add and remove entries of one profile. */
 export function useProfileEntryActions(
   companyId: string,
   profileId: string,
   on: { added?: () => void } = {},
 ) {
-  const api = useToolsApi();
-  const client = useQueryClient();
-  const add = useMutation({
-    mutationFn: (body: ProfileEntryInput) =>
-      api<ProfileEntry>(profilePath(companyId, profileId, "/entries"), { method: "POST", body }),
-    onSuccess: (entry) => {
-      updateCachedProfile(client, companyId, profileId, (p) => ({
-        ...p,
-        entries: p.entries.some((e) => e.id === entry.id) ? p.entries : [...p.entries, entry],
-      }));
-      on.added?.();
-      return invalidateProfiles(client, companyId);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (entryId: string) =>
-      api<{ deleted: true }>(profilePath(companyId, profileId, `/entries/${encodeURIComponent(entryId)}`), {
-        method: "DELETE",
-      }),
-    onSuccess: (_data, entryId) => {
-      updateCachedProfile(client, companyId, profileId, (p) => ({
-        ...p,
-        entries: p.entries.filter((e) => e.id !== entryId),
-      }));
-      return invalidateProfiles(client, companyId);
-    },
-  });
-  return { add, remove };
+  return useProfileRowActions<"entries", ProfileEntryInput>(companyId, profileId, "entries", on);
 }
 
 /** Add and remove bindings of one profile. */
@@ -115,33 +126,5 @@ export function useProfileBindingActions(
   profileId: string,
   on: { added?: () => void } = {},
 ) {
-  const api = useToolsApi();
-  const client = useQueryClient();
-  const add = useMutation({
-    mutationFn: (body: ProfileBindingInput) =>
-      api<ProfileBinding>(profilePath(companyId, profileId, "/bindings"), { method: "POST", body }),
-    onSuccess: (binding) => {
-      updateCachedProfile(client, companyId, profileId, (p) => ({
-        ...p,
-        bindings: p.bindings.some((b) => b.id === binding.id) ? p.bindings : [...p.bindings, binding],
-      }));
-      on.added?.();
-      return invalidateProfiles(client, companyId);
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (bindingId: string) =>
-      api<{ deleted: true }>(
-        profilePath(companyId, profileId, `/bindings/${encodeURIComponent(bindingId)}`),
-        { method: "DELETE" },
-      ),
-    onSuccess: (_data, bindingId) => {
-      updateCachedProfile(client, companyId, profileId, (p) => ({
-        ...p,
-        bindings: p.bindings.filter((b) => b.id !== bindingId),
-      }));
-      return invalidateProfiles(client, companyId);
-    },
-  });
-  return { add, remove };
+  return useProfileRowActions<"bindings", ProfileBindingInput>(companyId, profileId, "bindings", on);
 }
