@@ -4,10 +4,10 @@ import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { Field } from "../ui/Field";
-import { PendingButton } from "../ui/PendingButton";
 import { Select } from "../ui/Select";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
+import { RemoveCell } from "./controls";
 import { useToolTargets } from "./hooks";
 import { InlineAddForm } from "./InlineAddForm";
 import { BINDING_TARGET_LABELS, BINDING_TARGET_TYPES } from "./labels";
@@ -70,19 +70,12 @@ export function BindingsSection({
                     </TD>
                     <TD className="text-zinc-900">{binding.targetLabel}</TD>
                     {canEdit ? (
-                      <TD className="text-right">
-                        <PendingButton
-                          pending={removing}
-                          pendingLabel="Removing…"
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => remove.mutate(binding.id)}
-                          aria-label={`Remove binding: ${binding.targetLabel}`}
-                          data-testid="binding-remove"
-                        >
-                          Remove
-                        </PendingButton>
-                      </TD>
+                      <RemoveCell
+                        pending={removing}
+                        onRemove={() => remove.mutate(binding.id)}
+                        label={`Remove binding: ${binding.targetLabel}`}
+                        testId="binding-remove"
+                      />
                     ) : null}
                   </TR>
                 );

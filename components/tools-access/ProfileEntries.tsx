@@ -2,9 +2,9 @@
 
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { PendingButton } from "../ui/PendingButton";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
+import { RemoveCell } from "./controls";
 import { useCatalogEntries } from "./hooks";
 import { ENTRY_MODE_LABELS, SELECTOR_TYPE_LABELS } from "./labels";
 import { EntryAddForm } from "./ProfileEntryForm";
@@ -79,19 +79,12 @@ export function EntriesSection({
                     </TD>
                     <TD className="text-zinc-500">{selectorTypeLabel(entry.selector)}</TD>
                     {canEdit ? (
-                      <TD className="text-right">
-                        <PendingButton
-                          pending={removing}
-                          pendingLabel="Removing…"
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => remove.mutate(entry.id)}
-                          aria-label={`Remove entry: ${entry.label}`}
-                          data-testid="profile-entry-remove"
-                        >
-                          Remove
-                        </PendingButton>
-                      </TD>
+                      <RemoveCell
+                        pending={removing}
+                        onRemove={() => remove.mutate(entry.id)}
+                        label={`Remove entry: ${entry.label}`}
+                        testId="profile-entry-remove"
+                      />
                     ) : null}
                   </TR>
                 );

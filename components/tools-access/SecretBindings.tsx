@@ -4,11 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { PendingButton } from "../ui/PendingButton";
 import { TableSkeleton } from "../ui/Skeleton";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
+import { RemoveCell } from "./controls";
 import { APPLICATION_TYPE_LABELS, invalidateConnections, PLACEMENT_LABELS, placementsFor } from "./gateway";
 import { BindingAddForm } from "./SecretBindingForm";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -166,19 +166,12 @@ export function SecretBindings({
                       )}
                     </TD>
                     {canEdit ? (
-                      <TD className="text-right">
-                        <PendingButton
-                          pending={removing}
-                          pendingLabel="Removing…"
-                          variant="ghost"
-                          size="sm"
-                          onClick={() => remove.mutate(binding.id)}
-                          aria-label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
-                          data-testid="secret-binding-remove"
-                        >
-                          Remove
-                        </PendingButton>
-                      </TD>
+                      <RemoveCell
+                        pending={removing}
+                        onRemove={() => remove.mutate(binding.id)}
+                        label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
+                        testId="secret-binding-remove"
+                      />
                     ) : null}
                   </TR>
                 );
