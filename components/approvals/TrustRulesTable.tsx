@@ -7,12 +7,10 @@ import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
 import { ConfirmBar } from "../tools-access/controls";
-import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
+import { ResourceListCard } from "../tools-access/ResourceListCard";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { shortId, trustRulesPath } from "./api";
@@ -91,140 +89,131 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
   const columns = canEdit ? 7 : 6;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="trust-rules">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the trust rules"
-        retry={() => void query.refetch()}
-      />
-      <Card>
-        <CardHeader
-          title="Trust rules"
-          description="Tools that run without per-call approval, each within a scope and pinned to the schema that was reviewed. A rule starts pending until another admin accepts it."
-          refreshing={query.isFetching ? "Refreshing trust rules" : undefined}
-        />
-        <CardBody className="space-y-4">
-          {!canEdit ? (
-            <ReadOnlyNote data-testid="trust-rules-read-only">
-              You can view trust rules but not revoke them.
-            </ReadOnlyNote>
-          ) : null}
-          <ApiErrorAlert error={revoke.error} title="Could not revoke the trust rule" />
-          {rules.length === 0 ? (
-            <EmptyState
-              headingAs="h3"
-              title="No trust rules"
-              description="Every call that a policy holds for approval asks a person each time. After a call has been approved and executed, you can propose trusting that tool from the approvals inbox."
-              data-testid="trust-rules-empty"
-            />
-          ) : (
-            <Table data-testid="trust-rule-table">
-              <THead>
-                <TR>
-                  <TH>Tool</TH>
-                  <TH>Scope</TH>
-                  <TH className="text-right">Uses</TH>
-                  <TH>Expires</TH>
-                  <TH>Status</TH>
-                  <TH>Schema</TH>
-                  {canEdit ? <ActionsHeader /> : null}
-                </TR>
-              </THead>
-              <TBody>
-                {rules.map((rule) => {
-                  const status = effectiveStatus(rule, nowMs);
-                  const target = scopeTarget(rule);
-                  const constraints = constraintCount(rule.argumentConstraints);
-                  const revocable = rule.status === "active" || rule.status === "pending_approval";
-                  return (
-                    <Fragment key={rule.id}>
-                      <TR
-                        data-testid="trust-rule-row"
-                        data-trust-rule-id={rule.id}
-                        data-status={status}
-                        className={cn((status === "revoked" || status === "expired") && "text-zinc-500")}
-                      >
-                        <TD className="min-w-44">
-                          <code className="font-mono text-xs text-zinc-900">{rule.toolName}</code>
-                          {constraints > 0 ? (
-                            <span className="block text-xs text-zinc-500">
-                              {constraints === 1
-                                ? "1 argument constraint"
-                                : `${constraints} argument constraints`}
-                            </span>
-                          ) : null}
-                        </TD>
-                        <TD className="whitespace-nowrap">
-                          {TRUST_RULE_SCOPE_LABELS[rule.scopeType] ?? rule.scopeType}
-                          {target ? (
-                            <code className="ml-1.5 font-mono text-xs text-zinc-500" title={target}>
-                              {shortId(target)}
-                            </code>
-                          ) : null}
-                        </TD>
-                        <TD
-                          className="text-right whitespace-nowrap tabular-nums"
-                          data-testid="trust-rule-uses"
+    <ResourceListCard
+      testId="trust-rules"
+      className={className}
+      title="Trust rules"
+      description="Tools that run without per-call approval, each within a scope and pinned to the schema that was reviewed. A rule starts pending until another admin accepts it."
+      refreshing={query.isFetching ? "Refreshing trust rules" : undefined}
+      loadError={query.error}
+      loadErrorTitle="Could not refresh the trust rules"
+      onRetry={() => void query.refetch()}
+      readOnly={
+        canEdit
+          ? null
+          : { note: "You can view trust rules but not revoke them.", testId: "trust-rules-read-only" }
+      }
+      notices={<ApiErrorAlert error={revoke.error} title="Could not revoke the trust rule" />}
+      empty={
+        rules.length === 0
+          ? {
+              title: "No trust rules",
+              description:
+                "Every call that a policy holds for approval asks a person each time. After a call has been approved and executed, you can propose trusting that tool from the approvals inbox.",
+              testId: "trust-rules-empty",
+            }
+          : null
+      }
+    >
+      <Table data-testid="trust-rule-table">
+        <THead>
+          <TR>
+            <TH>Tool</TH>
+            <TH>Scope</TH>
+            <TH className="text-right">Uses</TH>
+            <TH>Expires</TH>
+            <TH>Status</TH>
+            <TH>Schema</TH>
+            {canEdit ? <ActionsHeader /> : null}
+          </TR>
+        </THead>
+        <TBody>
+          {rules.map((rule) => {
+            const status = effectiveStatus(rule, nowMs);
+            const target = scopeTarget(rule);
+            const constraints = constraintCount(rule.argumentConstraints);
+            const revocable = rule.status === "active" || rule.status === "pending_approval";
+            return (
+              <Fragment key={rule.id}>
+                <TR
+                  data-testid="trust-rule-row"
+                  data-trust-rule-id={rule.id}
+                  data-status={status}
+                  className={cn((status === "revoked" || status === "expired") && "text-zinc-500")}
+                >
+                  <TD className="min-w-44">
+                    <code className="font-mono text-xs text-zinc-900">{rule.toolName}</code>
+                    {constraints > 0 ? (
+                      <span className="block text-xs text-zinc-500">
+                        {constraints === 1 ? "1 argument constraint" : `${constraints} argument constraints`}
+                      </span>
+                    ) : null}
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    {TRUST_RULE_SCOPE_LABELS[rule.scopeType] ?? rule.scopeType}
+                    {target ? (
+                      <code className="ml-1.5 font-mono text-xs text-zinc-500" title={target}>
+                        {shortId(target)}
+                      </code>
+                    ) : null}
+                  </TD>
+                  <TD className="text-right whitespace-nowrap tabular-nums" data-testid="trust-rule-uses">
+                    {rule.useCount} / {rule.maxUses ?? "∞"}
+                    {rule.maxUses === null ? <span className="sr-only"> (no limit)</span> : null}
+                  </TD>
+                  <TD className="text-xs whitespace-nowrap">
+                    {rule.expiresAt ? (
+                      <RelativeTime value={rule.expiresAt} now={now} />
+                    ) : (
+                      <span className="text-zinc-500">Never</span>
+                    )}
+                  </TD>
+                  <TD>
+                    <TrustRuleStatusBadge status={status} />
+                  </TD>
+                  <TD>
+                    <code className="font-mono text-xs" title={rule.schemaHash}>
+                      {shortId(rule.schemaHash, 12)}
+                    </code>
+                  </TD>
+                  {canEdit ? (
+                    <TD className="text-right whitespace-nowrap">
+                      {revocable ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                          onClick={() => setConfirmRevoke(rule.id)}
+                          aria-label={`Revoke the trust rule for ${rule.toolName}`}
+                          data-testid="trust-rule-revoke"
                         >
-                          {rule.useCount} / {rule.maxUses ?? "∞"}
-                          {rule.maxUses === null ? <span className="sr-only"> (no limit)</span> : null}
-                        </TD>
-                        <TD className="text-xs whitespace-nowrap">
-                          {rule.expiresAt ? (
-                            <RelativeTime value={rule.expiresAt} now={now} />
-                          ) : (
-                            <span className="text-zinc-500">Never</span>
-                          )}
-                        </TD>
-                        <TD>
-                          <TrustRuleStatusBadge status={status} />
-                        </TD>
-                        <TD>
-                          <code className="font-mono text-xs" title={rule.schemaHash}>
-                            {shortId(rule.schemaHash, 12)}
-                          </code>
-                        </TD>
-                        {canEdit ? (
-                          <TD className="text-right whitespace-nowrap">
-                            {revocable ? (
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                                onClick={() => setConfirmRevoke(rule.id)}
-                                aria-label={`Revoke the trust rule for ${rule.toolName}`}
-                                data-testid="trust-rule-revoke"
-                              >
-                                Revoke
-                              </Button>
-                            ) : null}
-                          </TD>
-                        ) : null}
-                      </TR>
-                      {confirmRevoke === rule.id ? (
-                        <tr>
-                          <td colSpan={columns} className="px-4 py-2">
-                            <ConfirmBar
-                              confirmLabel="Revoke rule"
-                              pending={revoke.isPending}
-                              onCancel={() => setConfirmRevoke(null)}
-                              onConfirm={() => revoke.mutate(rule.id)}
-                              data-testid="trust-rule-revoke-bar"
-                            >
-                              Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>?
-                              Calls will ask for approval again at once.
-                            </ConfirmBar>
-                          </td>
-                        </tr>
+                          Revoke
+                        </Button>
                       ) : null}
-                    </Fragment>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
-        </CardBody>
-      </Card>
-    </div>
+                    </TD>
+                  ) : null}
+                </TR>
+                {confirmRevoke === rule.id ? (
+                  <tr>
+                    <td colSpan={columns} className="px-4 py-2">
+                      <ConfirmBar
+                        confirmLabel="Revoke rule"
+                        pending={revoke.isPending}
+                        onCancel={() => setConfirmRevoke(null)}
+                        onConfirm={() => revoke.mutate(rule.id)}
+                        data-testid="trust-rule-revoke-bar"
+                      >
+                        Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>? Calls
+                        will ask for approval again at once.
+                      </ConfirmBar>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </ResourceListCard>
   );
 }

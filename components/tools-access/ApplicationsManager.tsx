@@ -2,42 +2,24 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, Fragment, useId, useState } from "react";
+import { Fragment, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
-import { cn, focusRing } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
+import { cn } from "../ui/cn";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
+import { ApplicationCreateForm } from "./ApplicationCreateForm";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
-import {
-  APPLICATION_TYPE_HINTS,
-  APPLICATION_TYPE_LABELS,
-  APPLICATION_TYPES,
-  CONNECTION_STATUS_LABELS,
-  connectionsHref,
-  invalidateConnections,
-} from "./gateway";
+import { CONNECTION_STATUS_LABELS, connectionsHref, invalidateConnections } from "./gateway";
 import { RISK_LABELS, RISKS } from "./labels";
-import { ReadOnlyNote } from "./ReadOnlyNote";
+import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
-import type {
-  Application,
-  ApplicationCreateInput,
-  ApplicationRecord,
-  ApplicationsResponse,
-  ApplicationType,
-  ConnectionStatus,
-} from "./types";
+import type { Application, ApplicationRecord, ApplicationsResponse, ConnectionStatus } from "./types";
+import { linkClass } from "./view-helpers";
 
+export { APPLICATION_SLUG_PATTERN, suggestSlug } from "./ApplicationCreateForm";
 export type { Application } from "./types";
 
 export interface ApplicationsManagerProps {
@@ -49,24 +31,7 @@ export interface ApplicationsManagerProps {
   className?: string;
 }
 
-/** The server's slug rule: agents see tools as `<slug>__<tool>`. */
-export const APPLICATION_SLUG_PATTERN = /^[a-z][a-z0-9-]{0,47}$/;
-
 const CONNECTION_ORDER: readonly ConnectionStatus[] = ["active", "draft", "disabled", "archived"];
-
-/** "Acme GitHub!" → "acme-github" (a suggestion while the slug was not typed by hand). */
-export function suggestSlug(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^[^a-z]+/, "")
-    .replace(/-+$/, "")
-    .slice(0, 48)
-    .replace(/-+$/, "");
-}
-
-const linkClass = cn("rounded font-medium text-accent-700 hover:underline", focusRing);
 
 /** Registered applications with their connection and tool counts; create and archive. */
 export function ApplicationsManager({
@@ -105,137 +70,131 @@ export function ApplicationsManager({
   const columns = canEdit ? 7 : 6;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="applications-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the applications"
-        retry={() => void query.refetch()}
-      />
-      <Card>
-        <CardHeader
-          title="Applications"
-          description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
-          refreshing={query.isFetching ? "Refreshing applications" : undefined}
-        />
-        <CardBody className="space-y-4">
-          {!canEdit ? (
-            <ReadOnlyNote data-testid="applications-read-only">
-              You can view applications but not change them.
-            </ReadOnlyNote>
-          ) : null}
-          <ApiErrorAlert error={archive.error} title="Could not archive the application" />
-          {applications.length === 0 ? (
-            <EmptyState
-              headingAs="h3"
-              title="No applications yet"
-              description="Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it."
-              data-testid="applications-empty"
-            />
-          ) : (
-            <Table data-testid="app-table">
-              <caption className="sr-only">Applications</caption>
-              <THead>
-                <TR>
-                  <TH>Name</TH>
-                  <TH>Slug</TH>
-                  <TH>Type</TH>
-                  <TH>Status</TH>
-                  <TH>Connections</TH>
-                  <TH>Tools</TH>
-                  {canEdit ? <ActionsHeader /> : null}
-                </TR>
-              </THead>
-              <TBody>
-                {applications.map((app) => {
-                  const archived = app.status === "archived";
-                  return (
-                    <Fragment key={app.id}>
-                      <TR
-                        data-testid="app-row"
-                        data-application-id={app.id}
-                        data-slug={app.slug}
-                        data-status={app.status}
-                        className={cn(archived && "text-zinc-500")}
-                      >
-                        <TD className="min-w-44">
-                          <Link
-                            href={connectionsHref(companyId, { applicationId: app.id })}
-                            className={linkClass}
-                            data-testid="app-connections-link"
-                          >
-                            {app.name}
-                            <span className="sr-only">: show connections</span>
-                          </Link>
-                          {app.description ? (
-                            <span className="block text-xs text-zinc-500">{app.description}</span>
-                          ) : null}
-                        </TD>
-                        <TD>
-                          <code className="font-mono text-xs whitespace-nowrap text-zinc-800">
-                            {app.slug}
-                          </code>
-                        </TD>
-                        <TD>
-                          <ApplicationTypeBadge type={app.type} />
-                        </TD>
-                        <TD>
-                          <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
-                            {archived ? "Archived" : "Active"}
-                          </Badge>
-                        </TD>
-                        <TD className="text-xs" data-testid="app-connections">
-                          <ConnectionCounts counts={app.connections} />
-                        </TD>
-                        <TD className="min-w-44 text-xs" data-testid="app-tools">
-                          <ToolCounts app={app} />
-                        </TD>
-                        {canEdit ? (
-                          <TD className="text-right whitespace-nowrap">
-                            {!archived ? (
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                                onClick={() => {
-                                  archive.reset();
-                                  setConfirmArchive(app.id);
-                                }}
-                                aria-label={`Archive ${app.name}`}
-                                data-testid="app-archive"
-                              >
-                                Archive
-                              </Button>
-                            ) : null}
-                          </TD>
-                        ) : null}
-                      </TR>
-                      {confirmArchive === app.id ? (
-                        <tr>
-                          <td colSpan={columns} className="px-4 py-2">
-                            <ConfirmBar
-                              confirmLabel="Archive application"
-                              pending={archive.isPending}
-                              onCancel={() => setConfirmArchive(null)}
-                              onConfirm={() => archive.mutate(app.id)}
-                              data-testid="app-archive-bar"
-                            >
-                              Archive “{app.name}”? Its connections are archived with it and its tools are
-                              refused. Archiving is final: it cannot be undone, and the slug{" "}
-                              <code className="font-mono">{app.slug}</code> stays taken.
-                            </ConfirmBar>
-                          </td>
-                        </tr>
+    <ResourceListCard
+      testId="applications-manager"
+      className={className}
+      title="Applications"
+      description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
+      refreshing={query.isFetching ? "Refreshing applications" : undefined}
+      loadError={query.error}
+      loadErrorTitle="Could not refresh the applications"
+      onRetry={() => void query.refetch()}
+      readOnly={
+        canEdit
+          ? null
+          : { note: "You can view applications but not change them.", testId: "applications-read-only" }
+      }
+      notices={<ApiErrorAlert error={archive.error} title="Could not archive the application" />}
+      empty={
+        applications.length === 0
+          ? {
+              title: "No applications yet",
+              description:
+                "Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it.",
+              testId: "applications-empty",
+            }
+          : null
+      }
+      footer={canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
+    >
+      <Table data-testid="app-table">
+        <caption className="sr-only">Applications</caption>
+        <THead>
+          <TR>
+            <TH>Name</TH>
+            <TH>Slug</TH>
+            <TH>Type</TH>
+            <TH>Status</TH>
+            <TH>Connections</TH>
+            <TH>Tools</TH>
+            {canEdit ? <ActionsHeader /> : null}
+          </TR>
+        </THead>
+        <TBody>
+          {applications.map((app) => {
+            const archived = app.status === "archived";
+            return (
+              <Fragment key={app.id}>
+                <TR
+                  data-testid="app-row"
+                  data-application-id={app.id}
+                  data-slug={app.slug}
+                  data-status={app.status}
+                  className={cn(archived && "text-zinc-500")}
+                >
+                  <TD className="min-w-44">
+                    <Link
+                      href={connectionsHref(companyId, { applicationId: app.id })}
+                      className={linkClass}
+                      data-testid="app-connections-link"
+                    >
+                      {app.name}
+                      <span className="sr-only">: show connections</span>
+                    </Link>
+                    {app.description ? (
+                      <span className="block text-xs text-zinc-500">{app.description}</span>
+                    ) : null}
+                  </TD>
+                  <TD>
+                    <code className="font-mono text-xs whitespace-nowrap text-zinc-800">{app.slug}</code>
+                  </TD>
+                  <TD>
+                    <ApplicationTypeBadge type={app.type} />
+                  </TD>
+                  <TD>
+                    <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
+                      {archived ? "Archived" : "Active"}
+                    </Badge>
+                  </TD>
+                  <TD className="text-xs" data-testid="app-connections">
+                    <ConnectionCounts counts={app.connections} />
+                  </TD>
+                  <TD className="min-w-44 text-xs" data-testid="app-tools">
+                    <ToolCounts app={app} />
+                  </TD>
+                  {canEdit ? (
+                    <TD className="text-right whitespace-nowrap">
+                      {!archived ? (
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                          onClick={() => {
+                            archive.reset();
+                            setConfirmArchive(app.id);
+                          }}
+                          aria-label={`Archive ${app.name}`}
+                          data-testid="app-archive"
+                        >
+                          Archive
+                        </Button>
                       ) : null}
-                    </Fragment>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
-        </CardBody>
-      </Card>
-      {canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
-    </div>
+                    </TD>
+                  ) : null}
+                </TR>
+                {confirmArchive === app.id ? (
+                  <tr>
+                    <td colSpan={columns} className="px-4 py-2">
+                      <ConfirmBar
+                        confirmLabel="Archive application"
+                        pending={archive.isPending}
+                        onCancel={() => setConfirmArchive(null)}
+                        onConfirm={() => archive.mutate(app.id)}
+                        data-testid="app-archive-bar"
+                      >
+                        Archive “{app.name}”? Its connections are archived with it and its tools are refused.
+                        Archiving is final: it cannot be undone, and the slug{" "}
+                        <code className="font-mono">{app.slug}</code> stays taken.
+                      </ConfirmBar>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </ResourceListCard>
   );
 }
 
@@ -277,175 +236,5 @@ function ToolCounts({ app }: { app: Application }) {
         </span>
       ) : null}
     </span>
-  );
-}
-
-type CreateErrors = Partial<Record<"slug" | "name", string>>;
-
-function ApplicationCreateForm({ companyId }: { companyId: string }) {
-  const api = useToolsApi();
-  const client = useQueryClient();
-  const id = useId();
-  const [slug, setSlug] = useState("");
-  const [slugTouched, setSlugTouched] = useState(false);
-  const [name, setName] = useState("");
-  const [type, setType] = useState<ApplicationType>("mcp_http");
-  const [description, setDescription] = useState("");
-  const [errors, setErrors] = useState<CreateErrors>({});
-
-  const create = useMutation({
-    mutationFn: (body: ApplicationCreateInput) =>
-      api<ApplicationRecord>(toolsApiPath(companyId, "/applications"), { method: "POST", body }),
-    onSuccess: (created) => {
-      client.setQueryData<Application[]>(toolsAccessKeys.applications(companyId), (old) =>
-        old && !old.some((a) => a.id === created.id)
-          ? [
-              ...old,
-              {
-                ...created,
-                connections: {},
-                tools: { total: 0, quarantined: 0, byRisk: {} },
-              },
-            ]
-          : old,
-      );
-      setSlug("");
-      setSlugTouched(false);
-      setName("");
-      setDescription("");
-      return client.invalidateQueries({ queryKey: toolsAccessKeys.applications(companyId) });
-    },
-  });
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const next: CreateErrors = {};
-    const s = slug.trim();
-    const n = name.trim();
-    if (!s) next.slug = "Give the application a slug.";
-    else if (!APPLICATION_SLUG_PATTERN.test(s))
-      next.slug = "Use lowercase letters, digits and dashes, starting with a letter (at most 48).";
-    if (!n) next.name = "Give the application a name.";
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    const body: ApplicationCreateInput = { slug: s, name: n, type };
-    if (description.trim()) body.description = description.trim();
-    create.mutate(body);
-  }
-
-  const preview = slug.trim() || "<slug>";
-  return (
-    <Card>
-      <CardHeader title="New application" titleAs="h3" />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create an application">
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field id={`${id}-name`} label="Name" required error={errors.name}>
-              {(control) => (
-                <Input
-                  {...control}
-                  value={name}
-                  onChange={(e) => {
-                    setName(e.target.value);
-                    if (!slugTouched) setSlug(suggestSlug(e.target.value));
-                  }}
-                  placeholder="e.g. GitHub"
-                  maxLength={100}
-                  data-testid="app-create-name"
-                />
-              )}
-            </Field>
-            <Field
-              id={`${id}-slug`}
-              label="Slug"
-              required
-              error={errors.slug}
-              hint={
-                <>
-                  Lowercase letters, digits and dashes; agents see tools as{" "}
-                  <code className="font-mono text-zinc-700">&lt;slug&gt;__&lt;tool&gt;</code>
-                  {slug.trim() ? (
-                    <>
-                      {" "}
-                      (here <code className="font-mono text-zinc-700">{preview}__&lt;tool&gt;</code>)
-                    </>
-                  ) : null}
-                  . It cannot change later.
-                </>
-              }
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={slug}
-                  onChange={(e) => {
-                    setSlug(e.target.value);
-                    setSlugTouched(true);
-                  }}
-                  placeholder="e.g. github"
-                  maxLength={48}
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="app-create-slug"
-                />
-              )}
-            </Field>
-          </div>
-          <Field id={`${id}-type`} label="Type" hint={APPLICATION_TYPE_HINTS[type]}>
-            {(control) => (
-              <Select
-                {...control}
-                value={type}
-                onChange={(e) => setType(e.target.value as ApplicationType)}
-                data-testid="app-create-type"
-              >
-                {APPLICATION_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {APPLICATION_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                maxLength={2000}
-                data-testid="app-create-description"
-              />
-            )}
-          </Field>
-          <ApiErrorAlert error={create.error} title="Could not create the application" />
-          {create.isSuccess ? (
-            <p className="text-sm text-zinc-700" role="status" data-testid="app-create-done">
-              Created “{create.data.name}”.{" "}
-              <Link
-                href={connectionsHref(companyId, { applicationId: create.data.id })}
-                className={linkClass}
-              >
-                Add a connection
-              </Link>{" "}
-              to reach its tools.
-            </p>
-          ) : null}
-          <div className="flex justify-end">
-            <PendingButton
-              pending={create.isPending}
-              pendingLabel="Creating…"
-              type="submit"
-              size="sm"
-              data-testid="app-create-submit"
-            >
-              Create application
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
   );
 }

@@ -3,37 +3,24 @@
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, useEffect, useId, useMemo, useState } from "react";
-import { type DateInput, formatAbsolute, formatDuration, humanize } from "../format";
-import { Badge } from "../ui/Badge";
+import { type DateInput, formatDuration, humanize } from "../format";
 import { Button } from "../ui/Button";
-import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { KeyValueList } from "../ui/KeyValueList";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Select } from "../ui/Select";
 import { TableSkeleton } from "../ui/Skeleton";
 import { Spinner } from "../ui/Spinner";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
+import { AuditEventDetails } from "./AuditEventDetails";
+import { AuditFilterBar, type AuditFilterInput, NO_FILTERS } from "./AuditFilterBar";
 import { normalizeAuditFilters, toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { DecisionBadge } from "./DecisionBadge";
-import { DECISION_LABELS, DECISIONS } from "./labels";
 import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { AuditDecision, AuditEvent, AuditFilters, AuditPage, NamedRef } from "./types";
+import type { AuditEvent, AuditFilters, AuditPage, NamedRef } from "./types";
 
+export { AUDIT_EVENT_TYPES } from "./AuditFilterBar";
 export type { AuditEvent } from "./types";
-
-/** Event types offered in the filter. */
-export const AUDIT_EVENT_TYPES: readonly string[] = [
-  "decision",
-  "execution_started",
-  "result_returned",
-  "rate_limited",
-  "approval_requested",
-];
 
 export const AUDIT_EMPTY_TEXT = {
   title: "No tool calls recorded yet.",
@@ -77,14 +64,6 @@ export function formatBytes(bytes: number): string {
   return `${byteFormat.format(bytes / (1024 * 1024))} MB`;
 }
 
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
-}
-
 const linkClass = cn("rounded text-accent-700 hover:underline", focusRing);
 
 /** Searchable timeline of gateway events (`GET /audit`), newest first, with expandable details. */
@@ -100,10 +79,8 @@ export function AuditTimeline({
 }: AuditTimelineProps) {
   const api = useToolsApi();
   const id = useId();
-  const [agentId, setAgentId] = useState("");
-  const [tool, setTool] = useState("");
-  const [decision, setDecision] = useState<AuditDecision | "">("");
-  const [eventType, setEventType] = useState("");
+  const [input, setInput] = useState<AuditFilterInput>(NO_FILTERS);
+  const { agentId, tool, decision, eventType } = input;
   const debouncedTool = useDebounced(tool, TOOL_FILTER_DELAY_MS);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
@@ -166,103 +143,20 @@ export function AuditTimeline({
   }
 
   function clearFilters() {
-    setAgentId("");
-    setTool("");
-    setDecision("");
-    setEventType("");
+    setInput(NO_FILTERS);
   }
-
-  const anyFilterInput = Boolean(agentId || tool.trim() || decision || eventType);
 
   return (
     <div className={cn("space-y-4", className)} data-testid="audit-timeline">
-      <search aria-label="Filter tool calls">
-        <form
-          onSubmit={(e) => e.preventDefault()}
-          className="grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
-        >
-          <Field id={`${id}-agent`} label="Agent">
-            {(control) => (
-              <Select
-                {...control}
-                value={agentId}
-                onChange={(e) => setAgentId(e.target.value)}
-                data-testid="audit-filter-agent"
-              >
-                <option value="">All agents</option>
-                {agents.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-tool`} label="Tool">
-            {(control) => (
-              <Input
-                {...control}
-                type="search"
-                value={tool}
-                onChange={(e) => setTool(e.target.value)}
-                placeholder="github__create_issue"
-                autoComplete="off"
-                spellCheck={false}
-                data-testid="audit-filter-tool"
-              />
-            )}
-          </Field>
-          <Field id={`${id}-decision`} label="Decision">
-            {(control) => (
-              <Select
-                {...control}
-                value={decision}
-                onChange={(e) => setDecision(e.target.value as AuditDecision | "")}
-                data-testid="audit-filter-decision"
-              >
-                <option value="">Any decision</option>
-                {DECISIONS.map((d) => (
-                  <option key={d} value={d}>
-                    {DECISION_LABELS[d]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-event`} label="Event">
-            {(control) => (
-              <Select
-                {...control}
-                value={eventType}
-                onChange={(e) => setEventType(e.target.value)}
-                data-testid="audit-filter-event-type"
-              >
-                <option value="">Any event</option>
-                {AUDIT_EVENT_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {humanize(t)}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <div className="flex items-end gap-2">
-            <Button
-              variant="secondary"
-              onClick={() => void query.refetch()}
-              disabled={query.isFetching}
-              data-testid="audit-refresh"
-            >
-              Refresh
-            </Button>
-            {anyFilterInput ? (
-              <Button variant="ghost" onClick={clearFilters} data-testid="audit-clear-filters">
-                Clear
-              </Button>
-            ) : null}
-          </div>
-        </form>
-      </search>
+      <AuditFilterBar
+        id={id}
+        agents={agents}
+        values={input}
+        onChange={(patch) => setInput((prev) => ({ ...prev, ...patch }))}
+        onClear={clearFilters}
+        onRefresh={() => void query.refetch()}
+        refreshing={query.isFetching}
+      />
 
       <div aria-live="polite" className="sr-only">
         {query.isFetching ? "Loading tool calls…" : `${events.length} events shown`}
@@ -440,62 +334,6 @@ export function AuditTimeline({
           </Button>
         </div>
       ) : null}
-    </div>
-  );
-}
-
-function AuditEventDetails({ event }: { event: AuditEvent }) {
-  return (
-    <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
-      <KeyValueList
-        className="self-start rounded-md border border-zinc-200 bg-white px-3"
-        items={[
-          { label: "Event", value: `${humanize(event.eventType)} · #${event.seq}` },
-          { label: "At", value: formatAbsolute(event.createdAt) },
-          { label: "Actor", value: humanize(event.actorType) },
-          {
-            label: "Matched policies",
-            value: event.matchedPolicyIds.length ? (
-              <span className="flex flex-col font-mono text-xs">
-                {event.matchedPolicyIds.map((pid) => (
-                  <span key={pid}>{pid}</span>
-                ))}
-              </span>
-            ) : (
-              "None"
-            ),
-          },
-          {
-            label: "Error",
-            value: event.errorClass ? <code className="font-mono text-xs">{event.errorClass}</code> : null,
-          },
-        ]}
-      />
-      <div className="min-w-0 space-y-3">
-        {event.redactions.length > 0 ? (
-          <div
-            className="flex flex-wrap items-center gap-1.5 text-sm text-zinc-700"
-            data-testid="audit-redactions"
-          >
-            <span>Redacted fields:</span>
-            {event.redactions.map((path) => (
-              <Badge key={path} tone="warning" title="This field's value was removed">
-                <span className="font-mono">{path}</span>
-              </Badge>
-            ))}
-          </div>
-        ) : null}
-        {event.argsSummary ? (
-          <CodeBlock code={toJson(event.argsSummary)} language="json" title="Arguments (summary)" />
-        ) : (
-          <p className="text-sm text-zinc-500">No arguments recorded.</p>
-        )}
-        {event.resultSummary ? (
-          <CodeBlock code={toJson(event.resultSummary)} language="json" title="Result (summary)" />
-        ) : (
-          <p className="text-sm text-zinc-500">No result recorded.</p>
-        )}
-      </div>
     </div>
   );
 }

@@ -3,11 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardFooter, CardHeader } from "../ui/Card";
-import { CodeBlock } from "../ui/CodeBlock";
-import { cn, focusRing } from "../ui/cn";
+import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { Field } from "../ui/Field";
 import { PendingButton } from "../ui/PendingButton";
@@ -16,12 +14,13 @@ import { Spinner } from "../ui/Spinner";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
-import { applicationsHref, connectionsHref, plural, policiesHref, profileHref } from "./gateway";
-import { QuarantineBadge } from "./QuarantineBadge";
+import { InstallResult, SmokeResult } from "./ExampleResults";
+import { connectionsHref } from "./gateway";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Example, ExampleInstallResult, ExampleSmokeResult, ExamplesResponse, NamedRef } from "./types";
+import { linkClass } from "./view-helpers";
 
 export type { Example } from "./types";
 
@@ -36,16 +35,6 @@ export interface ExamplesPanelProps {
   /** Smoke results to show before any check is run (stories, or results kept across navigation). */
   initialSmokeResults?: ExampleSmokeResult[];
   className?: string;
-}
-
-const linkClass = cn("rounded font-medium text-accent-700 hover:underline", focusRing);
-
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
 }
 
 /** Safe fixture applications to install in one click, and smoke checks that prove the pipeline works. */
@@ -318,137 +307,5 @@ function ExampleCard({
         </CardFooter>
       ) : null}
     </Card>
-  );
-}
-
-function InstallResult({ companyId, result }: { companyId: string; result: ExampleInstallResult }) {
-  return (
-    <Alert tone="success" title="Installed" data-testid="example-install-result">
-      <ul className="mt-1 space-y-0.5">
-        <li>
-          Application:{" "}
-          <Link
-            href={applicationsHref(companyId)}
-            className={linkClass}
-            data-testid="example-link-application"
-          >
-            see applications
-          </Link>
-        </li>
-        <li>
-          Connection (tested, reviewed and enabled):{" "}
-          <Link
-            href={connectionsHref(companyId, {
-              applicationId: result.applicationId,
-              connectionId: result.connectionId,
-            })}
-            className={linkClass}
-            data-testid="example-link-connection"
-          >
-            open the connection
-          </Link>
-        </li>
-        <li>
-          Profile (bound to the company):{" "}
-          <Link
-            href={profileHref(companyId, result.profileId)}
-            className={linkClass}
-            data-testid="example-link-profile"
-          >
-            open the profile
-          </Link>
-        </li>
-        <li>
-          {result.policyIds.length === 0 ? (
-            "No policies."
-          ) : (
-            <>
-              {plural(result.policyIds.length, "policy", "policies")}:{" "}
-              <Link href={policiesHref(companyId)} className={linkClass} data-testid="example-link-policies">
-                see policies
-              </Link>
-            </>
-          )}
-        </li>
-      </ul>
-      {result.tools.length > 0 ? (
-        <ul className="mt-2 flex flex-wrap gap-1.5" aria-label="Installed tools">
-          {result.tools.map((tool) => (
-            <li key={tool.name} className="inline-flex items-center gap-1.5">
-              <code className="font-mono text-xs">{tool.name}</code>
-              <RiskBadge risk={tool.risk} />
-              <QuarantineBadge status={tool.status} />
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </Alert>
-  );
-}
-
-function SmokeResult({ result, agents }: { result: ExampleSmokeResult; agents: NamedRef[] }) {
-  const failed = result.checks.filter((c) => !c.passed).length;
-  const agentName = agents.find((a) => a.id === result.agentId)?.name;
-  return (
-    <section
-      className={cn(
-        "rounded-lg border px-4 py-3",
-        result.passed ? "border-emerald-200 bg-emerald-50/50" : "border-red-200 bg-red-50/50",
-      )}
-      aria-label="Smoke check results"
-      data-testid="smoke-result"
-      data-passed={result.passed}
-    >
-      <div className="flex flex-wrap items-center justify-between gap-2" role="status">
-        <Badge tone={result.passed ? "success" : "danger"} dot data-testid="smoke-overall">
-          {result.passed
-            ? `All ${result.checks.length} checks passed`
-            : `${failed} of ${result.checks.length} ${result.checks.length === 1 ? "check" : "checks"} failed`}
-        </Badge>
-        <span className="text-xs text-zinc-600">
-          Run <code className="font-mono">{result.runId}</code>
-          {agentName ? ` as ${agentName}` : ""}
-        </span>
-      </div>
-      <ul className="mt-3 space-y-2">
-        {result.checks.map((check) => (
-          <li key={check.name} data-testid="smoke-check" data-passed={check.passed}>
-            <details className="group">
-              <summary
-                className={cn(
-                  "flex cursor-pointer list-none items-start gap-2 rounded text-sm [&::-webkit-details-marker]:hidden",
-                  focusRing,
-                )}
-              >
-                <span
-                  aria-hidden="true"
-                  className={cn(
-                    "mt-px w-4 shrink-0 text-center font-bold",
-                    check.passed ? "text-emerald-700" : "text-red-700",
-                  )}
-                >
-                  {check.passed ? "✓" : "✗"}
-                </span>
-                <span className="min-w-0 flex-1 text-zinc-900">
-                  <span className="sr-only">{check.passed ? "Passed: " : "Failed: "}</span>
-                  {check.name}
-                </span>
-                <span className="shrink-0 text-xs text-accent-700 group-open:hidden">Show evidence</span>
-                <span className="hidden shrink-0 text-xs text-accent-700 group-open:inline">
-                  Hide evidence
-                </span>
-              </summary>
-              <CodeBlock
-                code={toJson(check.evidence)}
-                language="json"
-                title="Evidence"
-                className="mt-2"
-                data-testid="smoke-evidence"
-              />
-            </details>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }

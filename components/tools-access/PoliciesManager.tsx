@@ -3,9 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useMemo, useState } from "react";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
 import { Spinner } from "../ui/Spinner";
 import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -15,7 +13,7 @@ import { useCatalogEntries, useToolTargets } from "./hooks";
 import { BLOCK_BEATS_ALLOW, PolicyForm } from "./PolicyForm";
 import { PolicyKindBadge } from "./PolicyKindBadge";
 import { type PolicyNameLookup, summarizePolicy } from "./policy-summary";
-import { ReadOnlyNote } from "./ReadOnlyNote";
+import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { PoliciesResponse, Policy, PolicyInput } from "./types";
 
@@ -116,33 +114,29 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
   }
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="policies-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the policies"
-        retry={() => void query.refetch()}
-      />
-      <Card>
-        <CardHeader
-          title="Policies"
-          description={<>Rules the gateway checks on tool calls. {BLOCK_BEATS_ALLOW}</>}
-          actions={
-            <>
-              {query.isFetching ? <Spinner size="sm" label="Refreshing policies" /> : null}
-              {canEdit && !formOpen ? (
-                <Button size="sm" onClick={() => openForm({ mode: "create" })} data-testid="policy-new">
-                  New policy
-                </Button>
-              ) : null}
-            </>
-          }
-        />
-        <CardBody className="space-y-4">
-          {!canEdit ? (
-            <ReadOnlyNote data-testid="policies-read-only">
-              You can view policies but not change them.
-            </ReadOnlyNote>
+    <ResourceListCard
+      testId="policies-manager"
+      className={className}
+      title="Policies"
+      description={<>Rules the gateway checks on tool calls. {BLOCK_BEATS_ALLOW}</>}
+      actions={
+        <>
+          {query.isFetching ? <Spinner size="sm" label="Refreshing policies" /> : null}
+          {canEdit && !formOpen ? (
+            <Button size="sm" onClick={() => openForm({ mode: "create" })} data-testid="policy-new">
+              New policy
+            </Button>
           ) : null}
+        </>
+      }
+      loadError={query.error}
+      loadErrorTitle="Could not refresh the policies"
+      onRetry={() => void query.refetch()}
+      readOnly={
+        canEdit ? null : { note: "You can view policies but not change them.", testId: "policies-read-only" }
+      }
+      notices={
+        <>
           <ApiErrorAlert error={toggle.error} title="Could not change whether the policy is enabled" />
           <ApiErrorAlert error={remove.error} title="Could not delete the policy" />
           {formOpen ? (
@@ -158,107 +152,109 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
               />
             </div>
           ) : null}
-          {policies.length === 0 ? (
-            <EmptyState
-              headingAs="h3"
-              title="No policies yet"
-              description="Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls."
-              data-testid="policies-empty"
-            />
-          ) : (
-            <Table data-testid="policy-table">
-              <THead>
-                <TR>
-                  <TH>Name</TH>
-                  <TH>Kind</TH>
-                  <TH className="text-right">Priority</TH>
-                  <TH>Enabled</TH>
-                  <TH>Matches</TH>
-                  {canEdit ? <ActionsHeader /> : null}
-                </TR>
-              </THead>
-              <TBody>
-                {policies.map((policy) => {
-                  const toggling = toggle.isPending && toggle.variables?.id === policy.id;
-                  return (
-                    <Fragment key={policy.id}>
-                      <TR
-                        data-testid="policy-row"
-                        data-policy-id={policy.id}
-                        data-kind={policy.kind}
-                        data-enabled={policy.enabled}
-                        className={cn(!policy.enabled && "text-zinc-500")}
+        </>
+      }
+      empty={
+        policies.length === 0
+          ? {
+              title: "No policies yet",
+              description:
+                "Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls.",
+              testId: "policies-empty",
+            }
+          : null
+      }
+    >
+      <Table data-testid="policy-table">
+        <THead>
+          <TR>
+            <TH>Name</TH>
+            <TH>Kind</TH>
+            <TH className="text-right">Priority</TH>
+            <TH>Enabled</TH>
+            <TH>Matches</TH>
+            {canEdit ? <ActionsHeader /> : null}
+          </TR>
+        </THead>
+        <TBody>
+          {policies.map((policy) => {
+            const toggling = toggle.isPending && toggle.variables?.id === policy.id;
+            return (
+              <Fragment key={policy.id}>
+                <TR
+                  data-testid="policy-row"
+                  data-policy-id={policy.id}
+                  data-kind={policy.kind}
+                  data-enabled={policy.enabled}
+                  className={cn(!policy.enabled && "text-zinc-500")}
+                >
+                  <TD className="min-w-40">
+                    <span className="font-medium text-zinc-900">{policy.name}</span>
+                    {policy.description ? (
+                      <span className="block text-xs text-zinc-500">{policy.description}</span>
+                    ) : null}
+                  </TD>
+                  <TD>
+                    <PolicyKindBadge kind={policy.kind} />
+                  </TD>
+                  <TD className="text-right tabular-nums">{policy.priority}</TD>
+                  <TD>
+                    <Switch
+                      checked={policy.enabled}
+                      label={`Enabled: ${policy.name}`}
+                      disabled={!canEdit || toggling}
+                      busy={toggling}
+                      onChange={(enabled) => toggle.mutate({ id: policy.id, enabled })}
+                      data-testid="policy-enabled-toggle"
+                    />
+                  </TD>
+                  <TD className="min-w-56 text-xs text-zinc-600" data-testid="policy-summary">
+                    {summarizePolicy(policy, names)}
+                  </TD>
+                  {canEdit ? (
+                    <TD className="text-right whitespace-nowrap">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => openForm({ mode: "edit", policyId: policy.id })}
+                        aria-label={`Edit ${policy.name}`}
+                        data-testid="policy-edit"
                       >
-                        <TD className="min-w-40">
-                          <span className="font-medium text-zinc-900">{policy.name}</span>
-                          {policy.description ? (
-                            <span className="block text-xs text-zinc-500">{policy.description}</span>
-                          ) : null}
-                        </TD>
-                        <TD>
-                          <PolicyKindBadge kind={policy.kind} />
-                        </TD>
-                        <TD className="text-right tabular-nums">{policy.priority}</TD>
-                        <TD>
-                          <Switch
-                            checked={policy.enabled}
-                            label={`Enabled: ${policy.name}`}
-                            disabled={!canEdit || toggling}
-                            busy={toggling}
-                            onChange={(enabled) => toggle.mutate({ id: policy.id, enabled })}
-                            data-testid="policy-enabled-toggle"
-                          />
-                        </TD>
-                        <TD className="min-w-56 text-xs text-zinc-600" data-testid="policy-summary">
-                          {summarizePolicy(policy, names)}
-                        </TD>
-                        {canEdit ? (
-                          <TD className="text-right whitespace-nowrap">
-                            <Button
-                              variant="ghost"
-                              size="sm"
-                              onClick={() => openForm({ mode: "edit", policyId: policy.id })}
-                              aria-label={`Edit ${policy.name}`}
-                              data-testid="policy-edit"
-                            >
-                              Edit
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              size="sm"
-                              className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                              onClick={() => setConfirmDelete(policy.id)}
-                              aria-label={`Delete ${policy.name}`}
-                              data-testid="policy-delete"
-                            >
-                              Delete
-                            </Button>
-                          </TD>
-                        ) : null}
-                      </TR>
-                      {confirmDelete === policy.id ? (
-                        <tr>
-                          <td colSpan={canEdit ? 6 : 5} className="px-4 py-2">
-                            <ConfirmBar
-                              confirmLabel="Delete policy"
-                              pending={remove.isPending}
-                              onCancel={() => setConfirmDelete(null)}
-                              onConfirm={() => remove.mutate(policy.id)}
-                              data-testid="policy-delete-bar"
-                            >
-                              Delete “{policy.name}”? This cannot be undone.
-                            </ConfirmBar>
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  );
-                })}
-              </TBody>
-            </Table>
-          )}
-        </CardBody>
-      </Card>
-    </div>
+                        Edit
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        className="text-red-700 hover:bg-red-50 hover:text-red-800"
+                        onClick={() => setConfirmDelete(policy.id)}
+                        aria-label={`Delete ${policy.name}`}
+                        data-testid="policy-delete"
+                      >
+                        Delete
+                      </Button>
+                    </TD>
+                  ) : null}
+                </TR>
+                {confirmDelete === policy.id ? (
+                  <tr>
+                    <td colSpan={canEdit ? 6 : 5} className="px-4 py-2">
+                      <ConfirmBar
+                        confirmLabel="Delete policy"
+                        pending={remove.isPending}
+                        onCancel={() => setConfirmDelete(null)}
+                        onConfirm={() => remove.mutate(policy.id)}
+                        data-testid="policy-delete-bar"
+                      >
+                        Delete “{policy.name}”? This cannot be undone.
+                      </ConfirmBar>
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </ResourceListCard>
   );
 }

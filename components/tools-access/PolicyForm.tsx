@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Field } from "../ui/Field";
@@ -11,34 +11,19 @@ import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
 import { useCatalogEntries, useToolTargets } from "./hooks";
+import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "./labels";
+import { PolicyConditionsSection as ConditionsSection } from "./PolicyConditions";
+import { BLOCK_BEATS_ALLOW, EffectFields, Section } from "./PolicyFormFields";
 import {
-  ARGUMENT_OP_LABELS,
-  ARGUMENT_OPS,
-  LIST_OPS,
-  NUMBER_OPS,
-  POLICY_KIND_HINTS,
-  POLICY_KIND_LABELS,
-  POLICY_KINDS,
-  RATE_LIMIT_SCOPE_LABELS,
-  RATE_LIMIT_SCOPES,
-  RISK_LABELS,
-  RISKS,
-  VALUELESS_OPS,
-  WEEKDAYS,
-} from "./labels";
-import {
-  type ArgumentRow,
   emptyPolicyForm,
   formToPolicyInput,
-  newArgumentRow,
   type PolicyFormErrors,
   type PolicyFormState,
   policyToForm,
 } from "./policy-form";
-import type { ArgumentOp, Policy, PolicyInput, PolicyKind, RateLimitScope, Risk } from "./types";
+import type { Policy, PolicyInput, PolicyKind, Risk } from "./types";
 
-/** The note shown next to kind and priority. */
-export const BLOCK_BEATS_ALLOW = "A block beats an allow whatever their priorities.";
+export { BLOCK_BEATS_ALLOW } from "./PolicyFormFields";
 
 export interface PolicyFormProps {
   companyId: string;
@@ -82,12 +67,6 @@ export function PolicyForm({
 
   function set<K extends keyof PolicyFormState>(key: K, value: PolicyFormState[K]) {
     setState((prev) => ({ ...prev, [key]: value }));
-  }
-  function setArg(index: number, patch: Partial<ArgumentRow>) {
-    setState((prev) => ({
-      ...prev,
-      args: prev.args.map((row, i) => (i === index ? { ...row, ...patch } : row)),
-    }));
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -323,112 +302,7 @@ export function PolicyForm({
         <ApiErrorAlert error={catalog.error} title="Could not load applications and tools" />
       </Section>
 
-      <Section
-        title="Conditions"
-        description="Optional. Every condition that is set must hold for the policy to apply."
-      >
-        <fieldset className="space-y-3" data-testid="policy-arguments">
-          <legend className="text-sm font-medium text-zinc-800">Argument constraints</legend>
-          <p className="text-xs text-zinc-500">
-            Path is a JSON pointer into the call's arguments (e.g. /to). Values are read as JSON when possible
-            (42, true, ["a","b"]), otherwise as text.
-          </p>
-          {state.args.length === 0 ? <p className="text-sm text-zinc-500">No argument constraints.</p> : null}
-          {state.args.map((row, index) => (
-            <ArgumentRowFields
-              key={row.key}
-              baseId={`${id}-arg-${index}`}
-              index={index}
-              row={row}
-              errors={errors}
-              onChange={(patch) => setArg(index, patch)}
-              onRemove={() =>
-                set(
-                  "args",
-                  state.args.filter((_, i) => i !== index),
-                )
-              }
-            />
-          ))}
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => set("args", [...state.args, newArgumentRow()])}
-            data-testid="policy-argument-add"
-          >
-            Add argument constraint
-          </Button>
-        </fieldset>
-
-        <fieldset className="space-y-3" data-testid="policy-time-window">
-          <legend className="text-sm font-medium text-zinc-800">Time window</legend>
-          <CheckboxGroup
-            legend={<span className="font-normal text-zinc-600">Days</span>}
-            inline
-            options={WEEKDAYS.map((d) => ({
-              value: String(d.value),
-              label: <abbr title={d.long}>{d.short}</abbr>,
-            }))}
-            selected={state.days.map(String)}
-            onChange={(next) => set("days", next.map(Number))}
-          />
-          <div className="grid gap-3 sm:grid-cols-3">
-            <Field id={`${id}-start`} label="From" error={errors.start}>
-              {(control) => (
-                <Input
-                  {...control}
-                  type="time"
-                  value={state.start}
-                  onChange={(e) => set("start", e.target.value)}
-                />
-              )}
-            </Field>
-            <Field id={`${id}-end`} label="Until" error={errors.end}>
-              {(control) => (
-                <Input
-                  {...control}
-                  type="time"
-                  value={state.end}
-                  onChange={(e) => set("end", e.target.value)}
-                />
-              )}
-            </Field>
-            <Field id={`${id}-timezone`} label="Time zone" error={errors.timezone} hint="e.g. Europe/Paris">
-              {(control) => (
-                <Input
-                  {...control}
-                  value={state.timezone}
-                  onChange={(e) => set("timezone", e.target.value)}
-                  placeholder="UTC"
-                  autoComplete="off"
-                  spellCheck={false}
-                />
-              )}
-            </Field>
-          </div>
-        </fieldset>
-
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-zinc-800">Context</legend>
-          <div className="flex flex-wrap gap-x-6 gap-y-2">
-            <Checkbox
-              label="Requires an issue"
-              checked={state.requireIssue}
-              onChange={(e) => set("requireIssue", e.target.checked)}
-            />
-            <Checkbox
-              label="Requires a project"
-              checked={state.requireProject}
-              onChange={(e) => set("requireProject", e.target.checked)}
-            />
-            <Checkbox
-              label="Requires a routine"
-              checked={state.requireRoutine}
-              onChange={(e) => set("requireRoutine", e.target.checked)}
-            />
-          </div>
-        </fieldset>
-      </Section>
+      <ConditionsSection id={id} state={state} errors={errors} set={set} setState={setState} />
 
       <Section title="Effect" description={POLICY_KIND_HINTS[state.kind]}>
         <EffectFields baseId={`${id}-effect`} state={state} errors={errors} setState={setState} />
@@ -451,228 +325,4 @@ export function PolicyForm({
       </div>
     </form>
   );
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <section className="space-y-4 rounded-lg border border-zinc-200 p-4">
-      <div>
-        <h4 className="text-sm font-semibold text-zinc-900">{title}</h4>
-        {description ? <p className="mt-0.5 text-sm text-zinc-600">{description}</p> : null}
-      </div>
-      {children}
-    </section>
-  );
-}
-
-function ArgumentRowFields({
-  baseId,
-  index,
-  row,
-  errors,
-  onChange,
-  onRemove,
-}: {
-  baseId: string;
-  index: number;
-  row: ArgumentRow;
-  errors: PolicyFormErrors;
-  onChange: (patch: Partial<ArgumentRow>) => void;
-  onRemove: () => void;
-}) {
-  const valueless = VALUELESS_OPS.has(row.op);
-  const placeholder = LIST_OPS.has(row.op) ? '["a", "b"]' : NUMBER_OPS.has(row.op) ? "100" : "@acme.com";
-  return (
-    <div
-      className="grid items-start gap-3 rounded-md bg-zinc-50 p-3 sm:grid-cols-[minmax(0,1fr)_11rem_minmax(0,1fr)_auto]"
-      data-testid="policy-argument-row"
-    >
-      <Field
-        id={`${baseId}-path`}
-        label={`Constraint ${index + 1}: path`}
-        error={errors[`args.${index}.path`]}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            value={row.path}
-            onChange={(e) => onChange({ path: e.target.value })}
-            placeholder="/to"
-            spellCheck={false}
-            className="font-mono"
-          />
-        )}
-      </Field>
-      <Field id={`${baseId}-op`} label="Operator">
-        {(control) => (
-          <Select
-            {...control}
-            value={row.op}
-            onChange={(e) => onChange({ op: e.target.value as ArgumentOp })}
-          >
-            {ARGUMENT_OPS.map((op) => (
-              <option key={op} value={op}>
-                {ARGUMENT_OP_LABELS[op]}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
-      <Field id={`${baseId}-value`} label="Value" error={errors[`args.${index}.value`]}>
-        {(control) => (
-          <Input
-            {...control}
-            value={valueless ? "" : row.value}
-            disabled={valueless}
-            placeholder={valueless ? "No value needed" : placeholder}
-            onChange={(e) => onChange({ value: e.target.value })}
-            spellCheck={false}
-            className="font-mono"
-          />
-        )}
-      </Field>
-      <div className="sm:pt-6">
-        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove constraint ${index + 1}`}>
-          Remove
-        </Button>
-      </div>
-    </div>
-  );
-}
-
-function EffectFields({
-  baseId,
-  state,
-  errors,
-  setState,
-}: {
-  baseId: string;
-  state: PolicyFormState;
-  errors: PolicyFormErrors;
-  setState: (update: (prev: PolicyFormState) => PolicyFormState) => void;
-}) {
-  switch (state.kind) {
-    case "rate_limit": {
-      const setRate = (patch: Partial<PolicyFormState["rateLimit"]>) =>
-        setState((prev) => ({ ...prev, rateLimit: { ...prev.rateLimit, ...patch } }));
-      return (
-        <div className="grid gap-4 sm:grid-cols-3" data-testid="policy-effect-rate-limit">
-          <Field id={`${baseId}-limit`} label="Calls allowed" required error={errors.limit}>
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={state.rateLimit.limit}
-                onChange={(e) => setRate({ limit: e.target.value })}
-                placeholder="10"
-                data-testid="policy-rate-limit"
-              />
-            )}
-          </Field>
-          <Field
-            id={`${baseId}-window`}
-            label="Per window of (seconds)"
-            required
-            error={errors.windowSeconds}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={state.rateLimit.windowSeconds}
-                onChange={(e) => setRate({ windowSeconds: e.target.value })}
-                data-testid="policy-rate-window"
-              />
-            )}
-          </Field>
-          <Field id={`${baseId}-per`} label="Counted for">
-            {(control) => (
-              <Select
-                {...control}
-                value={state.rateLimit.per}
-                onChange={(e) => setRate({ per: e.target.value as RateLimitScope })}
-                data-testid="policy-rate-per"
-              >
-                {RATE_LIMIT_SCOPES.map((s) => (
-                  <option key={s} value={s}>
-                    {RATE_LIMIT_SCOPE_LABELS[s]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Checkbox
-            className="sm:col-span-3"
-            label="Count each tool separately"
-            checked={state.rateLimit.perTool}
-            onChange={(e) => setRate({ perTool: e.target.checked })}
-            data-testid="policy-rate-per-tool"
-          />
-        </div>
-      );
-    }
-    case "redact_arguments":
-    case "redact_result":
-      return (
-        <Field
-          id={`${baseId}-paths`}
-          label={state.kind === "redact_arguments" ? "Argument paths to redact" : "Result paths to redact"}
-          required
-          error={errors.redactPaths}
-          hint="One JSON pointer per line, e.g. /password or /headers/authorization."
-        >
-          {(control) => (
-            <Textarea
-              {...control}
-              rows={3}
-              value={state.redactPaths}
-              onChange={(e) => {
-                const value = e.target.value;
-                setState((prev) => ({ ...prev, redactPaths: value }));
-              }}
-              spellCheck={false}
-              className="font-mono"
-              data-testid="policy-redact-paths"
-            />
-          )}
-        </Field>
-      );
-    case "require_approval":
-      return (
-        <Field
-          id={`${baseId}-expires`}
-          label="Approval expires after (seconds)"
-          error={errors.expiresInSeconds}
-          hint="Leave empty for the default."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              value={state.approvalExpiresInSeconds}
-              onChange={(e) => {
-                const value = e.target.value;
-                setState((prev) => ({ ...prev, approvalExpiresInSeconds: value }));
-              }}
-              className="max-w-40"
-              data-testid="policy-approval-expires"
-            />
-          )}
-        </Field>
-      );
-    default:
-      return (
-        <p className="text-sm text-zinc-600">
-          Nothing to configure. {state.kind === "block" ? BLOCK_BEATS_ALLOW : null}
-        </p>
-      );
-  }
 }

@@ -4,6 +4,7 @@ import { type ComponentProps, type ReactNode, useEffect, useRef } from "react";
 import { Button } from "../ui/Button";
 import { cn, focusRing } from "../ui/cn";
 import { PendingButton } from "../ui/PendingButton";
+import { TD } from "../ui/Table";
 
 const checkboxClass = cn(
   "mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-accent-600 disabled:cursor-not-allowed",
@@ -216,5 +217,35 @@ export function ConfirmBar({
         </PendingButton>
       </div>
     </div>
+  );
+}
+
+/** The last cell of a row that can be removed: a ghost "Remove" button that shows "Removing…" while pending. */
+export function RemoveCell({
+  pending,
+  onRemove,
+  label,
+  testId,
+}: {
+  pending: boolean;
+  onRemove: () => void;
+  /** The accessible name, e.g. `Remove entry: github.*`. */
+  label: string;
+  testId: string;
+}) {
+  return (
+    <TD className="text-right">
+      <PendingButton
+        pending={pending}
+        pendingLabel="Removing…"
+        variant="ghost"
+        size="sm"
+        onClick={onRemove}
+        aria-label={label}
+        data-testid={testId}
+      >
+        Remove
+      </PendingButton>
+    </TD>
   );
 }
