@@ -19,8 +19,11 @@ export interface ServiceContext {
   now: () => Date;
 }
 
-/** The person behind a board actor: the signed-in user, or the user who created the board key. */
-export function personOf(actor: Actor): string | null {
+/**
+ * The person behind a board actor: the signed-in user, or the user who created the board key
+ * (null for agents, the system, and a board key whose creator is gone).
+ */
+export function actorUserId(actor: Actor): string | null {
   if (actor.type === "user") return actor.userId;
   if (actor.type === "board_key") return actor.userId;
   return null;

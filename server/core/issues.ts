@@ -4,7 +4,7 @@ import { agents, companies, issueComments, issueDocuments, issues, projects, use
 import { ISSUE_STATUSES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
 
 export const CreateIssueInput = z.object({
@@ -166,7 +166,7 @@ export async function addComment(ctx: ServiceContext, issueId: string, input: Cr
     await requireCompany(ctx, issue.companyId, "work:write", "issue");
     author = {
       authorType: "user",
-      authorUserId: actor.type === "user" ? actor.userId : actor.userId,
+      authorUserId: actorUserId(actor),
       authorAgentId: null,
     };
   } else {

@@ -11,7 +11,7 @@ import { toolConnections, toolStdioTemplates } from "@/db/schema";
 import { STDIO_CWD_POLICIES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { invalidRequest, notFound, type ServiceError } from "../errors";
 import { mutateAccess } from "../tools/profiles";
 import { auditRefusal, checkSlotValues, commandByKey, commandNotApproved } from "./catalog";
@@ -195,8 +195,7 @@ export async function createStdioTemplate(
       );
     }
   }
-  const createdByUserId =
-    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  const createdByUserId = actorUserId(ctx.actor);
   const row = await ctx.db.transaction(async (tx) => {
     const [t] = await tx
       .insert(toolStdioTemplates)

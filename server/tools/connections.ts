@@ -8,7 +8,7 @@ import { requireCompany } from "../auth/authorize";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "../catalog/classify";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import { CONNECTION_TEST_ERRORS, classifyUpstreamError } from "../connectors/test-errors";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { jsonShapeProblem } from "../core/json-shape";
 import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
@@ -577,8 +577,7 @@ export async function reviewCatalog(
 ) {
   await requireCompany(ctx, companyId, "tools:manage_connections");
   await loadConnection(ctx.db, companyId, connectionId);
-  const reviewer =
-    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  const reviewer = actorUserId(ctx.actor);
   await mutateAccess(
     ctx,
     companyId,
