@@ -9,6 +9,12 @@ export type Actor =
   | { type: "user"; userId: string; email: string; sessionId?: string }
   | { type: "board_key"; keyId: string; companyId: string; role: BoardKeyRole; userId: string | null }
   | { type: "agent_key"; keyId: string; companyId: string; agentId: string }
+  /**
+   * An agent inside one of its runs, acting through the gateway's governed self tools
+   * (`server/self-tools/`). Never authenticated from a request: only a governed tool call,
+   * already confined to the run, builds one.
+   */
+  | { type: "agent"; companyId: string; agentId: string; runId: string }
   | { type: "system"; reason: string };
 
 export interface ServiceContext {
@@ -41,6 +47,8 @@ export function actorRef(actor: Actor): { actorType: ActorType; actorId: string 
       return { actorType: "board_key", actorId: actor.keyId };
     case "agent_key":
       return { actorType: "agent_key", actorId: actor.keyId };
+    case "agent":
+      return { actorType: "agent", actorId: actor.agentId };
     case "system":
       return { actorType: "system", actorId: actor.reason };
   }
