@@ -8,6 +8,9 @@ import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[e
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, issueComments, issues } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
+import { requireCompany } from "@/server/auth/authorize";
+import type { ServiceContext } from "@/server/context";
+import { createIssue } from "@/server/core/issues";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
@@ -140,5 +143,33 @@ describe("Paperclip's self tools write through the core verbs", () => {
       .from(issueComments)
       .where(eq(issueComments.issueId, otherIssueId));
     expect(after.length).toBe(before.length);
+  });
+});
+
+describe("the agent actor the self tools run the verbs as", () => {
+  const agentCtx = (company: string): ServiceContext => ({
+    db: database.db,
+    actor: { type: "agent", companyId: company, agentId, runId: "00000000-0000-4000-8000-000000000009" },
+    requestId: "t",
+    now: () => new Date(),
+  });
+
+  it("reads and writes its company's work and nothing else", async () => {
+    await expect(requireCompany(agentCtx(companyId), companyId, "work:write")).resolves.toMatchObject({
+      companyId,
+    });
+    for (const capability of ["tools:admin", "members:manage", "runs:manage", "tools:approve"] as const)
+      await expect(requireCompany(agentCtx(companyId), companyId, capability)).rejects.toMatchObject({
+        code: "forbidden",
+      });
+  });
+
+  it("cannot reach another company (answered as not found)", async () => {
+    const other = "00000000-0000-4000-8000-0000000000aa";
+    await expect(
+      createIssue(agentCtx(other), companyId, { title: "x", body: "", status: "backlog" }),
+    ).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });
