@@ -72,13 +72,6 @@ export const LAYERS: { name: string; units: string[] }[] = [
  */
 export const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
   {
-    from: "server/approvals/action-requests.ts",
-    to: "server/gateway/call-tool.ts",
-    reason:
-      "approving a request executes it through executeInvocation; issue 15 deliverable 1 " +
-      "(wip/r-gateway) moves it to server/gateway/execute.ts — delete this entry then",
-  },
-  {
     from: "server/runtime/catalog.ts",
     to: "server/runtime/supervisor.ts",
     reason:

@@ -9,6 +9,12 @@ export type Actor =
   | { type: "user"; userId: string; email: string; sessionId?: string }
   | { type: "board_key"; keyId: string; companyId: string; role: BoardKeyRole; userId: string | null }
   | { type: "agent_key"; keyId: string; companyId: string; agentId: string }
+  /**
+   * An agent inside one of its runs, acting through the gateway's governed self tools
+   * (`server/self-tools/`). Never authenticated from a request: only a governed tool call,
+   * already confined to the run, builds one.
+   */
+  | { type: "agent"; companyId: string; agentId: string; runId: string }
   | { type: "system"; reason: string };
 
 export interface ServiceContext {
@@ -19,8 +25,11 @@ export interface ServiceContext {
   now: () => Date;
 }
 
-/** The person behind a board actor: the signed-in user, or the user who created the board key. */
-export function personOf(actor: Actor): string | null {
+/**
+ * The person behind a board actor: the signed-in user, or the user who created the board key
+ * (null for agents, the system, and a board key whose creator is gone).
+ */
+export function actorUserId(actor: Actor): string | null {
   if (actor.type === "user") return actor.userId;
   if (actor.type === "board_key") return actor.userId;
   return null;
@@ -38,6 +47,8 @@ export function actorRef(actor: Actor): { actorType: ActorType; actorId: string 
       return { actorType: "board_key", actorId: actor.keyId };
     case "agent_key":
       return { actorType: "agent_key", actorId: actor.keyId };
+    case "agent":
+      return { actorType: "agent", actorId: actor.agentId };
     case "system":
       return { actorType: "system", actorId: actor.reason };
   }

@@ -6,7 +6,7 @@ import { APPROVAL_STATUSES } from "@/db/schema/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import { actorRef, personOf, type ServiceContext } from "../context";
+import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, forbidden, notFound, ServiceError } from "../errors";
 
 /**
@@ -52,7 +52,7 @@ export async function proposeFormalApproval(
       issueId: p.issueId ?? null,
       requestedByActorType: actorType,
       requestedByActorId: actorId,
-      requestedByUserId: personOf(ctx.actor),
+      requestedByUserId: actorUserId(ctx.actor),
     })
     .returning();
   await logActivity(tx, ctx, {
@@ -155,7 +155,7 @@ export async function decideFormalApproval(
     // a board key's creator) must not be the person behind the proposal, whichever
     // credentials each used. An owner may accept their own proposal only where the company's
     // policy says so (`owner_may_self_approve`), and the approval then says it was.
-    const decider = personOf(ctx.actor);
+    const decider = actorUserId(ctx.actor);
     if (!decider) throw forbidden("only a person can decide an approval");
     const proposer = await proposerOf(tx, a);
     let ownerSelfApproved = false;

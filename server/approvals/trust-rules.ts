@@ -6,7 +6,7 @@ import { ArgumentConstraint } from "../access/policy-schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound } from "../errors";
 import { proposeFormalApproval } from "./formal";
 
@@ -68,12 +68,7 @@ export async function createTrustRuleFromRequest(
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
         status: "pending_approval",
         sourceActionRequestId: ar.id,
-        createdByUserId:
-          ctx.actor.type === "user"
-            ? ctx.actor.userId
-            : ctx.actor.type === "board_key"
-              ? ctx.actor.userId
-              : null,
+        createdByUserId: actorUserId(ctx.actor),
       })
       .returning();
     const approval = await proposeFormalApproval(tx, ctx, companyId, {
@@ -119,12 +114,7 @@ export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ru
       .set({
         status: "revoked",
         revokedAt: now,
-        revokedByUserId:
-          ctx.actor.type === "user"
-            ? ctx.actor.userId
-            : ctx.actor.type === "board_key"
-              ? ctx.actor.userId
-              : null,
+        revokedByUserId: actorUserId(ctx.actor),
         updatedAt: now,
       })
       .where(

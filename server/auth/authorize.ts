@@ -6,6 +6,9 @@ import type { ServiceContext } from "../context";
 import { forbidden, notFound, type ServiceError } from "../errors";
 import { type Capability, roleHas } from "./capabilities";
 
+/** What an agent acting in its run (`agent` actor, the self tools) may do in its company. */
+const AGENT_RUN_CAPABILITIES: readonly Capability[] = ["company:read", "work:write"];
+
 export interface CompanyAccess {
   companyId: string;
   role: MembershipRole;
@@ -14,7 +17,8 @@ export interface CompanyAccess {
 /**
  * The first line of every company-scoped verb. A caller outside the company gets 404
  * `not_found` (the company's existence is not revealed); a member without the capability
- * gets 403 `forbidden`. Agent keys hold no board capability.
+ * gets 403 `forbidden`. Agent keys hold no board capability; an agent in its run (the self
+ * tools) reads and writes its company's work.
  */
 export async function requireCompany(
   ctx: ServiceContext,
@@ -35,6 +39,12 @@ export async function requireCompany(
     case "agent_key":
       if (actor.companyId !== companyId) return deny(ctx, companyId, capability, notFound(hiddenAs));
       return deny(ctx, companyId, capability, forbidden("agent keys cannot use board routes"));
+    case "agent":
+      // A self tool's run: its own company's work only, never administration.
+      if (actor.companyId !== companyId) return deny(ctx, companyId, capability, notFound(hiddenAs));
+      if (!AGENT_RUN_CAPABILITIES.includes(capability))
+        return deny(ctx, companyId, capability, forbidden(`agents lack the \`${capability}\` capability`));
+      return { companyId, role: "member" };
     case "user": {
       const [m] = await ctx.db
         .select({ role: companyMemberships.role })

@@ -9,9 +9,9 @@ import { grantsForUrl, type PrivateUpstreamGrant } from "../net/private-upstream
 import { isDeferred, stdioCallTool, stdioListTools } from "../runtime";
 import type { StdioTarget } from "../runtime/supervisor";
 import { resolveConnectionSecrets } from "../secrets/resolve";
+import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
-import { getPlugin } from "./plugins";
-import { builtinCatalog, runBuiltinTool, SELF_TOOLS, type SelfToolContext } from "./self-tools";
+import { getPlugin, selfTools } from "./plugins";
 
 type ApplicationRow = typeof toolApplications.$inferSelect;
 type ConnectionRow = typeof toolConnections.$inferSelect;
@@ -174,7 +174,7 @@ export async function listUpstreamTools(
       }));
     }
     case "paperclip_self":
-      return builtinCatalog(SELF_TOOLS);
+      return builtinCatalog(selfTools());
     case "paperclip_plugin": {
       const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;
       if (!plugin)
@@ -250,7 +250,7 @@ export async function callUpstreamTool(
     }
     case "paperclip_self": {
       if (!self) throw new ServiceError("session_invalid", "self tools need a run context", 401);
-      return { result: asToolResult(await runBuiltinTool(SELF_TOOLS, name, self, args)), fullJson: null };
+      return { result: asToolResult(await runBuiltinTool(selfTools(), name, self, args)), fullJson: null };
     }
     case "paperclip_plugin": {
       const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;

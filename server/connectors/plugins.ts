@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { BuiltinTool } from "./self-tools";
+import { ServiceError } from "../errors";
+import type { BuiltinTool } from "./builtin";
 
 /**
  * In-process plugin tool registry. Plugin tools are governed exactly like upstream MCP tools:
@@ -29,6 +30,29 @@ export function getPlugin(id: string): PluginDefinition | undefined {
 
 export function listPlugins(): PluginDefinition[] {
   return [...registry.values()];
+}
+
+type SelfHolder = typeof globalThis & { __paperclipSelfTools?: readonly BuiltinTool[] };
+
+/**
+ * Paperclip's own agent tools register here (`server/self-tools/`, imported by the adapters):
+ * they call the core verbs, which sit above the connectors, so the connectors only know them
+ * through this interface.
+ */
+export function registerSelfTools(tools: readonly BuiltinTool[]): void {
+  (globalThis as SelfHolder).__paperclipSelfTools = tools;
+}
+
+/** The registered self tools; none registered in this process fails closed. */
+export function selfTools(): readonly BuiltinTool[] {
+  const tools = (globalThis as SelfHolder).__paperclipSelfTools;
+  if (!tools)
+    throw new ServiceError(
+      "runtime_unavailable",
+      "Paperclip's own tools are not loaded in this process",
+      503,
+    );
+  return tools;
 }
 
 // A built-in plugin: small text utilities, handy for examples and tests.

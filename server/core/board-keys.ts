@@ -5,7 +5,7 @@ import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { boardKeyEffectiveRole } from "../auth/capabilities";
 import { mintToken } from "../auth/tokens";
-import { personOf, type ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
 
 export const CreateBoardKeyInput = z.object({
@@ -34,7 +34,7 @@ export async function createBoardKey(ctx: ServiceContext, companyId: string, inp
   if (RANK[input.role] > RANK[access.role])
     throw forbidden(`you cannot create a key with role \`${input.role}\``);
   // A key acts for a person and is bounded by their membership: without one it could never work.
-  const creator = personOf(ctx.actor);
+  const creator = actorUserId(ctx.actor);
   if (!creator) throw forbidden("a board key is created by a person");
   const minted = mintToken("boardKey");
   return ctx.db.transaction(async (tx) => {

@@ -4,7 +4,7 @@ import { agents, companies, issueComments, issueDocuments, issues, projects, use
 import { ISSUE_STATUSES } from "@/db/schema/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
 
 export const CreateIssueInput = z.object({
@@ -75,6 +75,7 @@ export async function createIssue(ctx: ServiceContext, companyId: string, input:
         projectId: input.projectId,
         parentId: input.parentId,
         createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+        createdByAgentId: ctx.actor.type === "agent" ? ctx.actor.agentId : null,
       })
       .returning({ id: issues.id });
     await logActivity(tx, ctx, {
@@ -104,7 +105,7 @@ export async function listIssues(ctx: ServiceContext, companyId: string, query: 
 async function loadIssueFor(ctx: ServiceContext, issueId: string) {
   const [issue] = await issueQuery(ctx).where(eq(issues.id, issueId));
   if (!issue) throw notFound("issue");
-  if (ctx.actor.type === "agent_key") {
+  if (ctx.actor.type === "agent_key" || ctx.actor.type === "agent") {
     if (ctx.actor.companyId !== issue.companyId) throw notFound("issue");
   } else {
     await requireCompany(ctx, issue.companyId, "company:read", "issue");
@@ -155,32 +156,53 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
   return { ...issue, parentIdentifier, comments, documents };
 }
 
-/** Adds a text comment as the calling user or agent. */
-export async function addComment(ctx: ServiceContext, issueId: string, input: CreateCommentInput) {
+/**
+ * Adds a text comment as the calling user or agent, with its activity row. `payload` marks
+ * what the comment is (a self tool's draft: `{draft, runId, source}`); requests never set it.
+ */
+export async function addComment(
+  ctx: ServiceContext,
+  issueId: string,
+  input: CreateCommentInput,
+  opts: { payload?: Record<string, unknown> } = {},
+) {
   const issue = await loadIssueFor(ctx, issueId);
   const { actor } = ctx;
   let author: { authorType: "user" | "agent"; authorUserId: string | null; authorAgentId: string | null };
   if (actor.type === "agent_key") {
     author = { authorType: "agent", authorUserId: null, authorAgentId: actor.agentId };
+  } else if (actor.type === "agent") {
+    await requireCompany(ctx, issue.companyId, "work:write", "issue");
+    author = { authorType: "agent", authorUserId: null, authorAgentId: actor.agentId };
   } else if (actor.type === "user" || actor.type === "board_key") {
     await requireCompany(ctx, issue.companyId, "work:write", "issue");
-    author = {
-      authorType: "user",
-      authorUserId: actor.type === "user" ? actor.userId : actor.userId,
-      authorAgentId: null,
-    };
+    author = { authorType: "user", authorUserId: actorUserId(actor), authorAgentId: null };
   } else {
     throw forbidden();
   }
   return ctx.db.transaction(async (tx) => {
     const [comment] = await tx
       .insert(issueComments)
-      .values({ companyId: issue.companyId, issueId: issue.id, kind: "text", body: input.body, ...author })
+      .values({
+        companyId: issue.companyId,
+        issueId: issue.id,
+        kind: "text",
+        body: input.body,
+        ...author,
+        ...(opts.payload ? { payload: opts.payload } : {}),
+      })
       .returning();
     await tx
       .update(issues)
       .set({ updatedAt: ctx.now() })
       .where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.id)));
+    await logActivity(tx, ctx, {
+      companyId: issue.companyId,
+      action: "issue.comment",
+      entityType: "issue",
+      entityId: issue.id,
+      details: { commentId: comment!.id, ...(opts.payload?.draft ? { draft: true } : {}) },
+    });
     return comment!;
   });
 }

@@ -8,7 +8,7 @@ import { requireCompany } from "../auth/authorize";
 import { endUserSessions } from "../auth/sessions";
 import { mintToken } from "../auth/tokens";
 import { publicOrigin } from "../config/proxy";
-import { personOf, type ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
 
 /** One-time set-password links live three days. */
@@ -70,7 +70,7 @@ export async function addMember(
       await tx.insert(passwordSetTokens).values({
         userId: user!.id,
         tokenHash: minted.hash,
-        createdByUserId: personOf(ctx.actor),
+        createdByUserId: actorUserId(ctx.actor),
         expiresAt: new Date(now.getTime() + PASSWORD_LINK_TTL_MS),
       });
       link = { token: minted.token };

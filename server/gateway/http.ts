@@ -14,6 +14,8 @@ import {
 } from "../errors";
 import { errorResponse, refuseUnstorable } from "../http/route";
 import { logError } from "../log";
+// Registers Paperclip's own agent tools with the connectors (they call the core verbs).
+import "../self-tools";
 import {
   auditRefusedSessionToken,
   authenticateGatewayToken,

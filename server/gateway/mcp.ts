@@ -13,9 +13,10 @@ import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedBytes } from "../net/read-bounded";
-import { type GatewayCallOutcome, gatewayCallTool } from "./call-tool";
+import { gatewayCallTool } from "./call-tool";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
 import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
+import { mcpToolResult } from "./outcome";
 import { type GatewayContext, recordGatewayRefusal } from "./sessions";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
@@ -56,32 +57,6 @@ function jsonError(
 
 const sharedValidator = new AjvJsonSchemaValidator();
 
-/** A governed outcome as an MCP tool result: refusals are results the model can read, not protocol errors. */
-function callToolResult(outcome: GatewayCallOutcome): CallToolResult {
-  if (outcome.ok) {
-    return {
-      content: outcome.result.content as CallToolResult["content"],
-      ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
-      ...(outcome.result.isError ? { isError: true } : {}),
-      _meta: {
-        invocationId: outcome.invocationId,
-        replayed: outcome.replayed,
-        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
-      },
-    };
-  }
-  const structured: Record<string, unknown> = { code: outcome.code, message: outcome.message };
-  if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
-  if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
-  if (outcome.invocationId) structured.invocationId = outcome.invocationId;
-  if (outcome.details) structured.issues = outcome.details.issues;
-  return {
-    isError: true,
-    content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
-    structuredContent: structured,
-  };
-}
-
 async function callTool(
   gw: GatewayContext,
   params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
@@ -94,7 +69,7 @@ async function callTool(
     approvedActionRequestId:
       typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
   });
-  return callToolResult(outcome);
+  return mcpToolResult(outcome);
 }
 
 /**

@@ -7,7 +7,7 @@ import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
 import { publicOrigin } from "../config/proxy";
-import { actorRef, type ServiceContext } from "../context";
+import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound, ServiceError } from "../errors";
 
 export const DEFAULT_SESSION_TTL_MINUTES = 15;
@@ -80,12 +80,7 @@ export async function mintGatewaySession(
       issueId: run.issueId,
       projectId: run.projectId,
       routineId: run.routineId,
-      responsibleUserId:
-        ctx.actor.type === "user"
-          ? ctx.actor.userId
-          : ctx.actor.type === "board_key"
-            ? ctx.actor.userId
-            : null,
+      responsibleUserId: actorUserId(ctx.actor),
       tokenPrefix: minted.displayPrefix,
       tokenHash: minted.hash,
       expiresAt,

@@ -16,6 +16,8 @@ import {
   unauthenticated,
 } from "../errors";
 import { logError } from "../log";
+// Registers Paperclip's own agent tools with the connectors (they call the core verbs).
+import "../self-tools";
 
 /** Which kinds of caller a route admits. Anything else is refused before the verb runs. */
 export type ActorKind = "board" | "agent";

@@ -12,7 +12,7 @@ import { STDIO_CWD_POLICIES } from "@/db/schema/values";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { invalidRequest, notFound, type ServiceError } from "../errors";
 import { auditRefusal, commandByKey, commandNotApproved } from "./catalog";
 import { checkSlotValues } from "./command-slots";
@@ -196,8 +196,7 @@ export async function createStdioTemplate(
       );
     }
   }
-  const createdByUserId =
-    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  const createdByUserId = actorUserId(ctx.actor);
   const row = await ctx.db.transaction(async (tx) => {
     const [t] = await tx
       .insert(toolStdioTemplates)

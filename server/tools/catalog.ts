@@ -6,7 +6,7 @@ import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import { refreshConnectionCatalog } from "../catalog/refresh";
 import { loadConnection } from "../connectors/connection";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
 
 export const ReviewCatalogInput = z.object({
@@ -47,8 +47,7 @@ export async function reviewCatalog(
 ) {
   await requireCompany(ctx, companyId, "tools:manage_connections");
   await loadConnection(ctx.db, companyId, connectionId);
-  const reviewer =
-    ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "board_key" ? ctx.actor.userId : null;
+  const reviewer = actorUserId(ctx.actor);
   await mutateAccess(
     ctx,
     companyId,

@@ -1,4 +1,4 @@
-import { ListActionRequestsQuery, listActionRequests } from "@/server/approvals/action-requests";
+import { ListActionRequestsQuery, listActionRequests } from "@/server/approvals/review";
 import { CompanyParams } from "@/server/http/params";
 import { route } from "@/server/http/route";
 

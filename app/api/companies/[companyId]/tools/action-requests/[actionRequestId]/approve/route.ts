@@ -1,4 +1,4 @@
-import { approveActionRequest, DecisionNoteInput } from "@/server/approvals/action-requests";
+import { approveActionRequest, DecisionNoteInput } from "@/server/approvals/review";
 import { ActionRequestParams } from "@/server/http/params";
 import { route } from "@/server/http/route";
 

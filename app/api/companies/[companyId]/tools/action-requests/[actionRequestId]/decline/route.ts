@@ -1,4 +1,4 @@
-import { DecisionNoteInput, declineActionRequest } from "@/server/approvals/action-requests";
+import { DecisionNoteInput, declineActionRequest } from "@/server/approvals/review";
 import { ActionRequestParams } from "@/server/http/params";
 import { route } from "@/server/http/route";
 

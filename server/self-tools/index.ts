@@ -1,31 +1,29 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/db/client";
 import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
 import { ISSUE_STATUSES } from "@/db/schema/values";
-import type { Risk } from "../access/types";
-import { ServiceError } from "../errors";
+import { type BuiltinTool, type SelfToolContext, toolError } from "../connectors/builtin";
+import { registerSelfTools } from "../connectors/plugins";
+import type { ServiceContext } from "../context";
+import { addComment, createIssue } from "../core/issues";
 
-/** What a self tool may touch: the session's company and run context, nothing else. */
-export interface SelfToolContext {
-  db: Db;
-  companyId: string;
-  agentId: string;
-  runId: string;
-  issueId: string | null;
+/**
+ * Paperclip's own agent tools (the `paperclip_self` application). They sit above the core
+ * verbs: writes go through the verbs (`createIssue`, `addComment`) with their activity rows,
+ * as the run's agent, confined to the run's issue. Importing this module registers them with
+ * the connectors' registry (`connectors/plugins.ts`); the adapters (`server/http/route.ts`,
+ * `server/gateway/http.ts`) import it, so `connectors/` never imports a verb.
+ */
+
+/** The verbs' context for a self tool: the run's agent, in its company. */
+function agentContext(ctx: SelfToolContext): ServiceContext {
+  return {
+    db: ctx.db,
+    actor: { type: "agent", companyId: ctx.companyId, agentId: ctx.agentId, runId: ctx.runId },
+    requestId: `run_${ctx.runId}`,
+    now: () => new Date(),
+  };
 }
-
-export interface BuiltinTool {
-  name: string;
-  title: string;
-  description: string;
-  risk: Risk;
-  input: z.ZodObject;
-  annotations: Record<string, unknown>;
-  run: (ctx: SelfToolContext, args: Record<string, unknown>) => Promise<unknown>;
-}
-
-const toolError = (message: string) => new ServiceError("tool_input_invalid", message, 400);
 
 async function issueInCompany(ctx: SelfToolContext, issueId: string | undefined) {
   const id = issueId ?? ctx.issueId;
@@ -172,18 +170,12 @@ export const SELF_TOOLS: BuiltinTool[] = [
     run: async (ctx, a) => {
       const issue = await issueInCompany(ctx, undefined);
       assertRunIssue(ctx, issue.id);
-      const [c] = await ctx.db
-        .insert(issueComments)
-        .values({
-          companyId: ctx.companyId,
-          issueId: issue.id,
-          authorType: "agent",
-          authorAgentId: ctx.agentId,
-          kind: "text",
-          body: a.body as string,
-          payload: { draft: true, runId: ctx.runId, source: "paperclip_self" },
-        })
-        .returning({ id: issueComments.id });
+      const c = await addComment(
+        agentContext(ctx),
+        issue.id,
+        { body: a.body as string },
+        { payload: { draft: true, runId: ctx.runId, source: "paperclip_self" } },
+      );
       return { commentId: c!.id, issue: issue.identifier, draft: true };
     },
   },
@@ -197,34 +189,14 @@ export const SELF_TOOLS: BuiltinTool[] = [
     run: async (ctx, a) => {
       const parent = await issueInCompany(ctx, undefined);
       assertRunIssue(ctx, parent.id);
-      return ctx.db.transaction(async (tx) => {
-        const [counter] = await tx
-          .update(companies)
-          .set({ nextIssueNumber: sql`${companies.nextIssueNumber} + 1` })
-          .where(eq(companies.id, ctx.companyId))
-          .returning({
-            number: sql<number>`${companies.nextIssueNumber} - 1`,
-            prefix: companies.issuePrefix,
-          });
-        const [row] = await tx
-          .insert(issues)
-          .values({
-            companyId: ctx.companyId,
-            number: counter!.number,
-            title: a.title as string,
-            body: a.body as string,
-            status: "backlog",
-            parentId: parent.id,
-            projectId: parent.projectId,
-            createdByAgentId: ctx.agentId,
-          })
-          .returning({ id: issues.id });
-        return {
-          issueId: row!.id,
-          identifier: `${counter!.prefix}-${counter!.number}`,
-          parent: parent.identifier,
-        };
+      const created = await createIssue(agentContext(ctx), ctx.companyId, {
+        title: a.title as string,
+        body: a.body as string,
+        status: "backlog",
+        parentId: parent.id,
+        projectId: parent.projectId ?? undefined,
       });
+      return { issueId: created.id, identifier: created.identifier, parent: parent.identifier };
     },
   },
   {
@@ -261,33 +233,4 @@ export const SELF_TOOLS: BuiltinTool[] = [
   },
 ];
 
-/** Runs a built-in tool after validating its arguments with the tool's own schema. */
-export async function runBuiltinTool(
-  tools: BuiltinTool[],
-  name: string,
-  ctx: SelfToolContext,
-  args: unknown,
-) {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) throw toolError(`unknown tool \`${name}\``);
-  const parsed = tool.input.safeParse(args ?? {});
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw toolError(
-      `invalid arguments${first?.path.length ? ` at \`${first.path.join(".")}\`` : ""}: ${first?.message}`,
-    );
-  }
-  return tool.run(ctx, parsed.data as Record<string, unknown>);
-}
-
-/** The catalog form of built-in tools (JSON schema of their inputs). */
-export function builtinCatalog(tools: BuiltinTool[]) {
-  return tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: z.toJSONSchema(t.input) as Record<string, unknown>,
-    annotations: t.annotations,
-    risk: t.risk,
-  }));
-}
+registerSelfTools(SELF_TOOLS);

@@ -1,0 +1,217 @@
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db, Tx } from "@/db/client";
+import { toolActionRequests, toolInvocations } from "@/db/schema";
+import { ACTION_REQUEST_STATUSES } from "@/db/schema/values";
+import { recordToolEvents } from "../audit/record-event";
+import { requireCompany } from "../auth/authorize";
+import { actorRef, actorUserId, type ServiceContext } from "../context";
+import { conflict, forbidden, notFound, type ServiceError } from "../errors";
+import { type ActionRequest, updateCard } from "./action-requests";
+
+// ————————————————————————————— board review —————————————————————————————
+
+export const ListActionRequestsQuery = z.object({
+  status: z.enum(ACTION_REQUEST_STATUSES).optional(),
+  issueId: z.uuid().optional(),
+  runId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListActionRequestsQuery = z.infer<typeof ListActionRequestsQuery>;
+
+export const DecisionNoteInput = z.object({ note: z.string().trim().max(2000).optional() });
+
+const publicColumns = {
+  id: toolActionRequests.id,
+  invocationId: toolActionRequests.invocationId,
+  runId: toolActionRequests.runId,
+  agentId: toolActionRequests.agentId,
+  issueId: toolActionRequests.issueId,
+  commentId: toolActionRequests.commentId,
+  catalogEntryId: toolActionRequests.catalogEntryId,
+  toolName: toolActionRequests.toolName,
+  argsHash: toolActionRequests.argsHash,
+  schemaHash: toolActionRequests.schemaHash,
+  preview: toolActionRequests.preview,
+  status: toolActionRequests.status,
+  supersededById: toolActionRequests.supersededById,
+  expiresAt: toolActionRequests.expiresAt,
+  decidedByUserId: toolActionRequests.decidedByUserId,
+  decidedAt: toolActionRequests.decidedAt,
+  decisionNote: toolActionRequests.decisionNote,
+  executedAt: toolActionRequests.executedAt,
+  createdAt: toolActionRequests.createdAt,
+};
+
+/** Lists action requests (metadata and the redacted preview; never the raw reviewed arguments). */
+export async function listActionRequests(ctx: ServiceContext, companyId: string, q: ListActionRequestsQuery) {
+  await requireCompany(ctx, companyId, "company:read");
+  const conds: SQL[] = [eq(toolActionRequests.companyId, companyId)];
+  if (q.status) conds.push(eq(toolActionRequests.status, q.status));
+  if (q.issueId) conds.push(eq(toolActionRequests.issueId, q.issueId));
+  if (q.runId) conds.push(eq(toolActionRequests.runId, q.runId));
+  const rows = await ctx.db
+    .select(publicColumns)
+    .from(toolActionRequests)
+    .where(and(...conds))
+    .orderBy(desc(toolActionRequests.createdAt))
+    .limit(q.limit);
+  const now = ctx.now().getTime();
+  // A pending request past its expiry is reported as expired even before anything touches it.
+  return rows.map((r) =>
+    r.status === "pending" && r.expiresAt.getTime() <= now ? { ...r, status: "expired" as const } : r,
+  );
+}
+
+export async function loadRequest(db: Db | Tx, companyId: string, id: string, lock = false) {
+  const q = db
+    .select()
+    .from(toolActionRequests)
+    .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.id, id)));
+  const [row] = lock ? await q.for("update") : await q;
+  if (!row) throw notFound("action request");
+  return row;
+}
+
+/** Reviews are made by people: a signed-in board member or a board key, never an agent. */
+export async function requireReviewer(ctx: ServiceContext, companyId: string) {
+  if (ctx.actor.type !== "user" && ctx.actor.type !== "board_key")
+    throw forbidden("only a person can review a tool call");
+  await requireCompany(ctx, companyId, "tools:approve", "action request");
+}
+
+export function stateError(r: ActionRequest, now: Date): ServiceError {
+  if (r.status === "pending" && r.expiresAt.getTime() <= now.getTime())
+    return conflict("approval_expired", "the request has expired");
+  switch (r.status) {
+    case "declined":
+      return conflict("approval_declined", "the request was declined");
+    case "expired":
+      return conflict("approval_expired", "the request has expired");
+    case "superseded":
+      return conflict("approval_superseded", "a newer request from the same run replaced this one", {
+        supersededById: r.supersededById,
+      });
+    case "executing":
+      return conflict("invocation_in_progress", "the approved call is executing");
+    case "executed":
+      return conflict("approval_consumed", "the approved call has already run");
+    case "failed":
+      return conflict("approval_consumed", "the approved call already ran and failed");
+    case "pending":
+      return conflict("approval_pending", "the request has not been approved yet");
+    default:
+      return conflict("approval_invalid", `the request is \`${r.status}\``);
+  }
+}
+
+export async function approveActionRequest(
+  ctx: ServiceContext,
+  companyId: string,
+  id: string,
+  note?: string,
+) {
+  await requireReviewer(ctx, companyId);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const r = await loadRequest(tx, companyId, id, true);
+    if (r.status === "approved") return { id, status: "approved" as const };
+    if (r.status !== "pending" || r.expiresAt.getTime() <= now.getTime()) {
+      if (r.status === "pending")
+        await tx
+          .update(toolActionRequests)
+          .set({ status: "expired", updatedAt: now })
+          .where(eq(toolActionRequests.id, id));
+      throw stateError(r, now);
+    }
+    const userId = actorUserId(ctx.actor);
+    await tx
+      .update(toolActionRequests)
+      .set({
+        status: "approved",
+        decidedByUserId: userId,
+        decidedAt: now,
+        decisionNote: note ?? null,
+        updatedAt: now,
+      })
+      .where(eq(toolActionRequests.id, id));
+    await tx
+      .update(toolInvocations)
+      .set({ approvalState: "approved", updatedAt: now })
+      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
+    // The card names the person who decided (a board key's creator, not the key).
+    await updateCard(tx, r, { status: "approved", decidedAt: now.toISOString(), decidedByUserId: userId });
+    await recordToolEvents(tx, [
+      {
+        companyId,
+        eventType: "approval_accepted",
+        ...actorRef(ctx.actor),
+        invocationId: r.invocationId,
+        runId: r.runId,
+        issueId: r.issueId,
+        agentId: r.agentId,
+        catalogEntryId: r.catalogEntryId,
+        toolName: r.toolName,
+        decision: "allow",
+        reasonCode: "approved",
+        actionRequestId: id,
+        argsHash: r.argsHash,
+      },
+    ]);
+    return { id, status: "approved" as const };
+  });
+}
+
+export async function declineActionRequest(
+  ctx: ServiceContext,
+  companyId: string,
+  id: string,
+  note?: string,
+) {
+  await requireReviewer(ctx, companyId);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const r = await loadRequest(tx, companyId, id, true);
+    if (r.status === "declined") return { id, status: "declined" as const };
+    if (r.status !== "pending" && r.status !== "approved") throw stateError(r, now);
+    const userId = actorUserId(ctx.actor);
+    await tx
+      .update(toolActionRequests)
+      .set({
+        status: "declined",
+        decidedByUserId: userId,
+        decidedAt: now,
+        decisionNote: note ?? null,
+        updatedAt: now,
+      })
+      .where(eq(toolActionRequests.id, id));
+    await tx
+      .update(toolInvocations)
+      .set({ approvalState: "declined", executionStatus: "denied", updatedAt: now })
+      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
+    await updateCard(tx, r, {
+      status: "declined",
+      decidedAt: now.toISOString(),
+      decidedByUserId: userId,
+      note: note ?? null,
+    });
+    await recordToolEvents(tx, [
+      {
+        companyId,
+        eventType: "approval_rejected",
+        ...actorRef(ctx.actor),
+        invocationId: r.invocationId,
+        runId: r.runId,
+        issueId: r.issueId,
+        agentId: r.agentId,
+        catalogEntryId: r.catalogEntryId,
+        toolName: r.toolName,
+        decision: "deny",
+        reasonCode: "declined",
+        actionRequestId: id,
+        argsHash: r.argsHash,
+      },
+    ]);
+    return { id, status: "declined" as const };
+  });
+}

@@ -1,0 +1,166 @@
+import type { Db } from "@/db/client";
+import { executionTargetOf } from "../access/snapshot";
+import type { AccessSnapshot, Decision } from "../access/types";
+import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
+import { watchToolListChanges } from "../catalog/watch";
+import { callUpstreamTool, upstreamTargetFor } from "../connectors";
+import { loadConnection } from "../connectors/connection";
+import { isServiceError } from "../errors";
+import { claimExecution } from "../ledger/invocations";
+import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
+import { logError } from "../log";
+import { guardResult } from "./guard-result";
+import { type ExecOutcome, executionFailure, failureCode, refused, unclaimedRefusal } from "./outcome";
+import type { GatewayContext } from "./sessions";
+
+/** Who executes and in which run context (a gateway session, or a person running an approval). */
+export interface ExecContext {
+  companyId: string;
+  agentId: string;
+  runId: string;
+  issueId: string | null;
+  projectId: string | null;
+  routineId: string | null;
+  sessionId: string | null;
+  actorType: ToolEventInput["actorType"];
+  actorId: string;
+}
+
+export function execContextOf(gw: GatewayContext): ExecContext {
+  return { ...gw, actorType: "gateway_session", actorId: gw.sessionId };
+}
+
+/**
+ * Executes an allowed (or approved) invocation: claim it with a conditional update (so
+ * concurrent retries cannot both run), audit `execution_started`, project secrets, call the
+ * upstream with the explicit arguments only, guard and bound the result, and record the outcome
+ * and its audit event. Ledger and audit are written before and after the upstream call.
+ */
+export async function executeInvocation(
+  db: Db,
+  ex: ExecContext,
+  inv: { id: string; argsHash: string; executionStatus: string },
+  d: Decision,
+  canonicalArguments: string,
+  opts: {
+    approved?: boolean;
+    actionRequestId?: string | null;
+    /** The ledger row is already `running` with its `execution_started` event (a fresh read). */
+    claimed?: boolean;
+    /** The snapshot the decision was made on: its connection rows are used when present. */
+    snapshot?: AccessSnapshot;
+  } = {},
+): Promise<ExecOutcome> {
+  const target = d.target!;
+  const base: Omit<ToolEventInput, "eventType"> = {
+    companyId: ex.companyId,
+    actorType: ex.actorType,
+    actorId: ex.actorId,
+    invocationId: inv.id,
+    runId: ex.runId,
+    issueId: ex.issueId,
+    agentId: ex.agentId,
+    projectId: ex.projectId,
+    routineId: ex.routineId,
+    sessionId: ex.sessionId,
+    applicationId: target.applicationId,
+    connectionId: target.connectionId,
+    catalogEntryId: target.catalogEntryId,
+    toolName: target.toolName,
+    risk: target.risk,
+    argsHash: inv.argsHash,
+    trustRuleId: d.trustRuleId,
+    actionRequestId: opts.actionRequestId ?? null,
+  };
+
+  const claimed =
+    opts.claimed ||
+    (await db.transaction(async (tx) => {
+      if (!(await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved })))
+        return false;
+      await recordToolEvents(tx, [
+        {
+          ...base,
+          eventType: "execution_started",
+          decision: "allow",
+          reasonCode: opts.approved ? "approved" : "allowed",
+        },
+      ]);
+      return true;
+    }));
+  if (!claimed) return unclaimedRefusal(inv.executionStatus, inv.id);
+
+  const record: ExecutionRecord = {
+    companyId: ex.companyId,
+    invocationId: inv.id,
+    connectionId: target.connectionId,
+    event: base,
+    resultRedactions: d.redactionPlan.result,
+    startedAt: performance.now(),
+  };
+  try {
+    const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
+    // A connection deleted between decision and execution fails the call (not_found).
+    const row = cached ?? (await loadConnection(db, ex.companyId, target.connectionId));
+    const upstream = await upstreamTargetFor(db, {
+      companyId: ex.companyId,
+      application: row.application,
+      connection: row.connection,
+      purpose: "tool_call",
+      actor: { type: "system", reason: `${ex.actorType}:${ex.actorId}` },
+      agentId: ex.agentId,
+      runId: ex.runId,
+      invocationId: inv.id,
+      // From the snapshot: a connection without live secret bindings needs no secret lookup.
+      secretsBound: cached ? cached.secretsBound : undefined,
+      privateUpstreams: cached?.privateUpstreams,
+    });
+    if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
+    const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
+    const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
+    const up = await callUpstreamTool(upstream, toolName, args, {
+      db,
+      companyId: ex.companyId,
+      agentId: ex.agentId,
+      runId: ex.runId,
+      issueId: ex.issueId,
+    });
+    const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
+    if (guarded.blocked) {
+      // The call ran upstream (its effects happened); only the result is withheld.
+      await recordOutcome(db, record, "succeeded", "result_returned", {
+        guarded,
+        errorCode: "result_blocked",
+      });
+      return refused(
+        "result_blocked",
+        "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
+        { invocationId: inv.id },
+      );
+    }
+    const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", { guarded });
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: false,
+      result: guarded.result,
+      truncated: guarded.truncated,
+      artifactId,
+      resultJson: guarded.json,
+    };
+  } catch (err) {
+    const code = failureCode(err);
+    if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
+    const timeout = code === "upstream_timeout";
+    await recordOutcome(
+      db,
+      record,
+      timeout ? "timeout" : "failed",
+      timeout ? "timeout" : "execution_failed",
+      {
+        errorCode: code,
+      },
+    );
+    return executionFailure(err, inv.id);
+  }
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { ServiceError } from "../errors";
+import type { AttemptResult } from "../ledger/record-attempt";
+import {
+  attemptRefusal,
+  executionFailure,
+  type GatewayCallOutcome,
+  mcpToolResult,
+  OUTCOME_CODES,
+  type OutcomeCode,
+  refused,
+  refusedBy,
+  replayedOutcome,
+  restOutcome,
+  restResponse,
+  unclaimedRefusal,
+} from "./outcome";
+
+/** The statuses the REST adapters answered with before the mapping had one home (docs/gateway.md). */
+const EXPECTED_STATUS: Record<OutcomeCode, number> = {
+  invalid_request: 400,
+  arguments_invalid: 400,
+  tool_denied: 403,
+  approval_path_missing: 403,
+  command_not_approved: 403,
+  runtime_host_untrusted: 403,
+  runtime_isolation_unavailable: 403,
+  approval_not_found: 404,
+  approval_required: 409,
+  invocation_in_progress: 409,
+  invocation_outcome_unknown: 409,
+  approval_wrong_run: 409,
+  approval_tool_mismatch: 409,
+  approval_arguments_mismatch: 409,
+  approval_signature_invalid: 409,
+  approval_expired: 409,
+  approval_schema_changed: 409,
+  approval_no_longer_allowed: 409,
+  approval_declined: 409,
+  approval_superseded: 409,
+  approval_consumed: 409,
+  approval_pending: 409,
+  approval_invalid: 409,
+  rate_limited: 429,
+  upstream_error: 502,
+  result_blocked: 502,
+  missing_secret: 503,
+  runtime_deferred: 503,
+  upstream_timeout: 504,
+};
+
+const INV = "00000000-0000-4000-8000-000000000001";
+
+describe("one outcome mapping for REST and MCP", () => {
+  it("lists exactly the expected codes", () => {
+    expect(Object.keys(OUTCOME_CODES).sort()).toEqual(Object.keys(EXPECTED_STATUS).sort());
+  });
+
+  for (const code of Object.keys(OUTCOME_CODES) as OutcomeCode[]) {
+    it(`maps ${code} onto REST and MCP`, async () => {
+      const outcome = refused(code, `message for ${code}`, { invocationId: INV, retryAfterMs: 250 });
+      expect(outcome.status).toBe(EXPECTED_STATUS[code]);
+
+      const rest = restOutcome(outcome);
+      expect(rest.status).toBe(EXPECTED_STATUS[code]);
+      expect(rest.body).toEqual({
+        error: { code, message: `message for ${code}`, invocationId: INV, retryAfterMs: 250 },
+      });
+      const res = restResponse(outcome);
+      if (!(res instanceof Response)) throw new Error("a refusal is answered as a response");
+      expect(res.status).toBe(EXPECTED_STATUS[code]);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(await res.json()).toEqual(rest.body);
+
+      const mcp = mcpToolResult(outcome);
+      expect(mcp).toEqual({
+        isError: true,
+        content: [{ type: "text", text: `${code}: message for ${code}` }],
+        structuredContent: { code, message: `message for ${code}`, invocationId: INV, retryAfterMs: 250 },
+      });
+    });
+  }
+
+  it("maps a success onto REST (the outcome itself) and MCP (the result with _meta)", () => {
+    const ok: GatewayCallOutcome = {
+      ok: true,
+      invocationId: INV,
+      replayed: false,
+      result: { content: [{ type: "text", text: "hi" }], structuredContent: { a: 1 } },
+      truncated: true,
+      artifactId: "art",
+    };
+    expect(restOutcome(ok)).toEqual({ status: 200, body: ok });
+    expect(restResponse(ok)).toBe(ok);
+    expect(mcpToolResult(ok)).toEqual({
+      content: [{ type: "text", text: "hi" }],
+      structuredContent: { a: 1 },
+      _meta: { invocationId: INV, replayed: false, artifactId: "art" },
+    });
+    const replay = replayedOutcome({ id: INV, executionStatus: "succeeded", resultSummary: { n: 1 } });
+    expect(mcpToolResult(replay)._meta).toEqual({ invocationId: INV, replayed: true });
+    expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
+      content: [],
+      isError: true,
+      _meta: { invocationId: INV, replayed: false },
+    });
+  });
+
+  it("carries an action request, validator issues and no null retry onto MCP", () => {
+    const issues = [{ path: "/x", message: "must be string" }];
+    const outcome = refused("arguments_invalid", "bad", { details: { issues }, actionRequestId: null });
+    expect(mcpToolResult(outcome).structuredContent).toEqual({
+      code: "arguments_invalid",
+      message: "bad",
+      actionRequestId: null,
+      issues,
+    });
+    expect(restOutcome(outcome).body).toEqual({
+      error: { code: "arguments_invalid", message: "bad", details: { issues }, actionRequestId: null },
+    });
+  });
+
+  it("keeps a state error's own status", () => {
+    const err = new ServiceError("approval_pending", "not yet", 409);
+    expect(refusedBy(err, { actionRequestId: "r" })).toEqual({
+      ok: false,
+      status: 409,
+      code: "approval_pending",
+      message: "not yet",
+      actionRequestId: "r",
+    });
+  });
+});
+
+describe("the refusals the pipeline produces", () => {
+  const attempt = (outcome: string, decision: Record<string, unknown> = {}) =>
+    ({
+      invocation: { id: INV },
+      outcome,
+      decision: { explanation: ["why"], retryAfterMs: null, reasonCode: "tool_hidden", ...decision },
+    }) as unknown as AttemptResult;
+
+  it.each([
+    ["approval_required", {}, "approval_required", 409],
+    ["rate_limited", { retryAfterMs: 700 }, "rate_limited", 429],
+    ["deferred", {}, "runtime_deferred", 503],
+    ["in_progress", {}, "invocation_in_progress", 409],
+    ["deny", { reasonCode: "arguments_unstorable" }, "invalid_request", 400],
+    ["deny", { reasonCode: "arguments_invalid" }, "arguments_invalid", 400],
+    ["deny", {}, "tool_denied", 403],
+    ["hidden", {}, "tool_denied", 403],
+  ])("an attempt that is %s (%o) is %s / %i", (outcome, decision, code, status) => {
+    const r = attemptRefusal(attempt(outcome, decision));
+    expect([r.code, r.status, r.invocationId]).toEqual([code, status, INV]);
+  });
+
+  it("answers hidden and denied tools identically", () => {
+    expect(attemptRefusal(attempt("hidden"))).toEqual(attemptRefusal(attempt("deny")));
+  });
+
+  it.each([
+    [new ServiceError("missing_secret", "x", 503), "missing_secret", 503],
+    [new ServiceError("runtime_deferred", "x", 503, { retryAfterMs: 40 }), "runtime_deferred", 503],
+    [new ServiceError("runtime_suppressed", "x", 503), "runtime_deferred", 503],
+    [new ServiceError("command_not_approved", "x", 403), "command_not_approved", 403],
+    [new ServiceError("runtime_host_untrusted", "x", 403), "runtime_host_untrusted", 403],
+    [new ServiceError("runtime_isolation_unavailable", "x", 403), "runtime_isolation_unavailable", 403],
+    [new ServiceError("tool_input_invalid", "bad field", 400), "arguments_invalid", 400],
+    [new ServiceError("upstream_timeout", "x", 504), "upstream_timeout", 504],
+    [new ServiceError("not_found", "x", 404), "upstream_error", 502],
+    [new Error("socket hang up"), "upstream_error", 502],
+  ])("an execution failing with %s is %s / %i", (err, code, status) => {
+    const r = executionFailure(err, INV);
+    expect([r.code, r.status, r.invocationId]).toEqual([code, status, INV]);
+    expect(r.message).not.toContain("socket hang up");
+  });
+
+  it("passes a deferral's retry time and a tool's input message through", () => {
+    expect(
+      executionFailure(new ServiceError("runtime_deferred", "x", 503, { retryAfterMs: 40 }), INV)
+        .retryAfterMs,
+    ).toBe(40);
+    expect(executionFailure(new ServiceError("tool_input_invalid", "bad field", 400), INV).message).toBe(
+      "bad field",
+    );
+  });
+
+  it("refuses an execution it could not claim", () => {
+    expect(unclaimedRefusal("running", INV).code).toBe("invocation_in_progress");
+    expect(unclaimedRefusal("failed", INV).code).toBe("invocation_outcome_unknown");
+  });
+});

@@ -1,0 +1,267 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { isServiceError } from "../errors";
+import type { AttemptResult } from "../ledger/record-attempt";
+
+/**
+ * The governed call's contract: what an agent sends, what it gets back, and the one mapping of
+ * an outcome onto each adapter (the REST routes and the MCP endpoint). Every refusal code the
+ * pipeline can produce is listed in `OUTCOME_CODES` with its HTTP status.
+ */
+
+export const GatewayCallInput = z.object({
+  tool: z.string().min(1).max(200),
+  arguments: z.unknown().optional(),
+  idempotencyKey: z.string().min(1).max(200).optional(),
+  approvedActionRequestId: z.uuid().optional(),
+});
+export type GatewayCallInput = z.infer<typeof GatewayCallInput>;
+
+export interface ToolResult {
+  content: unknown[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Every refusal code of a governed call and the HTTP status its REST answer carries. */
+export const OUTCOME_CODES = {
+  invalid_request: 400,
+  arguments_invalid: 400,
+  tool_denied: 403,
+  approval_path_missing: 403,
+  command_not_approved: 403,
+  runtime_host_untrusted: 403,
+  runtime_isolation_unavailable: 403,
+  approval_not_found: 404,
+  approval_required: 409,
+  invocation_in_progress: 409,
+  invocation_outcome_unknown: 409,
+  approval_wrong_run: 409,
+  approval_tool_mismatch: 409,
+  approval_arguments_mismatch: 409,
+  approval_signature_invalid: 409,
+  approval_expired: 409,
+  approval_schema_changed: 409,
+  approval_no_longer_allowed: 409,
+  approval_declined: 409,
+  approval_superseded: 409,
+  approval_consumed: 409,
+  approval_pending: 409,
+  approval_invalid: 409,
+  rate_limited: 429,
+  upstream_error: 502,
+  result_blocked: 502,
+  missing_secret: 503,
+  runtime_deferred: 503,
+  upstream_timeout: 504,
+} as const;
+export type OutcomeCode = keyof typeof OUTCOME_CODES;
+
+export type GatewayCallOutcome =
+  | {
+      ok: true;
+      invocationId: string;
+      replayed: boolean;
+      result: ToolResult;
+      truncated?: boolean;
+      artifactId?: string | null;
+    }
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      message: string;
+      invocationId?: string;
+      actionRequestId?: string | null;
+      retryAfterMs?: number | null;
+      expiresAt?: string;
+      issueUrl?: string;
+      /** For `arguments_invalid`: the validator's findings (JSON Pointer + message). */
+      details?: { issues: { path: string; message: string }[] };
+    };
+
+export type Refusal = Extract<GatewayCallOutcome, { ok: false }>;
+
+/** An executed outcome plus the guarded result's JSON (for approvals to store; never sent). */
+export type ExecOutcome = GatewayCallOutcome & { resultJson?: string };
+
+/** A refusal with the status of its code. */
+export function refused(
+  code: OutcomeCode,
+  message: string,
+  extra: Omit<Refusal, "ok" | "status" | "code" | "message"> = {},
+): Refusal {
+  return { ok: false, status: OUTCOME_CODES[code], code, message, ...extra };
+}
+
+/** A refusal carrying a service error's own code and status (an action request's state). */
+export function refusedBy(
+  err: { code: string; message: string; status: number },
+  extra: Omit<Refusal, "ok" | "status" | "code" | "message"> = {},
+): Refusal {
+  return { ok: false, status: err.status, code: err.code, message: err.message, ...extra };
+}
+
+/** The answer to a replayed call (same idempotency key): its recorded outcome, not a new run. */
+export function replayedOutcome(inv: {
+  id: string;
+  executionStatus: string;
+  resultSummary?: unknown;
+}): GatewayCallOutcome {
+  return {
+    ok: true,
+    invocationId: inv.id,
+    replayed: true,
+    result: {
+      content: [
+        {
+          type: "text",
+          text: "This call already ran; this is its recorded outcome (replayed, not executed again).",
+        },
+      ],
+      structuredContent: {
+        replayed: true,
+        invocationId: inv.id,
+        executionStatus: inv.executionStatus,
+        result: inv.resultSummary ?? null,
+      },
+    },
+  };
+}
+
+/**
+ * The refusal an agent sees for a decision that did not allow the call. Hidden and
+ * non-existent tools answer identically (`tool_denied`, same message), so a direct call learns
+ * nothing about tools outside the profile.
+ */
+export function attemptRefusal(a: AttemptResult): Refusal {
+  const d = a.decision;
+  const invocationId = a.invocation.id;
+  switch (a.outcome) {
+    case "approval_required":
+      return refused("approval_required", "a person must approve this call before it can run", {
+        invocationId,
+        actionRequestId: null,
+      });
+    case "rate_limited":
+      return refused("rate_limited", `rate limit reached; retry in ${d.retryAfterMs ?? 1000} ms`, {
+        invocationId,
+        retryAfterMs: d.retryAfterMs ?? 1000,
+      });
+    case "deferred":
+      return refused("runtime_deferred", "no runtime capacity for this tool right now; retry later", {
+        invocationId,
+        retryAfterMs: d.retryAfterMs ?? 1000,
+      });
+    case "in_progress":
+      return refused("invocation_in_progress", "this call is already executing", { invocationId });
+    default:
+      if (d.reasonCode === "arguments_unstorable")
+        return refused(
+          "invalid_request",
+          d.explanation.at(-1) ?? "the call holds text that cannot be stored",
+          { invocationId },
+        );
+      if (d.reasonCode === "arguments_invalid")
+        return refused("arguments_invalid", d.explanation.at(-1) ?? "invalid arguments", {
+          invocationId,
+          ...(d.argumentIssues ? { details: { issues: d.argumentIssues } } : {}),
+        });
+      return refused("tool_denied", "this tool is not available to this session", { invocationId });
+  }
+}
+
+/** The refusal for an execution that could not be claimed (another attempt holds or held it). */
+export function unclaimedRefusal(executionStatus: string, invocationId: string): Refusal {
+  return executionStatus === "running"
+    ? refused("invocation_in_progress", "this call is already executing", { invocationId })
+    : refused(
+        "invocation_outcome_unknown",
+        "an earlier attempt of this call may have run upstream; it is not run again (check the invocation)",
+        { invocationId },
+      );
+}
+
+/** The error code an execution failure is recorded under (anything unexpected: `upstream_error`). */
+export const failureCode = (err: unknown): string => (isServiceError(err) ? err.code : "upstream_error");
+
+/** What the agent is told when the upstream step failed (after the failure is recorded). */
+export function executionFailure(err: unknown, invocationId: string): Refusal {
+  const code = failureCode(err);
+  if (code === "missing_secret")
+    return refused(code, "the tool's connection is missing a credential; an admin must fix it", {
+      invocationId,
+    });
+  if (code === "runtime_deferred" || code === "runtime_suppressed") {
+    const retryAfterMs = isServiceError(err) ? Number(err.details?.retryAfterMs ?? 1000) : 1000;
+    return refused(
+      "runtime_deferred",
+      code === "runtime_suppressed"
+        ? "the tool's local runtime is suppressed after repeated crashes; an admin must restart it"
+        : "no runtime capacity for this tool right now; retry later",
+      { invocationId, retryAfterMs },
+    );
+  }
+  if (
+    code === "command_not_approved" ||
+    code === "runtime_host_untrusted" ||
+    code === "runtime_isolation_unavailable"
+  ) {
+    // The host operator's decision (docs/runtime.md), not an upstream failure: refused, not 5xx.
+    return refused(
+      code,
+      "the tool's local command may not run on this host; an instance administrator decides",
+      { invocationId },
+    );
+  }
+  if (code === "tool_input_invalid")
+    return refused("arguments_invalid", isServiceError(err) ? err.message : "invalid arguments", {
+      invocationId,
+    });
+  return code === "upstream_timeout"
+    ? refused("upstream_timeout", "the upstream did not answer in time", { invocationId })
+    : refused("upstream_error", "the upstream call failed", { invocationId });
+}
+
+/** The REST form of an outcome: 200 with the outcome, or the refusal's status with `{error}`. */
+export function restOutcome(outcome: GatewayCallOutcome): { status: number; body: unknown } {
+  if (outcome.ok) return { status: 200, body: outcome };
+  const { ok: _ok, status, ...error } = outcome;
+  return { status, body: { error } };
+}
+
+/**
+ * The REST adapters' answer: a success is returned as data (the route wrapper encodes it with
+ * its usual headers), a refusal as a response with its own status.
+ */
+export function restResponse(outcome: GatewayCallOutcome): GatewayCallOutcome | Response {
+  if (outcome.ok) return outcome;
+  const { status, body } = restOutcome(outcome);
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** The MCP form of an outcome: refusals are tool results the model can read, not protocol errors. */
+export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
+  if (outcome.ok) {
+    return {
+      content: outcome.result.content as CallToolResult["content"],
+      ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
+      ...(outcome.result.isError ? { isError: true } : {}),
+      _meta: {
+        invocationId: outcome.invocationId,
+        replayed: outcome.replayed,
+        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
+      },
+    };
+  }
+  const structured: Record<string, unknown> = { code: outcome.code, message: outcome.message };
+  if (outcome.actionRequestId !== undefined) structured.actionRequestId = outcome.actionRequestId;
+  if (outcome.retryAfterMs != null) structured.retryAfterMs = outcome.retryAfterMs;
+  if (outcome.invocationId) structured.invocationId = outcome.invocationId;
+  if (outcome.details) structured.issues = outcome.details.issues;
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
+    structuredContent: structured,
+  };
+}

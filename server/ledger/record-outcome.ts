@@ -1,0 +1,143 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { toolConnections, toolResultArtifacts } from "@/db/schema";
+import { recordToolEvents, type ToolEventInput, toolEventRows } from "../audit/record-event";
+import { summarize } from "../audit/summarize";
+import { sha256Hex } from "./canonical";
+import { completeInvocationWithEvent } from "./hot-statements";
+import { completeInvocation } from "./invocations";
+
+/** A guarded, bounded result as the ledger records it (`server/gateway/guard-result.ts`). */
+export interface RecordedResult {
+  result: { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+  json: string;
+  bytes: number;
+  truncated: boolean;
+  /** The complete (guarded) result when it was truncated: stored as an artifact. */
+  fullJson: string | null;
+  /** What the content guard found. */
+  findings: readonly { kind: string; path: string }[];
+}
+
+/** One execution whose outcome is to be recorded: its audit identity and when it started. */
+export interface ExecutionRecord {
+  companyId: string;
+  invocationId: string;
+  connectionId: string;
+  /** The audit fields every event of this execution carries. */
+  event: Omit<ToolEventInput, "eventType">;
+  /** The decision's result redaction pointers (the summary never holds what they name). */
+  resultRedactions: readonly string[];
+  /** `performance.now()` when execution started. */
+  startedAt: number;
+}
+
+const CONNECTION_USE_INTERVAL_MS = 60_000;
+type UseHolder = typeof globalThis & { __paperclipConnectionUse?: Map<string, number> };
+/**
+ * Whether this process should record a use of the connection now: `last_used_at` is an
+ * operator hint, written at most once a minute per connection and process, so that calls do
+ * not queue on the connection row's lock.
+ */
+function connectionUseDue(connectionId: string, now = Date.now()): boolean {
+  const g = globalThis as UseHolder;
+  g.__paperclipConnectionUse ??= new Map();
+  const last = g.__paperclipConnectionUse.get(connectionId);
+  if (last !== undefined && now - last < CONNECTION_USE_INTERVAL_MS) return false;
+  if (g.__paperclipConnectionUse.size > 10_000) g.__paperclipConnectionUse.clear();
+  g.__paperclipConnectionUse.set(connectionId, now);
+  return true;
+}
+
+/**
+ * Records an execution's outcome on the ledger with its audit event (`result_returned`,
+ * `execution_failed` or `timeout`): in one statement, or — for a truncated result — in one
+ * transaction with the stored artifact. Returns the artifact's id (null without one).
+ */
+export async function recordOutcome(
+  db: Db,
+  ex: ExecutionRecord,
+  status: "succeeded" | "failed" | "timeout",
+  eventType: ToolEventInput["eventType"],
+  extra: { errorCode?: string; guarded?: RecordedResult } = {},
+): Promise<string | null> {
+  const latencyMs = Math.round(performance.now() - ex.startedAt);
+  const g = extra.guarded;
+  const resultSummary = g
+    ? summarize(g.result.structuredContent ?? { content: g.result.content }, ex.resultRedactions)
+    : null;
+  const resultHash = g ? sha256Hex(g.fullJson ?? g.json) : null;
+  const outcome = {
+    status,
+    resultHash,
+    resultSize: g?.bytes ?? null,
+    resultSummary: resultSummary
+      ? { ...resultSummary.summary, ...(g?.result.isError ? { isError: true } : {}) }
+      : null,
+    errorCode: extra.errorCode ?? null,
+    latencyMs,
+  };
+  const resultEvent: ToolEventInput = {
+    ...ex.event,
+    eventType,
+    decision: "allow",
+    reasonCode: extra.errorCode ?? (g?.truncated ? "result_truncated" : "ok"),
+    resultHash,
+    resultSize: g?.bytes ?? null,
+    resultSummary: resultSummary?.summary ?? null,
+    latencyMs,
+    errorClass: extra.errorCode ?? null,
+    // What the content guard found (kind:pointer), next to what the summary redacted.
+    redactions: [
+      ...(resultSummary?.redactions ?? []),
+      ...(g?.findings ?? []).map((f) => `${f.kind}:${f.path}`),
+    ],
+  };
+  if (connectionUseDue(ex.connectionId)) {
+    // At most once a minute per connection and process: a hot connection row must not
+    // serialise calls (the condition also skips the write when another replica just did it).
+    await db
+      .update(toolConnections)
+      .set({ lastUsedAt: sql`now()` })
+      .where(
+        and(
+          eq(toolConnections.companyId, ex.companyId),
+          eq(toolConnections.id, ex.connectionId),
+          sql`(${toolConnections.lastUsedAt} is null or ${toolConnections.lastUsedAt} < now() - interval '60 seconds')`,
+        ),
+      );
+  }
+  if (!(g?.truncated && g.fullJson)) {
+    // The outcome and its audit event in one statement (atomic, one round trip).
+    const [eventRow] = toolEventRows([resultEvent]);
+    const { status: executionStatus, ...recorded } = outcome;
+    await completeInvocationWithEvent(
+      db,
+      ex.companyId,
+      ex.invocationId,
+      { ...recorded, executionStatus },
+      eventRow!,
+    );
+    return null;
+  }
+  const full = g.fullJson;
+  return db.transaction(async (tx) => {
+    const [a] = await tx
+      .insert(toolResultArtifacts)
+      .values({
+        companyId: ex.companyId,
+        invocationId: ex.invocationId,
+        content: full,
+        bytes: g.bytes,
+        sha256: resultHash!,
+      })
+      .returning({ id: toolResultArtifacts.id });
+    const artifactId = a!.id;
+    await completeInvocation(tx, ex.companyId, ex.invocationId, {
+      ...outcome,
+      resultSummary: outcome.resultSummary ? { ...outcome.resultSummary, artifactId } : null,
+    });
+    await recordToolEvents(tx, [resultEvent]);
+    return artifactId;
+  });
+}
