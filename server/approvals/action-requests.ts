@@ -16,7 +16,7 @@ import type { Decision } from "../access/types";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
-import { conflict, forbidden, notFound, type ServiceError } from "../errors";
+import { conflict, ERRORS, type ErrorCode, forbidden, notFound, type ServiceError } from "../errors";
 import {
   type ExecContext,
   execContextOf,
@@ -476,7 +476,7 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
   if (r.status === "failed" || inv?.executionStatus !== "succeeded") {
     return {
       ok: false,
-      status: 409,
+      status: ERRORS.approval_consumed.status,
       code: "approval_consumed",
       message: `the approved call already ran and ${inv?.errorCode ?? "failed"}`,
       invocationId: r.invocationId,
@@ -529,13 +529,18 @@ async function runApproved(
     ]);
     return {
       ok: false,
-      status: 409,
+      status: ERRORS.approval_signature_invalid.status,
       code: "approval_signature_invalid",
       message: "the stored request does not match its signature; it was not run",
     };
   }
   if (r.expiresAt.getTime() <= now.getTime())
-    return { ok: false, status: 409, code: "approval_expired", message: "the request has expired" };
+    return {
+      ok: false,
+      status: ERRORS.approval_expired.status,
+      code: "approval_expired",
+      message: "the request has expired",
+    };
   // Re-decide with the approval in hand: a block, a quarantine, a disabled connection or a
   // changed schema since the request was made all stop it.
   const snapshot = await getAccessSnapshot(db, r.companyId);
@@ -558,7 +563,7 @@ async function runApproved(
   if (d.target && d.target.schemaHash !== r.schemaHash) {
     return {
       ok: false,
-      status: 409,
+      status: ERRORS.approval_schema_changed.status,
       code: "approval_schema_changed",
       message: "the tool's schema changed since the request was made; it was not run",
     };
@@ -566,7 +571,7 @@ async function runApproved(
   if (!d.allowed) {
     return {
       ok: false,
-      status: 409,
+      status: ERRORS.approval_no_longer_allowed.status,
       code: "approval_no_longer_allowed",
       message: `the call is no longer permitted (${d.reasonCode}); it was not run`,
     };
@@ -672,14 +677,14 @@ export async function consumeApprovalForAgent(
         eq(toolActionRequests.id, input.approvedActionRequestId!),
       ),
     );
-  const refuse = (code: string, message: string, status = 409): GatewayCallOutcome => ({
+  const refuse = (code: ErrorCode, message: string): GatewayCallOutcome => ({
     ok: false,
-    status,
+    status: ERRORS[code].status,
     code,
     message,
     actionRequestId: r?.id ?? null,
   });
-  if (!r) return refuse("approval_not_found", "no such action request", 404);
+  if (!r) return refuse("approval_not_found", "no such action request");
   if (r.runId !== gw.runId || r.agentId !== gw.agentId)
     return refuse("approval_wrong_run", "the request belongs to another run or agent");
   if (r.toolName !== input.tool)

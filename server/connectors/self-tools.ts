@@ -25,7 +25,7 @@ export interface BuiltinTool {
   run: (ctx: SelfToolContext, args: Record<string, unknown>) => Promise<unknown>;
 }
 
-const toolError = (message: string) => new ServiceError("tool_input_invalid", message, 400);
+const toolError = (message: string) => new ServiceError("tool_input_invalid", message);
 
 async function issueInCompany(ctx: SelfToolContext, issueId: string | undefined) {
   const id = issueId ?? ctx.issueId;

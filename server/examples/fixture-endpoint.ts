@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import { exampleCredentials, toolConnections } from "@/db/schema";
 import { FIXTURES, type FixtureName, type FixtureStates, isFixtureName } from "@/fixtures/mcp";
 import { hashToken } from "../auth/tokens";
-import { isServiceError } from "../errors";
+import { ERRORS, type ErrorCode, isServiceError } from "../errors";
 import { assertAllowedHost, currentGatewayDb } from "../gateway/http";
 import { examplesEnabled } from "./enabled";
 
@@ -33,11 +33,11 @@ function stateFor<N extends FixtureName>(name: N, credentialHash: string): Fixtu
   return state as FixtureStates[N];
 }
 
-const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ error: { code, message } }, { status, headers });
+const refuse = (code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { code, message } }, { status: ERRORS[code].status, headers });
 
 const unauthorized = () =>
-  refuse(401, "unauthenticated", "this example endpoint needs its install's credential", {
+  refuse("unauthenticated", "this example endpoint needs its install's credential", {
     "www-authenticate": 'Bearer realm="paperclip-example"',
   });
 
@@ -88,17 +88,17 @@ async function liveCredentialHash(request: Request, fixture: FixtureName): Promi
  */
 export async function handleExampleFixture(request: Request, fixture: string): Promise<Response> {
   if (!examplesEnabled() || !isFixtureName(fixture)) {
-    return refuse(404, "not_found", "no such example fixture");
+    return refuse("not_found", "no such example fixture");
   }
   try {
     assertAllowedHost(request);
   } catch (err) {
-    if (isServiceError(err)) return refuse(err.status, err.code, err.message);
+    if (isServiceError(err)) return refuse(err.code, err.message);
     throw err;
   }
   const hash = await liveCredentialHash(request, fixture).catch(() => null);
   if (!hash) return unauthorized();
-  if (request.method === "GET") return refuse(405, "method_not_allowed", "POST JSON-RPC");
+  if (request.method === "GET") return refuse("method_not_allowed", "POST JSON-RPC");
   const server = FIXTURES[fixture].factory(stateFor(fixture, hash) as never);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -11,7 +11,7 @@ import { type ContentFinding, guardContent, type InjectionMode } from "../catalo
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, upstreamTargetFor } from "../connectors";
 import { jsonShapeProblem } from "../core/json-shape";
-import { isServiceError, ServiceError } from "../errors";
+import { ERRORS, type ErrorCode, isServiceError, ServiceError } from "../errors";
 import { sha256Hex } from "../ledger/canonical";
 import { completeInvocationWithEvent } from "../ledger/hot-statements";
 import { claimExecution, completeInvocation } from "../ledger/invocations";
@@ -50,7 +50,7 @@ export type GatewayCallOutcome =
   | {
       ok: false;
       status: number;
-      code: string;
+      code: ErrorCode;
       message: string;
       invocationId?: string;
       actionRequestId?: string | null;
@@ -72,7 +72,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
     case "approval_required":
       return {
         ok: false,
-        status: 409,
+        status: ERRORS.approval_required.status,
         code: "approval_required",
         message: "a person must approve this call before it can run",
         invocationId,
@@ -81,7 +81,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
     case "rate_limited":
       return {
         ok: false,
-        status: 429,
+        status: ERRORS.rate_limited.status,
         code: "rate_limited",
         message: `rate limit reached; retry in ${d.retryAfterMs ?? 1000} ms`,
         invocationId,
@@ -90,7 +90,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
     case "deferred":
       return {
         ok: false,
-        status: 503,
+        status: ERRORS.runtime_deferred.status,
         code: "runtime_deferred",
         message: "no runtime capacity for this tool right now; retry later",
         invocationId,
@@ -99,7 +99,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
     case "in_progress":
       return {
         ok: false,
-        status: 409,
+        status: ERRORS.invocation_in_progress.status,
         code: "invocation_in_progress",
         message: "this call is already executing",
         invocationId,
@@ -108,7 +108,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
       if (d.reasonCode === "arguments_unstorable") {
         return {
           ok: false,
-          status: 400,
+          status: ERRORS.invalid_request.status,
           code: "invalid_request",
           message: d.explanation.at(-1) ?? "the call holds text that cannot be stored",
           invocationId,
@@ -117,7 +117,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
       if (d.reasonCode === "arguments_invalid") {
         return {
           ok: false,
-          status: 400,
+          status: ERRORS.arguments_invalid.status,
           code: "arguments_invalid",
           message: d.explanation.at(-1) ?? "invalid arguments",
           invocationId,
@@ -126,7 +126,7 @@ function refusal(a: AttemptResult): GatewayCallOutcome {
       }
       return {
         ok: false,
-        status: 403,
+        status: ERRORS.tool_denied.status,
         code: "tool_denied",
         message: "this tool is not available to this session",
         invocationId,
@@ -327,14 +327,14 @@ export async function executeInvocation(
     return inv.executionStatus === "running"
       ? {
           ok: false,
-          status: 409,
+          status: ERRORS.invocation_in_progress.status,
           code: "invocation_in_progress",
           message: "this call is already executing",
           invocationId: inv.id,
         }
       : {
           ok: false,
-          status: 409,
+          status: ERRORS.invocation_outcome_unknown.status,
           code: "invocation_outcome_unknown",
           message:
             "an earlier attempt of this call may have run upstream; it is not run again (check the invocation)",
@@ -463,7 +463,6 @@ export async function executeInvocation(
       throw new ServiceError(
         "upstream_error",
         `the upstream result nests deeper than ${MAX_RESULT_DEPTH} levels`,
-        502,
       );
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     if (guarded.blocked) {
@@ -471,7 +470,7 @@ export async function executeInvocation(
       await finish("succeeded", "result_returned", { guarded, errorCode: "result_blocked" });
       return {
         ok: false,
-        status: 502,
+        status: ERRORS.result_blocked.status,
         code: "result_blocked",
         message:
           "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
@@ -498,7 +497,7 @@ export async function executeInvocation(
     if (code === "missing_secret") {
       return {
         ok: false,
-        status: 503,
+        status: ERRORS[code].status,
         code,
         message: "the tool's connection is missing a credential; an admin must fix it",
         invocationId: inv.id,
@@ -508,7 +507,7 @@ export async function executeInvocation(
       const retryAfterMs = isServiceError(err) ? Number(err.details?.retryAfterMs ?? 1000) : 1000;
       return {
         ok: false,
-        status: 503,
+        status: ERRORS.runtime_deferred.status,
         code: "runtime_deferred",
         message:
           code === "runtime_suppressed"
@@ -526,7 +525,7 @@ export async function executeInvocation(
       // The host operator's decision (docs/runtime.md), not an upstream failure: refused, not 5xx.
       return {
         ok: false,
-        status: 403,
+        status: ERRORS[code].status,
         code,
         message: "the tool's local command may not run on this host; an instance administrator decides",
         invocationId: inv.id,
@@ -535,7 +534,7 @@ export async function executeInvocation(
     if (code === "tool_input_invalid") {
       return {
         ok: false,
-        status: 400,
+        status: ERRORS.arguments_invalid.status,
         code: "arguments_invalid",
         message: isServiceError(err) ? err.message : "invalid arguments",
         invocationId: inv.id,
@@ -543,7 +542,7 @@ export async function executeInvocation(
     }
     return {
       ok: false,
-      status: timeout ? 504 : 502,
+      status: ERRORS[timeout ? "upstream_timeout" : "upstream_error"].status,
       code: timeout ? "upstream_timeout" : "upstream_error",
       message: timeout ? "the upstream did not answer in time" : "the upstream call failed",
       invocationId: inv.id,
@@ -607,7 +606,7 @@ export async function gatewayCallTool(
     if (!a || a.pathMissing) {
       return {
         ok: false,
-        status: 403,
+        status: ERRORS.approval_path_missing.status,
         code: "approval_path_missing",
         message:
           "this call needs a person's approval, and this run has no issue thread to ask on; it was not run",
@@ -616,7 +615,7 @@ export async function gatewayCallTool(
     }
     return {
       ok: false,
-      status: 409,
+      status: ERRORS.approval_required.status,
       code: "approval_required",
       message: `a person must approve this call on the issue thread; then retry with approvedActionRequestId ${a.actionRequestId}`,
       invocationId: inv.id,

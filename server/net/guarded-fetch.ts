@@ -77,25 +77,24 @@ const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "con
 const MAX_PINNED_HOSTS = 512;
 
 const blocked = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_blocked", message, 403, details);
+  new ServiceError("upstream_blocked", message, details);
 /** A loopback/private address an instance administrator has not granted (403, like blocked). */
 const requiresOperator = (message: string, details?: Record<string, unknown>) =>
   new ServiceError(
     "upstream_requires_operator",
     `${message}; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
-    403,
     details,
   );
 const refused = (code: "upstream_requires_operator" | "upstream_blocked") =>
   code === "upstream_requires_operator" ? requiresOperator : blocked;
 const NEVER_PRIVATE = () => false;
 const redirectRefused = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_redirect_refused", message, 502, details);
+  new ServiceError("upstream_redirect_refused", message, details);
 const unreachable = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_unreachable", message, 502, details);
-const timedOut = (message: string) => new ServiceError("upstream_timeout", message, 504);
+  new ServiceError("upstream_unreachable", message, details);
+const timedOut = (message: string) => new ServiceError("upstream_timeout", message);
 const tooLarge = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_too_large", message, 502, details);
+  new ServiceError("upstream_too_large", message, details);
 
 /** `scheme://host:port` only — paths and query strings may carry secrets and are never echoed. */
 export function describeOrigin(url: URL): string {

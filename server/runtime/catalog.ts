@@ -193,7 +193,7 @@ export function checkSlotValues(
 // Refusals
 
 export const commandNotApproved = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("command_not_approved", message, 403, details);
+  new ServiceError("command_not_approved", message, details);
 
 /**
  * Writes the refusal to the activity log (its own statement: the refused change has no

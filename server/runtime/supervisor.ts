@@ -280,11 +280,10 @@ export class RuntimeSupervisor {
       throw new ServiceError(
         "unsafe_command_template",
         "the connection's stdio command template does not match",
-        409,
       );
     }
     if (template.status !== "active") {
-      throw new ServiceError("unsafe_command_template", "the stdio command template is disabled", 409);
+      throw new ServiceError("unsafe_command_template", "the stdio command template is disabled");
     }
     let workspaceScope = "none";
     let workspaceDir: string | null = null;
@@ -302,7 +301,6 @@ export class RuntimeSupervisor {
         throw new ServiceError(
           "workspace_unavailable",
           `the command template runs in the ${template.cwdPolicy === "issue_workspace" ? "issue" : "project"} workspace, and none is available for this call`,
-          409,
         );
       }
       workspaceDir = path.normalize(dir);
@@ -534,7 +532,6 @@ export class RuntimeSupervisor {
     return new ServiceError(
       "runtime_suppressed",
       `the local tool server crashed ${this.config.crashLimit} times within ${Math.round(this.config.crashWindowMs / 1000)} s and is suppressed until an administrator restarts it`,
-      503,
       { slotId: slot.rowId },
     );
   }
@@ -549,7 +546,7 @@ export class RuntimeSupervisor {
   private toServiceError(err: unknown, slot: Slot, timeoutMs?: number): ServiceError {
     const details = { slotId: slot.rowId, connectionId: slot.identity.connectionId };
     if (isServiceError(err)) {
-      return new ServiceError(err.code, slot.scrub(err.message), err.status, { ...details, ...err.details });
+      return new ServiceError(err.code, slot.scrub(err.message), { ...details, ...err.details });
     }
     const closed =
       (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) ||
@@ -559,40 +556,28 @@ export class RuntimeSupervisor {
         return new ServiceError(
           "runtime_stopped",
           `the runtime slot was stopped (${slot.stopReason}) during the call`,
-          503,
           details,
         );
       }
-      return new ServiceError(
-        "runtime_crashed",
-        "the local tool server exited during the call",
-        502,
-        details,
-      );
+      return new ServiceError("runtime_crashed", "the local tool server exited during the call", details);
     }
     if (err instanceof McpError) {
       if (err.code === ErrorCode.RequestTimeout) {
         return new ServiceError(
           "upstream_timeout",
           `the local tool server did not answer within ${timeoutMs ?? "the"} ms`,
-          504,
           details,
         );
       }
-      return new ServiceError("upstream_error", slot.scrub(`local tool server: ${err.message}`), 502, {
+      return new ServiceError("upstream_error", slot.scrub(`local tool server: ${err.message}`), {
         ...details,
         mcpCode: err.code,
       });
     }
     if (err instanceof Error && err.name === "AbortError") {
-      return new ServiceError("upstream_cancelled", "the call was cancelled", 499, details);
+      return new ServiceError("upstream_cancelled", "the call was cancelled", details);
     }
-    return new ServiceError(
-      "upstream_error",
-      slot.scrub(`local tool server: ${messageOf(err)}`),
-      502,
-      details,
-    );
+    return new ServiceError("upstream_error", slot.scrub(`local tool server: ${messageOf(err)}`), details);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -604,7 +589,7 @@ export class RuntimeSupervisor {
     if (slot.state === "suppressed") return Promise.reject(this.suppressedError(slot));
     if (slot.state === "stopping" || slot.state === "stopped") {
       return Promise.reject(
-        new ServiceError("runtime_stopped", `the runtime slot was stopped (${slot.stopReason})`, 503),
+        new ServiceError("runtime_stopped", `the runtime slot was stopped (${slot.stopReason})`),
       );
     }
     const wait = this.backoffRemaining(slot);
@@ -662,7 +647,7 @@ export class RuntimeSupervisor {
         .returning({ id: toolRuntimeSlots.id })
         .catch((err: unknown) => {
           logError("runtime.slot_row_insert_failed", err, { connectionId: slot.identity.connectionId });
-          throw new ServiceError("runtime_unavailable", "the runtime slot could not be recorded", 503);
+          throw new ServiceError("runtime_unavailable", "the runtime slot could not be recorded");
         });
       slot.rowId = row!.id;
     } else {
@@ -676,11 +661,10 @@ export class RuntimeSupervisor {
         stoppedAt: null,
       });
     }
-    if (aborted())
-      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+    if (aborted()) throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
 
     const fail = (message: string): ServiceError => {
-      const error = new ServiceError("runtime_start_failed", slot.scrub(message), 502, {
+      const error = new ServiceError("runtime_start_failed", slot.scrub(message), {
         slotId: slot.rowId,
       });
       return error;
@@ -700,7 +684,7 @@ export class RuntimeSupervisor {
     }
     if (aborted()) {
       this.removeCwd(slot);
-      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
 
     if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
@@ -785,7 +769,7 @@ export class RuntimeSupervisor {
       );
     } catch (err) {
       if (aborted()) {
-        throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+        throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
       }
       const reason =
         err instanceof McpError && err.code === ErrorCode.ConnectionClosed
@@ -798,7 +782,7 @@ export class RuntimeSupervisor {
       throw fail(`the local tool server did not start: ${reason}`);
     }
     if (aborted()) {
-      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
     slot.state = "running";
     slot.health = "ok";
@@ -1105,7 +1089,7 @@ export class RuntimeSupervisor {
    */
   async restart(slot: Slot, persist?: (tx: Tx) => Promise<void>): Promise<void> {
     if (slot.state === "stopping" || slot.state === "stopped") {
-      throw new ServiceError("slot_stopped", "the slot is stopped; the next call starts a new one", 409);
+      throw new ServiceError("slot_stopped", "the slot is stopped; the next call starts a new one");
     }
     this.clearIdle(slot);
     slot.inFlight++; // keeps it from idling or being evicted while restarting
@@ -1144,7 +1128,6 @@ export class RuntimeSupervisor {
         throw new ServiceError(
           "runtime_deferred",
           "the slot was reset, but there is no runtime capacity to start it now; the next call starts it",
-          503,
           { retryAfterMs: this.config.retryAfterMs },
         );
       }

@@ -114,7 +114,6 @@ async function assertUpstreamPermitted(
       throw new ServiceError(
         "upstream_requires_operator",
         `${parsed.hostname} is a loopback name; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
-        403,
         { host: parsed.hostname, origin: parsed.origin },
       );
     }
@@ -441,12 +440,7 @@ export async function refreshCatalog(ctx: ServiceContext, companyId: string, con
       code: classified.code,
       message: err instanceof Error ? err.message : String(err),
     });
-    throw new ServiceError(
-      classified.code,
-      classified.message,
-      isServiceError(err) ? err.status : 502,
-      classified.details,
-    );
+    throw new ServiceError(classified.code, classified.message, classified.details);
   }
   const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
   const seen = new Map(upstream.map((t) => [t.name, t]));
