@@ -18,7 +18,64 @@ function documentedCodes(): Map<string, string[]> {
   return found;
 }
 
+interface TableRow {
+  file: string;
+  statuses: number[];
+  codes: string[];
+}
+
+/** Rows of docs tables with a `status` column and a `code`/`codes` column. */
+function statusRows(): TableRow[] {
+  const rows: TableRow[] = [];
+  const cells = (line: string) =>
+    line
+      .trim()
+      .replace(/^\||\|$/g, "")
+      .split("|")
+      .map((c) => c.trim());
+  for (const file of readdirSync(DOCS).filter((f) => f.endsWith(".md"))) {
+    let header: string[] | null = null;
+    for (const line of readFileSync(path.join(DOCS, file), "utf8").split("\n")) {
+      if (!line.trimStart().startsWith("|")) {
+        header = null;
+        continue;
+      }
+      const row = cells(line);
+      if (!header) {
+        header = row.map((h) => h.toLowerCase());
+        continue;
+      }
+      const s = header.indexOf("status");
+      const c = header.findIndex((h) => h === "code" || h === "codes");
+      if (s < 0 || c < 0 || /^-+$/.test(row[s] ?? "")) continue;
+      const statuses = [...(row[s] ?? "").matchAll(/\b[1-5]\d\d\b/g)].map((m) => Number(m[0]));
+      const codes = [...(row[c] ?? "").matchAll(/`([a-z0-9_]+)`/g)]
+        .map((m) => m[1] as string)
+        .filter((code) => Object.hasOwn(ERRORS, code));
+      if (statuses.length) rows.push({ file, statuses, codes });
+    }
+  }
+  return rows;
+}
+
 describe("the error catalogue", () => {
+  it("agrees with the status the docs' tables give each code", () => {
+    const rows = statusRows();
+    expect(rows.length).toBeGreaterThan(40);
+    const wrong = rows.flatMap(({ file, statuses, codes }) =>
+      codes
+        .filter((code) => {
+          const entry: { status: number; also?: Record<number, string> } = ERRORS[code as ErrorCode];
+          return !statuses.some((s) => s === entry.status || entry.also?.[s] !== undefined);
+        })
+        .map(
+          (code) =>
+            `${file}: \`${code}\` listed under ${statuses.join("/")}, catalogue says ${ERRORS[code as ErrorCode].status}`,
+        ),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("documents every code in an error table of docs/", () => {
     const documented = documentedCodes();
     const missing = Object.keys(ERRORS).filter((code) => !documented.has(code));

@@ -224,8 +224,3 @@ export type ConflictCode = {
 export type AlternateStatus<C extends ErrorCode> = (typeof ERRORS)[C] extends { also: infer A }
   ? keyof A & number
   : never;
-
-export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
-
-/** The HTTP status of a catalogue code. */
-export const statusOf = (code: ErrorCode): number => ERRORS[code].status;

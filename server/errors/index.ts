@@ -5,14 +5,7 @@
  */
 import { type AlternateStatus, type ConflictCode, ERRORS, type ErrorCode } from "./codes";
 
-export {
-  type AlternateStatus,
-  type ConflictCode,
-  ERRORS,
-  type ErrorCode,
-  isErrorCode,
-  statusOf,
-} from "./codes";
+export { type AlternateStatus, type ConflictCode, ERRORS, type ErrorCode } from "./codes";
 
 const SERVICE_ERROR = Symbol.for("paperclip.ServiceError");
 
