@@ -178,7 +178,6 @@ export async function decideFormalApproval(
         throw new ServiceError(
           "approval_same_person",
           "another person must accept a change you proposed (whichever key or session proposed it)",
-          403,
         );
       }
       ownerSelfApproved = true;

@@ -57,7 +57,7 @@ export async function changePassword(ctx: ServiceContext, input: z.infer<typeof 
   if (!reserved.ok) throw signInThrottled(reserved.retryAfterMs);
   const ok = Boolean(user && (await verifyPassword(input.currentPassword, user.passwordHash)));
   await settleAttempt(ctx.db, keys, ok, ctx.now());
-  if (!ok) throw new ServiceError("invalid_credentials", "the current password is incorrect", 403);
+  if (!ok) throw ServiceError.withStatus("invalid_credentials", 403, "the current password is incorrect");
   const passwordHash = await hashPassword(input.newPassword);
   return ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: ctx.now() }).where(eq(users.id, actor.userId));
@@ -94,14 +94,14 @@ export async function redeemPasswordLink(ctx: ServiceContext, input: z.infer<typ
       )
       .returning({ userId: passwordSetTokens.userId });
     if (!claimed)
-      throw new ServiceError("password_link_invalid", "the link is unknown, already used or expired", 400);
+      throw new ServiceError("password_link_invalid", "the link is unknown, already used or expired");
     const [user] = await tx
       .update(users)
       .set({ passwordHash, updatedAt: now })
       .where(and(eq(users.id, claimed.userId), isNull(users.disabledAt)))
       .returning({ id: users.id, email: users.email });
     if (!user)
-      throw new ServiceError("password_link_invalid", "the link is unknown, already used or expired", 400);
+      throw new ServiceError("password_link_invalid", "the link is unknown, already used or expired");
     await endUserSessions(tx, user.id);
     await logActivity(
       tx,

@@ -14,7 +14,7 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 /** 401 `key_revoked`: the key was revoked, or its creator lost access (see docs/accounts.md). */
 export { boardKeyEffectiveRole };
 
-export const keyRevoked = (message: string) => new ServiceError("key_revoked", message, 401);
+export const keyRevoked = (message: string) => new ServiceError("key_revoked", message);
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is refused. */
 export function bearerToken(request: { headers: { get(name: string): string | null } }): string | null {

@@ -16,7 +16,7 @@ export const SignInInput = z.object({
 
 /** 401 `invalid_credentials`: one answer for an unknown email, a wrong password and a disabled account. */
 export const invalidCredentials = () =>
-  new ServiceError("invalid_credentials", "email or password is incorrect", 401);
+  new ServiceError("invalid_credentials", "email or password is incorrect");
 
 /** 429 `sign_in_throttled`, with the seconds until an attempt can succeed (also sent as Retry-After). */
 export function signInThrottled(retryAfterMs: number): ServiceError {
@@ -25,7 +25,6 @@ export function signInThrottled(retryAfterMs: number): ServiceError {
   return new ServiceError(
     "sign_in_throttled",
     `too many sign-in attempts: try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
-    429,
     { retryAfterSeconds: seconds },
   );
 }

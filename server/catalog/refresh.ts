@@ -8,7 +8,7 @@ import { loadConnection } from "../connectors/connection";
 import { classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
 import { jsonShapeProblem } from "../contracts/json-shape";
-import { conflict, isServiceError, ServiceError } from "../errors";
+import { conflict, ServiceError } from "../errors";
 import { logWarn } from "../log";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "./classify";
 
@@ -71,12 +71,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
       code: classified.code,
       message: err instanceof Error ? err.message : String(err),
     });
-    throw new ServiceError(
-      classified.code,
-      classified.message,
-      isServiceError(err) ? err.status : 502,
-      classified.details,
-    );
+    throw new ServiceError(classified.code, classified.message, classified.details);
   }
   const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
   const seen = new Map(upstream.map((t) => [t.name, t]));

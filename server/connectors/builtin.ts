@@ -29,7 +29,7 @@ export interface BuiltinTool {
 }
 
 /** A refusal of a built-in tool's input (answered to the agent as `arguments_invalid`). */
-export const toolError = (message: string) => new ServiceError("tool_input_invalid", message, 400);
+export const toolError = (message: string) => new ServiceError("tool_input_invalid", message);
 
 /** Runs a built-in tool after validating its arguments with the tool's own schema. */
 export async function runBuiltinTool(

@@ -94,7 +94,7 @@ export async function upstreamTargetFor(
       actorId,
       purpose: opts.purpose,
     });
-    if (!resolved.ok) throw new ServiceError("missing_secret", resolved.message, 503);
+    if (!resolved.ok) throw new ServiceError("missing_secret", resolved.message);
     headers = { ...headers, ...resolved.headers };
     env = resolved.env;
     secretValues = resolved.values;
@@ -116,7 +116,6 @@ export async function upstreamTargetFor(
       throw new ServiceError(
         "unsafe_command_template",
         "the connection's command template is missing or disabled",
-        409,
       );
     }
     stdio = {
@@ -161,7 +160,7 @@ export async function listUpstreamTools(
 ): Promise<ToolMetadata[]> {
   switch (t.type) {
     case "mcp_http": {
-      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL", 409);
+      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
       const pool = mcpHttpPool();
       if (opts.fresh) await pool.invalidate(t.connectionId);
       const tools = await pool.listTools(mcpTarget(t));
@@ -177,13 +176,12 @@ export async function listUpstreamTools(
       return builtinCatalog(selfTools());
     case "paperclip_plugin": {
       const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;
-      if (!plugin)
-        throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`, 409);
+      if (!plugin) throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`);
       return builtinCatalog(plugin.tools);
     }
     case "mcp_stdio": {
       if (!t.stdio)
-        throw new ServiceError("unsafe_command_template", "the connection has no command template", 409);
+        throw new ServiceError("unsafe_command_template", "the connection has no command template");
       const tools = await stdioListTools(t.stdio.db, t.stdio.target, { timeoutMs: t.timeoutMs });
       return tools.map((x) => ({
         name: x.name,
@@ -194,7 +192,7 @@ export async function listUpstreamTools(
       }));
     }
     default:
-      throw new ServiceError("runtime_unavailable", `\`${t.type}\` connections are not supported here`, 503);
+      throw new ServiceError("runtime_unavailable", `\`${t.type}\` connections are not supported here`);
   }
 }
 
@@ -238,7 +236,7 @@ export async function callUpstreamTool(
 ): Promise<UpstreamResult> {
   switch (t.type) {
     case "mcp_http": {
-      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL", 409);
+      if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
       const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
         timeoutMs: t.timeoutMs,
         maxResultBytes: t.maxResultBytes,
@@ -249,25 +247,23 @@ export async function callUpstreamTool(
       };
     }
     case "paperclip_self": {
-      if (!self) throw new ServiceError("session_invalid", "self tools need a run context", 401);
+      if (!self) throw new ServiceError("session_invalid", "self tools need a run context");
       return { result: asToolResult(await runBuiltinTool(selfTools(), name, self, args)), fullJson: null };
     }
     case "paperclip_plugin": {
       const plugin = t.pluginId ? getPlugin(t.pluginId) : undefined;
-      if (!plugin)
-        throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`, 409);
-      if (!self) throw new ServiceError("session_invalid", "plugin tools need a run context", 401);
+      if (!plugin) throw new ServiceError("plugin_not_found", `no plugin \`${t.pluginId}\` is installed`);
+      if (!self) throw new ServiceError("session_invalid", "plugin tools need a run context");
       return { result: asToolResult(await runBuiltinTool(plugin.tools, name, self, args)), fullJson: null };
     }
     case "mcp_stdio": {
       if (!t.stdio)
-        throw new ServiceError("unsafe_command_template", "the connection has no command template", 409);
+        throw new ServiceError("unsafe_command_template", "the connection has no command template");
       const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, { timeoutMs: t.timeoutMs });
       if (isDeferred(out)) {
         throw new ServiceError(
           "runtime_deferred",
           "no runtime capacity for this tool right now; retry later",
-          503,
           {
             retryAfterMs: out.retryAfterMs,
           },
@@ -277,6 +273,6 @@ export async function callUpstreamTool(
       return { result: out as UpstreamResult["result"], fullJson: null };
     }
     default:
-      throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools are not supported here`, 503);
+      throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools are not supported here`);
   }
 }

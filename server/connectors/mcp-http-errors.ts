@@ -40,26 +40,20 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
   const clean = (s: string) => scrub(s, entry.secrets);
   const details = { connectionId: entry.connectionId };
   if (isServiceError(err)) {
-    return new ServiceError(err.code, clean(err.message), err.status, { ...err.details, ...details });
+    return new ServiceError(err.code, clean(err.message), { ...err.details, ...details });
   }
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) {
       return new ServiceError(
         "upstream_timeout",
         `${entry.origin} did not answer within ${timeout} ms`,
-        504,
         details,
       );
     }
     if (err.code === ErrorCode.ConnectionClosed) {
-      return new ServiceError(
-        "upstream_unreachable",
-        `the connection to ${entry.origin} closed`,
-        502,
-        details,
-      );
+      return new ServiceError("upstream_unreachable", `the connection to ${entry.origin} closed`, details);
     }
-    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), {
       ...details,
       mcpCode: err.code,
     });
@@ -70,25 +64,19 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
       return new ServiceError(
         "upstream_auth_failed",
         `${entry.origin} refused the configured credentials (HTTP ${status})`,
-        502,
         { ...details, httpStatus: status },
       );
     }
-    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), 502, {
+    return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), {
       ...details,
       httpStatus: status,
     });
   }
   if (isNotConnected(err)) {
-    return new ServiceError(
-      "upstream_unreachable",
-      `the connection to ${entry.origin} is closed`,
-      502,
-      details,
-    );
+    return new ServiceError("upstream_unreachable", `the connection to ${entry.origin} is closed`, details);
   }
   if (err instanceof Error && err.name === "ZodError") {
-    return new ServiceError("upstream_error", `${entry.origin} sent a malformed response`, 502, details);
+    return new ServiceError("upstream_error", `${entry.origin} sent a malformed response`, details);
   }
-  return new ServiceError("upstream_error", clean(`${entry.origin}: ${messageOf(err)}`), 502, details);
+  return new ServiceError("upstream_error", clean(`${entry.origin}: ${messageOf(err)}`), details);
 }

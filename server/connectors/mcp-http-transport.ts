@@ -97,7 +97,6 @@ export async function connectEntry(
           new ServiceError(
             "upstream_timeout",
             `${entry.origin} did not complete initialization in ${timeout} ms`,
-            504,
           ),
       );
     } catch (err) {
@@ -130,7 +129,7 @@ export async function connectEntry(
   if (entry.retired) {
     // Invalidated while connecting.
     await client.close().catch(() => {});
-    throw new ServiceError("upstream_unreachable", `the connection to ${entry.origin} was closed`, 502);
+    throw new ServiceError("upstream_unreachable", `the connection to ${entry.origin} was closed`);
   }
   entry.connected = true;
   logInfo("mcp_http.connected", {

@@ -442,7 +442,7 @@ export class McpHttpPool {
         await timeoutAfter(
           entry.transport.terminateSession(),
           2_000,
-          () => new ServiceError("upstream_timeout", "terminate timed out", 504),
+          () => new ServiceError("upstream_timeout", "terminate timed out"),
         ).catch(() => {});
       }
       await client.close().catch(() => {});

@@ -47,11 +47,7 @@ export function registerSelfTools(tools: readonly BuiltinTool[]): void {
 export function selfTools(): readonly BuiltinTool[] {
   const tools = (globalThis as SelfHolder).__paperclipSelfTools;
   if (!tools)
-    throw new ServiceError(
-      "runtime_unavailable",
-      "Paperclip's own tools are not loaded in this process",
-      503,
-    );
+    throw new ServiceError("runtime_unavailable", "Paperclip's own tools are not loaded in this process");
   return tools;
 }
 

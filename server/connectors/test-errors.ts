@@ -5,7 +5,7 @@
  * (another service's banner, internal host names, reflected secrets). The raw, scrubbed
  * message goes to the server log only.
  */
-import { isServiceError } from "../errors";
+import { type ErrorCode, isServiceError } from "../errors";
 
 export const CONNECTION_TEST_ERRORS = {
   missing_secret: "a secret bound to the connection is missing or revoked",
@@ -25,7 +25,7 @@ export type ConnectionTestErrorCode = keyof typeof CONNECTION_TEST_ERRORS;
 
 export interface ClassifiedError {
   /** One of CONNECTION_TEST_ERRORS, or one of our own (non-upstream) codes passed through. */
-  code: string;
+  code: ErrorCode;
   /** Our sentence for the code; never upstream text. */
   message: string;
   /** Only facts we derived (an HTTP status, an MCP error number), never text. */

@@ -100,7 +100,7 @@ async function authorizeRunAccess(ctx: ServiceContext, companyId: string, agentI
   await requireCompany(ctx, companyId, write ? "runs:manage" : "company:read", "run");
 }
 
-const scopeForbidden = (message: string) => new ServiceError("run_scope_forbidden", message, 403);
+const scopeForbidden = (message: string) => new ServiceError("run_scope_forbidden", message);
 
 /**
  * An agent key starts runs only for its own work, so the gateway scope a run carries (and the

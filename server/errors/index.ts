@@ -1,7 +1,12 @@
 /**
- * One error hierarchy for the whole product. `code` is stable API (snake_case); `status` is
- * the HTTP mapping, decided here and nowhere else.
+ * One error hierarchy for the whole product. `code` is stable API (snake_case) and names an
+ * entry of the catalogue (./codes.ts); `status`, the HTTP mapping, is looked up there — decided
+ * in the catalogue and nowhere else.
  */
+import { type AlternateStatus, type ConflictCode, ERRORS, type ErrorCode } from "./codes";
+
+export { type AlternateStatus, type ConflictCode, ERRORS, type ErrorCode } from "./codes";
+
 const SERVICE_ERROR = Symbol.for("paperclip.ServiceError");
 
 export class ServiceError extends Error {
@@ -11,43 +16,57 @@ export class ServiceError extends Error {
    * in one process (sharing the process-wide singletons kept on globalThis).
    */
   readonly [SERVICE_ERROR] = true;
+  /** The catalogue's status for `code` (500 for a code the catalogue lacks: a bug, never a 2xx). */
+  readonly status: number;
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
-    readonly status: number,
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "ServiceError";
+    this.status = (ERRORS as Record<string, { status: number } | undefined>)[code]?.status ?? 500;
+  }
+
+  /** A code's documented second status (its catalogue entry's `also`), e.g. 403 `invalid_credentials`. */
+  static withStatus<C extends ErrorCode>(
+    code: C,
+    status: AlternateStatus<C>,
+    message: string,
+    details?: Record<string, unknown>,
+  ): ServiceError {
+    const err = new ServiceError(code, message, details);
+    (err as { status: number }).status = status;
+    return err;
   }
 }
 
 /** 400: the request is malformed or fails validation. Nothing was changed. */
 export const invalidRequest = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("invalid_request", message, 400, details);
+  new ServiceError("invalid_request", message, details);
 
 /** 401: no valid credential was presented. */
 export const unauthenticated = (message = "authentication required") =>
-  new ServiceError("unauthenticated", message, 401);
+  new ServiceError("unauthenticated", message);
 
 /**
  * 403: the caller is known but may not do this. Only used once the caller may know the
  * target exists (e.g. a member lacking a role); otherwise use notFound.
  */
 export const forbidden = (message = "you do not have permission to do this") =>
-  new ServiceError("forbidden", message, 403);
+  new ServiceError("forbidden", message);
 
 /** 404: unknown id, or an id of a company the caller does not belong to (reveals nothing). */
-export const notFound = (entity = "resource") => new ServiceError("not_found", `${entity} not found`, 404);
+export const notFound = (entity = "resource") => new ServiceError("not_found", `${entity} not found`);
 
 /** 409: the request conflicts with current state (duplicate name, wrong lifecycle state). */
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
-  new ServiceError(code, message, 409, details);
+export const conflict = (code: ConflictCode, message: string, details?: Record<string, unknown>) =>
+  new ServiceError(code, message, details);
 
 /** 413: the body is larger than the route accepts. */
 export const payloadTooLarge = (limit: number) =>
-  new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`, 413);
+  new ServiceError("payload_too_large", `request body exceeds ${limit} bytes`);
 
 export const isServiceError = (err: unknown): err is ServiceError =>
   err instanceof ServiceError ||
@@ -64,7 +83,7 @@ export function fromDatabaseError(err: unknown): ServiceError | null {
         constraint: pg.constraint_name,
       });
     case "23503": // foreign_key_violation: a referenced id is unknown or in another company
-      return new ServiceError("not_found", "a referenced record was not found", 404);
+      return new ServiceError("not_found", "a referenced record was not found");
     case "23514": // check_violation
       return invalidRequest("the value violates a constraint", { constraint: pg.constraint_name });
     case "22P02": // invalid_text_representation (e.g. malformed uuid)

@@ -4,7 +4,7 @@ import { agents, toolCallEvents } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { finishRun, startRun } from "../core/runs";
-import { conflict, notFound } from "../errors";
+import { conflict, ERRORS, notFound } from "../errors";
 import { type GatewayCallOutcome, gatewayCallTool } from "../gateway/call-tool";
 import { gatewayListTools } from "../gateway/list-tools";
 import { authenticateGatewayToken } from "../gateway/sessions";
@@ -97,7 +97,7 @@ export async function runExampleSmoke(
     const hidden = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__not_a_real_tool`, arguments: {} });
     checks.push({
       name: "a tool outside the profile is refused with tool_denied",
-      passed: !hidden.ok && hidden.code === "tool_denied" && hidden.status === 403,
+      passed: !hidden.ok && hidden.code === "tool_denied" && hidden.status === ERRORS.tool_denied.status,
       evidence: summary(hidden),
     });
     if (spec.id === "echo") {

@@ -48,7 +48,6 @@ export function guardResult(
     throw new ServiceError(
       "upstream_error",
       `the upstream result nests deeper than ${MAX_RESULT_DEPTH} levels`,
-      502,
     );
   const policy = (r: ToolResult): ToolResult => ({
     content: Array.isArray(r?.content) ? r.content : [],

@@ -65,11 +65,7 @@ export function assertAllowedHost(request: GatewayRequestHead): void {
     }
   }
   if (!hostOk || !originOk)
-    throw new ServiceError(
-      "host_not_allowed",
-      "requests must come to this instance's configured origin",
-      403,
-    );
+    throw new ServiceError("host_not_allowed", "requests must come to this instance's configured origin");
 }
 
 const QUERY_TOKEN_KEYS = ["token", "access_token", "api_key", "key", "session"];
@@ -91,7 +87,6 @@ export function assertNoQueryToken(request: GatewayRequestHead): void {
     throw new ServiceError(
       "token_in_query",
       "send the session token in the `Authorization: Bearer` header, not the URL",
-      400,
     );
   }
 }
@@ -188,7 +183,7 @@ export function gatewayRoute(
       const mapped = fromDatabaseError(err);
       if (mapped) return errorResponse(mapped.code === "invalid_request" ? mapped : notFound(), requestId);
       logError("gateway.unhandled", err, { requestId });
-      return errorResponse(new ServiceError("internal_error", "internal error", 500), requestId);
+      return errorResponse(new ServiceError("internal_error", "internal error"), requestId);
     }
   };
 }

@@ -121,7 +121,7 @@ describe("one outcome mapping for REST and MCP", () => {
   });
 
   it("keeps a state error's own status", () => {
-    const err = new ServiceError("approval_pending", "not yet", 409);
+    const err = new ServiceError("approval_pending", "not yet");
     expect(refusedBy(err, { actionRequestId: "r" })).toEqual({
       ok: false,
       status: 409,
@@ -159,15 +159,15 @@ describe("the refusals the pipeline produces", () => {
   });
 
   it.each([
-    [new ServiceError("missing_secret", "x", 503), "missing_secret", 503],
-    [new ServiceError("runtime_deferred", "x", 503, { retryAfterMs: 40 }), "runtime_deferred", 503],
-    [new ServiceError("runtime_suppressed", "x", 503), "runtime_deferred", 503],
-    [new ServiceError("command_not_approved", "x", 403), "command_not_approved", 403],
-    [new ServiceError("runtime_host_untrusted", "x", 403), "runtime_host_untrusted", 403],
-    [new ServiceError("runtime_isolation_unavailable", "x", 403), "runtime_isolation_unavailable", 403],
-    [new ServiceError("tool_input_invalid", "bad field", 400), "arguments_invalid", 400],
-    [new ServiceError("upstream_timeout", "x", 504), "upstream_timeout", 504],
-    [new ServiceError("not_found", "x", 404), "upstream_error", 502],
+    [new ServiceError("missing_secret", "x"), "missing_secret", 503],
+    [new ServiceError("runtime_deferred", "x", { retryAfterMs: 40 }), "runtime_deferred", 503],
+    [new ServiceError("runtime_suppressed", "x"), "runtime_deferred", 503],
+    [new ServiceError("command_not_approved", "x"), "command_not_approved", 403],
+    [new ServiceError("runtime_host_untrusted", "x"), "runtime_host_untrusted", 403],
+    [new ServiceError("runtime_isolation_unavailable", "x"), "runtime_isolation_unavailable", 403],
+    [new ServiceError("tool_input_invalid", "bad field"), "arguments_invalid", 400],
+    [new ServiceError("upstream_timeout", "x"), "upstream_timeout", 504],
+    [new ServiceError("not_found", "x"), "upstream_error", 502],
     [new Error("socket hang up"), "upstream_error", 502],
   ])("an execution failing with %s is %s / %i", (err, code, status) => {
     const r = executionFailure(err, INV);
@@ -177,10 +177,9 @@ describe("the refusals the pipeline produces", () => {
 
   it("passes a deferral's retry time and a tool's input message through", () => {
     expect(
-      executionFailure(new ServiceError("runtime_deferred", "x", 503, { retryAfterMs: 40 }), INV)
-        .retryAfterMs,
+      executionFailure(new ServiceError("runtime_deferred", "x", { retryAfterMs: 40 }), INV).retryAfterMs,
     ).toBe(40);
-    expect(executionFailure(new ServiceError("tool_input_invalid", "bad field", 400), INV).message).toBe(
+    expect(executionFailure(new ServiceError("tool_input_invalid", "bad field"), INV).message).toBe(
       "bad field",
     );
   });

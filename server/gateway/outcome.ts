@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isServiceError } from "../errors";
+import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { AttemptResult } from "../ledger/record-attempt";
 
 /**
@@ -23,39 +24,47 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** Every refusal code of a governed call and the HTTP status its REST answer carries. */
-export const OUTCOME_CODES = {
-  invalid_request: 400,
-  arguments_invalid: 400,
-  tool_denied: 403,
-  approval_path_missing: 403,
-  command_not_approved: 403,
-  runtime_host_untrusted: 403,
-  runtime_isolation_unavailable: 403,
-  approval_not_found: 404,
-  approval_required: 409,
-  invocation_in_progress: 409,
-  invocation_outcome_unknown: 409,
-  approval_wrong_run: 409,
-  approval_tool_mismatch: 409,
-  approval_arguments_mismatch: 409,
-  approval_signature_invalid: 409,
-  approval_expired: 409,
-  approval_schema_changed: 409,
-  approval_no_longer_allowed: 409,
-  approval_declined: 409,
-  approval_superseded: 409,
-  approval_consumed: 409,
-  approval_pending: 409,
-  approval_invalid: 409,
-  rate_limited: 429,
-  upstream_error: 502,
-  result_blocked: 502,
-  missing_secret: 503,
-  runtime_deferred: 503,
-  upstream_timeout: 504,
-} as const;
-export type OutcomeCode = keyof typeof OUTCOME_CODES;
+/**
+ * Every refusal code of a governed call. Their HTTP statuses come from the one error catalogue
+ * (server/errors/codes.ts), so the REST answer, the MCP result and the docs cannot disagree.
+ */
+const OUTCOME_CODE_LIST = [
+  "invalid_request",
+  "arguments_invalid",
+  "tool_denied",
+  "approval_path_missing",
+  "command_not_approved",
+  "runtime_host_untrusted",
+  "runtime_isolation_unavailable",
+  "approval_not_found",
+  "approval_required",
+  "invocation_in_progress",
+  "invocation_outcome_unknown",
+  "approval_wrong_run",
+  "approval_tool_mismatch",
+  "approval_arguments_mismatch",
+  "approval_signature_invalid",
+  "approval_expired",
+  "approval_schema_changed",
+  "approval_no_longer_allowed",
+  "approval_declined",
+  "approval_superseded",
+  "approval_consumed",
+  "approval_pending",
+  "approval_invalid",
+  "rate_limited",
+  "upstream_error",
+  "result_blocked",
+  "missing_secret",
+  "runtime_deferred",
+  "upstream_timeout",
+] as const satisfies readonly ErrorCode[];
+export type OutcomeCode = (typeof OUTCOME_CODE_LIST)[number];
+
+/** Refusal code → HTTP status, read from the catalogue. */
+export const OUTCOME_CODES = Object.fromEntries(OUTCOME_CODE_LIST.map((c) => [c, ERRORS[c].status])) as {
+  readonly [K in OutcomeCode]: (typeof ERRORS)[K]["status"];
+};
 
 export type GatewayCallOutcome =
   | {
@@ -91,7 +100,7 @@ export function refused(
   message: string,
   extra: Omit<Refusal, "ok" | "status" | "code" | "message"> = {},
 ): Refusal {
-  return { ok: false, status: OUTCOME_CODES[code], code, message, ...extra };
+  return { ok: false, status: ERRORS[code].status, code, message, ...extra };
 }
 
 /** A refusal carrying a service error's own code and status (an action request's state). */

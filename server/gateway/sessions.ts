@@ -150,7 +150,7 @@ export async function revokeGatewaySession(ctx: ServiceContext, sessionId: strin
 
 export const sessionInvalid = (
   message = "the gateway session is invalid, expired, revoked, or its run has ended",
-) => new ServiceError("session_invalid", message, 401);
+) => new ServiceError("session_invalid", message);
 
 // last_used_at is written at most every 30 s per session, so authentication stays a read.
 const LAST_USED_GRANULARITY_MS = 30_000;

@@ -101,7 +101,7 @@ async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   if (text.trim() === "") return undefined;
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ServiceError("unsupported_media_type", "send the body as `application/json`", 415);
+    throw new ServiceError("unsupported_media_type", "send the body as `application/json`");
   }
   return parseBoundedJson(text, "body");
 }
@@ -166,7 +166,7 @@ export function assertSameOrigin(
         const host = requestHost(request.headers, env);
         return Boolean(host) && originUrl.host === host;
       })();
-  if (!ok) throw new ServiceError("csrf_rejected", "cross-site request refused", 403);
+  if (!ok) throw new ServiceError("csrf_rejected", "cross-site request refused");
 }
 
 async function authenticate(
@@ -244,7 +244,7 @@ export function route<
         method: request.method,
         path: new URL(request.url).pathname,
       });
-      return errorResponse(new ServiceError("internal_error", "internal error", 500), requestId);
+      return errorResponse(new ServiceError("internal_error", "internal error"), requestId);
     }
   };
 }

@@ -13,7 +13,7 @@ import type { ServiceContext } from "../context";
 import { ServiceError } from "../errors";
 
 export const instanceAdminRequired = () =>
-  new ServiceError("instance_admin_required", "this needs an instance administrator", 403);
+  new ServiceError("instance_admin_required", "this needs an instance administrator");
 
 export async function isInstanceAdmin(db: Db | Tx, userId: string): Promise<boolean> {
   const [row] = await db
@@ -81,7 +81,7 @@ async function userByEmail(db: Db | Tx, email: string) {
     .from(users)
     .where(sql`lower(${users.email}) = lower(${email})`)
     .limit(1);
-  if (!u) throw new ServiceError("not_found", `no account has the email \`${email}\``, 404);
+  if (!u) throw new ServiceError("not_found", `no account has the email \`${email}\``);
   return u;
 }
 
@@ -122,10 +122,10 @@ export async function revokeInstanceAdmin(ctx: ServiceContext, email: string): P
       sql`select count(*)::int as n from instance_admins where user_id <> ${u.id}`,
     )) as unknown as [{ n: number }];
     if (Number(n) === 0)
-      throw new ServiceError("last_instance_admin", "the last instance administrator cannot be revoked", 409);
+      throw new ServiceError("last_instance_admin", "the last instance administrator cannot be revoked");
     const removed = await tx.delete(instanceAdmins).where(eq(instanceAdmins.userId, u.id)).returning();
     if (removed.length === 0)
-      throw new ServiceError("not_found", `\`${email}\` is not an instance administrator`, 404);
+      throw new ServiceError("not_found", `\`${email}\` is not an instance administrator`);
     await logActivity(tx, ctx, {
       companyId: null,
       action: "instance_admin.revoked",

@@ -174,11 +174,7 @@ export async function addPrivateUpstream(ctx: ServiceContext, input: AddPrivateU
   if (literal) {
     const v = classifyAddress(literal);
     if (v.category === "metadata" || v.category === "link-local" || v.category === "invalid")
-      throw new ServiceError(
-        "upstream_blocked",
-        `${v.address} is ${v.description} and is never allowed`,
-        403,
-      );
+      throw new ServiceError("upstream_blocked", `${v.address} is ${v.description} and is never allowed`);
   }
   return changeList(ctx, "private_upstream.add", origin, (entries) => {
     if (entries.some((e) => e.origin === origin))

@@ -8,7 +8,7 @@ import { readBoundedBytes } from "./read-bounded";
 export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export const tooLarge = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_too_large", message, 502, details);
+  new ServiceError("upstream_too_large", message, details);
 
 export interface NormalizedRequest {
   url: string;

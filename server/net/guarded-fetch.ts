@@ -100,8 +100,8 @@ const BODY_HEADERS = ["content-type", "content-length", "content-encoding", "con
 const MAX_PINNED_HOSTS = 512;
 
 const redirectRefused = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_redirect_refused", message, 502, details);
-const timedOut = (message: string) => new ServiceError("upstream_timeout", message, 504);
+  new ServiceError("upstream_redirect_refused", message, details);
+const timedOut = (message: string) => new ServiceError("upstream_timeout", message);
 
 /**
  * Creates a guarded fetch. Each instance owns one undici Agent (connection pool) and a pin

@@ -16,20 +16,19 @@ export interface ResolvedAddress {
 export type Resolver = (host: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
 
 const blocked = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_blocked", message, 403, details);
+  new ServiceError("upstream_blocked", message, details);
 /** A loopback/private address an instance administrator has not granted (403, like blocked). */
 const requiresOperator = (message: string, details?: Record<string, unknown>) =>
   new ServiceError(
     "upstream_requires_operator",
     `${message}; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
-    403,
     details,
   );
 const refused = (code: "upstream_requires_operator" | "upstream_blocked") =>
   code === "upstream_requires_operator" ? requiresOperator : blocked;
 export const NEVER_PRIVATE = () => false;
 export const unreachable = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("upstream_unreachable", message, 502, details);
+  new ServiceError("upstream_unreachable", message, details);
 
 /** `scheme://host:port` only — paths and query strings may carry secrets and are never echoed. */
 export function describeOrigin(url: URL): string {

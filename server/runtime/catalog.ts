@@ -28,7 +28,7 @@ export const COMMAND_KEY = /^[a-z][a-z0-9_.-]{0,63}$/;
 // Refusals
 
 export const commandNotApproved = (message: string, details?: Record<string, unknown>) =>
-  new ServiceError("command_not_approved", message, 403, details);
+  new ServiceError("command_not_approved", message, details);
 
 /**
  * Writes the refusal to the activity log (its own statement: the refused change has no

@@ -47,7 +47,6 @@ export const runtimeHostUntrusted = (reason: string) =>
   new ServiceError(
     "runtime_host_untrusted",
     `local stdio servers are switched off on this host (${reason}); the operator enables them with PAPERCLIP_STDIO=on`,
-    403,
   );
 
 /** Throws `runtime_host_untrusted` when stdio is off. */
@@ -213,7 +212,7 @@ export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = curren
 }
 
 export const isolationUnavailable = (message: string) =>
-  new ServiceError("runtime_isolation_unavailable", message, 403);
+  new ServiceError("runtime_isolation_unavailable", message);
 
 /** Test hook: forget cached look-ups (slot user, bwrap probe). */
 export function resetHostCaches(): void {

@@ -89,11 +89,10 @@ export function slotIdentity(
     throw new ServiceError(
       "unsafe_command_template",
       "the connection's stdio command template does not match",
-      409,
     );
   }
   if (template.status !== "active") {
-    throw new ServiceError("unsafe_command_template", "the stdio command template is disabled", 409);
+    throw new ServiceError("unsafe_command_template", "the stdio command template is disabled");
   }
   let workspaceScope = "none";
   let workspaceDir: string | null = null;
@@ -111,7 +110,6 @@ export function slotIdentity(
       throw new ServiceError(
         "workspace_unavailable",
         `the command template runs in the ${template.cwdPolicy === "issue_workspace" ? "issue" : "project"} workspace, and none is available for this call`,
-        409,
       );
     }
     workspaceDir = path.normalize(dir);

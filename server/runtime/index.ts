@@ -28,14 +28,9 @@ export async function stdioListTools(
 ): Promise<Tool[]> {
   const out = await runtimeSupervisor().listTools(db, target, opts);
   if (isDeferred(out)) {
-    throw new ServiceError(
-      "runtime_deferred",
-      "no runtime capacity for this tool right now; retry later",
-      503,
-      {
-        retryAfterMs: out.retryAfterMs,
-      },
-    );
+    throw new ServiceError("runtime_deferred", "no runtime capacity for this tool right now; retry later", {
+      retryAfterMs: out.retryAfterMs,
+    });
   }
   return out;
 }

@@ -128,11 +128,10 @@ export async function launchSlot(
       stoppedAt: null,
     });
   }
-  if (aborted())
-    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+  if (aborted()) throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
 
   const fail = (message: string): ServiceError => {
-    const error = new ServiceError("runtime_start_failed", slot.scrub(message), 502, {
+    const error = new ServiceError("runtime_start_failed", slot.scrub(message), {
       slotId: slot.rowId,
     });
     return error;
@@ -152,7 +151,7 @@ export async function launchSlot(
   }
   if (aborted()) {
     slot.removeCwd();
-    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
   }
 
   if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
@@ -235,7 +234,7 @@ export async function launchSlot(
     );
   } catch (err) {
     if (aborted()) {
-      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+      throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
     const reason =
       err instanceof McpError && err.code === ErrorCode.ConnectionClosed
@@ -248,7 +247,7 @@ export async function launchSlot(
     throw fail(`the local tool server did not start: ${reason}`);
   }
   if (aborted()) {
-    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting", 503);
+    throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
   }
   slot.state = "running";
   slot.health = "ok";

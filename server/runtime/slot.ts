@@ -152,7 +152,7 @@ export class Slot {
       .returning({ id: toolRuntimeSlots.id })
       .catch((err: unknown) => {
         logError("runtime.slot_row_insert_failed", err, { connectionId: this.identity.connectionId });
-        throw new ServiceError("runtime_unavailable", "the runtime slot could not be recorded", 503);
+        throw new ServiceError("runtime_unavailable", "the runtime slot could not be recorded");
       });
     this.rowId = row!.id;
   }
@@ -243,7 +243,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export function slotCallError(err: unknown, slot: Slot, timeoutMs?: number): ServiceError {
   const details = { slotId: slot.rowId, connectionId: slot.identity.connectionId };
   if (isServiceError(err)) {
-    return new ServiceError(err.code, slot.scrub(err.message), err.status, { ...details, ...err.details });
+    return new ServiceError(err.code, slot.scrub(err.message), { ...details, ...err.details });
   }
   const closed =
     (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) ||
@@ -253,28 +253,26 @@ export function slotCallError(err: unknown, slot: Slot, timeoutMs?: number): Ser
       return new ServiceError(
         "runtime_stopped",
         `the runtime slot was stopped (${slot.stopReason}) during the call`,
-        503,
         details,
       );
     }
-    return new ServiceError("runtime_crashed", "the local tool server exited during the call", 502, details);
+    return new ServiceError("runtime_crashed", "the local tool server exited during the call", details);
   }
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) {
       return new ServiceError(
         "upstream_timeout",
         `the local tool server did not answer within ${timeoutMs ?? "the"} ms`,
-        504,
         details,
       );
     }
-    return new ServiceError("upstream_error", slot.scrub(`local tool server: ${err.message}`), 502, {
+    return new ServiceError("upstream_error", slot.scrub(`local tool server: ${err.message}`), {
       ...details,
       mcpCode: err.code,
     });
   }
   if (err instanceof Error && err.name === "AbortError") {
-    return new ServiceError("upstream_cancelled", "the call was cancelled", 499, details);
+    return new ServiceError("upstream_cancelled", "the call was cancelled", details);
   }
-  return new ServiceError("upstream_error", slot.scrub(`local tool server: ${messageOf(err)}`), 502, details);
+  return new ServiceError("upstream_error", slot.scrub(`local tool server: ${messageOf(err)}`), details);
 }

@@ -208,7 +208,7 @@ export class RuntimeSupervisor {
   }
 
   private suppressedError(slot: Slot): ServiceError {
-    return new ServiceError("runtime_suppressed", suppressedMessage(this.config), 503, {
+    return new ServiceError("runtime_suppressed", suppressedMessage(this.config), {
       slotId: slot.rowId,
     });
   }
@@ -226,7 +226,7 @@ export class RuntimeSupervisor {
     if (slot.state === "suppressed") return Promise.reject(this.suppressedError(slot));
     if (slot.state === "stopping" || slot.state === "stopped") {
       return Promise.reject(
-        new ServiceError("runtime_stopped", `the runtime slot was stopped (${slot.stopReason})`, 503),
+        new ServiceError("runtime_stopped", `the runtime slot was stopped (${slot.stopReason})`),
       );
     }
     const wait = this.backoffRemaining(slot);
@@ -427,7 +427,7 @@ export class RuntimeSupervisor {
    */
   async restart(slot: Slot, persist?: (tx: Tx) => Promise<void>): Promise<void> {
     if (slot.state === "stopping" || slot.state === "stopped") {
-      throw new ServiceError("slot_stopped", "the slot is stopped; the next call starts a new one", 409);
+      throw new ServiceError("slot_stopped", "the slot is stopped; the next call starts a new one");
     }
     this.clearIdle(slot);
     slot.inFlight++; // keeps it from idling or being evicted while restarting
@@ -451,7 +451,6 @@ export class RuntimeSupervisor {
         throw new ServiceError(
           "runtime_deferred",
           "the slot was reset, but there is no runtime capacity to start it now; the next call starts it",
-          503,
           { retryAfterMs: this.config.retryAfterMs },
         );
       }

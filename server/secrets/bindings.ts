@@ -231,7 +231,7 @@ export async function insertBinding(
   }
   const checked = checkBindingTarget(input.placement, input.target);
   if (!checked.ok) {
-    if (checked.code) throw new ServiceError(checked.code, checked.message, 400, { target: input.target });
+    if (checked.code) throw new ServiceError(checked.code, checked.message, { target: input.target });
     throw invalidRequest(`invalid \`target\`: ${checked.message}`);
   }
   const target = checked.target;
@@ -290,7 +290,7 @@ export async function bindSecret(
     // A target the runtime would refuse at spawn is refused now, whatever the transport.
     const target = checkBindingTarget(input.placement, input.target);
     if (!target.ok && target.code)
-      throw new ServiceError(target.code, target.message, 400, { target: input.target });
+      throw new ServiceError(target.code, target.message, { target: input.target });
     const accepted = PLACEMENTS_BY_TYPE[conn.applicationType];
     if (accepted && !accepted.includes(input.placement)) {
       throw invalidRequest(

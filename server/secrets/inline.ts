@@ -210,7 +210,6 @@ export function inlineSecretError(findings: readonly InlineCredential[]): Servic
     "inline_secret",
     `\`${first?.path || "/"}\` holds ${first ? REASON_TEXT[first.reason] : "a credential"}${more}: ` +
       "store it as a company secret and bind it to the connection",
-    400,
     { findings: findings.map(({ path, reason }) => ({ path, reason })) },
   );
 }

@@ -77,7 +77,6 @@ export function secretStoreUnavailable(err: unknown): ServiceError {
   return new ServiceError(
     "secret_store_unavailable",
     "the secret store's master key is unavailable or unsafe; an operator should check the server log",
-    503,
   );
 }
 

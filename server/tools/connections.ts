@@ -103,7 +103,6 @@ async function assertUpstreamPermitted(
       throw new ServiceError(
         "upstream_requires_operator",
         `${parsed.hostname} is a loopback name; only an instance administrator can allow this origin (Settings › Instance › Private upstreams)`,
-        403,
         { host: parsed.hostname, origin: parsed.origin },
       );
     }
