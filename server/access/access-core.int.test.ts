@@ -645,32 +645,40 @@ describe("rate limits", () => {
     });
     expect(res.status).toBe(201);
     const worker = path.join(process.cwd(), "scripts", "rate-limit-worker.ts");
-    const startAt = String(Date.now() + 4000);
-    const run = () =>
-      new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", worker], {
-          env: {
-            ...process.env,
-            WORKER_DATABASE_URL: database.url,
-            WORKER_COMPANY_ID: companyId,
-            WORKER_AGENT_ID: agentId,
-            WORKER_TOOL: "github__create_issue",
-            WORKER_ATTEMPTS: "40",
-            WORKER_START_AT: startAt,
-          },
-          stdio: ["ignore", "pipe", "inherit"],
-        });
-        let out = "";
-        child.stdout.on("data", (d) => {
-          out += d;
-        });
+    // Each worker connects, prints "ready", and fires when told "go" — sent once both are ready.
+    const workers = [0, 1].map(() => {
+      const child = spawn(process.execPath, ["--import", "tsx", worker], {
+        env: {
+          ...process.env,
+          WORKER_DATABASE_URL: database.url,
+          WORKER_COMPANY_ID: companyId,
+          WORKER_AGENT_ID: agentId,
+          WORKER_TOOL: "github__create_issue",
+          WORKER_ATTEMPTS: "40",
+        },
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      let out = "";
+      let markReady: () => void = () => {};
+      const ready = new Promise<void>((r) => {
+        markReady = r;
+      });
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("ready\n")) markReady();
+      });
+      const allowed = new Promise<number>((resolve, reject) => {
         child.on("exit", (code) =>
           code === 0
-            ? resolve(JSON.parse(out).allowed as number)
+            ? resolve(JSON.parse(out.slice(out.indexOf("ready\n") + 6)).allowed as number)
             : reject(new Error(`worker exited ${code}`)),
         );
       });
-    const [a, b] = await Promise.all([run(), run()]);
+      return { child, ready, allowed };
+    });
+    await Promise.all(workers.map((w) => w.ready));
+    for (const w of workers) w.child.stdin.end("go\n");
+    const [a, b] = (await Promise.all(workers.map((w) => w.allowed))) as [number, number];
     expect(a + b).toBe(limit);
     expect(a).toBeGreaterThan(0);
     expect(b).toBeGreaterThan(0);
