@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
-import { TRUST_RULE_SCOPES } from "@/db/schema/values";
+import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
 import { ArgumentConstraint } from "../access/policy-schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";

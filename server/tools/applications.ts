@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
-import { APPLICATION_TYPES } from "@/db/schema/values";
+import { APPLICATION_TYPES } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";

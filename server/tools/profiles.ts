@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
-import { BINDING_TARGETS } from "@/db/schema/values";
+import { BINDING_TARGETS } from "@/server/contracts/values";
 import { isValidGlob, MAX_GLOB_LENGTH } from "../access/glob";
 import { mutateAccess } from "../access/mutate";
 import type { ProfileSelector } from "../access/types";
