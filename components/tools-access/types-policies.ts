@@ -1,17 +1,12 @@
 /** Tools & Access API shapes: Policies, the policy test and the audit timeline. See types.ts. */
 
+import type { PolicyKind, PolicyOperator } from "@/server/contracts/values";
 import type { ISODateString } from "../types";
 import type { Risk } from "./types-profiles";
 
 // Policies
 
-export type PolicyKind =
-  | "allow"
-  | "block"
-  | "require_approval"
-  | "redact_arguments"
-  | "redact_result"
-  | "rate_limit";
+export type { PolicyKind };
 
 export interface PolicySelectors {
   applicationIds?: string[];
@@ -25,20 +20,8 @@ export interface PolicySelectors {
   routineIds?: string[];
 }
 
-export type ArgumentOp =
-  | "exists"
-  | "not_exists"
-  | "equals"
-  | "not_equals"
-  | "in"
-  | "not_in"
-  | "prefix"
-  | "suffix"
-  | "contains"
-  | "glob"
-  | "max_length"
-  | "lte"
-  | "gte";
+/** An argument condition's operator (POLICY_OPERATORS in server/contracts/values.ts). */
+export type ArgumentOp = PolicyOperator;
 
 export interface ArgumentCondition {
   /** JSON pointer into the call's arguments, e.g. `/to`. */

@@ -61,6 +61,24 @@ export const POLICY_KINDS = [
 ] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
+/** The operators of a policy's argument conditions, in the order the console offers them. */
+export const POLICY_OPERATORS = [
+  "equals",
+  "not_equals",
+  "in",
+  "not_in",
+  "prefix",
+  "suffix",
+  "contains",
+  "glob",
+  "exists",
+  "not_exists",
+  "max_length",
+  "lte",
+  "gte",
+] as const;
+export type PolicyOperator = (typeof POLICY_OPERATORS)[number];
+
 /** Fixture servers shipped with the product that a catalogue command may run (from a read-only bundle). */
 export const BUNDLED_FIXTURES = ["lab", "fs-sandbox", "echo", "sandbox-probe"] as const;
 export const STDIO_CWD_POLICIES = ["none", "project_workspace", "issue_workspace"] as const;
