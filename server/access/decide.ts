@@ -1,9 +1,13 @@
+import { globMatch } from "@/server/contracts/glob";
+import {
+  ArgumentConstraint,
+  type PolicySelectors,
+  type RateLimitEffect,
+} from "@/server/contracts/policy-schema";
 import { RISKS } from "@/server/contracts/values";
 import { checkArguments } from "./argument-schema";
 import { type CompiledPolicy, type CompiledSnapshot, candidatePolicies, compileSnapshot } from "./compile";
 import { type ConditionInput, conditionsHold, constraintHolds } from "./conditions";
-import { globMatch } from "./glob";
-import { ArgumentConstraint, type PolicySelectors, type RateLimitEffect } from "./policy-schema";
 import type {
   AccessContext,
   AccessRequest,

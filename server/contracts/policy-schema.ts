@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type PolicyOperator, RISKS } from "@/server/contracts/values";
 import { isValidGlob, MAX_GLOB_LENGTH } from "./glob";
+import { type PolicyOperator, RISKS } from "./values";
 
 // The shape of policy selectors, conditions and effects. Used twice: by the admin API to refuse
 // bad policies up front, and by the engine to fail closed on any row that is malformed anyway
