@@ -1,5 +1,10 @@
 /** Human labels for Tools & Access enums. Shared by badges, forms and summaries. */
 
+import {
+  POLICY_KINDS as CONTRACT_POLICY_KINDS,
+  RISKS as CONTRACT_RISKS,
+  POLICY_OPERATORS,
+} from "@/server/contracts/values";
 import type {
   ArgumentOp,
   AuditDecision,
@@ -12,7 +17,7 @@ import type {
   SelectorType,
 } from "./types";
 
-export const RISKS: readonly Risk[] = ["read", "write", "destructive"];
+export const RISKS: readonly Risk[] = CONTRACT_RISKS;
 
 export const RISK_LABELS: Record<Risk, string> = {
   read: "Read",
@@ -20,14 +25,7 @@ export const RISK_LABELS: Record<Risk, string> = {
   destructive: "Destructive",
 };
 
-export const POLICY_KINDS: readonly PolicyKind[] = [
-  "allow",
-  "block",
-  "require_approval",
-  "redact_arguments",
-  "redact_result",
-  "rate_limit",
-];
+export const POLICY_KINDS: readonly PolicyKind[] = CONTRACT_POLICY_KINDS;
 
 export const POLICY_KIND_LABELS: Record<PolicyKind, string> = {
   allow: "Allow",
@@ -102,21 +100,7 @@ export const BINDING_TARGET_LABELS: Record<BindingTargetType, string> = {
 
 export const PROFILE_LEVEL_LABELS: Record<ProfileLevel, string> = BINDING_TARGET_LABELS;
 
-export const ARGUMENT_OPS: readonly ArgumentOp[] = [
-  "equals",
-  "not_equals",
-  "in",
-  "not_in",
-  "prefix",
-  "suffix",
-  "contains",
-  "glob",
-  "exists",
-  "not_exists",
-  "max_length",
-  "lte",
-  "gte",
-];
+export const ARGUMENT_OPS: readonly ArgumentOp[] = POLICY_OPERATORS;
 
 export const ARGUMENT_OP_LABELS: Record<ArgumentOp, string> = {
   exists: "exists",

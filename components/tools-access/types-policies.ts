@@ -1,44 +1,26 @@
 /** Tools & Access API shapes: Policies, the policy test and the audit timeline. See types.ts. */
 
+import type { z } from "zod";
+import type {
+  ApprovalEffect as ApprovalEffectSchema,
+  PolicySelectors as PolicySelectorsSchema,
+  RateLimitEffect as RateLimitEffectSchema,
+  RedactEffect as RedactEffectSchema,
+  TimeWindow as TimeWindowSchema,
+} from "@/server/contracts/policy-schema";
+import type { PolicyKind, PolicyOperator } from "@/server/contracts/values";
 import type { ISODateString } from "../types";
 import type { Risk } from "./types-profiles";
 
 // Policies
 
-export type PolicyKind =
-  | "allow"
-  | "block"
-  | "require_approval"
-  | "redact_arguments"
-  | "redact_result"
-  | "rate_limit";
+export type { PolicyKind };
 
-export interface PolicySelectors {
-  applicationIds?: string[];
-  connectionIds?: string[];
-  catalogEntryIds?: string[];
-  toolGlobs?: string[];
-  risks?: Risk[];
-  agentIds?: string[];
-  projectIds?: string[];
-  issueIds?: string[];
-  routineIds?: string[];
-}
+/** Which calls a policy applies to (the server's schema, server/contracts/policy-schema.ts). */
+export type PolicySelectors = z.infer<typeof PolicySelectorsSchema>;
 
-export type ArgumentOp =
-  | "exists"
-  | "not_exists"
-  | "equals"
-  | "not_equals"
-  | "in"
-  | "not_in"
-  | "prefix"
-  | "suffix"
-  | "contains"
-  | "glob"
-  | "max_length"
-  | "lte"
-  | "gte";
+/** An argument condition's operator (POLICY_OPERATORS in server/contracts/values.ts). */
+export type ArgumentOp = PolicyOperator;
 
 export interface ArgumentCondition {
   /** JSON pointer into the call's arguments, e.g. `/to`. */
@@ -47,16 +29,8 @@ export interface ArgumentCondition {
   value?: unknown;
 }
 
-export interface TimeWindow {
-  /** 1 = Monday … 7 = Sunday */
-  days?: number[];
-  /** "HH:MM" */
-  start?: string;
-  /** "HH:MM" */
-  end?: string;
-  /** IANA time zone, e.g. "Europe/Paris" */
-  timezone?: string;
-}
+/** Days 1 = Monday … 7 = Sunday, "HH:MM" bounds, an IANA time zone (UTC when left out). */
+export type TimeWindow = z.input<typeof TimeWindowSchema>;
 
 export interface PolicyConditions {
   arguments?: ArgumentCondition[];
@@ -66,23 +40,14 @@ export interface PolicyConditions {
   requireRoutine?: boolean;
 }
 
-export type RateLimitScope = "company" | "agent" | "run" | "issue";
+export type RateLimitScope = RateLimitEffect["per"];
 
-export interface RateLimitEffect {
-  limit: number;
-  windowSeconds: number;
-  per: RateLimitScope;
-  perTool: boolean;
-}
+export type RateLimitEffect = z.infer<typeof RateLimitEffectSchema>;
 
-export interface RedactEffect {
-  /** JSON pointers */
-  paths: string[];
-}
+/** JSON pointers into the arguments or the result. */
+export type RedactEffect = z.infer<typeof RedactEffectSchema>;
 
-export interface ApprovalEffect {
-  expiresInSeconds?: number;
-}
+export type ApprovalEffect = z.infer<typeof ApprovalEffectSchema>;
 
 /** Depends on the kind; `{}` for allow and block. */
 export type PolicyEffect = RateLimitEffect | RedactEffect | ApprovalEffect | Record<string, unknown>;

@@ -1,8 +1,9 @@
 /** Tools & Access API shapes: Profiles: entries, bindings and the pickers' choices. See types.ts. */
 
+import type { Risk } from "@/server/contracts/values";
 import type { ISODateString } from "../types";
 
-export type Risk = "read" | "write" | "destructive";
+export type { Risk };
 
 export interface NamedRef {
   id: string;

@@ -5,7 +5,7 @@ import {
   PolicySelectors,
   parsePolicyEffect,
   type RateLimitEffect,
-} from "./policy-schema";
+} from "@/server/contracts/policy-schema";
 import type {
   AccessSnapshot,
   BindingLevel,

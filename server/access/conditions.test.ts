@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ArgumentConstraint, PolicyConditions, TimeWindow } from "@/server/contracts/policy-schema";
 import { type ConditionInput, conditionsHold, constraintHolds, getPointer, inTimeWindow } from "./conditions";
-import { ArgumentConstraint, PolicyConditions, TimeWindow } from "./policy-schema";
 import type { AccessContext } from "./types";
 
 const c = (raw: unknown) => ArgumentConstraint.parse(raw);

@@ -1,5 +1,5 @@
-import { globMatch } from "./glob";
-import type { ArgumentConstraint, PolicyConditions, TimeWindow } from "./policy-schema";
+import { globMatch } from "@/server/contracts/glob";
+import type { ArgumentConstraint, PolicyConditions, TimeWindow } from "@/server/contracts/policy-schema";
 import type { AccessContext } from "./types";
 
 const MISSING = Symbol("missing");

@@ -1,8 +1,13 @@
+import { globMatch } from "@/server/contracts/glob";
+import {
+  ArgumentConstraint,
+  type PolicySelectors,
+  type RateLimitEffect,
+} from "@/server/contracts/policy-schema";
+import { RISKS } from "@/server/contracts/values";
 import { checkArguments } from "./argument-schema";
 import { type CompiledPolicy, type CompiledSnapshot, candidatePolicies, compileSnapshot } from "./compile";
 import { type ConditionInput, conditionsHold, constraintHolds } from "./conditions";
-import { globMatch } from "./glob";
-import { ArgumentConstraint, type PolicySelectors, type RateLimitEffect } from "./policy-schema";
 import type {
   AccessContext,
   AccessRequest,
@@ -25,8 +30,6 @@ export const MAX_ARGUMENT_BYTES = 256 * 1024;
 
 /** Binding levels from widest to narrowest; the narrowest level that mentions a tool decides. */
 export const BINDING_LEVELS: readonly BindingLevel[] = ["company", "project", "agent", "routine", "issue"];
-
-const RISKS: readonly Risk[] = ["read", "write", "destructive"];
 
 interface Resolved {
   entry: SnapshotCatalogEntry;

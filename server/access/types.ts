@@ -1,7 +1,9 @@
 // Types of the pure decision engine. Everything here is plain data (JSON-serialisable), so a
 // snapshot and a request can be written as fixture files and replayed.
 
-export type Risk = "read" | "write" | "destructive";
+import type { Risk } from "@/server/contracts/values";
+
+export type { Risk };
 
 export interface SnapshotApplication {
   id: string;
@@ -29,7 +31,7 @@ export interface SnapshotCatalogEntry {
   kind?: string; // "tool" (default) | "resource" | "prompt"
   name: string;
   status: string; // "active" | "quarantined" | "disabled" | "removed"
-  risk: string; // "read" | "write" | "destructive"
+  risk: string; // a Risk (server/contracts/values.ts); anything else is treated as destructive
   schemaHash: string;
   versionHash?: string;
   description?: string | null;

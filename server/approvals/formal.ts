@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
-import { APPROVAL_STATUSES } from "@/db/schema/values";
+import { APPROVAL_STATUSES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { toolActionRequests, toolInvocations } from "@/db/schema";
-import { ACTION_REQUEST_STATUSES } from "@/db/schema/values";
+import { ACTION_REQUEST_STATUSES } from "@/server/contracts/values";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, actorUserId, type ServiceContext } from "../context";

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
-import { TRUST_RULE_SCOPES } from "@/db/schema/values";
-import { ArgumentConstraint } from "../access/policy-schema";
+import { ArgumentConstraint } from "@/server/contracts/policy-schema";
+import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";

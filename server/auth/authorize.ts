@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { companyMemberships } from "@/db/schema";
-import type { MembershipRole } from "@/db/schema/values";
+import type { MembershipRole } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { forbidden, notFound, type ServiceError } from "../errors";

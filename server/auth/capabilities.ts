@@ -1,4 +1,4 @@
-import type { MembershipRole } from "@/db/schema/values";
+import type { MembershipRole } from "@/server/contracts/values";
 
 /**
  * Capabilities checked by verbs. The `tools:*` set is the ADR's administrator capability set;

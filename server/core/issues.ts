@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
-import { ISSUE_STATUSES } from "@/db/schema/values";
+import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorUserId, type ServiceContext } from "../context";

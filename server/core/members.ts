@@ -2,7 +2,7 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { companyMemberships, passwordSetTokens, users } from "@/db/schema";
-import { MEMBERSHIP_ROLES } from "@/db/schema/values";
+import { MEMBERSHIP_ROLES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { endUserSessions } from "../auth/sessions";

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
-import { RUN_FINAL_STATUSES } from "@/db/schema/values";
+import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Db } from "@/db/client";
+import { RISKS } from "@/server/contracts/values";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessSnapshot } from "../access/types";
 import { visibleTools } from "../access/visible-tools";
@@ -37,7 +38,7 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
     if ((e.kind ?? "tool") !== "tool") continue;
     const app = apps.get(conns.get(e.connectionId)?.applicationId ?? "");
     if (!app) continue;
-    const risk = ["read", "write", "destructive"].includes(e.risk) ? e.risk : "destructive";
+    const risk = (RISKS as readonly string[]).includes(e.risk) ? e.risk : "destructive";
     const annotations: Record<string, unknown> = {};
     for (const k of SAFE_ANNOTATIONS)
       if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];

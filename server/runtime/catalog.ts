@@ -9,7 +9,7 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { instanceStdioCommands, type toolStdioTemplates } from "@/db/schema";
-import { BUNDLED_FIXTURES } from "@/db/schema/values";
+import { BUNDLED_FIXTURES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { type ServiceContext, systemContext } from "../context";

@@ -6,7 +6,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
-import { SLOT_STATUSES } from "@/db/schema/values";
+import { SLOT_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolConnections, toolStdioTemplates } from "@/db/schema";
-import { STDIO_CWD_POLICIES } from "@/db/schema/values";
+import { STDIO_CWD_POLICIES } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";

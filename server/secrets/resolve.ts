@@ -12,7 +12,7 @@ import {
   companySecrets,
   companySecretVersions,
 } from "@/db/schema";
-import type { ActorType } from "@/db/schema/values";
+import type { ActorType } from "@/server/contracts/values";
 import { logError } from "../log";
 import { isSecretProviderError, type LocalSecretProvider, localProvider } from "./local-provider";
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
-import { ISSUE_STATUSES } from "@/db/schema/values";
+import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { type BuiltinTool, type SelfToolContext, toolError } from "../connectors/builtin";
 import { registerSelfTools } from "../connectors/plugins";
 import type { ServiceContext } from "../context";

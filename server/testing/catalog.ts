@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import type { Risk } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { canonicalHash } from "../ledger/canonical";
 
@@ -7,7 +8,7 @@ export interface SeededTool {
   id: string;
   name: string;
   qualifiedName: string;
-  risk: "read" | "write" | "destructive";
+  risk: Risk;
 }
 
 /**
@@ -18,7 +19,7 @@ export async function seedApplication(
   db: Db,
   companyId: string,
   slug: string,
-  tools: { name: string; risk: "read" | "write" | "destructive"; status?: string }[],
+  tools: { name: string; risk: Risk; status?: string }[],
 ): Promise<{ applicationId: string; connectionId: string; tools: Record<string, SeededTool> }> {
   const [app] = await db
     .insert(toolApplications)

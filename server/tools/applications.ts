@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
-import { APPLICATION_TYPES } from "@/db/schema/values";
+import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -75,7 +75,7 @@ export async function listApplications(ctx: ServiceContext, companyId: string) {
         .filter((t) => t.applicationId === a.id && t.status === "quarantined")
         .reduce((s, t) => s + t.n, 0),
       byRisk: Object.fromEntries(
-        ["read", "write", "destructive"].map((r) => [
+        RISKS.map((r) => [
           r,
           tools.filter((t) => t.applicationId === a.id && t.risk === r).reduce((s, t) => s + t.n, 0),
         ]),

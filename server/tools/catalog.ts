@@ -2,6 +2,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
+import { RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import { refreshConnectionCatalog } from "../catalog/refresh";
@@ -110,7 +111,7 @@ export async function reviewCatalog(
 
 export const OverrideRiskInput = z.object({
   /** null clears the override (back to the classifier's risk). */
-  risk: z.enum(["read", "write", "destructive"]).nullable(),
+  risk: z.enum(RISKS).nullable(),
   reason: z.string().trim().min(1).max(500),
 });
 export type OverrideRiskInput = z.infer<typeof OverrideRiskInput>;

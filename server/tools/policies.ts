@@ -1,10 +1,10 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agents, projects, toolPolicies } from "@/db/schema";
-import { POLICY_KINDS } from "@/db/schema/values";
+import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "@/server/contracts/policy-schema";
+import { POLICY_KINDS } from "@/server/contracts/values";
 import { decide } from "../access/decide";
 import { mutateAccess } from "../access/mutate";
-import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "../access/policy-schema";
 import { readTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessRequest } from "../access/types";

@@ -2,8 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
-import { BINDING_TARGETS } from "@/db/schema/values";
-import { isValidGlob, MAX_GLOB_LENGTH } from "../access/glob";
+import { isValidGlob, MAX_GLOB_LENGTH } from "@/server/contracts/glob";
+import { BINDING_TARGETS, RISKS, type Risk } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import type { ProfileSelector } from "../access/types";
 import { requireCompany } from "../auth/authorize";
@@ -39,7 +39,7 @@ export const ProfileSelectorInput = z.discriminatedUnion("type", [
         .refine(isValidGlob, `a glob of 1-${MAX_GLOB_LENGTH} characters, e.g. \`github.*\``),
     })
     .strict(),
-  z.object({ type: z.literal("risk"), risk: z.enum(["read", "write", "destructive"]) }).strict(),
+  z.object({ type: z.literal("risk"), risk: z.enum(RISKS) }).strict(),
 ]);
 
 export const AddProfileEntryInput = z.object({
@@ -69,7 +69,7 @@ function entrySelector(e: EntryRow): ProfileSelector | null {
     case "tool_glob":
       return { type: "tool_glob", glob: e.toolGlob! };
     case "risk":
-      return { type: "risk", risk: e.risk as "read" | "write" | "destructive" };
+      return { type: "risk", risk: e.risk as Risk };
     default:
       return null;
   }

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { AgentDetail } from "@/components/agents/AgentDetail";
 import { EffectiveTools } from "@/components/agents/EffectiveTools";
 import type { RunStatus } from "@/components/types";
+import type { Risk } from "@/server/contracts/values";
 import { getAgent } from "@/server/core/agents";
 import { listRuns } from "@/server/core/runs";
 import { getEffectiveTools } from "@/server/tools/effective";
@@ -42,7 +43,7 @@ export default async function AgentPage({
             ...t,
             applicationName: t.applicationName ?? "",
             connectionName: t.connectionName ?? "",
-            risk: t.risk as "read" | "write" | "destructive",
+            risk: t.risk as Risk,
           }))}
           hiddenCount={effective.hiddenCount}
         />

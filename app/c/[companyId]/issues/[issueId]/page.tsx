@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
-import type { MembershipRole } from "@/db/schema/values";
 import { roleHas } from "@/server/auth/capabilities";
+import type { MembershipRole } from "@/server/contracts/values";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { iso, orNotFound, requireCompanyPage, requireUserContext } from "../../../../_lib/session";
 

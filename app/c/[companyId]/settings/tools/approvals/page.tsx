@@ -3,11 +3,11 @@ import { ApprovalsInbox } from "@/components/approvals/ApprovalsInbox";
 import { FormalApprovals } from "@/components/approvals/FormalApprovals";
 import { TrustRulesTable } from "@/components/approvals/TrustRulesTable";
 import { QueryProvider } from "@/components/providers/QueryProvider";
-import type { MembershipRole } from "@/db/schema/values";
 import { listFormalApprovals } from "@/server/approvals/formal";
 import { listActionRequests } from "@/server/approvals/review";
 import { listTrustRules } from "@/server/approvals/trust-rules";
 import { roleHas } from "@/server/auth/capabilities";
+import type { MembershipRole } from "@/server/contracts/values";
 import { toClient } from "../../../../../_lib/serialize";
 import { requireCompanyPage } from "../../../../../_lib/session";
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
 import type { Profile } from "@/components/tools-access/types";
-import type { MembershipRole } from "@/db/schema/values";
 import { roleHas } from "@/server/auth/capabilities";
+import type { MembershipRole } from "@/server/contracts/values";
 import { listProfiles } from "@/server/tools/profiles";
 import { requireCompanyPage } from "../../../../../_lib/session";
 

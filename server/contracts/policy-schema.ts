@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidGlob, MAX_GLOB_LENGTH } from "./glob";
+import { type PolicyOperator, RISKS } from "./values";
 
 // The shape of policy selectors, conditions and effects. Used twice: by the admin API to refuse
 // bad policies up front, and by the engine to fail closed on any row that is malformed anyway
@@ -8,7 +9,7 @@ import { isValidGlob, MAX_GLOB_LENGTH } from "./glob";
 
 const Id = z.string().min(1).max(64);
 const IdList = z.array(Id).min(1).max(200);
-const RiskValue = z.enum(["read", "write", "destructive"]);
+const RiskValue = z.enum(RISKS);
 
 export const PolicySelectors = z
   .object({
@@ -59,6 +60,12 @@ export const ArgumentConstraint = z.discriminatedUnion("op", [
   z.object({ path: JsonPointer, op: z.literal("gte"), value: z.number() }).strict(),
 ]);
 export type ArgumentConstraint = z.infer<typeof ArgumentConstraint>;
+
+// The union above spells each operator once (a discriminated union needs its literals); these
+// two lines fail to compile when it and POLICY_OPERATORS (server/contracts/values.ts) drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const operatorsMatch: Same<ArgumentConstraint["op"], PolicyOperator> = true;
+void operatorsMatch;
 
 const HourMinute = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "`HH:MM`, 24-hour");
 

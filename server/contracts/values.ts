@@ -1,0 +1,125 @@
+// Closed value sets used by CHECK constraints, zod schemas and the UI. Pure constants with
+// no imports: shared by server and client, and re-exported by db/schema/values.ts for the
+// drizzle schema (contracts never import db/).
+
+export const MEMBERSHIP_ROLES = ["owner", "admin", "member", "viewer"] as const;
+export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
+
+export const AGENT_STATUSES = ["active", "paused", "archived"] as const;
+export const PROJECT_STATUSES = ["active", "archived"] as const;
+export const ROUTINE_STATUSES = ["active", "paused", "archived"] as const;
+
+export const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "done", "cancelled"] as const;
+export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+export const COMMENT_AUTHOR_TYPES = ["user", "agent", "system"] as const;
+export const COMMENT_KINDS = ["text", "action_card", "event"] as const;
+
+export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_FINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
+
+export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled", "expired"] as const;
+
+export const ACTOR_TYPES = ["user", "board_key", "agent", "agent_key", "gateway_session", "system"] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+// Tools & Access
+export const APPLICATION_TYPES = ["mcp_http", "mcp_stdio", "paperclip_self", "paperclip_plugin"] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+export const APPLICATION_STATUSES = ["active", "archived"] as const;
+
+export const CONNECTION_STATUSES = ["draft", "active", "disabled", "archived"] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+export const CONNECTION_HEALTH = ["unknown", "ok", "error", "missing_secret"] as const;
+
+export const CATALOG_KINDS = ["tool", "resource", "prompt"] as const;
+export const CATALOG_STATUSES = ["active", "quarantined", "disabled", "removed"] as const;
+export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
+export const RISKS = ["read", "write", "destructive"] as const;
+export type Risk = (typeof RISKS)[number];
+
+export const PROFILE_STATUSES = ["active", "archived"] as const;
+export const PROFILE_ENTRY_MODES = ["include", "exclude"] as const;
+export const PROFILE_SELECTOR_TYPES = [
+  "application",
+  "connection",
+  "catalog_entry",
+  "tool_glob",
+  "risk",
+] as const;
+export const BINDING_TARGETS = ["company", "project", "agent", "routine", "issue"] as const;
+export type BindingTarget = (typeof BINDING_TARGETS)[number];
+
+export const POLICY_KINDS = [
+  "allow",
+  "block",
+  "require_approval",
+  "redact_arguments",
+  "redact_result",
+  "rate_limit",
+] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+
+/** The operators of a policy's argument conditions, in the order the console offers them. */
+export const POLICY_OPERATORS = [
+  "equals",
+  "not_equals",
+  "in",
+  "not_in",
+  "prefix",
+  "suffix",
+  "contains",
+  "glob",
+  "exists",
+  "not_exists",
+  "max_length",
+  "lte",
+  "gte",
+] as const;
+export type PolicyOperator = (typeof POLICY_OPERATORS)[number];
+
+/** Fixture servers shipped with the product that a catalogue command may run (from a read-only bundle). */
+export const BUNDLED_FIXTURES = ["lab", "fs-sandbox", "echo", "sandbox-probe"] as const;
+export const STDIO_CWD_POLICIES = ["none", "project_workspace", "issue_workspace"] as const;
+export const TEMPLATE_STATUSES = ["active", "disabled"] as const;
+
+export const APPROVAL_STATES = ["none", "pending", "approved", "declined", "expired", "consumed"] as const;
+export const EXECUTION_STATUSES = [
+  "pending",
+  "denied",
+  "awaiting_approval",
+  "deferred",
+  "running",
+  "succeeded",
+  "failed",
+  "timeout",
+] as const;
+
+export const ACTION_REQUEST_STATUSES = [
+  "pending",
+  "approved",
+  "declined",
+  "executing",
+  "executed",
+  "failed",
+  "superseded",
+  "expired",
+] as const;
+
+export const TRUST_RULE_STATUSES = ["pending_approval", "active", "revoked", "expired"] as const;
+export const TRUST_RULE_SCOPES = ["company", "project", "agent", "issue"] as const;
+
+export const SLOT_STATUSES = [
+  "starting",
+  "running",
+  "idle",
+  "stopping",
+  "stopped",
+  "crashed",
+  "suppressed",
+] as const;
+
+export const SECRET_STATUSES = ["active", "revoked"] as const;
+export const SECRET_PLACEMENTS = ["http_header", "env_var"] as const;
+export const SECRET_ACCESS_OUTCOMES = ["granted", "denied"] as const;
