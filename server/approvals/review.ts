@@ -105,6 +105,65 @@ export function stateError(r: ActionRequest, now: Date): ServiceError {
   }
 }
 
+/**
+ * Writes a reviewer's decision on a request (locked by the caller): the request row, its
+ * invocation (a declined one is `denied`), the issue card and the approval event.
+ */
+async function recordDecision(
+  tx: Tx,
+  ctx: ServiceContext,
+  companyId: string,
+  r: Awaited<ReturnType<typeof loadRequest>>,
+  now: Date,
+  decision: "approved" | "declined",
+  note: string | undefined,
+) {
+  const userId = actorUserId(ctx.actor);
+  await tx
+    .update(toolActionRequests)
+    .set({
+      status: decision,
+      decidedByUserId: userId,
+      decidedAt: now,
+      decisionNote: note ?? null,
+      updatedAt: now,
+    })
+    .where(eq(toolActionRequests.id, r.id));
+  await tx
+    .update(toolInvocations)
+    .set(
+      decision === "approved"
+        ? { approvalState: "approved", updatedAt: now }
+        : { approvalState: "declined", executionStatus: "denied", updatedAt: now },
+    )
+    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
+  // The card names the person who decided (a board key's creator, not the key).
+  await updateCard(tx, r, {
+    status: decision,
+    decidedAt: now.toISOString(),
+    decidedByUserId: userId,
+    ...(decision === "declined" ? { note: note ?? null } : {}),
+  });
+  const approved = decision === "approved";
+  await recordToolEvents(tx, [
+    {
+      companyId,
+      eventType: approved ? "approval_accepted" : "approval_rejected",
+      ...actorRef(ctx.actor),
+      invocationId: r.invocationId,
+      runId: r.runId,
+      issueId: r.issueId,
+      agentId: r.agentId,
+      catalogEntryId: r.catalogEntryId,
+      toolName: r.toolName,
+      decision: approved ? "allow" : "deny",
+      reasonCode: approved ? "approved" : "declined",
+      actionRequestId: r.id,
+      argsHash: r.argsHash,
+    },
+  ]);
+}
+
 export async function approveActionRequest(
   ctx: ServiceContext,
   companyId: string,
@@ -124,40 +183,7 @@ export async function approveActionRequest(
           .where(eq(toolActionRequests.id, id));
       throw stateError(r, now);
     }
-    const userId = actorUserId(ctx.actor);
-    await tx
-      .update(toolActionRequests)
-      .set({
-        status: "approved",
-        decidedByUserId: userId,
-        decidedAt: now,
-        decisionNote: note ?? null,
-        updatedAt: now,
-      })
-      .where(eq(toolActionRequests.id, id));
-    await tx
-      .update(toolInvocations)
-      .set({ approvalState: "approved", updatedAt: now })
-      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    // The card names the person who decided (a board key's creator, not the key).
-    await updateCard(tx, r, { status: "approved", decidedAt: now.toISOString(), decidedByUserId: userId });
-    await recordToolEvents(tx, [
-      {
-        companyId,
-        eventType: "approval_accepted",
-        ...actorRef(ctx.actor),
-        invocationId: r.invocationId,
-        runId: r.runId,
-        issueId: r.issueId,
-        agentId: r.agentId,
-        catalogEntryId: r.catalogEntryId,
-        toolName: r.toolName,
-        decision: "allow",
-        reasonCode: "approved",
-        actionRequestId: id,
-        argsHash: r.argsHash,
-      },
-    ]);
+    await recordDecision(tx, ctx, companyId, r, now, "approved", note);
     return { id, status: "approved" as const };
   });
 }
@@ -174,44 +200,7 @@ export async function declineActionRequest(
     const r = await loadRequest(tx, companyId, id, true);
     if (r.status === "declined") return { id, status: "declined" as const };
     if (r.status !== "pending" && r.status !== "approved") throw stateError(r, now);
-    const userId = actorUserId(ctx.actor);
-    await tx
-      .update(toolActionRequests)
-      .set({
-        status: "declined",
-        decidedByUserId: userId,
-        decidedAt: now,
-        decisionNote: note ?? null,
-        updatedAt: now,
-      })
-      .where(eq(toolActionRequests.id, id));
-    await tx
-      .update(toolInvocations)
-      .set({ approvalState: "declined", executionStatus: "denied", updatedAt: now })
-      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    await updateCard(tx, r, {
-      status: "declined",
-      decidedAt: now.toISOString(),
-      decidedByUserId: userId,
-      note: note ?? null,
-    });
-    await recordToolEvents(tx, [
-      {
-        companyId,
-        eventType: "approval_rejected",
-        ...actorRef(ctx.actor),
-        invocationId: r.invocationId,
-        runId: r.runId,
-        issueId: r.issueId,
-        agentId: r.agentId,
-        catalogEntryId: r.catalogEntryId,
-        toolName: r.toolName,
-        decision: "deny",
-        reasonCode: "declined",
-        actionRequestId: id,
-        argsHash: r.argsHash,
-      },
-    ]);
+    await recordDecision(tx, ctx, companyId, r, now, "declined", note);
     return { id, status: "declined" as const };
   });
 }
