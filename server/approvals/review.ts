@@ -164,17 +164,31 @@ async function recordDecision(
   ]);
 }
 
-export async function approveActionRequest(
+/**
+ * A reviewer's decision on a request, under its row lock. Deciding what already stands is a
+ * no-op (idempotent); `refuse` throws for a request that cannot take the decision.
+ */
+async function decide<D extends "approved" | "declined">(
   ctx: ServiceContext,
   companyId: string,
   id: string,
-  note?: string,
+  decision: D,
+  note: string | undefined,
+  refuse: (tx: Tx, r: Awaited<ReturnType<typeof loadRequest>>, now: Date) => Promise<void>,
 ) {
   await requireReviewer(ctx, companyId);
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     const r = await loadRequest(tx, companyId, id, true);
-    if (r.status === "approved") return { id, status: "approved" as const };
+    if (r.status === decision) return { id, status: decision };
+    await refuse(tx, r, now);
+    await recordDecision(tx, ctx, companyId, r, now, decision, note);
+    return { id, status: decision };
+  });
+}
+
+export const approveActionRequest = (ctx: ServiceContext, companyId: string, id: string, note?: string) =>
+  decide(ctx, companyId, id, "approved", note, async (tx, r, now) => {
     if (r.status !== "pending" || r.expiresAt.getTime() <= now.getTime()) {
       if (r.status === "pending")
         await tx
@@ -183,24 +197,9 @@ export async function approveActionRequest(
           .where(eq(toolActionRequests.id, id));
       throw stateError(r, now);
     }
-    await recordDecision(tx, ctx, companyId, r, now, "approved", note);
-    return { id, status: "approved" as const };
   });
-}
 
-export async function declineActionRequest(
-  ctx: ServiceContext,
-  companyId: string,
-  id: string,
-  note?: string,
-) {
-  await requireReviewer(ctx, companyId);
-  const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const r = await loadRequest(tx, companyId, id, true);
-    if (r.status === "declined") return { id, status: "declined" as const };
+export const declineActionRequest = (ctx: ServiceContext, companyId: string, id: string, note?: string) =>
+  decide(ctx, companyId, id, "declined", note, async (_tx, r, now) => {
     if (r.status !== "pending" && r.status !== "approved") throw stateError(r, now);
-    await recordDecision(tx, ctx, companyId, r, now, "declined", note);
-    return { id, status: "declined" as const };
   });
-}

@@ -145,25 +145,20 @@ async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: 
   const where = profileId
     ? and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId))
     : eq(toolProfiles.companyId, companyId);
+  // The entries and bindings of the company's profiles (or of the one profile).
+  const ofProfile = (t: typeof toolProfileEntries | typeof toolProfileBindings) =>
+    profileId ? and(eq(t.companyId, companyId), eq(t.profileId, profileId)) : eq(t.companyId, companyId);
   const [profiles, entries, bindings, names] = await Promise.all([
     ctx.db.select().from(toolProfiles).where(where).orderBy(asc(toolProfiles.name)),
     ctx.db
       .select()
       .from(toolProfileEntries)
-      .where(
-        profileId
-          ? and(eq(toolProfileEntries.companyId, companyId), eq(toolProfileEntries.profileId, profileId))
-          : eq(toolProfileEntries.companyId, companyId),
-      )
+      .where(ofProfile(toolProfileEntries))
       .orderBy(asc(toolProfileEntries.createdAt)),
     ctx.db
       .select()
       .from(toolProfileBindings)
-      .where(
-        profileId
-          ? and(eq(toolProfileBindings.companyId, companyId), eq(toolProfileBindings.profileId, profileId))
-          : eq(toolProfileBindings.companyId, companyId),
-      )
+      .where(ofProfile(toolProfileBindings))
       .orderBy(asc(toolProfileBindings.createdAt)),
     loadNames(ctx.db, companyId),
   ]);
