@@ -142,15 +142,7 @@ export async function createActionRequestInTx(
     const [existing] = await tx
       .select({ id: toolActionRequests.id, expiresAt: toolActionRequests.expiresAt })
       .from(toolActionRequests)
-      .where(
-        and(
-          eq(toolActionRequests.companyId, gw.companyId),
-          eq(toolActionRequests.runId, gw.runId),
-          eq(toolActionRequests.catalogEntryId, t.catalogEntryId),
-          eq(toolActionRequests.argsHash, inv.argsHash),
-          eq(toolActionRequests.status, "pending"),
-        ),
-      );
+      .where(and(...pendingOfTool, eq(toolActionRequests.argsHash, inv.argsHash)));
     return {
       actionRequestId: existing!.id,
       expiresAt: existing!.expiresAt.toISOString(),
