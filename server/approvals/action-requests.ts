@@ -73,19 +73,18 @@ export async function createActionRequestInTx(
 ): Promise<Record<string, unknown>> {
   if (!gw.issueId || !d.target) return { pathMissing: true };
   const t = d.target;
+  // The pending cards of this run for the same tool.
+  const pendingOfTool = [
+    eq(toolActionRequests.companyId, gw.companyId),
+    eq(toolActionRequests.runId, gw.runId),
+    eq(toolActionRequests.catalogEntryId, t.catalogEntryId),
+    eq(toolActionRequests.status, "pending"),
+  ];
   // Expired pending cards for this identity are closed first, so they are never reused.
   await tx
     .update(toolActionRequests)
     .set({ status: "expired", updatedAt: now })
-    .where(
-      and(
-        eq(toolActionRequests.companyId, gw.companyId),
-        eq(toolActionRequests.runId, gw.runId),
-        eq(toolActionRequests.catalogEntryId, t.catalogEntryId),
-        eq(toolActionRequests.status, "pending"),
-        lte(toolActionRequests.expiresAt, now),
-      ),
-    );
+    .where(and(...pendingOfTool, lte(toolActionRequests.expiresAt, now)));
   const id = randomUUID();
   const ttl = d.approvalExpiresInSeconds ?? approvalTtlSeconds();
   const expiresAt = new Date(now.getTime() + ttl * 1000);
@@ -143,15 +142,7 @@ export async function createActionRequestInTx(
     const [existing] = await tx
       .select({ id: toolActionRequests.id, expiresAt: toolActionRequests.expiresAt })
       .from(toolActionRequests)
-      .where(
-        and(
-          eq(toolActionRequests.companyId, gw.companyId),
-          eq(toolActionRequests.runId, gw.runId),
-          eq(toolActionRequests.catalogEntryId, t.catalogEntryId),
-          eq(toolActionRequests.argsHash, inv.argsHash),
-          eq(toolActionRequests.status, "pending"),
-        ),
-      );
+      .where(and(...pendingOfTool, eq(toolActionRequests.argsHash, inv.argsHash)));
     return {
       actionRequestId: existing!.id,
       expiresAt: existing!.expiresAt.toISOString(),
@@ -163,15 +154,7 @@ export async function createActionRequestInTx(
   const superseded = await tx
     .update(toolActionRequests)
     .set({ status: "superseded", supersededById: id, updatedAt: now })
-    .where(
-      and(
-        eq(toolActionRequests.companyId, gw.companyId),
-        eq(toolActionRequests.runId, gw.runId),
-        eq(toolActionRequests.catalogEntryId, t.catalogEntryId),
-        eq(toolActionRequests.status, "pending"),
-        ne(toolActionRequests.id, id),
-      ),
-    )
+    .where(and(...pendingOfTool, ne(toolActionRequests.id, id)))
     .returning({
       id: toolActionRequests.id,
       companyId: toolActionRequests.companyId,

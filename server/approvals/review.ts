@@ -105,17 +105,90 @@ export function stateError(r: ActionRequest, now: Date): ServiceError {
   }
 }
 
-export async function approveActionRequest(
+/**
+ * Writes a reviewer's decision on a request (locked by the caller): the request row, its
+ * invocation (a declined one is `denied`), the issue card and the approval event.
+ */
+async function recordDecision(
+  tx: Tx,
+  ctx: ServiceContext,
+  companyId: string,
+  r: Awaited<ReturnType<typeof loadRequest>>,
+  now: Date,
+  decision: "approved" | "declined",
+  note: string | undefined,
+) {
+  const userId = actorUserId(ctx.actor);
+  await tx
+    .update(toolActionRequests)
+    .set({
+      status: decision,
+      decidedByUserId: userId,
+      decidedAt: now,
+      decisionNote: note ?? null,
+      updatedAt: now,
+    })
+    .where(eq(toolActionRequests.id, r.id));
+  await tx
+    .update(toolInvocations)
+    .set(
+      decision === "approved"
+        ? { approvalState: "approved", updatedAt: now }
+        : { approvalState: "declined", executionStatus: "denied", updatedAt: now },
+    )
+    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
+  // The card names the person who decided (a board key's creator, not the key).
+  await updateCard(tx, r, {
+    status: decision,
+    decidedAt: now.toISOString(),
+    decidedByUserId: userId,
+    ...(decision === "declined" ? { note: note ?? null } : {}),
+  });
+  const approved = decision === "approved";
+  await recordToolEvents(tx, [
+    {
+      companyId,
+      eventType: approved ? "approval_accepted" : "approval_rejected",
+      ...actorRef(ctx.actor),
+      invocationId: r.invocationId,
+      runId: r.runId,
+      issueId: r.issueId,
+      agentId: r.agentId,
+      catalogEntryId: r.catalogEntryId,
+      toolName: r.toolName,
+      decision: approved ? "allow" : "deny",
+      reasonCode: approved ? "approved" : "declined",
+      actionRequestId: r.id,
+      argsHash: r.argsHash,
+    },
+  ]);
+}
+
+/**
+ * A reviewer's decision on a request, under its row lock. Deciding what already stands is a
+ * no-op (idempotent); `refuse` throws for a request that cannot take the decision.
+ */
+async function decide<D extends "approved" | "declined">(
   ctx: ServiceContext,
   companyId: string,
   id: string,
-  note?: string,
+  decision: D,
+  note: string | undefined,
+  refuse: (tx: Tx, r: Awaited<ReturnType<typeof loadRequest>>, now: Date) => Promise<void>,
 ) {
   await requireReviewer(ctx, companyId);
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     const r = await loadRequest(tx, companyId, id, true);
-    if (r.status === "approved") return { id, status: "approved" as const };
+    if (r.status === decision) return { id, status: decision };
+    await refuse(tx, r, now);
+    await recordDecision(tx, ctx, companyId, r, now, decision, note);
+    return { id, status: decision };
+  });
+}
+
+export const approveActionRequest = (ctx: ServiceContext, companyId: string, id: string, note?: string) =>
+  decide(ctx, companyId, id, "approved", note, async (tx, r, now) => {
     if (r.status !== "pending" || r.expiresAt.getTime() <= now.getTime()) {
       if (r.status === "pending")
         await tx
@@ -124,94 +197,9 @@ export async function approveActionRequest(
           .where(eq(toolActionRequests.id, id));
       throw stateError(r, now);
     }
-    const userId = actorUserId(ctx.actor);
-    await tx
-      .update(toolActionRequests)
-      .set({
-        status: "approved",
-        decidedByUserId: userId,
-        decidedAt: now,
-        decisionNote: note ?? null,
-        updatedAt: now,
-      })
-      .where(eq(toolActionRequests.id, id));
-    await tx
-      .update(toolInvocations)
-      .set({ approvalState: "approved", updatedAt: now })
-      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    // The card names the person who decided (a board key's creator, not the key).
-    await updateCard(tx, r, { status: "approved", decidedAt: now.toISOString(), decidedByUserId: userId });
-    await recordToolEvents(tx, [
-      {
-        companyId,
-        eventType: "approval_accepted",
-        ...actorRef(ctx.actor),
-        invocationId: r.invocationId,
-        runId: r.runId,
-        issueId: r.issueId,
-        agentId: r.agentId,
-        catalogEntryId: r.catalogEntryId,
-        toolName: r.toolName,
-        decision: "allow",
-        reasonCode: "approved",
-        actionRequestId: id,
-        argsHash: r.argsHash,
-      },
-    ]);
-    return { id, status: "approved" as const };
   });
-}
 
-export async function declineActionRequest(
-  ctx: ServiceContext,
-  companyId: string,
-  id: string,
-  note?: string,
-) {
-  await requireReviewer(ctx, companyId);
-  const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const r = await loadRequest(tx, companyId, id, true);
-    if (r.status === "declined") return { id, status: "declined" as const };
+export const declineActionRequest = (ctx: ServiceContext, companyId: string, id: string, note?: string) =>
+  decide(ctx, companyId, id, "declined", note, async (_tx, r, now) => {
     if (r.status !== "pending" && r.status !== "approved") throw stateError(r, now);
-    const userId = actorUserId(ctx.actor);
-    await tx
-      .update(toolActionRequests)
-      .set({
-        status: "declined",
-        decidedByUserId: userId,
-        decidedAt: now,
-        decisionNote: note ?? null,
-        updatedAt: now,
-      })
-      .where(eq(toolActionRequests.id, id));
-    await tx
-      .update(toolInvocations)
-      .set({ approvalState: "declined", executionStatus: "denied", updatedAt: now })
-      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
-    await updateCard(tx, r, {
-      status: "declined",
-      decidedAt: now.toISOString(),
-      decidedByUserId: userId,
-      note: note ?? null,
-    });
-    await recordToolEvents(tx, [
-      {
-        companyId,
-        eventType: "approval_rejected",
-        ...actorRef(ctx.actor),
-        invocationId: r.invocationId,
-        runId: r.runId,
-        issueId: r.issueId,
-        agentId: r.agentId,
-        catalogEntryId: r.catalogEntryId,
-        toolName: r.toolName,
-        decision: "deny",
-        reasonCode: "declined",
-        actionRequestId: id,
-        argsHash: r.argsHash,
-      },
-    ]);
-    return { id, status: "declined" as const };
   });
-}

@@ -1,9 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db/client";
-import { agentApiKeys, agents, boardApiKeys, companyMemberships, users } from "@/db/schema";
+import { agentApiKeys, agents, boardApiKeys } from "@/db/schema";
 import type { Actor } from "../context";
 import { ServiceError, unauthenticated } from "../errors";
+import { selectBoardKeysWithCreator } from "./board-key-creator";
 import { boardKeyEffectiveRole } from "./capabilities";
 import { findLiveSession } from "./sessions";
 import { hashToken, tokenKindOf } from "./tokens";
@@ -33,27 +34,14 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
     // One statement: the key, its creator's account and the creator's *current* membership in
     // the key's company. A key acts with the lesser of its own role and the creator's role; a
     // disabled or removed creator (or one whose account was deleted) disables it at once.
-    const [row] = await db
-      .select({
-        id: boardApiKeys.id,
-        companyId: boardApiKeys.companyId,
-        role: boardApiKeys.role,
-        userId: boardApiKeys.createdByUserId,
-        lastUsedAt: boardApiKeys.lastUsedAt,
-        revokedAt: boardApiKeys.revokedAt,
-        creatorDisabledAt: users.disabledAt,
-        creatorId: users.id,
-        creatorRole: companyMemberships.role,
-      })
-      .from(boardApiKeys)
-      .leftJoin(users, eq(users.id, boardApiKeys.createdByUserId))
-      .leftJoin(
-        companyMemberships,
-        and(
-          eq(companyMemberships.companyId, boardApiKeys.companyId),
-          eq(companyMemberships.userId, boardApiKeys.createdByUserId),
-        ),
-      )
+    const [row] = await selectBoardKeysWithCreator(db, {
+      id: boardApiKeys.id,
+      companyId: boardApiKeys.companyId,
+      role: boardApiKeys.role,
+      userId: boardApiKeys.createdByUserId,
+      lastUsedAt: boardApiKeys.lastUsedAt,
+      revokedAt: boardApiKeys.revokedAt,
+    })
       .where(eq(boardApiKeys.keyHash, hash))
       .limit(1);
     if (!row) throw unauthenticated("the API key is unknown or revoked");

@@ -41,6 +41,20 @@ export function normalizeTool(t: ToolMetadata) {
   return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean), schemaProblem };
 }
 
+/** The catalog columns an upstream tool describes (written when it appears and when it changes). */
+function upstreamColumns(t: ReturnType<typeof normalizeTool>) {
+  return {
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations: t.annotations,
+    schemaHash: t.schemaHash,
+    versionHash: t.versionHash,
+    risk: t.risk,
+    schemaProblem: t.schemaProblem,
+  };
+}
+
 /**
  * Refreshes the catalog from the upstream. New write and destructive tools, and any tool
  * whose version hash changed, are quarantined until reviewed; new reads activate only when
@@ -115,14 +129,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
             connectionId,
             kind: "tool",
             name: t.name,
-            title: t.title,
-            description: t.description,
-            inputSchema: t.inputSchema,
-            annotations: t.annotations,
-            schemaHash: t.schemaHash,
-            versionHash: t.versionHash,
-            risk: t.risk,
-            schemaProblem: t.schemaProblem,
+            ...upstreamColumns(t),
             status,
             reviewedVersion: status === "active" ? { ...t } : null,
             firstSeenAt: now,
@@ -136,14 +143,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
           await tx
             .update(toolCatalogEntries)
             .set({
-              title: t.title,
-              description: t.description,
-              inputSchema: t.inputSchema,
-              annotations: t.annotations,
-              schemaHash: t.schemaHash,
-              versionHash: t.versionHash,
-              risk: t.risk,
-              schemaProblem: t.schemaProblem,
+              ...upstreamColumns(t),
               status: old.status === "disabled" ? "disabled" : "quarantined",
               lastSeenAt: now,
               updatedAt: now,

@@ -1,8 +1,9 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { boardApiKeys, companyMemberships, users } from "@/db/schema";
+import { boardApiKeys, users } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
+import { selectBoardKeysWithCreator } from "../auth/board-key-creator";
 import { boardKeyEffectiveRole } from "../auth/capabilities";
 import { mintToken } from "../auth/tokens";
 import { actorUserId, type ServiceContext } from "../context";
@@ -68,24 +69,11 @@ export async function createBoardKey(ctx: ServiceContext, companyId: string, inp
  */
 export async function listBoardKeys(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "board_keys:manage");
-  const rows = await ctx.db
-    .select({
-      ...keyColumns,
-      createdByUserId: boardApiKeys.createdByUserId,
-      creatorId: users.id,
-      creatorEmail: users.email,
-      creatorDisabledAt: users.disabledAt,
-      creatorRole: companyMemberships.role,
-    })
-    .from(boardApiKeys)
-    .leftJoin(users, eq(users.id, boardApiKeys.createdByUserId))
-    .leftJoin(
-      companyMemberships,
-      and(
-        eq(companyMemberships.companyId, boardApiKeys.companyId),
-        eq(companyMemberships.userId, boardApiKeys.createdByUserId),
-      ),
-    )
+  const rows = await selectBoardKeysWithCreator(ctx.db, {
+    ...keyColumns,
+    createdByUserId: boardApiKeys.createdByUserId,
+    creatorEmail: users.email,
+  })
     .where(eq(boardApiKeys.companyId, companyId))
     .orderBy(desc(boardApiKeys.createdAt));
   return rows.map(({ creatorId, creatorDisabledAt, creatorRole, ...k }) => {

@@ -146,10 +146,12 @@ export const EXAMPLES: ExampleSpec[] = [
 ];
 
 type UrlResolver = (fixture: FixtureName) => string;
-let resolveUrl: UrlResolver = (fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`;
+/** The product's own fixture endpoint, under the instance's public origin. */
+const fixtureEndpoint: UrlResolver = (fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`;
+let resolveUrl = fixtureEndpoint;
 /** Tests serve the fixtures from their own loopback servers. */
 export function setExampleUrlResolver(r: UrlResolver | null) {
-  resolveUrl = r ?? ((fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`);
+  resolveUrl = r ?? fixtureEndpoint;
 }
 
 async function installedApplication(ctx: ServiceContext, companyId: string, slug: string) {

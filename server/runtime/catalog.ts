@@ -56,6 +56,24 @@ export async function auditRefusal(
 // ---------------------------------------------------------------------------------------------
 // Instance admin verbs
 
+/** At most `max` strings (none by default), each refused with an issue at its index when `problemOf` finds one. */
+function checkedStrings(
+  max: number,
+  problemOf: (value: string) => string | null | undefined,
+  message: (value: string, index: number, problem: string) => string,
+) {
+  return z
+    .array(z.string())
+    .max(max)
+    .default([])
+    .superRefine((values, c) => {
+      values.forEach((v, i) => {
+        const problem = problemOf(v);
+        if (problem) c.addIssue({ code: "custom", path: [i], message: message(v, i, problem) });
+      });
+    });
+}
+
 const CommandFields = z.object({
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().max(2000).optional(),
@@ -63,28 +81,10 @@ const CommandFields = z.object({
   fixture: z.enum(BUNDLED_FIXTURES).optional(),
   /** … or an absolute path to an executable (or `node`, `npx`, `python3`, `uvx`, resolved now). */
   command: z.string().min(1).max(4096).optional(),
-  args: z
-    .array(z.string())
-    .max(MAX_ARGS)
-    .default([])
-    .superRefine((args, c) => {
-      args.forEach((a, i) => {
-        const problem = argProblem(a);
-        if (problem) c.addIssue({ code: "custom", path: [i], message: `argument ${i} ${problem}` });
-      });
-    }),
+  args: checkedStrings(MAX_ARGS, argProblem, (_a, i, problem) => `argument ${i} ${problem}`),
   argSlots: z.array(ArgSlot).max(MAX_SLOTS).default([]).superRefine(uniqueNames),
   envSlots: z.array(EnvSlot).max(MAX_SLOTS).default([]).superRefine(uniqueNames),
-  passEnv: z
-    .array(z.string())
-    .max(MAX_ENV_KEYS)
-    .default([])
-    .superRefine((keys, c) => {
-      keys.forEach((k, i) => {
-        const problem = envKeyProblem(k);
-        if (problem) c.addIssue({ code: "custom", path: [i], message: `\`${k}\` ${problem}` });
-      });
-    }),
+  passEnv: checkedStrings(MAX_ENV_KEYS, envKeyProblem, (k, _i, problem) => `\`${k}\` ${problem}`),
   enabled: z.boolean().default(true),
   requiresIsolation: z.boolean().default(false),
   allowNetwork: z.boolean().default(false),

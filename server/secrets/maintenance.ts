@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { companies, toolApplications, toolConnections } from "@/db/schema";
+import { connectionApplicationJoin } from "../connectors/connection";
 
 export type Log = (line: string) => void;
 export const silent: Log = () => {};
@@ -25,13 +26,7 @@ export async function listConnections(db: Db | Tx, companyId?: string) {
     })
     .from(toolConnections)
     .innerJoin(companies, eq(companies.id, toolConnections.companyId))
-    .innerJoin(
-      toolApplications,
-      and(
-        eq(toolApplications.companyId, toolConnections.companyId),
-        eq(toolApplications.id, toolConnections.applicationId),
-      ),
-    )
+    .innerJoin(toolApplications, connectionApplicationJoin)
     .where(companyId ? eq(toolConnections.companyId, companyId) : undefined)
     .orderBy(asc(companies.name), asc(toolConnections.name));
 }

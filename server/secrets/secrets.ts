@@ -300,6 +300,17 @@ export async function createSecret(
   return loadSecretView(ctx.db, companyId, secret.id);
 }
 
+/** The company's secret, row-locked for the rest of the transaction; 404 `not_found` when none. */
+async function lockSecret(tx: Tx, companyId: string, secretId: string) {
+  const [secret] = await tx
+    .select()
+    .from(companySecrets)
+    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)))
+    .for("update");
+  if (!secret) throw notFound("secret");
+  return secret;
+}
+
 /** Adds a version that becomes current at once (bindings that pin a version keep theirs). */
 export async function addSecretVersion(
   ctx: ServiceContext,
@@ -311,12 +322,7 @@ export async function addSecretVersion(
   const provider = await encryptionProvider(ctx.db);
   await ctx.db.transaction(async (tx) => {
     // The row lock serialises concurrent additions, so version numbers never collide.
-    const [secret] = await tx
-      .select()
-      .from(companySecrets)
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)))
-      .for("update");
-    if (!secret) throw notFound("secret");
+    const secret = await lockSecret(tx, companyId, secretId);
     if (secret.status !== "active")
       throw conflict("secret_revoked", `secret \`${secret.name}\` is revoked; create a new secret instead`);
     const [{ max }] = (await tx
@@ -360,12 +366,7 @@ export async function revokeSecret(
 ): Promise<SecretView> {
   await requireCompany(ctx, companyId, "tools:manage_connections", "secret");
   await ctx.db.transaction(async (tx) => {
-    const [secret] = await tx
-      .select()
-      .from(companySecrets)
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)))
-      .for("update");
-    if (!secret) throw notFound("secret");
+    const secret = await lockSecret(tx, companyId, secretId);
     if (secret.status === "revoked") return;
     const now = ctx.now();
     await tx

@@ -5,7 +5,7 @@ import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
-import { loadConnection } from "../connectors/connection";
+import { loadConnection, selectConnectionsWithApplication } from "../connectors/connection";
 import { CONNECTION_TEST_ERRORS, classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, isServiceError, notFound, ServiceError } from "../errors";
@@ -168,16 +168,7 @@ export async function listConnections(
   query: { applicationId?: string } = {},
 ) {
   await requireCompany(ctx, companyId, "company:read");
-  const rows = await ctx.db
-    .select({ connection: toolConnections, application: toolApplications })
-    .from(toolConnections)
-    .innerJoin(
-      toolApplications,
-      and(
-        eq(toolApplications.companyId, toolConnections.companyId),
-        eq(toolApplications.id, toolConnections.applicationId),
-      ),
-    )
+  const rows = await selectConnectionsWithApplication(ctx.db)
     .where(
       query.applicationId
         ? and(

@@ -145,25 +145,20 @@ async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: 
   const where = profileId
     ? and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId))
     : eq(toolProfiles.companyId, companyId);
+  // The entries and bindings of the company's profiles (or of the one profile).
+  const ofProfile = (t: typeof toolProfileEntries | typeof toolProfileBindings) =>
+    profileId ? and(eq(t.companyId, companyId), eq(t.profileId, profileId)) : eq(t.companyId, companyId);
   const [profiles, entries, bindings, names] = await Promise.all([
     ctx.db.select().from(toolProfiles).where(where).orderBy(asc(toolProfiles.name)),
     ctx.db
       .select()
       .from(toolProfileEntries)
-      .where(
-        profileId
-          ? and(eq(toolProfileEntries.companyId, companyId), eq(toolProfileEntries.profileId, profileId))
-          : eq(toolProfileEntries.companyId, companyId),
-      )
+      .where(ofProfile(toolProfileEntries))
       .orderBy(asc(toolProfileEntries.createdAt)),
     ctx.db
       .select()
       .from(toolProfileBindings)
-      .where(
-        profileId
-          ? and(eq(toolProfileBindings.companyId, companyId), eq(toolProfileBindings.profileId, profileId))
-          : eq(toolProfileBindings.companyId, companyId),
-      )
+      .where(ofProfile(toolProfileBindings))
       .orderBy(asc(toolProfileBindings.createdAt)),
     loadNames(ctx.db, companyId),
   ]);
@@ -264,6 +259,35 @@ async function assertProfile(tx: Tx, companyId: string, profileId: string) {
   if (!p) throw notFound("profile");
 }
 
+/**
+ * Adds one entry or binding to a profile of the company (404 when the profile is not there),
+ * logged as `tool_profile.<kind>_add`; returns the new row's id.
+ */
+async function addProfileChild(
+  ctx: ServiceContext,
+  companyId: string,
+  profileId: string,
+  kind: "entry" | "binding",
+  insert: (tx: Tx) => Promise<{ id: string }>,
+  details: Record<string, unknown>,
+) {
+  const row = await mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      await assertProfile(tx, companyId, profileId);
+      return insert(tx);
+    },
+    (r) => ({
+      action: `tool_profile.${kind}_add`,
+      entityType: "tool_profile",
+      entityId: profileId,
+      details: { [`${kind}Id`]: r.id, ...details },
+    }),
+  );
+  return row.id;
+}
+
 export async function addProfileEntry(
   ctx: ServiceContext,
   companyId: string,
@@ -272,11 +296,12 @@ export async function addProfileEntry(
 ) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
   const s = input.selector;
-  const row = await mutateAccess(
+  const id = await addProfileChild(
     ctx,
     companyId,
+    profileId,
+    "entry",
     async (tx) => {
-      await assertProfile(tx, companyId, profileId);
       // Ids of another company fail the composite foreign keys and answer 404.
       const [r] = await tx
         .insert(toolProfileEntries)
@@ -294,15 +319,10 @@ export async function addProfileEntry(
         .returning();
       return r!;
     },
-    (r) => ({
-      action: "tool_profile.entry_add",
-      entityType: "tool_profile",
-      entityId: profileId,
-      details: { entryId: r.id, mode: input.mode, selector: input.selector },
-    }),
+    { mode: input.mode, selector: input.selector },
   );
   const profile = await getProfile(ctx, companyId, profileId);
-  return profile.entries.find((e) => e.id === row.id)!;
+  return profile.entries.find((e) => e.id === id)!;
 }
 
 /** Deletes one entry or binding of a profile (404 when it is not that profile's, in that company). */
@@ -352,11 +372,12 @@ export async function addProfileBinding(
   await requireCompany(ctx, companyId, "tools:manage_profiles");
   const id = input.targetId ?? null;
   if (input.targetType !== "company" && !id) throw invalidRequest("`targetId` is required for this binding");
-  const row = await mutateAccess(
+  const bindingId = await addProfileChild(
     ctx,
     companyId,
+    profileId,
+    "binding",
     async (tx) => {
-      await assertProfile(tx, companyId, profileId);
       const [r] = await tx
         .insert(toolProfileBindings)
         .values({
@@ -371,15 +392,10 @@ export async function addProfileBinding(
         .returning();
       return r!;
     },
-    (r) => ({
-      action: "tool_profile.binding_add",
-      entityType: "tool_profile",
-      entityId: profileId,
-      details: { bindingId: r.id, targetType: input.targetType, targetId: id },
-    }),
+    { targetType: input.targetType, targetId: id },
   );
   const profile = await getProfile(ctx, companyId, profileId);
-  return profile.bindings.find((b) => b.id === row.id)!;
+  return profile.bindings.find((b) => b.id === bindingId)!;
 }
 
 export const removeProfileBinding = (
