@@ -6,10 +6,13 @@ import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as agentsRoute from "@/app/api/companies/[companyId]/agents/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as issuesRoute from "@/app/api/companies/[companyId]/issues/route";
+import * as memberRoute from "@/app/api/companies/[companyId]/members/[userId]/route";
+import * as membersRoute from "@/app/api/companies/[companyId]/members/route";
 import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
 import * as companyRoute from "@/app/api/companies/[companyId]/route";
 import * as routinesRoute from "@/app/api/companies/[companyId]/routines/route";
 import * as companyRunsRoute from "@/app/api/companies/[companyId]/runs/route";
+import * as stdioCommandsRoute from "@/app/api/companies/[companyId]/tools/stdio-commands/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import * as healthRoute from "@/app/api/health/route";
 import * as commentsRoute from "@/app/api/issues/[issueId]/comments/route";
@@ -322,6 +325,44 @@ describe("company boundary", () => {
       .from(activityLog)
       .where(eq(activityLog.entityId, UNKNOWN))) as [{ n: number }];
     expect(n).toBe(0);
+  });
+
+  it("the routes added for members and stdio commands refuse an outsider with 404 and log it", async () => {
+    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+    const before = (await deniedIn(demo.companyId)).length;
+    const membersBefore = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(companyMemberships)
+      .where(eq(companyMemberships.companyId, demo.companyId));
+    const outsider = { token: otherBoardKey, params: { companyId: demo.companyId } };
+    const answers = [
+      await call(membersRoute.GET, "GET", "/", outsider),
+      await call(membersRoute.POST, "POST", "/", {
+        ...outsider,
+        body: { email: "intruder@example.test", role: "owner" },
+      }),
+      await call(memberRoute.PATCH, "PATCH", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, userId: owner!.id },
+        body: { role: "viewer" },
+      }),
+      await call(memberRoute.DELETE, "DELETE", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, userId: owner!.id },
+      }),
+      await call(stdioCommandsRoute.GET, "GET", "/", outsider),
+    ];
+    for (const a of answers) {
+      expect(a.status, JSON.stringify(a.json)).toBe(404);
+      expect((a.json.error as { code: string }).code).toBe("not_found");
+    }
+    // Nothing changed, and the company's admins see every probe.
+    const membersAfter = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(companyMemberships)
+      .where(eq(companyMemberships.companyId, demo.companyId));
+    expect(membersAfter[0]!.n).toBe(membersBefore[0]!.n);
+    expect((await deniedIn(demo.companyId)).length - before).toBe(answers.length);
   });
 
   it("refuses to attach another company's project to an issue (404, nothing created)", async () => {
