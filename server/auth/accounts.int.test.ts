@@ -278,6 +278,18 @@ describe("board keys are bounded by their creator", () => {
     });
     expect(refused.status).toBe(401);
     expect(refused.json.error.code).toBe("key_revoked");
+    // The company's admins see that someone still uses the withdrawn key.
+    const logged = await database.db
+      .select({ details: activityLog.details })
+      .from(activityLog)
+      .where(
+        and(
+          eq(activityLog.companyId, demo.companyId),
+          eq(activityLog.action, "access.denied"),
+          eq(activityLog.entityType, "board_key"),
+        ),
+      );
+    expect(logged.map((r) => r.details)).toContainEqual({ code: "key_revoked", reason: "creator_inactive" });
 
     const keys = await call<{ keys: { id: string; status: string; effectiveRole: string | null }[] }>(
       boardKeysRoute.GET,

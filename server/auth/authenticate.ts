@@ -2,7 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db/client";
 import { agentApiKeys, agents, boardApiKeys } from "@/db/schema";
-import type { Actor } from "../context";
+import { logActivity } from "../activity/log-activity";
+import type { Actor, BoardKeyRole } from "../context";
 import { ServiceError, unauthenticated } from "../errors";
 import { selectBoardKeysWithCreator } from "./board-key-creator";
 import { boardKeyEffectiveRole } from "./capabilities";
@@ -16,6 +17,39 @@ const LAST_USED_GRANULARITY_MS = 60_000;
 export { boardKeyEffectiveRole };
 
 export const keyRevoked = (message: string) => new ServiceError("key_revoked", message);
+
+/**
+ * Refuses a board key that exists but may no longer act, after recording the attempt in its
+ * company's activity log (`access.denied`, code `key_revoked`): someone still holds and uses a
+ * key its company withdrew, and the company's admins should see it. Written outside any
+ * transaction; a failed write never turns the refusal into something else.
+ */
+async function refuseKnownKey(
+  db: Db,
+  key: { id: string; companyId: string; role: string; userId: string | null },
+  reason: "revoked" | "creator_inactive",
+  message: string,
+): Promise<never> {
+  const actor = {
+    type: "board_key" as const,
+    keyId: key.id,
+    companyId: key.companyId,
+    role: key.role as BoardKeyRole,
+    userId: key.userId,
+  };
+  await logActivity(
+    db,
+    { db, actor, requestId: "auth", now: () => new Date() },
+    {
+      companyId: key.companyId,
+      action: "access.denied",
+      entityType: "board_key",
+      entityId: key.id,
+      details: { code: "key_revoked", reason },
+    },
+  ).catch(() => {});
+  throw keyRevoked(message);
+}
 
 /** Parses `Authorization: Bearer <token>`; anything else present in the header is refused. */
 export function bearerToken(request: { headers: { get(name: string): string | null } }): string | null {
@@ -45,9 +79,15 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
       .where(eq(boardApiKeys.keyHash, hash))
       .limit(1);
     if (!row) throw unauthenticated("the API key is unknown or revoked");
-    if (row.revokedAt) throw keyRevoked("the API key was revoked");
+    if (row.revokedAt) return refuseKnownKey(db, row, "revoked", "the API key was revoked");
     const role = boardKeyEffectiveRole(row);
-    if (!role) throw keyRevoked("the API key's creator no longer has access to the company");
+    if (!role)
+      return refuseKnownKey(
+        db,
+        row,
+        "creator_inactive",
+        "the API key's creator no longer has access to the company",
+      );
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await db.update(boardApiKeys).set({ lastUsedAt: now }).where(eq(boardApiKeys.id, row.id));
     }
