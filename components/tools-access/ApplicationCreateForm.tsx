@@ -4,11 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import {
@@ -96,22 +93,21 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create an application">
           <div className="grid gap-3 sm:grid-cols-2">
-            <Field id={`${id}-name`} label="Name" required error={errors.name}>
-              {(control) => (
-                <Input
-                  {...control}
-                  value={name}
-                  onChange={(e) => {
-                    setName(e.target.value);
-                    if (!slugTouched) setSlug(suggestSlug(e.target.value));
-                  }}
-                  placeholder="e.g. GitHub"
-                  maxLength={100}
-                  data-testid="app-create-name"
-                />
-              )}
-            </Field>
-            <Field
+            <InputField
+              id={`${id}-name`}
+              label="Name"
+              required
+              error={errors.name}
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (!slugTouched) setSlug(suggestSlug(e.target.value));
+              }}
+              placeholder="e.g. GitHub"
+              maxLength={100}
+              data-testid="app-create-name"
+            />
+            <InputField
               id={`${id}-slug`}
               label="Slug"
               required
@@ -129,53 +125,37 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
                   . It cannot change later.
                 </>
               }
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={slug}
-                  onChange={(e) => {
-                    setSlug(e.target.value);
-                    setSlugTouched(true);
-                  }}
-                  placeholder="e.g. github"
-                  maxLength={48}
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="app-create-slug"
-                />
-              )}
-            </Field>
+              value={slug}
+              onChange={(e) => {
+                setSlug(e.target.value);
+                setSlugTouched(true);
+              }}
+              placeholder="e.g. github"
+              maxLength={48}
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              data-testid="app-create-slug"
+            />
           </div>
-          <Field id={`${id}-type`} label="Type" hint={APPLICATION_TYPE_HINTS[type]}>
-            {(control) => (
-              <Select
-                {...control}
-                value={type}
-                onChange={(e) => setType(e.target.value as ApplicationType)}
-                data-testid="app-create-type"
-              >
-                {APPLICATION_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {APPLICATION_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                maxLength={2000}
-                data-testid="app-create-description"
-              />
-            )}
-          </Field>
+          <SelectField
+            id={`${id}-type`}
+            label="Type"
+            hint={APPLICATION_TYPE_HINTS[type]}
+            value={type}
+            onChange={(e) => setType(e.target.value as ApplicationType)}
+            data-testid="app-create-type"
+            options={APPLICATION_TYPES.map((t) => ({ value: t, label: APPLICATION_TYPE_LABELS[t] }))}
+          />
+          <TextareaField
+            id={`${id}-description`}
+            label="Description"
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={2000}
+            data-testid="app-create-description"
+          />
           <ApiErrorAlert error={create.error} title="Could not create the application" />
           {create.isSuccess ? (
             <p className="text-sm text-zinc-700" role="status" data-testid="app-create-done">

@@ -4,10 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, SelectField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
@@ -126,44 +124,32 @@ export function ConnectionCreateForm({
       />
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a connection">
-          <Field
+          <SelectField
             id={`${id}-application`}
             label="Application"
             required
             error={errors.application}
             hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
-          >
-            {(control) => (
-              <Select
-                {...control}
-                value={appId}
-                onChange={(e) => {
-                  setAppId(e.target.value);
-                  setErrors({});
-                }}
-                data-testid="connection-create-application"
-              >
-                <option value="">Choose an application…</option>
-                {applications.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name} ({a.slug})
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-name`} label="Name" required error={errors.name}>
-            {(control) => (
-              <Input
-                {...control}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder="e.g. acme-robotics org"
-                maxLength={100}
-                data-testid="connection-create-name"
-              />
-            )}
-          </Field>
+            value={appId}
+            onChange={(e) => {
+              setAppId(e.target.value);
+              setErrors({});
+            }}
+            data-testid="connection-create-application"
+            placeholder="Choose an application…"
+            options={applications.map((a) => ({ value: a.id, label: `${a.name} (${a.slug})` }))}
+          />
+          <InputField
+            id={`${id}-name`}
+            label="Name"
+            required
+            error={errors.name}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="e.g. acme-robotics org"
+            maxLength={100}
+            data-testid="connection-create-name"
+          />
           {app ? (
             <ConnectionTransportFields
               id={id}
@@ -174,24 +160,18 @@ export function ConnectionCreateForm({
               errors={errors}
               beforeTimeout={
                 app.type === "mcp_stdio" ? (
-                  <Field
+                  <InputField
                     id={`${id}-template`}
                     label="Command template id"
                     required
                     error={errors.template}
                     hint="Local servers start only from a command template an admin made; agents never supply commands."
-                  >
-                    {(control) => (
-                      <Input
-                        {...control}
-                        value={templateId}
-                        onChange={(e) => setTemplateId(e.target.value)}
-                        className="font-mono"
-                        spellCheck={false}
-                        data-testid="connection-create-template"
-                      />
-                    )}
-                  </Field>
+                    value={templateId}
+                    onChange={(e) => setTemplateId(e.target.value)}
+                    className="font-mono"
+                    spellCheck={false}
+                    data-testid="connection-create-template"
+                  />
                 ) : null
               }
             />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useMemo, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
@@ -9,13 +9,14 @@ import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar, Switch } from "./controls";
-import { useCatalogEntries, useToolTargets } from "./hooks";
+import { useCatalogEntries, useCompanyList, useToolTargets } from "./hooks";
+import { policiesList } from "./lists";
 import { BLOCK_BEATS_ALLOW, PolicyForm } from "./PolicyForm";
 import { PolicyKindBadge } from "./PolicyKindBadge";
 import { type PolicyNameLookup, summarizePolicy } from "./policy-summary";
 import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { PoliciesResponse, Policy, PolicyInput } from "./types";
+import type { Policy, PolicyInput } from "./types";
 
 export type { Policy } from "./types";
 
@@ -35,12 +36,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
   const api = useToolsApi();
   const client = useQueryClient();
   const key = toolsAccessKeys.policies(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<PoliciesResponse>(toolsApiPath(companyId, "/policies"), { signal })).policies,
-    initialData: initialPolicies,
-  });
+  const query = useCompanyList(policiesList, companyId, initialPolicies);
   const policies = query.data;
   const targets = useToolTargets(companyId);
   const catalog = useCatalogEntries(companyId);
@@ -129,12 +125,11 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
           ) : null}
         </>
       }
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the policies"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit ? null : { note: "You can view policies but not change them.", testId: "policies-read-only" }
-      }
+      query={query}
+      noun="policies"
+      quietRefresh
+      canEdit={canEdit}
+      readOnly={{ note: "You can view policies but not change them.", testId: "policies-read-only" }}
       notices={
         <>
           <ApiErrorAlert error={toggle.error} title="Could not change whether the policy is enabled" />
@@ -154,16 +149,13 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
           ) : null}
         </>
       }
-      empty={
-        policies.length === 0
-          ? {
-              title: "No policies yet",
-              description:
-                "Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls.",
-              testId: "policies-empty",
-            }
-          : null
-      }
+      isEmpty={policies.length === 0}
+      empty={{
+        title: "No policies yet",
+        description:
+          "Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls.",
+        testId: "policies-empty",
+      }}
     >
       <Table data-testid="policy-table">
         <THead>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
@@ -10,6 +10,7 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { RemoveCell } from "./controls";
 import { APPLICATION_TYPE_LABELS, invalidateConnections, PLACEMENT_LABELS, placementsFor } from "./gateway";
+import { useSeededQuery } from "./hooks";
 import { BindingAddForm } from "./SecretBindingForm";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationType, SecretBinding, SecretBindingsResponse, SecretPlacement } from "./types";
@@ -55,11 +56,7 @@ export function SecretBindings({
   const client = useQueryClient();
   const key = toolsAccessKeys.secretBindings(companyId, connectionId);
   const path = toolsApiPath(companyId, `/connections/${encodeURIComponent(connectionId)}/secret-bindings`);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => (await api<SecretBindingsResponse>(path, { signal })).bindings,
-    initialData: initialBindings,
-  });
+  const query = useSeededQuery(key, path, (r: SecretBindingsResponse) => r.bindings, initialBindings);
   const bindings = query.data ?? [];
   const placements = placementsFor(applicationType);
 

@@ -4,10 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { SECRET_VALUES_NOTE } from "./gateway";
@@ -77,7 +75,7 @@ export function AddVersionForm({
       aria-label={`Add a version to ${secret.name}`}
       data-testid="secret-version-form"
     >
-      <Field
+      <InputField
         id={`${id}-value`}
         label={
           <>
@@ -87,20 +85,14 @@ export function AddVersionForm({
         hint={`It becomes v${(secret.currentVersion ?? 0) + 1} and the current version at once; bindings pinned to an older version keep it. ${SECRET_VALUES_NOTE}.`}
         required
         error={error}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            autoComplete="new-password"
-            spellCheck={false}
-            className="font-mono"
-            data-testid="secret-version-value"
-          />
-        )}
-      </Field>
+        type="password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoComplete="new-password"
+        spellCheck={false}
+        className="font-mono"
+        data-testid="secret-version-value"
+      />
       <ApiErrorAlert error={mutation.error} title="Could not add the version" />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={mutation.isPending}>
@@ -172,61 +164,46 @@ export function SecretCreateForm({
       <CardBody>
         <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a secret">
           <div className="grid gap-3 sm:grid-cols-2">
-            <Field
+            <InputField
               id={`${id}-name`}
               label="Name"
               required
               error={errors.name}
               hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={name}
-                  onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
-                  placeholder="GITHUB_TOKEN"
-                  maxLength={64}
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="secret-create-name"
-                />
-              )}
-            </Field>
-            <Field
+              value={name}
+              onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
+              placeholder="GITHUB_TOKEN"
+              maxLength={64}
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              data-testid="secret-create-name"
+            />
+            <InputField
               id={`${id}-value`}
               label="Value"
               required
               error={errors.value}
               hint="Cleared from this form as soon as it is sent."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  type="password"
-                  value={value}
-                  onChange={(e) => setValue(e.target.value)}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="secret-create-value"
-                />
-              )}
-            </Field>
+              type="password"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              autoComplete="new-password"
+              spellCheck={false}
+              className="font-mono"
+              data-testid="secret-create-value"
+            />
           </div>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                maxLength={2000}
-                placeholder="What it grants and who rotates it"
-                data-testid="secret-create-description"
-              />
-            )}
-          </Field>
+          <TextareaField
+            id={`${id}-description`}
+            label="Description"
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={2000}
+            placeholder="What it grants and who rotates it"
+            data-testid="secret-create-description"
+          />
           <ApiErrorAlert error={mutation.error} title="Could not create the secret" />
           {created && mutation.isSuccess ? (
             <p className="text-sm text-emerald-800" role="status" data-testid="secret-create-done">

@@ -13,11 +13,13 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
 import { invalidateConnections, SECRET_VALUES_NOTE } from "./gateway";
+import { useCompanyList } from "./hooks";
+import { secretsList } from "./lists";
 import { ResourceListCard } from "./ResourceListCard";
 import { PlacementLabel } from "./SecretBindings";
 import { AddVersionForm, SecretCreateForm } from "./SecretForms";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { SecretDetail, SecretSummary, SecretsResponse } from "./types";
+import type { SecretDetail, SecretSummary } from "./types";
 
 export { SECRET_NAME_PATTERN } from "./secret-input";
 export type { SecretSummary } from "./types";
@@ -49,12 +51,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
   const api = useToolsApi();
   const client = useQueryClient();
   const key = toolsAccessKeys.secrets(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<SecretsResponse>(toolsApiPath(companyId, "/secrets"), { signal })).secrets,
-    initialData: initialSecrets,
-  });
+  const query = useCompanyList(secretsList, companyId, initialSecrets);
   const secrets = query.data;
   const [action, setAction] = useState<RowAction>(null);
 
@@ -105,26 +102,18 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
           them.
         </>
       }
-      refreshing={query.isFetching ? "Refreshing secrets" : undefined}
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the secrets"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit
-          ? null
-          : { note: "You can view secret metadata but not change it.", testId: "secrets-read-only" }
-      }
+      query={query}
+      noun="secrets"
+      canEdit={canEdit}
+      readOnly={{ note: "You can view secret metadata but not change it.", testId: "secrets-read-only" }}
       notices={<ApiErrorAlert error={revoke.error} title="Could not revoke the secret" />}
-      empty={
-        secrets.length === 0
-          ? {
-              title: "No secrets yet",
-              description:
-                "Store API tokens here instead of writing them into connection settings, then bind them to connections.",
-              testId: "secrets-empty",
-            }
-          : null
-      }
+      isEmpty={secrets.length === 0}
+      empty={{
+        title: "No secrets yet",
+        description:
+          "Store API tokens here instead of writing them into connection settings, then bind them to connections.",
+        testId: "secrets-empty",
+      }}
       footer={
         canEdit ? (
           <SecretCreateForm

@@ -225,3 +225,19 @@ export const approvalKeys = {
   /** `GET /api/companies/:companyId/approvals` → `FormalApproval[]` (not below `/tools`). */
   formalApprovals: (companyId: string) => ["tools-access", companyId, "formal-approvals"] as const,
 };
+
+/** How to fetch one of a company's lists: its query key, its path and the field holding the rows. */
+export interface CompanyList<R, T> {
+  key: (companyId: string) => readonly unknown[];
+  path: (companyId: string) => string;
+  pick: (response: R) => T;
+}
+
+/** A `CompanyList` below `/api/companies/:companyId/tools`. */
+export function toolsList<R, T>(
+  key: (companyId: string) => readonly unknown[],
+  subPath: string,
+  pick: (response: R) => T,
+): CompanyList<R, T> {
+  return { key, path: (companyId) => toolsApiPath(companyId, subPath), pick };
+}

@@ -23,6 +23,17 @@ export { CopyButton, type CopyButtonProps } from "./CopyButton";
 export { type ClassValue, cn, focusRing } from "./cn";
 export { EmptyState, type EmptyStateProps } from "./EmptyState";
 export { Field, type FieldControlProps, type FieldProps, fieldIds } from "./Field";
+export {
+  InputField,
+  type InputFieldProps,
+  namedOptions,
+  SelectField,
+  type SelectFieldProps,
+  type SelectOption,
+  TextareaField,
+  type TextareaFieldProps,
+  valueOptions,
+} from "./FieldControls";
 export { controlStyles, Input, type InputProps } from "./Input";
 export { type KeyValueItem, KeyValueList, type KeyValueListProps } from "./KeyValueList";
 export { Label, type LabelProps } from "./Label";
