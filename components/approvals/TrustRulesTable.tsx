@@ -6,14 +6,14 @@ import type { DateInput } from "../format";
 import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
-import { ConfirmBar } from "../tools-access/controls";
+import { ConfirmRow } from "../tools-access/controls";
 import { useCompanyList } from "../tools-access/hooks";
 import { ResourceListCard } from "../tools-access/ResourceListCard";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { shortId, trustRulesList, trustRulesPath } from "./api";
 import { TRUST_RULE_SCOPE_LABELS } from "./labels";
 import { TrustRuleStatusBadge } from "./StatusBadges";
@@ -104,17 +104,17 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
       }}
     >
       <Table data-testid="trust-rule-table">
-        <THead>
-          <TR>
-            <TH>Tool</TH>
-            <TH>Scope</TH>
-            <TH className="text-right">Uses</TH>
-            <TH>Expires</TH>
-            <TH>Status</TH>
-            <TH>Schema</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={[
+            "Tool",
+            "Scope",
+            { label: "Uses", className: "text-right" },
+            "Expires",
+            "Status",
+            "Schema",
+          ]}
+          actions={canEdit}
+        />
         <TBody>
           {rules.map((rule) => {
             const status = effectiveStatus(rule, nowMs);
@@ -182,20 +182,17 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
                   ) : null}
                 </TR>
                 {confirmRevoke === rule.id ? (
-                  <tr>
-                    <td colSpan={columns} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Revoke rule"
-                        pending={revoke.isPending}
-                        onCancel={() => setConfirmRevoke(null)}
-                        onConfirm={() => revoke.mutate(rule.id)}
-                        data-testid="trust-rule-revoke-bar"
-                      >
-                        Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>? Calls
-                        will ask for approval again at once.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={columns}
+                    confirmLabel="Revoke rule"
+                    pending={revoke.isPending}
+                    onCancel={() => setConfirmRevoke(null)}
+                    onConfirm={() => revoke.mutate(rule.id)}
+                    data-testid="trust-rule-revoke-bar"
+                  >
+                    Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>? Calls will
+                    ask for approval again at once.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

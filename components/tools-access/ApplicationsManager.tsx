@@ -6,12 +6,12 @@ import { Fragment, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationCreateForm } from "./ApplicationCreateForm";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
-import { ConfirmBar } from "./controls";
+import { ConfirmRow } from "./controls";
 import { CONNECTION_STATUS_LABELS, connectionsHref, invalidateConnections } from "./gateway";
 import { useCompanyList } from "./hooks";
 import { RISK_LABELS, RISKS } from "./labels";
@@ -88,17 +88,7 @@ export function ApplicationsManager({
     >
       <Table data-testid="app-table">
         <caption className="sr-only">Applications</caption>
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Slug</TH>
-            <TH>Type</TH>
-            <TH>Status</TH>
-            <TH>Connections</TH>
-            <TH>Tools</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow columns={["Name", "Slug", "Type", "Status", "Connections", "Tools"]} actions={canEdit} />
         <TBody>
           {applications.map((app) => {
             const archived = app.status === "archived";
@@ -162,21 +152,18 @@ export function ApplicationsManager({
                   ) : null}
                 </TR>
                 {confirmArchive === app.id ? (
-                  <tr>
-                    <td colSpan={columns} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Archive application"
-                        pending={archive.isPending}
-                        onCancel={() => setConfirmArchive(null)}
-                        onConfirm={() => archive.mutate(app.id)}
-                        data-testid="app-archive-bar"
-                      >
-                        Archive “{app.name}”? Its connections are archived with it and its tools are refused.
-                        Archiving is final: it cannot be undone, and the slug{" "}
-                        <code className="font-mono">{app.slug}</code> stays taken.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={columns}
+                    confirmLabel="Archive application"
+                    pending={archive.isPending}
+                    onCancel={() => setConfirmArchive(null)}
+                    onConfirm={() => archive.mutate(app.id)}
+                    data-testid="app-archive-bar"
+                  >
+                    Archive “{app.name}”? Its connections are archived with it and its tools are refused.
+                    Archiving is final: it cannot be undone, and the slug{" "}
+                    <code className="font-mono">{app.slug}</code> stays taken.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

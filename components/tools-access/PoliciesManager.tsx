@@ -5,10 +5,10 @@ import { Fragment, useMemo, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Spinner } from "../ui/Spinner";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
-import { ConfirmBar, Switch } from "./controls";
+import { ConfirmRow, Switch } from "./controls";
 import { useCatalogEntries, useCompanyList, useToolTargets } from "./hooks";
 import { policiesList } from "./lists";
 import { BLOCK_BEATS_ALLOW, PolicyForm } from "./PolicyForm";
@@ -158,16 +158,10 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
       }}
     >
       <Table data-testid="policy-table">
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Kind</TH>
-            <TH className="text-right">Priority</TH>
-            <TH>Enabled</TH>
-            <TH>Matches</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={["Name", "Kind", { label: "Priority", className: "text-right" }, "Enabled", "Matches"]}
+          actions={canEdit}
+        />
         <TBody>
           {policies.map((policy) => {
             const toggling = toggle.isPending && toggle.variables?.id === policy.id;
@@ -228,19 +222,16 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                   ) : null}
                 </TR>
                 {confirmDelete === policy.id ? (
-                  <tr>
-                    <td colSpan={canEdit ? 6 : 5} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Delete policy"
-                        pending={remove.isPending}
-                        onCancel={() => setConfirmDelete(null)}
-                        onConfirm={() => remove.mutate(policy.id)}
-                        data-testid="policy-delete-bar"
-                      >
-                        Delete “{policy.name}”? This cannot be undone.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={canEdit ? 6 : 5}
+                    confirmLabel="Delete policy"
+                    pending={remove.isPending}
+                    onCancel={() => setConfirmDelete(null)}
+                    onConfirm={() => remove.mutate(policy.id)}
+                    data-testid="policy-delete-bar"
+                  >
+                    Delete “{policy.name}”? This cannot be undone.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

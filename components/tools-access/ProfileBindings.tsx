@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { SelectField } from "../ui/FieldControls";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { RemoveCell } from "./controls";
 import { useToolTargets } from "./hooks";
@@ -45,13 +45,7 @@ export function BindingsSection({
           </p>
         ) : (
           <Table data-testid="profile-bindings">
-            <THead>
-              <TR>
-                <TH>Level</TH>
-                <TH>Applies to</TH>
-                {canEdit ? <ActionsHeader /> : null}
-              </TR>
-            </THead>
+            <HeaderRow columns={["Level", "Applies to"]} actions={canEdit} />
             <TBody>
               {profile.bindings.map((binding) => {
                 const removing = remove.isPending && remove.variables === binding.id;

@@ -5,7 +5,7 @@ import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { TableSkeleton } from "../ui/Skeleton";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { RemoveCell } from "./controls";
@@ -107,15 +107,7 @@ export function SecretBindings({
         ) : (
           <Table>
             <caption className="sr-only">Secrets bound to this connection</caption>
-            <THead>
-              <TR>
-                <TH>Secret</TH>
-                <TH>Placement</TH>
-                <TH>Version</TH>
-                <TH>Status</TH>
-                {canEdit ? <ActionsHeader /> : null}
-              </TR>
-            </THead>
+            <HeaderRow columns={["Secret", "Placement", "Version", "Status"]} actions={canEdit} />
             <TBody>
               {bindings.map((binding) => {
                 const removing = remove.isPending && remove.variables === binding.id;

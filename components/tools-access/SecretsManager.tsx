@@ -8,7 +8,7 @@ import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { FullRow, HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
@@ -128,18 +128,18 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
     >
       <Table data-testid="secret-table">
         <caption className="sr-only">Secrets (metadata only)</caption>
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Status</TH>
-            <TH className="text-right">Current version</TH>
-            <TH className="text-right">Versions</TH>
-            <TH className="text-right">Bindings</TH>
-            <TH>Created</TH>
-            <TH>Updated</TH>
-            <ActionsHeader />
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={[
+            "Name",
+            "Status",
+            { label: "Current version", className: "text-right" },
+            { label: "Versions", className: "text-right" },
+            { label: "Bindings", className: "text-right" },
+            "Created",
+            "Updated",
+          ]}
+          actions
+        />
         <TBody>
           {secrets.map((secret) => {
             const revoked = secret.status === "revoked";
@@ -214,41 +214,39 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
                   </TD>
                 </TR>
                 {current ? (
-                  <tr>
-                    <td colSpan={columns} className="bg-zinc-50 px-4 py-3">
-                      {current === "revoke" ? (
-                        <ConfirmBar
-                          confirmLabel="Revoke secret"
-                          pending={revoke.isPending}
-                          onCancel={() => setAction(null)}
-                          onConfirm={() => revoke.mutate(secret.id)}
-                          data-testid="secret-revoke-bar"
-                        >
-                          Revoke <code className="font-mono">{secret.name}</code> and every version of it?{" "}
-                          {secret.bindingCount > 0
-                            ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
-                            : ""}
-                          This cannot be undone, and the name stays reserved.
-                        </ConfirmBar>
-                      ) : current === "version" ? (
-                        <AddVersionForm
-                          companyId={companyId}
-                          secret={secret}
-                          onDone={(detail) => {
-                            storeDetail(detail);
-                            setAction(null);
-                            return Promise.all([
-                              client.invalidateQueries({ queryKey: key }),
-                              invalidateConnections(client, companyId),
-                            ]);
-                          }}
-                          onCancel={() => setAction(null)}
-                        />
-                      ) : (
-                        <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
-                      )}
-                    </td>
-                  </tr>
+                  <FullRow colSpan={columns} cellClassName="bg-zinc-50 px-4 py-3">
+                    {current === "revoke" ? (
+                      <ConfirmBar
+                        confirmLabel="Revoke secret"
+                        pending={revoke.isPending}
+                        onCancel={() => setAction(null)}
+                        onConfirm={() => revoke.mutate(secret.id)}
+                        data-testid="secret-revoke-bar"
+                      >
+                        Revoke <code className="font-mono">{secret.name}</code> and every version of it?{" "}
+                        {secret.bindingCount > 0
+                          ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
+                          : ""}
+                        This cannot be undone, and the name stays reserved.
+                      </ConfirmBar>
+                    ) : current === "version" ? (
+                      <AddVersionForm
+                        companyId={companyId}
+                        secret={secret}
+                        onDone={(detail) => {
+                          storeDetail(detail);
+                          setAction(null);
+                          return Promise.all([
+                            client.invalidateQueries({ queryKey: key }),
+                            invalidateConnections(client, companyId),
+                          ]);
+                        }}
+                        onCancel={() => setAction(null)}
+                      />
+                    ) : (
+                      <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
+                    )}
+                  </FullRow>
                 ) : null}
               </Fragment>
             );

@@ -4,7 +4,7 @@ import { type ComponentProps, type ReactNode, useEffect, useRef } from "react";
 import { Button } from "../ui/Button";
 import { cn, focusRing } from "../ui/cn";
 import { PendingButton } from "../ui/PendingButton";
-import { TD } from "../ui/Table";
+import { FullRow, TD } from "../ui/Table";
 
 const checkboxClass = cn(
   "mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-accent-600 disabled:cursor-not-allowed",
@@ -247,5 +247,14 @@ export function RemoveCell({
         Remove
       </PendingButton>
     </TD>
+  );
+}
+
+/** A `ConfirmBar` in a row of its own, below the table row it asks about. */
+export function ConfirmRow({ colSpan, ...bar }: ConfirmBarProps & { colSpan: number }) {
+  return (
+    <FullRow colSpan={colSpan}>
+      <ConfirmBar {...bar} />
+    </FullRow>
   );
 }

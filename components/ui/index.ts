@@ -46,5 +46,18 @@ export { Select, type SelectProps } from "./Select";
 export { Skeleton, type SkeletonProps, TableSkeleton, type TableSkeletonProps } from "./Skeleton";
 export { Spinner, type SpinnerProps, type SpinnerSize } from "./Spinner";
 export { SubmitButton, type SubmitButtonProps } from "./SubmitButton";
-export { ActionsHeader, Table, type TableProps, TBody, TD, TH, THead, TR } from "./Table";
+export {
+  ActionsHeader,
+  type ColumnHeading,
+  FullRow,
+  type FullRowProps,
+  HeaderRow,
+  Table,
+  type TableProps,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
+} from "./Table";
 export { Textarea, type TextareaProps } from "./Textarea";

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ConnectionDetail } from "@/components/tools-access/ConnectionDetail";
+import { click, findTestId, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
@@ -70,11 +71,7 @@ export const Draft: Story = { args: { connection: draftConnection } };
 /** Enable before it is ready: the server's 409 `connection_not_ready` lists what is missing. */
 export const DraftNotReady: Story = {
   args: { connection: draftConnection },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-enable"));
-    await canvas.findByTestId("connection-not-ready");
-  },
+  play: steps(click("connection-enable"), findTestId("connection-not-ready")),
 };
 
 /** The whole lifecycle against the in-memory API: test, refresh, approve everything, enable. */
@@ -108,28 +105,24 @@ export const ReadOnly: Story = { args: { canEdit: false } };
 
 /** Disabling asks for an optional reason. */
 export const DisableWithReason: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-disable"));
-    await userEvent.type(canvas.getByTestId("connection-disable-reason"), "rotating the GitHub token");
-  },
+  play: steps(
+    click("connection-disable"),
+    typeInto("connection-disable-reason", "rotating the GitHub token"),
+  ),
 };
 
 export const ConfirmArchive: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getByTestId("connection-archive"));
-  },
+  play: steps(click("connection-archive")),
 };
 
 /** A credential typed into the headers is refused with `inline_secret`. */
 export const EditInlineSecret: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-edit"));
-    await userEvent.type(canvas.getByTestId("connection-edit-headers"), "\nX-Api-Key: 0123456789abcdef");
-    await userEvent.click(canvas.getByTestId("connection-edit-submit"));
-    await canvas.findByText("These settings hold a credential");
-  },
+  play: steps(
+    click("connection-edit"),
+    typeInto("connection-edit-headers", "\nX-Api-Key: 0123456789abcdef"),
+    click("connection-edit-submit"),
+    findText("These settings hold a credential"),
+  ),
 };
 
 /** Bind another secret: choose it, the header and a prefix. */
@@ -153,9 +146,5 @@ export const TestFails: Story = {
       },
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-test"));
-    await canvas.findByTestId("connection-health-error");
-  },
+  play: steps(click("connection-test"), findTestId("connection-health-error")),
 };
