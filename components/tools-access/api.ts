@@ -233,11 +233,14 @@ export interface CompanyList<R, T> {
   pick: (response: R) => T;
 }
 
-/** A `CompanyList` below `/api/companies/:companyId/tools`. */
-export function toolsList<R, T>(
-  key: (companyId: string) => readonly unknown[],
-  subPath: string,
-  pick: (response: R) => T,
-): CompanyList<R, T> {
-  return { key, path: (companyId) => toolsApiPath(companyId, subPath), pick };
+/** The company lists whose query key and path share one name: `toolsAccessKeys.secrets`, `/secrets`. */
+export type ToolsListName = "applications" | "examples" | "policies" | "profiles" | "secrets";
+
+/** A `CompanyList` at `/api/companies/:companyId/tools/<name>`, cached under `toolsAccessKeys[name]`. */
+export function toolsList<R, T>(name: ToolsListName, pick: (response: R) => T): CompanyList<R, T> {
+  return {
+    key: (companyId) => toolsAccessKeys[name](companyId),
+    path: (companyId) => toolsApiPath(companyId, `/${name}`),
+    pick,
+  };
 }

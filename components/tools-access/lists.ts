@@ -2,7 +2,7 @@
  * The company lists the manager screens show, each seeded by the server render and refetched
  * through `useCompanyList`. No React here.
  */
-import { toolsAccessKeys, toolsList } from "./api";
+import { toolsList } from "./api";
 import type {
   ApplicationsResponse,
   ExamplesResponse,
@@ -11,24 +11,8 @@ import type {
   SecretsResponse,
 } from "./types";
 
-export const applicationsList = toolsList(
-  toolsAccessKeys.applications,
-  "/applications",
-  (r: ApplicationsResponse) => r.applications,
-);
-export const examplesList = toolsList(
-  toolsAccessKeys.examples,
-  "/examples",
-  (r: ExamplesResponse) => r.examples,
-);
-export const policiesList = toolsList(
-  toolsAccessKeys.policies,
-  "/policies",
-  (r: PoliciesResponse) => r.policies,
-);
-export const profilesList = toolsList(
-  toolsAccessKeys.profiles,
-  "/profiles",
-  (r: ProfilesResponse) => r.profiles,
-);
-export const secretsList = toolsList(toolsAccessKeys.secrets, "/secrets", (r: SecretsResponse) => r.secrets);
+export const applicationsList = toolsList("applications", (r: ApplicationsResponse) => r.applications);
+export const examplesList = toolsList("examples", (r: ExamplesResponse) => r.examples);
+export const policiesList = toolsList("policies", (r: PoliciesResponse) => r.policies);
+export const profilesList = toolsList("profiles", (r: ProfilesResponse) => r.profiles);
+export const secretsList = toolsList("secrets", (r: SecretsResponse) => r.secrets);

@@ -5,34 +5,19 @@ import { click, findTestId, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
-  applicationRecords,
   archivedConnection,
-  bindingRecords,
-  catalogs,
-  connections,
   disabledConnection,
   draftConnection,
   healthErrorConnection,
   missingSecretConnection,
-  sandboxUpstream,
-  secretRecords,
 } from "./gateway-fixtures";
-import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
-
-const api: GatewayMockOptions = {
-  applications: applicationRecords,
-  connections,
-  catalogs,
-  secrets: secretRecords,
-  bindings: bindingRecords,
-  upstream: { [draftConnection.id]: sandboxUpstream },
-};
+import { connectionsWorld, withGatewayApi } from "./gateway-mock-api";
 
 const meta = {
   title: "Tools & Access/ConnectionDetail",
   component: ConnectionDetail,
   args: { companyId: COMPANY_ID, canEdit: true, connection: activeConnection, now: NOW },
-  decorators: [withGatewayApi(api)],
+  decorators: [withGatewayApi(connectionsWorld)],
 } satisfies Meta<typeof ConnectionDetail>;
 
 export default meta;
@@ -140,7 +125,7 @@ export const AddBinding: Story = {
 export const TestFails: Story = {
   decorators: [
     withGatewayApi({
-      ...api,
+      ...connectionsWorld,
       testOutcomes: {
         [activeConnection.id]: { health: "error", error: "upstream_timeout: no answer within 30000 ms" },
       },

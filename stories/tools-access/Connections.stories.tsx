@@ -8,27 +8,14 @@ import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
   applicationChoices,
-  applicationRecords,
-  bindingRecords,
   catalogs,
   connections,
   disabledConnection,
   draftConnection,
   healthErrorConnection,
   missingSecretConnection,
-  sandboxUpstream,
-  secretRecords,
 } from "./gateway-fixtures";
-import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
-
-const api: GatewayMockOptions = {
-  applications: applicationRecords,
-  connections,
-  catalogs,
-  secrets: secretRecords,
-  bindings: bindingRecords,
-  upstream: { [draftConnection.id]: sandboxUpstream },
-};
+import { connectionsWorld, withGatewayApi } from "./gateway-mock-api";
 
 /** `GET /connections` rows: the fixtures with their catalog counts. */
 const listed: Connection[] = connections.map((c) => {
@@ -47,7 +34,7 @@ const meta = {
     applications: applicationChoices,
     now: NOW,
   },
-  decorators: [withGatewayApi(api)],
+  decorators: [withGatewayApi(connectionsWorld)],
 } satisfies Meta<typeof ConnectionsManager>;
 
 export default meta;
@@ -58,7 +45,7 @@ export const Loaded: Story = {};
 
 export const Empty: Story = {
   args: { initialConnections: [] },
-  decorators: [withGatewayApi({ ...api, connections: [] })],
+  decorators: [withGatewayApi({ ...connectionsWorld, connections: [] })],
 };
 
 /** Connections belong to an application; the form says so when there is none. */
