@@ -7,9 +7,9 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { InputField, TextareaField } from "../ui/FieldControls";
-import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
+import { CreateFormCard } from "./CreateFormCard";
 import { useCompanyList } from "./hooks";
 import { profilesList } from "./lists";
 import { ProfileEditor } from "./ProfileEditor";
@@ -183,43 +183,34 @@ function ProfileCreateForm({
   }
 
   return (
-    <Card>
-      <CardHeader title="New profile" titleAs="h3" />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a profile">
-          <InputField
-            id={`${id}-name`}
-            label="Name"
-            required
-            error={error}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. Support tools"
-            maxLength={200}
-            data-testid="profile-create-name"
-          />
-          <TextareaField
-            id={`${id}-description`}
-            label="Description"
-            rows={2}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            data-testid="profile-create-description"
-          />
-          <ApiErrorAlert error={create.error} title="Could not create the profile" />
-          <div className="flex justify-end">
-            <PendingButton
-              pending={create.isPending}
-              pendingLabel="Creating…"
-              type="submit"
-              size="sm"
-              data-testid="profile-create-submit"
-            >
-              Create profile
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+    <CreateFormCard
+      title="New profile"
+      label="Create a profile"
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create profile"
+      submitTestId="profile-create-submit"
+    >
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        required
+        error={error}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="e.g. Support tools"
+        maxLength={200}
+        data-testid="profile-create-name"
+      />
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        data-testid="profile-create-description"
+      />
+      <ApiErrorAlert error={create.error} title="Could not create the profile" />
+    </CreateFormCard>
   );
 }

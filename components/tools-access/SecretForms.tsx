@@ -3,11 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { InputField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
+import { CreateFormCard } from "./CreateFormCard";
 import { SECRET_VALUES_NOTE } from "./gateway";
 import { SECRET_NAME_PATTERN, valueError } from "./secret-input";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -159,70 +159,63 @@ export function SecretCreateForm({
   }
 
   return (
-    <Card>
-      <CardHeader title="New secret" titleAs="h3" description={`${SECRET_VALUES_NOTE}.`} />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a secret">
-          <div className="grid gap-3 sm:grid-cols-2">
-            <InputField
-              id={`${id}-name`}
-              label="Name"
-              required
-              error={errors.name}
-              hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
-              value={name}
-              onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
-              placeholder="GITHUB_TOKEN"
-              maxLength={64}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              data-testid="secret-create-name"
-            />
-            <InputField
-              id={`${id}-value`}
-              label="Value"
-              required
-              error={errors.value}
-              hint="Cleared from this form as soon as it is sent."
-              type="password"
-              value={value}
-              onChange={(e) => setValue(e.target.value)}
-              autoComplete="new-password"
-              spellCheck={false}
-              className="font-mono"
-              data-testid="secret-create-value"
-            />
-          </div>
-          <TextareaField
-            id={`${id}-description`}
-            label="Description"
-            rows={2}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            maxLength={2000}
-            placeholder="What it grants and who rotates it"
-            data-testid="secret-create-description"
-          />
-          <ApiErrorAlert error={mutation.error} title="Could not create the secret" />
-          {created && mutation.isSuccess ? (
-            <p className="text-sm text-emerald-800" role="status" data-testid="secret-create-done">
-              Stored <code className="font-mono">{created}</code>. Bind it to a connection to use it.
-            </p>
-          ) : null}
-          <div className="flex justify-end">
-            <PendingButton
-              pending={mutation.isPending}
-              pendingLabel="Saving…"
-              type="submit"
-              size="sm"
-              data-testid="secret-create-submit"
-            >
-              Create secret
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+    <CreateFormCard
+      title="New secret"
+      description={`${SECRET_VALUES_NOTE}.`}
+      label="Create a secret"
+      onSubmit={submit}
+      pending={mutation.isPending}
+      submitLabel="Create secret"
+      pendingLabel="Saving…"
+      submitTestId="secret-create-submit"
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <InputField
+          id={`${id}-name`}
+          label="Name"
+          required
+          error={errors.name}
+          hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
+          value={name}
+          onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
+          placeholder="GITHUB_TOKEN"
+          maxLength={64}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="secret-create-name"
+        />
+        <InputField
+          id={`${id}-value`}
+          label="Value"
+          required
+          error={errors.value}
+          hint="Cleared from this form as soon as it is sent."
+          type="password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="secret-create-value"
+        />
+      </div>
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        maxLength={2000}
+        placeholder="What it grants and who rotates it"
+        data-testid="secret-create-description"
+      />
+      <ApiErrorAlert error={mutation.error} title="Could not create the secret" />
+      {created && mutation.isSuccess ? (
+        <p className="text-sm text-emerald-800" role="status" data-testid="secret-create-done">
+          Stored <code className="font-mono">{created}</code>. Bind it to a connection to use it.
+        </p>
+      ) : null}
+    </CreateFormCard>
   );
 }

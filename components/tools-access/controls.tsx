@@ -258,3 +258,30 @@ export function ConfirmRow({ colSpan, ...bar }: ConfirmBarProps & { colSpan: num
     </FullRow>
   );
 }
+
+/** A form's right-aligned, small submit button that shows `pendingLabel` while `pending`. */
+export function SubmitRow({
+  pending,
+  pendingLabel,
+  testId,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex justify-end">
+      <PendingButton
+        pending={pending}
+        pendingLabel={pendingLabel}
+        type="submit"
+        size="sm"
+        data-testid={testId}
+      >
+        {children}
+      </PendingButton>
+    </div>
+  );
+}
