@@ -6,8 +6,6 @@ import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
 import { iso, requireCompanyPage, requireUserContext } from "../../../../../_lib/session";
@@ -28,8 +26,8 @@ const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"
 // templates they start from. Actions go through the same verbs as the admin API.
 export default async function RuntimePage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
-  const canManage = roleHas(company.role as MembershipRole, "tools:manage_runtime");
+  const { ctx, can } = await requireCompanyPage(companyId);
+  const canManage = can("tools:manage_runtime");
   const [slots, templates] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
     listStdioTemplates(ctx, companyId),
