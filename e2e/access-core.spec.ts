@@ -7,10 +7,7 @@ import { ToolsAccessPages } from "./pages/tools-access";
 test("an admin builds a profile, binds it to an agent and tests calls in the panel", async ({ page }) => {
   const creds = demoCredentials();
   await seedGithubCatalog(creds.companyId);
-  const signIn = new SignInPage(page);
-  await signIn.goto();
-  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
-  await expect(page).toHaveURL(/\/issues/);
+  await new SignInPage(page).signInAsOwner(creds);
 
   const tools = new ToolsAccessPages(page);
   await tools.openProfiles(creds.companyId);

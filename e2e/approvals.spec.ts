@@ -49,10 +49,7 @@ test("an agent's gated send creates a card; a person approves and executes it; i
     .structuredContent as { messages?: unknown[] };
   const countOf = (o: typeof outboxBefore) => (o.messages ?? []).length;
 
-  const signIn = new SignInPage(page);
-  await signIn.goto();
-  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
-  await expect(page).toHaveURL(/\/issues/);
+  await new SignInPage(page).signInAsOwner(creds);
   await page.goto(`/c/${creds.companyId}/issues/${issue.id}`);
   const card = page.locator(`#action-${actionRequestId}`);
   await expect(card).toHaveAttribute("data-status", "pending");

@@ -10,10 +10,7 @@ test("install the echo example in the UI, call a tool with the MCP SDK as an age
 }) => {
   test.setTimeout(120_000);
   const creds = demoCredentials();
-  const signIn = new SignInPage(page);
-  await signIn.goto();
-  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
-  await expect(page).toHaveURL(/\/issues/);
+  await new SignInPage(page).signInAsOwner(creds);
 
   await page.goto(`/c/${creds.companyId}/settings/tools/examples`);
   const card = page.locator('[data-testid="example-card"][data-example-id="echo"]');

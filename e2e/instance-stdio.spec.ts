@@ -9,10 +9,7 @@ test("an instance admin sees the approved stdio commands and disables and enable
     if (m.type() === "error") errors.push(m.text());
   });
   const creds = demoCredentials();
-  const signIn = new SignInPage(page);
-  await signIn.goto();
-  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
-  await expect(page).toHaveURL(/\/issues/);
+  await new SignInPage(page).signInAsOwner(creds);
 
   const instance = new InstanceSettingsPage(page);
   await instance.goto(creds.companyId);

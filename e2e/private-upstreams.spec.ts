@@ -6,10 +6,7 @@ test("an instance administrator allows and removes a private upstream origin in 
   page,
 }) => {
   const creds = demoCredentials();
-  const signIn = new SignInPage(page);
-  await signIn.goto();
-  await signIn.signIn(creds.ownerEmail, creds.ownerPassword);
-  await expect(page).toHaveURL(/\/issues/);
+  await new SignInPage(page).signInAsOwner(creds);
 
   await page.goto(`/c/${creds.companyId}/settings/instance`);
   const card = page.getByTestId("private-upstreams");

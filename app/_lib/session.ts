@@ -3,7 +3,9 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { actorFromSessionHeaders } from "@/server/auth/authenticate";
+import { type Capability, roleHas } from "@/server/auth/capabilities";
 import type { Actor, ServiceContext } from "@/server/context";
+import type { MembershipRole } from "@/server/contracts/values";
 import { listCompanies } from "@/server/core/companies";
 import { isServiceError } from "@/server/errors";
 
@@ -31,13 +33,18 @@ export async function requireUserContext(): Promise<ServiceContext & { actor: { 
   };
 }
 
-/** The signed-in user's context for a company page; 404 when the user is not a member. */
+/**
+ * The signed-in user's context for a company page; 404 when the user is not a member. `can` says
+ * whether the member's role grants a capability.
+ */
 export async function requireCompanyPage(companyId: string) {
   const ctx = await requireUserContext();
   const companies = await listCompanies(ctx);
   const company = companies.find((c) => c.id === companyId);
   if (!company) notFound();
-  return { ctx, company, companies };
+  const role = company.role as MembershipRole;
+  const can = (capability: Capability) => roleHas(role, capability);
+  return { ctx, company, companies, can };
 }
 
 /** Runs a verb for a page; a `not_found` ServiceError becomes the 404 page. */

@@ -8,7 +8,7 @@ import { Badge } from "../ui/Badge";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 
 export type { AgentSummary } from "../types";
 
@@ -41,14 +41,7 @@ export function AgentList({ companyId, agents, now, emptyAction, className }: Ag
   }
   return (
     <Table containerClassName={className} data-testid="agent-list">
-      <THead>
-        <TR>
-          <TH>Agent</TH>
-          <TH>Status</TH>
-          <TH>Last run</TH>
-          <TH>Created</TH>
-        </TR>
-      </THead>
+      <HeaderRow columns={["Agent", "Status", "Last run", "Created"]} />
       <TBody>
         {agents.map((agent) => (
           <TR key={agent.id} data-testid="agent-row" data-agent-id={agent.id}>

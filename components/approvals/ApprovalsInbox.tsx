@@ -15,7 +15,7 @@ import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { FullRow, HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { RowActions } from "./ApprovalRowActions";
 import {
   actionCardHref,
@@ -235,17 +235,10 @@ export function ApprovalsInbox({
               />
             ) : (
               <Table data-testid="inbox-table">
-                <THead>
-                  <TR>
-                    <TH>Tool</TH>
-                    <TH>Agent</TH>
-                    <TH>Issue</TH>
-                    <TH>Reason</TH>
-                    <TH>Requested</TH>
-                    <TH>Status</TH>
-                    {canReview || canTrust ? <ActionsHeader /> : null}
-                  </TR>
-                </THead>
+                <HeaderRow
+                  columns={["Tool", "Agent", "Issue", "Reason", "Requested", "Status"]}
+                  actions={canReview || canTrust}
+                />
                 <TBody>
                   {visible.map((r) => {
                     const busy = review.isPending && review.variables?.id === r.id;
@@ -310,54 +303,46 @@ export function ApprovalsInbox({
                           ) : null}
                         </TR>
                         {rowError ? (
-                          <tr>
-                            <td colSpan={columns} className="px-4 py-2">
-                              <ApiErrorAlert
-                                error={rowError}
-                                title={ERROR_TITLES[review.variables?.action ?? "approve"]}
-                                data-testid="inbox-error"
-                              />
-                            </td>
-                          </tr>
+                          <FullRow colSpan={columns}>
+                            <ApiErrorAlert
+                              error={rowError}
+                              title={ERROR_TITLES[review.variables?.action ?? "approve"]}
+                              data-testid="inbox-error"
+                            />
+                          </FullRow>
                         ) : null}
                         {executed?.id === r.id && executed.outcome.execution ? (
-                          <tr>
-                            <td colSpan={columns} className="px-4 py-2">
-                              <CodeBlock
-                                code={executionResultJson(executed.outcome.execution)}
-                                language="json"
-                                title={
-                                  executed.outcome.execution.replayed ? "Result (recorded earlier)" : "Result"
-                                }
-                                data-testid="inbox-result"
-                              />
-                            </td>
-                          </tr>
+                          <FullRow colSpan={columns}>
+                            <CodeBlock
+                              code={executionResultJson(executed.outcome.execution)}
+                              language="json"
+                              title={
+                                executed.outcome.execution.replayed ? "Result (recorded earlier)" : "Result"
+                              }
+                              data-testid="inbox-result"
+                            />
+                          </FullRow>
                         ) : null}
                         {trusted.has(r.id) ? (
-                          <tr>
-                            <td colSpan={columns} className="px-4 py-2">
-                              <Alert tone="success" title="Trust rule proposed" data-testid="trust-created">
-                                It needs another admin's approval before it takes effect. Until then this call
-                                still asks for approval.
-                              </Alert>
-                            </td>
-                          </tr>
+                          <FullRow colSpan={columns}>
+                            <Alert tone="success" title="Trust rule proposed" data-testid="trust-created">
+                              It needs another admin's approval before it takes effect. Until then this call
+                              still asks for approval.
+                            </Alert>
+                          </FullRow>
                         ) : null}
                         {trustOpen === r.id && canTrustRow ? (
-                          <tr>
-                            <td colSpan={columns} className="px-4 py-3">
-                              <TrustRuleForm
-                                companyId={companyId}
-                                request={r}
-                                onCancel={() => setTrustOpen(null)}
-                                onCreated={() => {
-                                  setTrustOpen(null);
-                                  setTrusted((prev) => new Set(prev).add(r.id));
-                                }}
-                              />
-                            </td>
-                          </tr>
+                          <FullRow colSpan={columns} cellClassName="px-4 py-3">
+                            <TrustRuleForm
+                              companyId={companyId}
+                              request={r}
+                              onCancel={() => setTrustOpen(null)}
+                              onCreated={() => {
+                                setTrustOpen(null);
+                                setTrusted((prev) => new Set(prev).add(r.id));
+                              }}
+                            />
+                          </FullRow>
                         ) : null}
                       </Fragment>
                     );

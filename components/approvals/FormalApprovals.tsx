@@ -1,10 +1,11 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { DateInput } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys, toolsAccessKeys } from "../tools-access/api";
+import { useCompanyList } from "../tools-access/hooks";
 import { labelFor } from "../tools-access/labels";
 import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
@@ -16,10 +17,10 @@ import { Input } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
-import { formalApprovalsPath } from "./api";
+import { formalApprovalsList, formalApprovalsPath } from "./api";
 import { ACTOR_TYPE_PHRASES, FORMAL_KIND_LABELS } from "./labels";
 import { FormalApprovalStatusBadge } from "./StatusBadges";
-import type { FormalApproval, FormalApprovalsResponse } from "./types";
+import type { FormalApproval } from "./types";
 
 export type { FormalApproval } from "./types";
 
@@ -64,12 +65,7 @@ export function FormalApprovals({
   const client = useQueryClient();
   const baseId = useId();
   const key = approvalKeys.formalApprovals(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<FormalApprovalsResponse>(formalApprovalsPath(companyId), { signal })).approvals,
-    initialData: initialApprovals,
-  });
+  const query = useCompanyList(formalApprovalsList, companyId, initialApprovals);
   const approvals = ordered(query.data);
   const [notes, setNotes] = useState<Record<string, string>>({});
 

@@ -6,10 +6,8 @@ import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, SelectField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
 import { actionRequestActionPath } from "./api";
 import { TRUST_RULE_SCOPE_HINTS, TRUST_RULE_SCOPE_LABELS } from "./labels";
 import {
@@ -103,58 +101,42 @@ export function TrustRuleForm({ companyId, request, onCancel, onCreated }: Trust
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-3">
-        <Field id={`${id}-scope`} label="Scope" hint={TRUST_RULE_SCOPE_HINTS[scope]}>
-          {(control) => (
-            <Select
-              {...control}
-              value={scope}
-              onChange={(e) => setScope(e.target.value as TrustRuleScope)}
-              data-testid="trust-scope"
-            >
-              {TRUST_RULE_SCOPES.map((s) => (
-                <option
-                  key={s}
-                  value={s}
-                  disabled={(s === "issue" && !request.issueId) || (s === "agent" && !request.agentId)}
-                >
-                  {TRUST_RULE_SCOPE_LABELS[s]}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field id={`${id}-max-uses`} label="Maximum uses" hint="Empty for no limit." error={maxUsesError}>
-          {(control) => (
-            <Input
-              {...control}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={MAX_USES_LIMIT}
-              step={1}
-              value={maxUses}
-              onChange={(e) => setMaxUses(e.target.value)}
-              placeholder="No limit"
-              data-testid="trust-max-uses"
-            />
-          )}
-        </Field>
-        <Field id={`${id}-expiry`} label="Expires">
-          {(control) => (
-            <Select
-              {...control}
-              value={expiryDays}
-              onChange={(e) => setExpiryDays(e.target.value)}
-              data-testid="trust-expiry"
-            >
-              {EXPIRY_OPTIONS.map((o) => (
-                <option key={o.value || "never"} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <SelectField
+          id={`${id}-scope`}
+          label="Scope"
+          hint={TRUST_RULE_SCOPE_HINTS[scope]}
+          value={scope}
+          onChange={(e) => setScope(e.target.value as TrustRuleScope)}
+          data-testid="trust-scope"
+          options={TRUST_RULE_SCOPES.map((s) => ({
+            value: s,
+            label: TRUST_RULE_SCOPE_LABELS[s],
+            disabled: (s === "issue" && !request.issueId) || (s === "agent" && !request.agentId),
+          }))}
+        />
+        <InputField
+          id={`${id}-max-uses`}
+          label="Maximum uses"
+          hint="Empty for no limit."
+          error={maxUsesError}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_USES_LIMIT}
+          step={1}
+          value={maxUses}
+          onChange={(e) => setMaxUses(e.target.value)}
+          placeholder="No limit"
+          data-testid="trust-max-uses"
+        />
+        <SelectField
+          id={`${id}-expiry`}
+          label="Expires"
+          value={expiryDays}
+          onChange={(e) => setExpiryDays(e.target.value)}
+          data-testid="trust-expiry"
+          options={EXPIRY_OPTIONS.map((o) => ({ value: o.value, label: o.label }))}
+        />
       </div>
       <ApiErrorAlert error={create.error} title="Could not create the trust rule" />
       <div className="flex justify-end gap-2">

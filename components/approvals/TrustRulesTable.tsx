@@ -1,22 +1,23 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
-import { ConfirmBar } from "../tools-access/controls";
+import { ConfirmRow } from "../tools-access/controls";
+import { useCompanyList } from "../tools-access/hooks";
 import { ResourceListCard } from "../tools-access/ResourceListCard";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
-import { shortId, trustRulesPath } from "./api";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
+import { shortId, trustRulesList, trustRulesPath } from "./api";
 import { TRUST_RULE_SCOPE_LABELS } from "./labels";
 import { TrustRuleStatusBadge } from "./StatusBadges";
-import type { TrustRule, TrustRuleStatus, TrustRulesResponse } from "./types";
+import type { TrustRule, TrustRuleStatus } from "./types";
 
 export type { TrustRule } from "./types";
 
@@ -55,12 +56,7 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
   const api = useToolsApi();
   const client = useQueryClient();
   const key = approvalKeys.trustRules(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<TrustRulesResponse>(trustRulesPath(companyId), { signal })).trustRules,
-    initialData: initialRules,
-  });
+  const query = useCompanyList(trustRulesList, companyId, initialRules);
   const rules = query.data;
   const [confirmRevoke, setConfirmRevoke] = useState<string | null>(null);
   const nowMs = now === undefined ? Date.now() : toDate(now).getTime();
@@ -94,39 +90,31 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
       className={className}
       title="Trust rules"
       description="Tools that run without per-call approval, each within a scope and pinned to the schema that was reviewed. A rule starts pending until another admin accepts it."
-      refreshing={query.isFetching ? "Refreshing trust rules" : undefined}
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the trust rules"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit
-          ? null
-          : { note: "You can view trust rules but not revoke them.", testId: "trust-rules-read-only" }
-      }
+      query={query}
+      noun="trust rules"
+      canEdit={canEdit}
+      readOnly={{ note: "You can view trust rules but not revoke them.", testId: "trust-rules-read-only" }}
       notices={<ApiErrorAlert error={revoke.error} title="Could not revoke the trust rule" />}
-      empty={
-        rules.length === 0
-          ? {
-              title: "No trust rules",
-              description:
-                "Every call that a policy holds for approval asks a person each time. After a call has been approved and executed, you can propose trusting that tool from the approvals inbox.",
-              testId: "trust-rules-empty",
-            }
-          : null
-      }
+      isEmpty={rules.length === 0}
+      empty={{
+        title: "No trust rules",
+        description:
+          "Every call that a policy holds for approval asks a person each time. After a call has been approved and executed, you can propose trusting that tool from the approvals inbox.",
+        testId: "trust-rules-empty",
+      }}
     >
       <Table data-testid="trust-rule-table">
-        <THead>
-          <TR>
-            <TH>Tool</TH>
-            <TH>Scope</TH>
-            <TH className="text-right">Uses</TH>
-            <TH>Expires</TH>
-            <TH>Status</TH>
-            <TH>Schema</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={[
+            "Tool",
+            "Scope",
+            { label: "Uses", className: "text-right" },
+            "Expires",
+            "Status",
+            "Schema",
+          ]}
+          actions={canEdit}
+        />
         <TBody>
           {rules.map((rule) => {
             const status = effectiveStatus(rule, nowMs);
@@ -194,20 +182,17 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
                   ) : null}
                 </TR>
                 {confirmRevoke === rule.id ? (
-                  <tr>
-                    <td colSpan={columns} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Revoke rule"
-                        pending={revoke.isPending}
-                        onCancel={() => setConfirmRevoke(null)}
-                        onConfirm={() => revoke.mutate(rule.id)}
-                        data-testid="trust-rule-revoke-bar"
-                      >
-                        Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>? Calls
-                        will ask for approval again at once.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={columns}
+                    confirmLabel="Revoke rule"
+                    pending={revoke.isPending}
+                    onCancel={() => setConfirmRevoke(null)}
+                    onConfirm={() => revoke.mutate(rule.id)}
+                    data-testid="trust-rule-revoke-bar"
+                  >
+                    Revoke the trust rule for <code className="font-mono">{rule.toolName}</code>? Calls will
+                    ask for approval again at once.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

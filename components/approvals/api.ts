@@ -3,13 +3,17 @@
  * `../tools-access/api.ts` (`approvalKeys`).
  */
 
-import { toolsApiPath, withQuery } from "../tools-access/api";
+import { approvalKeys, type CompanyList, toolsApiPath, withQuery } from "../tools-access/api";
 import type { ToolsApi } from "../tools-access/ToolsApiProvider";
 import type {
   ActionRequestDecision,
   ActionRequestExecution,
   ActionRequestStatus,
   ActionRequestsResponse,
+  FormalApproval,
+  FormalApprovalsResponse,
+  TrustRule,
+  TrustRulesResponse,
 } from "./types";
 
 /** The most action requests one list asks for (the server's maximum). */
@@ -38,6 +42,18 @@ export function trustRulesPath(companyId: string, subPath = ""): string {
 export function formalApprovalsPath(companyId: string, subPath = ""): string {
   return `/api/companies/${encodeURIComponent(companyId)}/approvals${subPath}`;
 }
+
+export const trustRulesList: CompanyList<TrustRulesResponse, TrustRule[]> = {
+  key: approvalKeys.trustRules,
+  path: (companyId) => trustRulesPath(companyId),
+  pick: (r) => r.trustRules,
+};
+
+export const formalApprovalsList: CompanyList<FormalApprovalsResponse, FormalApproval[]> = {
+  key: approvalKeys.formalApprovals,
+  path: (companyId) => formalApprovalsPath(companyId),
+  pick: (r) => r.approvals,
+};
 
 /** Where an action request's card sits in its issue thread. */
 export function actionCardHref(companyId: string, issueId: string, actionRequestId: string): string {

@@ -5,6 +5,7 @@ import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { Field } from "../ui/Field";
+import { InputField } from "../ui/FieldControls";
 import { Input } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
@@ -164,6 +165,7 @@ export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsSta
           </section>
         ) : null}
         <form className="flex flex-wrap items-end gap-2" onSubmit={add} aria-label="Add a private upstream">
+          {/* The control is required but the label carries no marker, so no InputField here. */}
           <Field id="private-upstream-origin" label="Origin" className="min-w-64 flex-1">
             {(control) => (
               <Input
@@ -176,9 +178,13 @@ export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsSta
               />
             )}
           </Field>
-          <Field id="private-upstream-note" label="Note (optional)" className="min-w-48 flex-1">
-            {(control) => <Input {...control} value={note} onChange={(e) => setNote(e.target.value)} />}
-          </Field>
+          <InputField
+            id="private-upstream-note"
+            label="Note (optional)"
+            fieldClassName="min-w-48 flex-1"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
           <PendingButton
             type="submit"
             pending={pending === "add"}

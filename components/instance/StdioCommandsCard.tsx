@@ -7,7 +7,8 @@ import { Badge } from "../ui/Badge";
 import { Card, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { Field } from "../ui/Field";
-import { controlStyles, Input } from "../ui/Input";
+import { InputField } from "../ui/FieldControls";
+import { controlStyles } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
 
 interface SlotView {
@@ -186,44 +187,34 @@ export function StdioCommandsCard() {
             className="grid gap-3 border-t border-zinc-200 px-5 py-4 sm:grid-cols-2"
             data-testid="stdio-command-add"
           >
-            <Field id={`${id}-key`} label="Key" required hint="e.g. acme.github; templates name it">
-              {(control) => (
-                <Input
-                  {...control}
-                  value={draft.key}
-                  onChange={(e) => setDraft({ ...draft, key: e.target.value })}
-                  className="font-mono"
-                  spellCheck={false}
-                  data-testid="stdio-command-add-key"
-                />
-              )}
-            </Field>
-            <Field id={`${id}-name`} label="Name">
-              {(control) => (
-                <Input
-                  {...control}
-                  value={draft.name}
-                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field
+            <InputField
+              id={`${id}-key`}
+              label="Key"
+              required
+              hint="e.g. acme.github; templates name it"
+              value={draft.key}
+              onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+              className="font-mono"
+              spellCheck={false}
+              data-testid="stdio-command-add-key"
+            />
+            <InputField
+              id={`${id}-name`}
+              label="Name"
+              value={draft.name}
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            />
+            <InputField
               id={`${id}-command`}
               label="Executable"
               required
               hint="An absolute path (or node, npx, python3, uvx, resolved now)"
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={draft.command}
-                  onChange={(e) => setDraft({ ...draft, command: e.target.value })}
-                  className="font-mono"
-                  spellCheck={false}
-                  data-testid="stdio-command-add-command"
-                />
-              )}
-            </Field>
+              value={draft.command}
+              onChange={(e) => setDraft({ ...draft, command: e.target.value })}
+              className="font-mono"
+              spellCheck={false}
+              data-testid="stdio-command-add-command"
+            />
             <Field id={`${id}-args`} label="Fixed arguments" hint="One per line, passed literally">
               {(control) => (
                 <textarea

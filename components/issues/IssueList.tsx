@@ -8,7 +8,7 @@ import { Badge } from "../ui/Badge";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 
 export type { IssueSummary } from "../types";
 
@@ -41,16 +41,9 @@ export function IssueList({ companyId, issues, now, emptyAction, className }: Is
   }
   return (
     <Table containerClassName={className} data-testid="issue-list">
-      <THead>
-        <TR>
-          <TH className="w-28">ID</TH>
-          <TH>Title</TH>
-          <TH>Status</TH>
-          <TH>Assignee</TH>
-          <TH>Project</TH>
-          <TH>Updated</TH>
-        </TR>
-      </THead>
+      <HeaderRow
+        columns={[{ label: "ID", className: "w-28" }, "Title", "Status", "Assignee", "Project", "Updated"]}
+      />
       <TBody>
         {issues.map((issue) => (
           <TR key={issue.id} data-testid="issue-row" data-issue-id={issue.id}>

@@ -7,7 +7,7 @@ import { Badge } from "../ui/Badge";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 
 export type { RunStatus, RunSummary } from "../types";
 
@@ -37,16 +37,16 @@ export function RunList({ companyId, runs, now, className }: RunListProps) {
   }
   return (
     <Table containerClassName={className} data-testid="run-list">
-      <THead>
-        <TR>
-          <TH>Run</TH>
-          <TH>Agent</TH>
-          <TH>Issue</TH>
-          <TH>Status</TH>
-          <TH>Created</TH>
-          <TH className="text-right">Duration</TH>
-        </TR>
-      </THead>
+      <HeaderRow
+        columns={[
+          "Run",
+          "Agent",
+          "Issue",
+          "Status",
+          "Created",
+          { label: "Duration", className: "text-right" },
+        ]}
+      />
       <TBody>
         {runs.map((run) => {
           const ms = durationBetween(run.startedAt, run.finishedAt, now);

@@ -3,14 +3,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
-import { Textarea } from "../ui/Textarea";
+import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
+import { CreateFormCard } from "./CreateFormCard";
 import {
   APPLICATION_TYPE_HINTS,
   APPLICATION_TYPE_LABELS,
@@ -91,117 +87,88 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
 
   const preview = slug.trim() || "<slug>";
   return (
-    <Card>
-      <CardHeader title="New application" titleAs="h3" />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create an application">
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field id={`${id}-name`} label="Name" required error={errors.name}>
-              {(control) => (
-                <Input
-                  {...control}
-                  value={name}
-                  onChange={(e) => {
-                    setName(e.target.value);
-                    if (!slugTouched) setSlug(suggestSlug(e.target.value));
-                  }}
-                  placeholder="e.g. GitHub"
-                  maxLength={100}
-                  data-testid="app-create-name"
-                />
-              )}
-            </Field>
-            <Field
-              id={`${id}-slug`}
-              label="Slug"
-              required
-              error={errors.slug}
-              hint={
+    <CreateFormCard
+      title="New application"
+      label="Create an application"
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create application"
+      submitTestId="app-create-submit"
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <InputField
+          id={`${id}-name`}
+          label="Name"
+          required
+          error={errors.name}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            if (!slugTouched) setSlug(suggestSlug(e.target.value));
+          }}
+          placeholder="e.g. GitHub"
+          maxLength={100}
+          data-testid="app-create-name"
+        />
+        <InputField
+          id={`${id}-slug`}
+          label="Slug"
+          required
+          error={errors.slug}
+          hint={
+            <>
+              Lowercase letters, digits and dashes; agents see tools as{" "}
+              <code className="font-mono text-zinc-700">&lt;slug&gt;__&lt;tool&gt;</code>
+              {slug.trim() ? (
                 <>
-                  Lowercase letters, digits and dashes; agents see tools as{" "}
-                  <code className="font-mono text-zinc-700">&lt;slug&gt;__&lt;tool&gt;</code>
-                  {slug.trim() ? (
-                    <>
-                      {" "}
-                      (here <code className="font-mono text-zinc-700">{preview}__&lt;tool&gt;</code>)
-                    </>
-                  ) : null}
-                  . It cannot change later.
+                  {" "}
+                  (here <code className="font-mono text-zinc-700">{preview}__&lt;tool&gt;</code>)
                 </>
-              }
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={slug}
-                  onChange={(e) => {
-                    setSlug(e.target.value);
-                    setSlugTouched(true);
-                  }}
-                  placeholder="e.g. github"
-                  maxLength={48}
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="app-create-slug"
-                />
-              )}
-            </Field>
-          </div>
-          <Field id={`${id}-type`} label="Type" hint={APPLICATION_TYPE_HINTS[type]}>
-            {(control) => (
-              <Select
-                {...control}
-                value={type}
-                onChange={(e) => setType(e.target.value as ApplicationType)}
-                data-testid="app-create-type"
-              >
-                {APPLICATION_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {APPLICATION_TYPE_LABELS[t]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                maxLength={2000}
-                data-testid="app-create-description"
-              />
-            )}
-          </Field>
-          <ApiErrorAlert error={create.error} title="Could not create the application" />
-          {create.isSuccess ? (
-            <p className="text-sm text-zinc-700" role="status" data-testid="app-create-done">
-              Created “{create.data.name}”.{" "}
-              <Link
-                href={connectionsHref(companyId, { applicationId: create.data.id })}
-                className={linkClass}
-              >
-                Add a connection
-              </Link>{" "}
-              to reach its tools.
-            </p>
-          ) : null}
-          <div className="flex justify-end">
-            <PendingButton
-              pending={create.isPending}
-              pendingLabel="Creating…"
-              type="submit"
-              size="sm"
-              data-testid="app-create-submit"
-            >
-              Create application
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+              ) : null}
+              . It cannot change later.
+            </>
+          }
+          value={slug}
+          onChange={(e) => {
+            setSlug(e.target.value);
+            setSlugTouched(true);
+          }}
+          placeholder="e.g. github"
+          maxLength={48}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="app-create-slug"
+        />
+      </div>
+      <SelectField
+        id={`${id}-type`}
+        label="Type"
+        hint={APPLICATION_TYPE_HINTS[type]}
+        value={type}
+        onChange={(e) => setType(e.target.value as ApplicationType)}
+        data-testid="app-create-type"
+        options={APPLICATION_TYPES.map((t) => ({ value: t, label: APPLICATION_TYPE_LABELS[t] }))}
+      />
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        maxLength={2000}
+        data-testid="app-create-description"
+      />
+      <ApiErrorAlert error={create.error} title="Could not create the application" />
+      {create.isSuccess ? (
+        <p className="text-sm text-zinc-700" role="status" data-testid="app-create-done">
+          Created “{create.data.name}”.{" "}
+          <Link href={connectionsHref(companyId, { applicationId: create.data.id })} className={linkClass}>
+            Add a connection
+          </Link>{" "}
+          to reach its tools.
+        </p>
+      ) : null}
+    </CreateFormCard>
   );
 }

@@ -1,22 +1,24 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationCreateForm } from "./ApplicationCreateForm";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
-import { ConfirmBar } from "./controls";
+import { ConfirmRow } from "./controls";
 import { CONNECTION_STATUS_LABELS, connectionsHref, invalidateConnections } from "./gateway";
+import { useCompanyList } from "./hooks";
 import { RISK_LABELS, RISKS } from "./labels";
+import { applicationsList } from "./lists";
 import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { Application, ApplicationRecord, ApplicationsResponse, ConnectionStatus } from "./types";
+import type { Application, ApplicationRecord, ConnectionStatus } from "./types";
 import { linkClass } from "./view-helpers";
 
 export { APPLICATION_SLUG_PATTERN, suggestSlug } from "./ApplicationCreateForm";
@@ -43,12 +45,7 @@ export function ApplicationsManager({
   const api = useToolsApi();
   const client = useQueryClient();
   const key = toolsAccessKeys.applications(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<ApplicationsResponse>(toolsApiPath(companyId, "/applications"), { signal })).applications,
-    initialData: initialApplications,
-  });
+  const query = useCompanyList(applicationsList, companyId, initialApplications);
   const applications = query.data;
   const [confirmArchive, setConfirmArchive] = useState<string | null>(null);
 
@@ -75,41 +72,23 @@ export function ApplicationsManager({
       className={className}
       title="Applications"
       description="The tool servers registered for this company. Each one reaches agents through connections you test, review and enable."
-      refreshing={query.isFetching ? "Refreshing applications" : undefined}
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the applications"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit
-          ? null
-          : { note: "You can view applications but not change them.", testId: "applications-read-only" }
-      }
+      query={query}
+      noun="applications"
+      canEdit={canEdit}
+      readOnly={{ note: "You can view applications but not change them.", testId: "applications-read-only" }}
       notices={<ApiErrorAlert error={archive.error} title="Could not archive the application" />}
-      empty={
-        applications.length === 0
-          ? {
-              title: "No applications yet",
-              description:
-                "Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it.",
-              testId: "applications-empty",
-            }
-          : null
-      }
+      isEmpty={applications.length === 0}
+      empty={{
+        title: "No applications yet",
+        description:
+          "Register a tool server to start. Agents see no tools until an application has an enabled connection, a reviewed catalog and a profile that includes it.",
+        testId: "applications-empty",
+      }}
       footer={canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
     >
       <Table data-testid="app-table">
         <caption className="sr-only">Applications</caption>
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Slug</TH>
-            <TH>Type</TH>
-            <TH>Status</TH>
-            <TH>Connections</TH>
-            <TH>Tools</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow columns={["Name", "Slug", "Type", "Status", "Connections", "Tools"]} actions={canEdit} />
         <TBody>
           {applications.map((app) => {
             const archived = app.status === "archived";
@@ -173,21 +152,18 @@ export function ApplicationsManager({
                   ) : null}
                 </TR>
                 {confirmArchive === app.id ? (
-                  <tr>
-                    <td colSpan={columns} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Archive application"
-                        pending={archive.isPending}
-                        onCancel={() => setConfirmArchive(null)}
-                        onConfirm={() => archive.mutate(app.id)}
-                        data-testid="app-archive-bar"
-                      >
-                        Archive “{app.name}”? Its connections are archived with it and its tools are refused.
-                        Archiving is final: it cannot be undone, and the slug{" "}
-                        <code className="font-mono">{app.slug}</code> stays taken.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={columns}
+                    confirmLabel="Archive application"
+                    pending={archive.isPending}
+                    onCancel={() => setConfirmArchive(null)}
+                    onConfirm={() => archive.mutate(app.id)}
+                    data-testid="app-archive-bar"
+                  >
+                    Archive “{app.name}”? Its connections are archived with it and its tools are refused.
+                    Archiving is final: it cannot be undone, and the slug{" "}
+                    <code className="font-mono">{app.slug}</code> stays taken.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

@@ -2,9 +2,7 @@
 
 import { humanize } from "../format";
 import { Button } from "../ui/Button";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { Select } from "../ui/Select";
+import { InputField, namedOptions, SelectField, valueOptions } from "../ui/FieldControls";
 import { DECISION_LABELS, DECISIONS } from "./labels";
 import type { AuditDecision, NamedRef } from "./types";
 
@@ -51,71 +49,44 @@ export function AuditFilterBar({
         onSubmit={(e) => e.preventDefault()}
         className="grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
       >
-        <Field id={`${id}-agent`} label="Agent">
-          {(control) => (
-            <Select
-              {...control}
-              value={values.agentId}
-              onChange={(e) => onChange({ agentId: e.target.value })}
-              data-testid="audit-filter-agent"
-            >
-              <option value="">All agents</option>
-              {agents.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field id={`${id}-tool`} label="Tool">
-          {(control) => (
-            <Input
-              {...control}
-              type="search"
-              value={values.tool}
-              onChange={(e) => onChange({ tool: e.target.value })}
-              placeholder="github__create_issue"
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="audit-filter-tool"
-            />
-          )}
-        </Field>
-        <Field id={`${id}-decision`} label="Decision">
-          {(control) => (
-            <Select
-              {...control}
-              value={values.decision}
-              onChange={(e) => onChange({ decision: e.target.value as AuditDecision | "" })}
-              data-testid="audit-filter-decision"
-            >
-              <option value="">Any decision</option>
-              {DECISIONS.map((d) => (
-                <option key={d} value={d}>
-                  {DECISION_LABELS[d]}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field id={`${id}-event`} label="Event">
-          {(control) => (
-            <Select
-              {...control}
-              value={values.eventType}
-              onChange={(e) => onChange({ eventType: e.target.value })}
-              data-testid="audit-filter-event-type"
-            >
-              <option value="">Any event</option>
-              {AUDIT_EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {humanize(t)}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <SelectField
+          id={`${id}-agent`}
+          label="Agent"
+          value={values.agentId}
+          onValueChange={(agentId) => onChange({ agentId })}
+          data-testid="audit-filter-agent"
+          placeholder="All agents"
+          options={namedOptions(agents)}
+        />
+        <InputField
+          id={`${id}-tool`}
+          label="Tool"
+          type="search"
+          value={values.tool}
+          onValueChange={(tool) => onChange({ tool })}
+          placeholder="github__create_issue"
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="audit-filter-tool"
+        />
+        <SelectField
+          id={`${id}-decision`}
+          label="Decision"
+          value={values.decision}
+          onValueChange={(decision) => onChange({ decision: decision as AuditDecision | "" })}
+          data-testid="audit-filter-decision"
+          placeholder="Any decision"
+          options={valueOptions(DECISIONS, DECISION_LABELS)}
+        />
+        <SelectField
+          id={`${id}-event`}
+          label="Event"
+          value={values.eventType}
+          onValueChange={(eventType) => onChange({ eventType })}
+          data-testid="audit-filter-event-type"
+          placeholder="Any event"
+          options={valueOptions(AUDIT_EVENT_TYPES, humanize)}
+        />
         <div className="flex items-end gap-2">
           <Button variant="secondary" onClick={onRefresh} disabled={refreshing} data-testid="audit-refresh">
             Refresh

@@ -9,7 +9,7 @@ import { cn, focusRing } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
 import { Spinner } from "../ui/Spinner";
-import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { FullRow, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { AuditEventDetails } from "./AuditEventDetails";
 import { AuditFilterBar, type AuditFilterInput, NO_FILTERS } from "./AuditFilterBar";
@@ -301,11 +301,15 @@ export function AuditTimeline({
                     </TD>
                   </TR>
                   {open ? (
-                    <tr id={detailsId} className="bg-zinc-50" data-testid="audit-row-details">
-                      <td colSpan={7} className="px-4 pt-1 pb-4">
-                        <AuditEventDetails event={event} />
-                      </td>
-                    </tr>
+                    <FullRow
+                      id={detailsId}
+                      className="bg-zinc-50"
+                      data-testid="audit-row-details"
+                      colSpan={7}
+                      cellClassName="px-4 pt-1 pb-4"
+                    >
+                      <AuditEventDetails event={event} />
+                    </FullRow>
                   ) : null}
                 </Fragment>
               );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
@@ -17,6 +17,7 @@ import { CatalogDiff } from "./CatalogDiff";
 import { toToolVersion } from "./catalog-diff";
 import { Checkbox } from "./controls";
 import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
+import { useSeededQuery } from "./hooks";
 import { QuarantineBadge } from "./QuarantineBadge";
 import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -72,11 +73,7 @@ export function CatalogTable({
   const client = useQueryClient();
   const key = toolsAccessKeys.connectionCatalog(companyId, connectionId);
   const path = toolsApiPath(companyId, `/connections/${encodeURIComponent(connectionId)}/catalog`);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => (await api<ConnectionCatalogResponse>(path, { signal })).entries,
-    initialData: initialEntries,
-  });
+  const query = useSeededQuery(key, path, (r: ConnectionCatalogResponse) => r.entries, initialEntries);
   const entries = query.data ?? [];
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());

@@ -4,14 +4,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
+import { InputField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
 import { ConnectionTransportFields, type TransportValues } from "./ConnectionTransportFields";
+import { CreateFormCard } from "./CreateFormCard";
 import { Checkbox } from "./controls";
 import {
   applicationsHref,
@@ -118,117 +116,87 @@ export function ConnectionCreateForm({
   const inlineSecret = isApiError(create.error) && create.error.code === "inline_secret";
 
   return (
-    <Card>
-      <CardHeader
-        title="New connection"
-        titleAs="h3"
-        description="It starts as a Draft and exposes nothing until you test it, review its catalog and enable it."
+    <CreateFormCard
+      title="New connection"
+      description="It starts as a Draft and exposes nothing until you test it, review its catalog and enable it."
+      label="Create a connection"
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create draft connection"
+      submitTestId="connection-create-submit"
+    >
+      <SelectField
+        id={`${id}-application`}
+        label="Application"
+        required
+        error={errors.application}
+        hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
+        value={appId}
+        onChange={(e) => {
+          setAppId(e.target.value);
+          setErrors({});
+        }}
+        data-testid="connection-create-application"
+        placeholder="Choose an application…"
+        options={applications.map((a) => ({ value: a.id, label: `${a.name} (${a.slug})` }))}
       />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a connection">
-          <Field
-            id={`${id}-application`}
-            label="Application"
-            required
-            error={errors.application}
-            hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
-          >
-            {(control) => (
-              <Select
-                {...control}
-                value={appId}
-                onChange={(e) => {
-                  setAppId(e.target.value);
-                  setErrors({});
-                }}
-                data-testid="connection-create-application"
-              >
-                <option value="">Choose an application…</option>
-                {applications.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name} ({a.slug})
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-name`} label="Name" required error={errors.name}>
-            {(control) => (
-              <Input
-                {...control}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder="e.g. acme-robotics org"
-                maxLength={100}
-                data-testid="connection-create-name"
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        required
+        error={errors.name}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="e.g. acme-robotics org"
+        maxLength={100}
+        data-testid="connection-create-name"
+      />
+      {app ? (
+        <ConnectionTransportFields
+          id={id}
+          type={app.type}
+          mode="create"
+          values={transport}
+          onChange={(patch) => setTransport((t) => ({ ...t, ...patch }))}
+          errors={errors}
+          beforeTimeout={
+            app.type === "mcp_stdio" ? (
+              <InputField
+                id={`${id}-template`}
+                label="Command template id"
+                required
+                error={errors.template}
+                hint="Local servers start only from a command template an admin made; agents never supply commands."
+                value={templateId}
+                onChange={(e) => setTemplateId(e.target.value)}
+                className="font-mono"
+                spellCheck={false}
+                data-testid="connection-create-template"
               />
-            )}
-          </Field>
-          {app ? (
-            <ConnectionTransportFields
-              id={id}
-              type={app.type}
-              mode="create"
-              values={transport}
-              onChange={(patch) => setTransport((t) => ({ ...t, ...patch }))}
-              errors={errors}
-              beforeTimeout={
-                app.type === "mcp_stdio" ? (
-                  <Field
-                    id={`${id}-template`}
-                    label="Command template id"
-                    required
-                    error={errors.template}
-                    hint="Local servers start only from a command template an admin made; agents never supply commands."
-                  >
-                    {(control) => (
-                      <Input
-                        {...control}
-                        value={templateId}
-                        onChange={(e) => setTemplateId(e.target.value)}
-                        className="font-mono"
-                        spellCheck={false}
-                        data-testid="connection-create-template"
-                      />
-                    )}
-                  </Field>
-                ) : null
-              }
-            />
-          ) : null}
-          {app ? (
-            <Checkbox
-              label="Auto-approve read tools"
-              description="New read-only tools found on refresh become active without review. Write and destructive tools always wait for review."
-              checked={autoApprove}
-              onChange={(e) => setAutoApprove(e.target.checked)}
-              data-testid="connection-create-auto-approve"
-            />
-          ) : null}
-          <ApiErrorAlert
-            error={create.error}
-            title={inlineSecret ? "These settings hold a credential" : "Could not create the connection"}
-            actions={
-              inlineSecret ? (
-                <p className="text-sm">
-                  Create the connection without it, then bind a company secret to it under Secrets.
-                </p>
-              ) : null
-            }
-          />
-          <div className="flex justify-end">
-            <PendingButton
-              pending={create.isPending}
-              pendingLabel="Creating…"
-              type="submit"
-              size="sm"
-              data-testid="connection-create-submit"
-            >
-              Create draft connection
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+            ) : null
+          }
+        />
+      ) : null}
+      {app ? (
+        <Checkbox
+          label="Auto-approve read tools"
+          description="New read-only tools found on refresh become active without review. Write and destructive tools always wait for review."
+          checked={autoApprove}
+          onChange={(e) => setAutoApprove(e.target.checked)}
+          data-testid="connection-create-auto-approve"
+        />
+      ) : null}
+      <ApiErrorAlert
+        error={create.error}
+        title={inlineSecret ? "These settings hold a credential" : "Could not create the connection"}
+        actions={
+          inlineSecret ? (
+            <p className="text-sm">
+              Create the connection without it, then bind a company secret to it under Secrets.
+            </p>
+          ) : null
+        }
+      />
+    </CreateFormCard>
   );
 }

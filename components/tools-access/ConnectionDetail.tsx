@@ -1,14 +1,13 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { DateInput } from "../format";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
@@ -26,6 +25,7 @@ import {
   updateCachedConnection,
 } from "./gateway";
 import { HealthBadge } from "./HealthBadge";
+import { useSeededQuery } from "./hooks";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SecretBindings } from "./SecretBindings";
 import { ServerText } from "./ServerText";
@@ -75,11 +75,12 @@ export function ConnectionDetail({
   const client = useQueryClient();
   const id = useId();
   const base = toolsApiPath(companyId, `/connections/${encodeURIComponent(initial.id)}`);
-  const query = useQuery({
-    queryKey: toolsAccessKeys.connection(companyId, initial.id),
-    queryFn: ({ signal }) => api<Connection>(base, { signal }),
-    initialData: initial,
-  });
+  const query = useSeededQuery(
+    toolsAccessKeys.connection(companyId, initial.id),
+    base,
+    (r: Connection) => r,
+    initial,
+  );
   const connection = query.data;
   const [confirming, setConfirming] = useState<"disable" | "archive" | null>(null);
   const [reason, setReason] = useState("");
@@ -285,18 +286,16 @@ export function ConnectionDetail({
               <p id={`${id}-disable-title`} className="text-sm text-amber-900">
                 Disable “{connection.name}”? Agents lose its tools at once; enable it again when ready.
               </p>
-              <Field id={`${id}-reason`} label="Reason (optional)" hint="Shown to other admins.">
-                {(control) => (
-                  <Input
-                    {...control}
-                    value={reason}
-                    onChange={(e) => setReason(e.target.value)}
-                    maxLength={500}
-                    placeholder="e.g. upstream maintenance"
-                    data-testid="connection-disable-reason"
-                  />
-                )}
-              </Field>
+              <InputField
+                id={`${id}-reason`}
+                label="Reason (optional)"
+                hint="Shown to other admins."
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                maxLength={500}
+                placeholder="e.g. upstream maintenance"
+                data-testid="connection-disable-reason"
+              />
               <div className="flex justify-end gap-2">
                 <Button
                   variant="secondary"

@@ -5,8 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import { type DateInput, formatDuration } from "../format";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField } from "../ui/FieldControls";
 import { KeyValueList } from "../ui/KeyValueList";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
@@ -219,11 +218,15 @@ function ConnectionSettingsForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-3" aria-label="Edit connection settings">
-      <Field id={`${id}-name`} label="Name" required error={errors.name}>
-        {(control) => (
-          <Input {...control} value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
-        )}
-      </Field>
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        required
+        error={errors.name}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={100}
+      />
       <ConnectionTransportFields
         id={id}
         type={type}

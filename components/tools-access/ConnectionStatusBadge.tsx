@@ -1,7 +1,7 @@
-import { Badge, type BadgeTone } from "../ui/Badge";
+import type { BadgeTone } from "../ui/Badge";
 import { CONNECTION_STATUS_LABELS } from "./gateway";
-import { labelFor } from "./labels";
 import type { ConnectionStatus } from "./types";
+import { ValueBadge } from "./ValueBadge";
 
 const tones: Record<ConnectionStatus, BadgeTone> = {
   draft: "info",
@@ -18,16 +18,15 @@ export interface ConnectionStatusBadgeProps {
 
 /** Lifecycle state of a connection: Draft, Active, Disabled or Archived. Only Active exposes tools. */
 export function ConnectionStatusBadge({ status, className, ...rest }: ConnectionStatusBadgeProps) {
-  const tone = (tones as Record<string, BadgeTone | undefined>)[status] ?? "neutral";
   return (
-    <Badge
-      tone={tone}
+    <ValueBadge
+      value={status}
+      labels={CONNECTION_STATUS_LABELS}
+      tones={tones}
+      dataName="status"
+      srPrefix="Status: "
       className={className}
-      data-status={status}
-      data-testid={rest["data-testid"] ?? "connection-status"}
-    >
-      <span className="sr-only">Status: </span>
-      {labelFor(CONNECTION_STATUS_LABELS, status)}
-    </Badge>
+      testId={rest["data-testid"] ?? "connection-status"}
+    />
   );
 }

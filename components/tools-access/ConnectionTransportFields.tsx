@@ -1,9 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { Textarea } from "../ui/Textarea";
+import { InputField, TextareaField } from "../ui/FieldControls";
 import { PRIVATE_UPSTREAM_NOTE, type TransportErrors } from "./gateway";
 import type { ApplicationType } from "./types";
 
@@ -42,68 +40,55 @@ export function ConnectionTransportFields({
   return (
     <>
       {type === "mcp_http" ? (
-        <Field
+        <InputField
           id={`${id}-url`}
           label="URL"
           required
           error={errors.url}
           hint={create ? "The MCP endpoint, http(s)." : undefined}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="url"
-              value={values.url}
-              onChange={(e) => onChange({ url: e.target.value })}
-              placeholder={create ? "https://mcp.example.com/mcp" : undefined}
-              className="font-mono"
-              spellCheck={false}
-              autoComplete={create ? "off" : undefined}
-              data-testid={`connection-${mode}-url`}
-            />
-          )}
-        </Field>
+          type="url"
+          value={values.url}
+          onChange={(e) => onChange({ url: e.target.value })}
+          placeholder={create ? "https://mcp.example.com/mcp" : undefined}
+          className="font-mono"
+          spellCheck={false}
+          autoComplete={create ? "off" : undefined}
+          data-testid={`connection-${mode}-url`}
+        />
       ) : null}
       {type === "paperclip_plugin" ? (
-        <Field id={`${id}-plugin`} label="Plugin id" required error={errors.pluginId}>
-          {(control) => (
-            <Input
-              {...control}
-              value={values.pluginId}
-              onChange={(e) => onChange({ pluginId: e.target.value })}
-              placeholder={create ? "e.g. text-utils" : undefined}
-              className="font-mono"
-              maxLength={48}
-              spellCheck={create ? false : undefined}
-              data-testid={create ? "connection-create-plugin" : undefined}
-            />
-          )}
-        </Field>
+        <InputField
+          id={`${id}-plugin`}
+          label="Plugin id"
+          required
+          error={errors.pluginId}
+          value={values.pluginId}
+          onChange={(e) => onChange({ pluginId: e.target.value })}
+          placeholder={create ? "e.g. text-utils" : undefined}
+          className="font-mono"
+          maxLength={48}
+          spellCheck={create ? false : undefined}
+          data-testid={create ? "connection-create-plugin" : undefined}
+        />
       ) : null}
       {beforeTimeout}
-      <Field
+      <InputField
         id={`${id}-timeout`}
         label="Timeout (ms)"
         hint={create ? "Optional; empty for the server default." : "Empty for the server default."}
         error={errors.timeout}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            min={100}
-            max={120000}
-            value={values.timeout}
-            onChange={(e) => onChange({ timeout: e.target.value })}
-            placeholder={create ? "30000" : undefined}
-            data-testid={create ? "connection-create-timeout" : undefined}
-          />
-        )}
-      </Field>
+        type="number"
+        inputMode="numeric"
+        min={100}
+        max={120000}
+        value={values.timeout}
+        onChange={(e) => onChange({ timeout: e.target.value })}
+        placeholder={create ? "30000" : undefined}
+        data-testid={create ? "connection-create-timeout" : undefined}
+      />
       {type === "mcp_http" ? (
         <>
-          <Field
+          <TextareaField
             id={`${id}-headers`}
             label="Non-secret headers"
             hint={
@@ -112,20 +97,14 @@ export function ConnectionTransportFields({
                 : "One per line as Name: value. Tokens belong in a bound secret."
             }
             error={errors.headers}
-          >
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={create ? 2 : 3}
-                value={values.headers}
-                onChange={(e) => onChange({ headers: e.target.value })}
-                placeholder={create ? "X-Region: eu" : undefined}
-                className="font-mono"
-                spellCheck={false}
-                data-testid={`connection-${mode}-headers`}
-              />
-            )}
-          </Field>
+            rows={create ? 2 : 3}
+            value={values.headers}
+            onChange={(e) => onChange({ headers: e.target.value })}
+            placeholder={create ? "X-Region: eu" : undefined}
+            className="font-mono"
+            spellCheck={false}
+            data-testid={`connection-${mode}-headers`}
+          />
           <p className="text-sm text-zinc-600" data-testid="private-upstream-note">
             {PRIVATE_UPSTREAM_NOTE}.
           </p>

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import type { DateInput } from "../format";
@@ -16,8 +15,8 @@ import { ConnectionDetail } from "./ConnectionDetail";
 import { ConnectionStatusBadge } from "./ConnectionStatusBadge";
 import { APPLICATION_TYPE_LABELS, CONNECTION_LIFECYCLE, connectionsHref, plural } from "./gateway";
 import { HealthBadge } from "./HealthBadge";
+import { useSeededQuery } from "./hooks";
 import { ReadOnlyNote } from "./ReadOnlyNote";
-import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationChoice, Connection, ConnectionsResponse } from "./types";
 import { linkClass } from "./view-helpers";
 
@@ -57,18 +56,12 @@ export function ConnectionsManager({
   now,
   className,
 }: ConnectionsManagerProps) {
-  const api = useToolsApi();
-  const query = useQuery({
-    queryKey: toolsAccessKeys.connections(companyId, applicationId),
-    queryFn: async ({ signal }) =>
-      (
-        await api<ConnectionsResponse>(
-          withQuery(toolsApiPath(companyId, "/connections"), { applicationId }),
-          { signal },
-        )
-      ).connections,
-    initialData: initialConnections,
-  });
+  const query = useSeededQuery(
+    toolsAccessKeys.connections(companyId, applicationId),
+    withQuery(toolsApiPath(companyId, "/connections"), { applicationId }),
+    (r: ConnectionsResponse) => r.connections,
+    initialConnections,
+  );
   const connections = query.data;
   const [selectedId, setSelectedId] = useState<string | null>(initialSelectedId);
   const selected = connections.find((c) => c.id === selectedId) ?? null;

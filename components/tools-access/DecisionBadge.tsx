@@ -1,6 +1,7 @@
-import { Badge, type BadgeTone } from "../ui/Badge";
-import { DECISION_LABELS, labelFor } from "./labels";
+import type { BadgeTone } from "../ui/Badge";
+import { DECISION_LABELS } from "./labels";
 import type { AuditDecision } from "./types";
+import { ValueBadge } from "./ValueBadge";
 
 const tones: Record<AuditDecision, BadgeTone> = {
   allow: "success",
@@ -17,10 +18,14 @@ export interface DecisionBadgeProps {
 
 /** Gateway decision: allow green, deny red, approval required and rate limited amber. */
 export function DecisionBadge({ decision, className }: DecisionBadgeProps) {
-  const tone = (tones as Record<string, BadgeTone | undefined>)[decision] ?? "neutral";
   return (
-    <Badge tone={tone} dot className={className} data-decision={decision}>
-      {labelFor(DECISION_LABELS, decision)}
-    </Badge>
+    <ValueBadge
+      value={decision}
+      labels={DECISION_LABELS}
+      tones={tones}
+      dataName="decision"
+      dot
+      className={className}
+    />
   );
 }

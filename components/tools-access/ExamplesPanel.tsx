@@ -1,25 +1,26 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardFooter, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
-import { Field } from "../ui/Field";
+import { SelectField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
 import { Spinner } from "../ui/Spinner";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { InstallResult, SmokeResult } from "./ExampleResults";
 import { connectionsHref } from "./gateway";
+import { useCompanyList } from "./hooks";
+import { examplesList } from "./lists";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { Example, ExampleInstallResult, ExampleSmokeResult, ExamplesResponse, NamedRef } from "./types";
+import type { Example, ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
 import { linkClass } from "./view-helpers";
 
 export type { Example } from "./types";
@@ -46,13 +47,7 @@ export function ExamplesPanel({
   initialSmokeResults = [],
   className,
 }: ExamplesPanelProps) {
-  const api = useToolsApi();
-  const query = useQuery({
-    queryKey: toolsAccessKeys.examples(companyId),
-    queryFn: async ({ signal }) =>
-      (await api<ExamplesResponse>(toolsApiPath(companyId, "/examples"), { signal })).examples,
-    initialData: initialExamples,
-  });
+  const query = useCompanyList(examplesList, companyId, initialExamples);
   const examples = query.data;
 
   return (
@@ -259,23 +254,16 @@ function ExampleCard({
                 smoke.mutate(agentId ? { agentId } : {});
               }}
             >
-              <Field id={`${id}-agent`} label="Run as" className="min-w-48 flex-1">
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={agentId}
-                    onChange={(e) => setAgentId(e.target.value)}
-                    data-testid="example-smoke-agent"
-                  >
-                    <option value="">Any active agent</option>
-                    {agents.map((a) => (
-                      <option key={a.id} value={a.id}>
-                        {a.name}
-                      </option>
-                    ))}
-                  </Select>
-                )}
-              </Field>
+              <SelectField
+                id={`${id}-agent`}
+                label="Run as"
+                fieldClassName="min-w-48 flex-1"
+                value={agentId}
+                onChange={(e) => setAgentId(e.target.value)}
+                data-testid="example-smoke-agent"
+                placeholder="Any active agent"
+                options={agents.map((a) => ({ value: a.id, label: a.name }))}
+              />
               <PendingButton
                 pending={smoke.isPending}
                 pendingLabel="Running…"

@@ -1,7 +1,7 @@
-import { Badge, type BadgeTone } from "../ui/Badge";
+import type { BadgeTone } from "../ui/Badge";
 import { CONNECTION_HEALTH_LABELS } from "./gateway";
-import { labelFor } from "./labels";
 import type { ConnectionHealth } from "./types";
+import { ValueBadge } from "./ValueBadge";
 
 const tones: Record<ConnectionHealth, BadgeTone> = {
   unknown: "neutral",
@@ -18,17 +18,16 @@ export interface HealthBadgeProps {
 
 /** A connection's last health check: unknown (never checked), healthy, error or missing secret. */
 export function HealthBadge({ health, className, ...rest }: HealthBadgeProps) {
-  const tone = (tones as Record<string, BadgeTone | undefined>)[health] ?? "neutral";
   return (
-    <Badge
-      tone={tone}
+    <ValueBadge
+      value={health}
+      labels={CONNECTION_HEALTH_LABELS}
+      tones={tones}
+      dataName="health"
+      srPrefix="Health: "
       dot
       className={className}
-      data-health={health}
-      data-testid={rest["data-testid"] ?? "health-badge"}
-    >
-      <span className="sr-only">Health: </span>
-      {labelFor(CONNECTION_HEALTH_LABELS, health)}
-    </Badge>
+      testId={rest["data-testid"] ?? "health-badge"}
+    />
   );
 }

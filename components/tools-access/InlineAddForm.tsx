@@ -1,7 +1,7 @@
 "use client";
 
 import type { FormEvent, ReactNode } from "react";
-import { PendingButton } from "../ui/PendingButton";
+import { SubmitRow } from "./controls";
 
 export interface InlineAddFormProps {
   /** Prefix of the ids (from `useId`); the heading is `${id}-title`. */
@@ -41,17 +41,9 @@ export function InlineAddForm({
         {title}
       </h4>
       {children}
-      <div className="flex justify-end">
-        <PendingButton
-          pending={pending}
-          pendingLabel={pendingLabel}
-          type="submit"
-          size="sm"
-          data-testid={submitTestId}
-        >
-          {submitLabel}
-        </PendingButton>
-      </div>
+      <SubmitRow pending={pending} pendingLabel={pendingLabel} testId={submitTestId}>
+        {submitLabel}
+      </SubmitRow>
     </form>
   );
 }

@@ -1,21 +1,22 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useMemo, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { Spinner } from "../ui/Spinner";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
-import { ConfirmBar, Switch } from "./controls";
-import { useCatalogEntries, useToolTargets } from "./hooks";
+import { ConfirmRow, Switch } from "./controls";
+import { useCatalogEntries, useCompanyList, useToolTargets } from "./hooks";
+import { policiesList } from "./lists";
 import { BLOCK_BEATS_ALLOW, PolicyForm } from "./PolicyForm";
 import { PolicyKindBadge } from "./PolicyKindBadge";
 import { type PolicyNameLookup, summarizePolicy } from "./policy-summary";
 import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { PoliciesResponse, Policy, PolicyInput } from "./types";
+import type { Policy, PolicyInput } from "./types";
 
 export type { Policy } from "./types";
 
@@ -35,12 +36,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
   const api = useToolsApi();
   const client = useQueryClient();
   const key = toolsAccessKeys.policies(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<PoliciesResponse>(toolsApiPath(companyId, "/policies"), { signal })).policies,
-    initialData: initialPolicies,
-  });
+  const query = useCompanyList(policiesList, companyId, initialPolicies);
   const policies = query.data;
   const targets = useToolTargets(companyId);
   const catalog = useCatalogEntries(companyId);
@@ -129,12 +125,11 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
           ) : null}
         </>
       }
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the policies"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit ? null : { note: "You can view policies but not change them.", testId: "policies-read-only" }
-      }
+      query={query}
+      noun="policies"
+      quietRefresh
+      canEdit={canEdit}
+      readOnly={{ note: "You can view policies but not change them.", testId: "policies-read-only" }}
       notices={
         <>
           <ApiErrorAlert error={toggle.error} title="Could not change whether the policy is enabled" />
@@ -154,28 +149,19 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
           ) : null}
         </>
       }
-      empty={
-        policies.length === 0
-          ? {
-              title: "No policies yet",
-              description:
-                "Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls.",
-              testId: "policies-empty",
-            }
-          : null
-      }
+      isEmpty={policies.length === 0}
+      empty={{
+        title: "No policies yet",
+        description:
+          "Without policies, profiles alone decide which tools agents may call. Add a policy to block, rate-limit, redact or require approval for calls.",
+        testId: "policies-empty",
+      }}
     >
       <Table data-testid="policy-table">
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Kind</TH>
-            <TH className="text-right">Priority</TH>
-            <TH>Enabled</TH>
-            <TH>Matches</TH>
-            {canEdit ? <ActionsHeader /> : null}
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={["Name", "Kind", { label: "Priority", className: "text-right" }, "Enabled", "Matches"]}
+          actions={canEdit}
+        />
         <TBody>
           {policies.map((policy) => {
             const toggling = toggle.isPending && toggle.variables?.id === policy.id;
@@ -236,19 +222,16 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                   ) : null}
                 </TR>
                 {confirmDelete === policy.id ? (
-                  <tr>
-                    <td colSpan={canEdit ? 6 : 5} className="px-4 py-2">
-                      <ConfirmBar
-                        confirmLabel="Delete policy"
-                        pending={remove.isPending}
-                        onCancel={() => setConfirmDelete(null)}
-                        onConfirm={() => remove.mutate(policy.id)}
-                        data-testid="policy-delete-bar"
-                      >
-                        Delete “{policy.name}”? This cannot be undone.
-                      </ConfirmBar>
-                    </td>
-                  </tr>
+                  <ConfirmRow
+                    colSpan={canEdit ? 6 : 5}
+                    confirmLabel="Delete policy"
+                    pending={remove.isPending}
+                    onCancel={() => setConfirmDelete(null)}
+                    onConfirm={() => remove.mutate(policy.id)}
+                    data-testid="policy-delete-bar"
+                  >
+                    Delete “{policy.name}”? This cannot be undone.
+                  </ConfirmRow>
                 ) : null}
               </Fragment>
             );

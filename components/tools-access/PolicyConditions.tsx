@@ -2,8 +2,7 @@
 
 import type { Dispatch, SetStateAction } from "react";
 import { Button } from "../ui/Button";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField } from "../ui/FieldControls";
 import { Checkbox, CheckboxGroup } from "./controls";
 import { WEEKDAYS } from "./labels";
 import { ArgumentRowFields, Section } from "./PolicyFormFields";
@@ -80,38 +79,33 @@ export function PolicyConditionsSection({
           onChange={(next) => set("days", next.map(Number))}
         />
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field id={`${id}-start`} label="From" error={errors.start}>
-            {(control) => (
-              <Input
-                {...control}
-                type="time"
-                value={state.start}
-                onChange={(e) => set("start", e.target.value)}
-              />
-            )}
-          </Field>
-          <Field id={`${id}-end`} label="Until" error={errors.end}>
-            {(control) => (
-              <Input
-                {...control}
-                type="time"
-                value={state.end}
-                onChange={(e) => set("end", e.target.value)}
-              />
-            )}
-          </Field>
-          <Field id={`${id}-timezone`} label="Time zone" error={errors.timezone} hint="e.g. Europe/Paris">
-            {(control) => (
-              <Input
-                {...control}
-                value={state.timezone}
-                onChange={(e) => set("timezone", e.target.value)}
-                placeholder="UTC"
-                autoComplete="off"
-                spellCheck={false}
-              />
-            )}
-          </Field>
+          <InputField
+            id={`${id}-start`}
+            label="From"
+            error={errors.start}
+            type="time"
+            value={state.start}
+            onChange={(e) => set("start", e.target.value)}
+          />
+          <InputField
+            id={`${id}-end`}
+            label="Until"
+            error={errors.end}
+            type="time"
+            value={state.end}
+            onChange={(e) => set("end", e.target.value)}
+          />
+          <InputField
+            id={`${id}-timezone`}
+            label="Time zone"
+            error={errors.timezone}
+            hint="e.g. Europe/Paris"
+            value={state.timezone}
+            onChange={(e) => set("timezone", e.target.value)}
+            placeholder="UTC"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </div>
       </fieldset>
 

@@ -3,11 +3,8 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
 import { useCatalogEntries, useToolTargets } from "./hooks";
@@ -113,62 +110,46 @@ export function PolicyForm({
 
       <Section title="Rule">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id={`${id}-name`} label="Name" required error={errors.name}>
-            {(control) => (
-              <Input
-                {...control}
-                value={state.name}
-                onChange={(e) => set("name", e.target.value)}
-                maxLength={200}
-                placeholder="e.g. Block destructive GitHub actions"
-                data-testid="policy-name"
-              />
-            )}
-          </Field>
-          <Field id={`${id}-kind`} label="Kind" hint={POLICY_KIND_HINTS[state.kind]}>
-            {(control) => (
-              <Select
-                {...control}
-                value={state.kind}
-                onChange={(e) => set("kind", e.target.value as PolicyKind)}
-                data-testid="policy-kind"
-              >
-                {POLICY_KINDS.map((k) => (
-                  <option key={k} value={k}>
-                    {POLICY_KIND_LABELS[k]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field id={`${id}-description`} label="Description" className="sm:col-span-2">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={state.description}
-                onChange={(e) => set("description", e.target.value)}
-                data-testid="policy-description"
-              />
-            )}
-          </Field>
-          <Field
+          <InputField
+            id={`${id}-name`}
+            label="Name"
+            required
+            error={errors.name}
+            value={state.name}
+            onChange={(e) => set("name", e.target.value)}
+            maxLength={200}
+            placeholder="e.g. Block destructive GitHub actions"
+            data-testid="policy-name"
+          />
+          <SelectField
+            id={`${id}-kind`}
+            label="Kind"
+            hint={POLICY_KIND_HINTS[state.kind]}
+            value={state.kind}
+            onChange={(e) => set("kind", e.target.value as PolicyKind)}
+            data-testid="policy-kind"
+            options={POLICY_KINDS.map((k) => ({ value: k, label: POLICY_KIND_LABELS[k] }))}
+          />
+          <TextareaField
+            id={`${id}-description`}
+            label="Description"
+            fieldClassName="sm:col-span-2"
+            rows={2}
+            value={state.description}
+            onChange={(e) => set("description", e.target.value)}
+            data-testid="policy-description"
+          />
+          <InputField
             id={`${id}-priority`}
             label="Priority"
             error={errors.priority}
             hint={`Orders matching policies. Leave empty for the default. ${BLOCK_BEATS_ALLOW}`}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={state.priority}
-                onChange={(e) => set("priority", e.target.value)}
-                className="max-w-40"
-                data-testid="policy-priority"
-              />
-            )}
-          </Field>
+            inputMode="numeric"
+            value={state.priority}
+            onChange={(e) => set("priority", e.target.value)}
+            className="max-w-40"
+            data-testid="policy-priority"
+          />
           <div className="pt-7">
             <Checkbox
               label="Enabled"
@@ -186,26 +167,20 @@ export function PolicyForm({
         description="Leave a selector empty to match anything. A call must match every selector that is set (any one of the values ticked within it)."
       >
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
+          <InputField
             id={`${id}-globs`}
             label="Tool name patterns"
             error={errors.toolGlobs}
             hint="Comma-separated patterns matched against app.tool, app__tool or the bare name; * matches any run, ? one character: e.g. github.*, *_delete."
-            className="sm:col-span-2"
-          >
-            {(control) => (
-              <Input
-                {...control}
-                value={state.toolGlobs}
-                onChange={(e) => set("toolGlobs", e.target.value)}
-                placeholder="github.*, *_delete"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-                data-testid="policy-globs"
-              />
-            )}
-          </Field>
+            fieldClassName="sm:col-span-2"
+            value={state.toolGlobs}
+            onChange={(e) => set("toolGlobs", e.target.value)}
+            placeholder="github.*, *_delete"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            data-testid="policy-globs"
+          />
           <CheckboxGroup
             legend="Risk"
             inline

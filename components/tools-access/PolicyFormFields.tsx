@@ -2,10 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Button } from "../ui/Button";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { Select } from "../ui/Select";
-import { Textarea } from "../ui/Textarea";
+import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
 import { Checkbox } from "./controls";
 import {
   ARGUMENT_OP_LABELS,
@@ -64,50 +61,34 @@ export function ArgumentRowFields({
       className="grid items-start gap-3 rounded-md bg-zinc-50 p-3 sm:grid-cols-[minmax(0,1fr)_11rem_minmax(0,1fr)_auto]"
       data-testid="policy-argument-row"
     >
-      <Field
+      <InputField
         id={`${baseId}-path`}
         label={`Constraint ${index + 1}: path`}
         error={errors[`args.${index}.path`]}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            value={row.path}
-            onChange={(e) => onChange({ path: e.target.value })}
-            placeholder="/to"
-            spellCheck={false}
-            className="font-mono"
-          />
-        )}
-      </Field>
-      <Field id={`${baseId}-op`} label="Operator">
-        {(control) => (
-          <Select
-            {...control}
-            value={row.op}
-            onChange={(e) => onChange({ op: e.target.value as ArgumentOp })}
-          >
-            {ARGUMENT_OPS.map((op) => (
-              <option key={op} value={op}>
-                {ARGUMENT_OP_LABELS[op]}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
-      <Field id={`${baseId}-value`} label="Value" error={errors[`args.${index}.value`]}>
-        {(control) => (
-          <Input
-            {...control}
-            value={valueless ? "" : row.value}
-            disabled={valueless}
-            placeholder={valueless ? "No value needed" : placeholder}
-            onChange={(e) => onChange({ value: e.target.value })}
-            spellCheck={false}
-            className="font-mono"
-          />
-        )}
-      </Field>
+        value={row.path}
+        onChange={(e) => onChange({ path: e.target.value })}
+        placeholder="/to"
+        spellCheck={false}
+        className="font-mono"
+      />
+      <SelectField
+        id={`${baseId}-op`}
+        label="Operator"
+        value={row.op}
+        onChange={(e) => onChange({ op: e.target.value as ArgumentOp })}
+        options={ARGUMENT_OPS.map((op) => ({ value: op, label: ARGUMENT_OP_LABELS[op] }))}
+      />
+      <InputField
+        id={`${baseId}-value`}
+        label="Value"
+        error={errors[`args.${index}.value`]}
+        value={valueless ? "" : row.value}
+        disabled={valueless}
+        placeholder={valueless ? "No value needed" : placeholder}
+        onChange={(e) => onChange({ value: e.target.value })}
+        spellCheck={false}
+        className="font-mono"
+      />
       <div className="sm:pt-6">
         <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove constraint ${index + 1}`}>
           Remove
@@ -134,50 +115,35 @@ export function EffectFields({
         setState((prev) => ({ ...prev, rateLimit: { ...prev.rateLimit, ...patch } }));
       return (
         <div className="grid gap-4 sm:grid-cols-3" data-testid="policy-effect-rate-limit">
-          <Field id={`${baseId}-limit`} label="Calls allowed" required error={errors.limit}>
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={state.rateLimit.limit}
-                onChange={(e) => setRate({ limit: e.target.value })}
-                placeholder="10"
-                data-testid="policy-rate-limit"
-              />
-            )}
-          </Field>
-          <Field
+          <InputField
+            id={`${baseId}-limit`}
+            label="Calls allowed"
+            required
+            error={errors.limit}
+            inputMode="numeric"
+            value={state.rateLimit.limit}
+            onChange={(e) => setRate({ limit: e.target.value })}
+            placeholder="10"
+            data-testid="policy-rate-limit"
+          />
+          <InputField
             id={`${baseId}-window`}
             label="Per window of (seconds)"
             required
             error={errors.windowSeconds}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                value={state.rateLimit.windowSeconds}
-                onChange={(e) => setRate({ windowSeconds: e.target.value })}
-                data-testid="policy-rate-window"
-              />
-            )}
-          </Field>
-          <Field id={`${baseId}-per`} label="Counted for">
-            {(control) => (
-              <Select
-                {...control}
-                value={state.rateLimit.per}
-                onChange={(e) => setRate({ per: e.target.value as RateLimitScope })}
-                data-testid="policy-rate-per"
-              >
-                {RATE_LIMIT_SCOPES.map((s) => (
-                  <option key={s} value={s}>
-                    {RATE_LIMIT_SCOPE_LABELS[s]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+            inputMode="numeric"
+            value={state.rateLimit.windowSeconds}
+            onChange={(e) => setRate({ windowSeconds: e.target.value })}
+            data-testid="policy-rate-window"
+          />
+          <SelectField
+            id={`${baseId}-per`}
+            label="Counted for"
+            value={state.rateLimit.per}
+            onChange={(e) => setRate({ per: e.target.value as RateLimitScope })}
+            data-testid="policy-rate-per"
+            options={RATE_LIMIT_SCOPES.map((s) => ({ value: s, label: RATE_LIMIT_SCOPE_LABELS[s] }))}
+          />
           <Checkbox
             className="sm:col-span-3"
             label="Count each tool separately"
@@ -191,51 +157,39 @@ export function EffectFields({
     case "redact_arguments":
     case "redact_result":
       return (
-        <Field
+        <TextareaField
           id={`${baseId}-paths`}
           label={state.kind === "redact_arguments" ? "Argument paths to redact" : "Result paths to redact"}
           required
           error={errors.redactPaths}
           hint="One JSON pointer per line, e.g. /password or /headers/authorization."
-        >
-          {(control) => (
-            <Textarea
-              {...control}
-              rows={3}
-              value={state.redactPaths}
-              onChange={(e) => {
-                const value = e.target.value;
-                setState((prev) => ({ ...prev, redactPaths: value }));
-              }}
-              spellCheck={false}
-              className="font-mono"
-              data-testid="policy-redact-paths"
-            />
-          )}
-        </Field>
+          rows={3}
+          value={state.redactPaths}
+          onChange={(e) => {
+            const value = e.target.value;
+            setState((prev) => ({ ...prev, redactPaths: value }));
+          }}
+          spellCheck={false}
+          className="font-mono"
+          data-testid="policy-redact-paths"
+        />
       );
     case "require_approval":
       return (
-        <Field
+        <InputField
           id={`${baseId}-expires`}
           label="Approval expires after (seconds)"
           error={errors.expiresInSeconds}
           hint="Leave empty for the default."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              value={state.approvalExpiresInSeconds}
-              onChange={(e) => {
-                const value = e.target.value;
-                setState((prev) => ({ ...prev, approvalExpiresInSeconds: value }));
-              }}
-              className="max-w-40"
-              data-testid="policy-approval-expires"
-            />
-          )}
-        </Field>
+          inputMode="numeric"
+          value={state.approvalExpiresInSeconds}
+          onChange={(e) => {
+            const value = e.target.value;
+            setState((prev) => ({ ...prev, approvalExpiresInSeconds: value }));
+          }}
+          className="max-w-40"
+          data-testid="policy-approval-expires"
+        />
       );
     default:
       return (

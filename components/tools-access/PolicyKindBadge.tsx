@@ -1,6 +1,7 @@
-import { Badge, type BadgeTone } from "../ui/Badge";
-import { labelFor, POLICY_KIND_LABELS } from "./labels";
+import type { BadgeTone } from "../ui/Badge";
+import { POLICY_KIND_LABELS } from "./labels";
 import type { PolicyKind } from "./types";
+import { ValueBadge } from "./ValueBadge";
 
 const tones: Partial<Record<PolicyKind, BadgeTone>> = {
   allow: "success",
@@ -15,10 +16,13 @@ export interface PolicyKindBadgeProps {
 
 /** Kind of a policy: block red, require approval amber, allow green, the rest neutral. */
 export function PolicyKindBadge({ kind, className }: PolicyKindBadgeProps) {
-  const tone = (tones as Record<string, BadgeTone | undefined>)[kind] ?? "neutral";
   return (
-    <Badge tone={tone} className={className} data-kind={kind}>
-      {labelFor(POLICY_KIND_LABELS, kind)}
-    </Badge>
+    <ValueBadge
+      value={kind}
+      labels={POLICY_KIND_LABELS}
+      tones={tones}
+      dataName="kind"
+      className={className}
+    />
   );
 }

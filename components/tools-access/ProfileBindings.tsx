@@ -3,9 +3,8 @@
 import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Select } from "../ui/Select";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { SelectField } from "../ui/FieldControls";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { RemoveCell } from "./controls";
 import { useToolTargets } from "./hooks";
@@ -46,13 +45,7 @@ export function BindingsSection({
           </p>
         ) : (
           <Table data-testid="profile-bindings">
-            <THead>
-              <TR>
-                <TH>Level</TH>
-                <TH>Applies to</TH>
-                {canEdit ? <ActionsHeader /> : null}
-              </TR>
-            </THead>
+            <HeaderRow columns={["Level", "Applies to"]} actions={canEdit} />
             <TBody>
               {profile.bindings.map((binding) => {
                 const removing = remove.isPending && remove.variables === binding.id;
@@ -151,26 +144,18 @@ function BindingAddForm({ companyId, profile }: { companyId: string; profile: Pr
       submitTestId="binding-add"
     >
       <div className="grid gap-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
-        <Field id={`${id}-type`} label="Level">
-          {(control) => (
-            <Select
-              {...control}
-              value={type}
-              onChange={(e) => {
-                setType(e.target.value as BindingTargetType);
-                setTargetId("");
-                setError(null);
-              }}
-              data-testid="binding-type"
-            >
-              {BINDING_TARGET_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {BINDING_TARGET_LABELS[t]}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <SelectField
+          id={`${id}-type`}
+          label="Level"
+          value={type}
+          onChange={(e) => {
+            setType(e.target.value as BindingTargetType);
+            setTargetId("");
+            setError(null);
+          }}
+          data-testid="binding-type"
+          options={BINDING_TARGET_TYPES.map((t) => ({ value: t, label: BINDING_TARGET_LABELS[t] }))}
+        />
         {type === "company" ? (
           <div className="space-y-1.5">
             <p className="text-sm font-medium text-zinc-800">Applies to</p>
@@ -178,30 +163,23 @@ function BindingAddForm({ companyId, profile }: { companyId: string; profile: Pr
             {error ? <p className="text-sm font-medium text-red-700">{error}</p> : null}
           </div>
         ) : (
-          <Field id={`${id}-target`} label={BINDING_TARGET_LABELS[type]} error={error}>
-            {(control) => (
-              <Select
-                {...control}
-                value={targetId}
-                onChange={(e) => setTargetId(e.target.value)}
-                disabled={options.length === 0}
-                data-testid="binding-target"
-              >
-                <option value="">
-                  {targets.isPending
-                    ? "Loading…"
-                    : options.length === 0
-                      ? `No ${TARGET_NOUN[type].plural} yet`
-                      : `Choose ${TARGET_NOUN[type].a}…`}
-                </option>
-                {options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
+          <SelectField
+            id={`${id}-target`}
+            label={BINDING_TARGET_LABELS[type]}
+            error={error}
+            value={targetId}
+            onChange={(e) => setTargetId(e.target.value)}
+            disabled={options.length === 0}
+            data-testid="binding-target"
+            placeholder={
+              targets.isPending
+                ? "Loading…"
+                : options.length === 0
+                  ? `No ${TARGET_NOUN[type].plural} yet`
+                  : `Choose ${TARGET_NOUN[type].a}…`
+            }
+            options={options.map((o) => ({ value: o.value, label: o.label }))}
+          />
         )}
       </div>
       <ApiErrorAlert error={targets.error} title="Could not load agents, projects, routines and issues" />

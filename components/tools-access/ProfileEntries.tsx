@@ -2,7 +2,7 @@
 
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { RemoveCell } from "./controls";
 import { useCatalogEntries } from "./hooks";
@@ -46,14 +46,7 @@ export function EntriesSection({
           </p>
         ) : (
           <Table data-testid="profile-entries">
-            <THead>
-              <TR>
-                <TH>Mode</TH>
-                <TH>Selects</TH>
-                <TH>By</TH>
-                {canEdit ? <ActionsHeader /> : null}
-              </TR>
-            </THead>
+            <HeaderRow columns={["Mode", "Selects", "By"]} actions={canEdit} />
             <TBody>
               {profile.entries.map((entry) => {
                 const status =

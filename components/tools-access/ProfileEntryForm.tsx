@@ -2,6 +2,7 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { Field } from "../ui/Field";
+import { SelectField, type SelectOption } from "../ui/FieldControls";
 import { Input } from "../ui/Input";
 import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -13,6 +14,11 @@ import type { CatalogEntriesResponse, EntryMode, Profile, Risk, Selector, Select
 
 export const NO_APPLICATIONS_HINT =
   "No applications are registered yet. The application, connection and single-tool pickers fill in once applications exist; until then, add entries by tool name pattern or by risk level.";
+
+const ENTRY_MODE_OPTIONS: readonly SelectOption[] = [
+  { value: "include", label: "Include" },
+  { value: "exclude", label: "Exclude" },
+];
 
 export interface PickerOption {
   value: string;
@@ -126,40 +132,30 @@ export function EntryAddForm({
       submitTestId="profile-entry-add"
     >
       <div className="grid gap-3 sm:grid-cols-[8rem_12rem_minmax(0,1fr)]">
-        <Field id={`${id}-mode`} label="Mode">
-          {(control) => (
-            <Select
-              {...control}
-              value={mode}
-              onChange={(e) => setMode(e.target.value as EntryMode)}
-              data-testid="profile-entry-mode"
-            >
-              <option value="include">Include</option>
-              <option value="exclude">Exclude</option>
-            </Select>
-          )}
-        </Field>
-        <Field id={`${id}-type`} label="Select by">
-          {(control) => (
-            <Select
-              {...control}
-              value={type}
-              onChange={(e) => {
-                setType(e.target.value as SelectorType);
-                setPicked("");
-                setError(null);
-              }}
-              data-testid="profile-entry-type"
-            >
-              {SELECTOR_TYPES.map((t) => (
-                <option key={t} value={t} disabled={!available[t]}>
-                  {SELECTOR_TYPE_LABELS[t]}
-                  {available[t] ? "" : " (none yet)"}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
+        <SelectField
+          id={`${id}-mode`}
+          label="Mode"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as EntryMode)}
+          data-testid="profile-entry-mode"
+          options={ENTRY_MODE_OPTIONS}
+        />
+        <SelectField
+          id={`${id}-type`}
+          label="Select by"
+          value={type}
+          onChange={(e) => {
+            setType(e.target.value as SelectorType);
+            setPicked("");
+            setError(null);
+          }}
+          data-testid="profile-entry-type"
+          options={SELECTOR_TYPES.map((t) => ({
+            value: t,
+            label: `${SELECTOR_TYPE_LABELS[t]}${available[t] ? "" : " (none yet)"}`,
+            disabled: !available[t],
+          }))}
+        />
         <Field
           id={valueId}
           label={type === "tool_glob" ? "Pattern" : type === "risk" ? "Risk" : SELECTOR_TYPE_LABELS[type]}

@@ -4,10 +4,8 @@ import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ConfirmBar } from "./controls";
 import { useProfileActions } from "./profile-queries";
@@ -193,21 +191,22 @@ function ProfileDetailsForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-3" aria-label="Edit profile details">
-      <Field id={`${id}-name`} label="Name" required error={error}>
-        {(control) => (
-          <Input {...control} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
-        )}
-      </Field>
-      <Field id={`${id}-description`} label="Description">
-        {(control) => (
-          <Textarea
-            {...control}
-            rows={2}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        )}
-      </Field>
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        required
+        error={error}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        maxLength={200}
+      />
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+      />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel

@@ -1,22 +1,22 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { PendingButton } from "../ui/PendingButton";
-import { Textarea } from "../ui/Textarea";
+import { InputField, TextareaField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
-import { toolsAccessKeys, toolsApiPath } from "./api";
+import { toolsApiPath } from "./api";
+import { CreateFormCard } from "./CreateFormCard";
+import { useCompanyList } from "./hooks";
+import { profilesList } from "./lists";
 import { ProfileEditor } from "./ProfileEditor";
 import { invalidateProfiles, updateCachedProfiles } from "./profile-cache";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { Profile, ProfileCreateInput, ProfilesResponse } from "./types";
+import type { Profile, ProfileCreateInput } from "./types";
 
 export type { Profile } from "./types";
 
@@ -43,13 +43,7 @@ export function ProfilesManager({
   initialSelectedId = null,
   className,
 }: ProfilesManagerProps) {
-  const api = useToolsApi();
-  const query = useQuery({
-    queryKey: toolsAccessKeys.profiles(companyId),
-    queryFn: async ({ signal }) =>
-      (await api<ProfilesResponse>(toolsApiPath(companyId, "/profiles"), { signal })).profiles,
-    initialData: initialProfiles,
-  });
+  const query = useCompanyList(profilesList, companyId, initialProfiles);
   const profiles = query.data;
   const [selectedId, setSelectedId] = useState<string | null>(initialSelectedId);
   const selected = profiles.find((p) => p.id === selectedId) ?? null;
@@ -189,47 +183,34 @@ function ProfileCreateForm({
   }
 
   return (
-    <Card>
-      <CardHeader title="New profile" titleAs="h3" />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a profile">
-          <Field id={`${id}-name`} label="Name" required error={error}>
-            {(control) => (
-              <Input
-                {...control}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                placeholder="e.g. Support tools"
-                maxLength={200}
-                data-testid="profile-create-name"
-              />
-            )}
-          </Field>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                data-testid="profile-create-description"
-              />
-            )}
-          </Field>
-          <ApiErrorAlert error={create.error} title="Could not create the profile" />
-          <div className="flex justify-end">
-            <PendingButton
-              pending={create.isPending}
-              pendingLabel="Creating…"
-              type="submit"
-              size="sm"
-              data-testid="profile-create-submit"
-            >
-              Create profile
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+    <CreateFormCard
+      title="New profile"
+      label="Create a profile"
+      onSubmit={submit}
+      pending={create.isPending}
+      submitLabel="Create profile"
+      submitTestId="profile-create-submit"
+    >
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        required
+        error={error}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="e.g. Support tools"
+        maxLength={200}
+        data-testid="profile-create-name"
+      />
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        data-testid="profile-create-description"
+      />
+      <ApiErrorAlert error={create.error} title="Could not create the profile" />
+    </CreateFormCard>
   );
 }

@@ -13,19 +13,24 @@ export interface ResourceListCardProps {
   className?: string;
   title: ReactNode;
   description?: ReactNode;
-  /** Spinner label while the list refetches. */
-  refreshing?: string;
   actions?: ReactNode;
-  /** The list query's error: shown above the card with a retry. */
-  loadError: unknown;
-  loadErrorTitle: string;
-  onRetry: () => void;
-  /** Shown instead of the controls when the viewer may not change anything. */
-  readOnly: { note: ReactNode; testId: string } | null;
+  /**
+   * The list's query: a refetch shows "Refreshing {noun}" in the header, an error shows
+   * "Could not refresh the {noun}" above the card with a retry.
+   */
+  query: { isFetching: boolean; error: unknown; refetch: () => unknown };
+  /** The rows, plural: "trust rules". */
+  noun: string;
+  /** No header spinner while the list refetches. */
+  quietRefresh?: boolean;
+  /** Without it the read-only note stands instead of the controls. */
+  canEdit: boolean;
+  readOnly: { note: ReactNode; testId: string };
   /** Action errors and open panels shown above the list. */
   notices?: ReactNode;
-  /** Set when the list has no rows: the empty state replaces `children`. */
-  empty: { title: string; description: string; testId: string } | null;
+  /** When there are no rows the empty state replaces `children`. */
+  isEmpty: boolean;
+  empty: { title: string; description: string; testId: string };
   /** The table of rows. */
   children?: ReactNode;
   /** Below the card, e.g. the create form. */
@@ -38,26 +43,36 @@ export function ResourceListCard({
   className,
   title,
   description,
-  refreshing,
   actions,
-  loadError,
-  loadErrorTitle,
-  onRetry,
+  query,
+  noun,
+  quietRefresh = false,
+  canEdit,
   readOnly,
   notices,
+  isEmpty,
   empty,
   children,
   footer,
 }: ResourceListCardProps) {
   return (
     <div className={cn("space-y-4", className)} data-testid={testId}>
-      <ApiErrorAlert error={loadError} title={loadErrorTitle} retry={onRetry} />
+      <ApiErrorAlert
+        error={query.error}
+        title={`Could not refresh the ${noun}`}
+        retry={() => void query.refetch()}
+      />
       <Card>
-        <CardHeader title={title} description={description} actions={actions} refreshing={refreshing} />
+        <CardHeader
+          title={title}
+          description={description}
+          actions={actions}
+          refreshing={query.isFetching && !quietRefresh ? `Refreshing ${noun}` : undefined}
+        />
         <CardBody className="space-y-4">
-          {readOnly ? <ReadOnlyNote data-testid={readOnly.testId}>{readOnly.note}</ReadOnlyNote> : null}
+          {canEdit ? null : <ReadOnlyNote data-testid={readOnly.testId}>{readOnly.note}</ReadOnlyNote>}
           {notices}
-          {empty ? (
+          {isEmpty ? (
             <EmptyState
               headingAs="h3"
               title={empty.title}

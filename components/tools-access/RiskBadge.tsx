@@ -1,6 +1,7 @@
-import { Badge, type BadgeTone } from "../ui/Badge";
-import { labelFor, RISK_LABELS } from "./labels";
+import type { BadgeTone } from "../ui/Badge";
+import { RISK_LABELS } from "./labels";
 import type { Risk } from "./types";
+import { ValueBadge } from "./ValueBadge";
 
 const tones: Record<Risk, BadgeTone> = { read: "neutral", write: "warning", destructive: "danger" };
 
@@ -11,11 +12,14 @@ export interface RiskBadgeProps {
 
 /** Risk of a tool: read is neutral, write amber, destructive red. */
 export function RiskBadge({ risk, className }: RiskBadgeProps) {
-  const tone = (tones as Record<string, BadgeTone | undefined>)[risk] ?? "neutral";
   return (
-    <Badge tone={tone} className={className} data-risk={risk}>
-      <span className="sr-only">Risk: </span>
-      {labelFor(RISK_LABELS, risk)}
-    </Badge>
+    <ValueBadge
+      value={risk}
+      labels={RISK_LABELS}
+      tones={tones}
+      dataName="risk"
+      srPrefix="Risk: "
+      className={className}
+    />
   );
 }

@@ -3,9 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
-import { Select } from "../ui/Select";
+import { InputField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { invalidateConnections } from "./gateway";
@@ -129,86 +127,65 @@ export function BindingAddForm({
         </p>
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Field id={`${id}-secret`} label="Secret" error={errors.secret}>
-          {(control) => (
-            <Select
-              {...control}
-              value={secretId}
-              onChange={(e) => setSecretId(e.target.value)}
-              disabled={active.length === 0}
-              data-testid="binding-secret"
-            >
-              <option value="">
-                {secrets.isPending ? "Loading…" : active.length === 0 ? "No secrets yet" : "Choose a secret…"}
-              </option>
-              {list.map((s) => (
-                <option key={s.id} value={s.id} disabled={s.status !== "active"}>
-                  {s.name}
-                  {s.status !== "active" ? " (revoked)" : ""}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field id={`${id}-placement`} label="Placement">
-          {(control) => (
-            <Select
-              {...control}
-              value={placement}
-              onChange={(e) => {
-                setPlacement(e.target.value as SecretPlacement);
-                setErrors({});
-              }}
-              disabled={placements.length < 2}
-              data-testid="binding-placement"
-            >
-              {placements.map((p) => (
-                <option key={p} value={p}>
-                  {p === "http_header" ? "HTTP header" : "Environment variable"}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <Field
+        <SelectField
+          id={`${id}-secret`}
+          label="Secret"
+          error={errors.secret}
+          value={secretId}
+          onValueChange={setSecretId}
+          disabled={active.length === 0}
+          data-testid="binding-secret"
+          placeholder={
+            secrets.isPending ? "Loading…" : active.length === 0 ? "No secrets yet" : "Choose a secret…"
+          }
+          options={list.map((s) => ({
+            value: s.id,
+            label: `${s.name}${s.status !== "active" ? " (revoked)" : ""}`,
+            disabled: s.status !== "active",
+          }))}
+        />
+        <SelectField
+          id={`${id}-placement`}
+          label="Placement"
+          value={placement}
+          onChange={(e) => {
+            setPlacement(e.target.value as SecretPlacement);
+            setErrors({});
+          }}
+          disabled={placements.length < 2}
+          data-testid="binding-placement"
+          options={placements.map((p) => ({
+            value: p,
+            label: p === "http_header" ? "HTTP header" : "Environment variable",
+          }))}
+        />
+        <InputField
           id={`${id}-target`}
           label={placement === "http_header" ? "Header name" : "Variable name"}
           error={errors.target}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-              placeholder={TARGET_PLACEHOLDER[placement]}
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              data-testid="binding-target"
-            />
-          )}
-        </Field>
+          value={target}
+          onChange={(e) => setTarget(e.target.value)}
+          placeholder={TARGET_PLACEHOLDER[placement]}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="binding-target"
+        />
         {placement === "http_header" ? (
-          <Field
+          <InputField
             id={`${id}-prefix`}
             label="Value prefix"
             hint="Optional, e.g. “Bearer ” with its trailing space."
             error={errors.prefix}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                value={prefix}
-                onChange={(e) => setPrefix(e.target.value)}
-                placeholder="Bearer "
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-                maxLength={64}
-                data-testid="binding-prefix"
-              />
-            )}
-          </Field>
+            value={prefix}
+            onChange={(e) => setPrefix(e.target.value)}
+            placeholder="Bearer "
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            maxLength={64}
+            data-testid="binding-prefix"
+          />
         ) : null}
       </div>
       <ApiErrorAlert error={secrets.error} title="Could not load the secrets" />

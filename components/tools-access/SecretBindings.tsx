@@ -1,15 +1,16 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { TableSkeleton } from "../ui/Skeleton";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { RemoveCell } from "./controls";
 import { APPLICATION_TYPE_LABELS, invalidateConnections, PLACEMENT_LABELS, placementsFor } from "./gateway";
+import { useSeededQuery } from "./hooks";
 import { BindingAddForm } from "./SecretBindingForm";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationType, SecretBinding, SecretBindingsResponse, SecretPlacement } from "./types";
@@ -55,11 +56,7 @@ export function SecretBindings({
   const client = useQueryClient();
   const key = toolsAccessKeys.secretBindings(companyId, connectionId);
   const path = toolsApiPath(companyId, `/connections/${encodeURIComponent(connectionId)}/secret-bindings`);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) => (await api<SecretBindingsResponse>(path, { signal })).bindings,
-    initialData: initialBindings,
-  });
+  const query = useSeededQuery(key, path, (r: SecretBindingsResponse) => r.bindings, initialBindings);
   const bindings = query.data ?? [];
   const placements = placementsFor(applicationType);
 
@@ -110,15 +107,7 @@ export function SecretBindings({
         ) : (
           <Table>
             <caption className="sr-only">Secrets bound to this connection</caption>
-            <THead>
-              <TR>
-                <TH>Secret</TH>
-                <TH>Placement</TH>
-                <TH>Version</TH>
-                <TH>Status</TH>
-                {canEdit ? <ActionsHeader /> : null}
-              </TR>
-            </THead>
+            <HeaderRow columns={["Secret", "Placement", "Version", "Status"]} actions={canEdit} />
             <TBody>
               {bindings.map((binding) => {
                 const removing = remove.isPending && remove.variables === binding.id;

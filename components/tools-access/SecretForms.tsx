@@ -3,13 +3,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
-import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
+import { CreateFormCard } from "./CreateFormCard";
 import { SECRET_VALUES_NOTE } from "./gateway";
 import { SECRET_NAME_PATTERN, valueError } from "./secret-input";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -77,7 +75,7 @@ export function AddVersionForm({
       aria-label={`Add a version to ${secret.name}`}
       data-testid="secret-version-form"
     >
-      <Field
+      <InputField
         id={`${id}-value`}
         label={
           <>
@@ -87,20 +85,14 @@ export function AddVersionForm({
         hint={`It becomes v${(secret.currentVersion ?? 0) + 1} and the current version at once; bindings pinned to an older version keep it. ${SECRET_VALUES_NOTE}.`}
         required
         error={error}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="password"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            autoComplete="new-password"
-            spellCheck={false}
-            className="font-mono"
-            data-testid="secret-version-value"
-          />
-        )}
-      </Field>
+        type="password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoComplete="new-password"
+        spellCheck={false}
+        className="font-mono"
+        data-testid="secret-version-value"
+      />
       <ApiErrorAlert error={mutation.error} title="Could not add the version" />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={mutation.isPending}>
@@ -167,85 +159,63 @@ export function SecretCreateForm({
   }
 
   return (
-    <Card>
-      <CardHeader title="New secret" titleAs="h3" description={`${SECRET_VALUES_NOTE}.`} />
-      <CardBody>
-        <form onSubmit={submit} noValidate className="space-y-3" aria-label="Create a secret">
-          <div className="grid gap-3 sm:grid-cols-2">
-            <Field
-              id={`${id}-name`}
-              label="Name"
-              required
-              error={errors.name}
-              hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  value={name}
-                  onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
-                  placeholder="GITHUB_TOKEN"
-                  maxLength={64}
-                  autoComplete="off"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="secret-create-name"
-                />
-              )}
-            </Field>
-            <Field
-              id={`${id}-value`}
-              label="Value"
-              required
-              error={errors.value}
-              hint="Cleared from this form as soon as it is sent."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  type="password"
-                  value={value}
-                  onChange={(e) => setValue(e.target.value)}
-                  autoComplete="new-password"
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="secret-create-value"
-                />
-              )}
-            </Field>
-          </div>
-          <Field id={`${id}-description`} label="Description">
-            {(control) => (
-              <Textarea
-                {...control}
-                rows={2}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-                maxLength={2000}
-                placeholder="What it grants and who rotates it"
-                data-testid="secret-create-description"
-              />
-            )}
-          </Field>
-          <ApiErrorAlert error={mutation.error} title="Could not create the secret" />
-          {created && mutation.isSuccess ? (
-            <p className="text-sm text-emerald-800" role="status" data-testid="secret-create-done">
-              Stored <code className="font-mono">{created}</code>. Bind it to a connection to use it.
-            </p>
-          ) : null}
-          <div className="flex justify-end">
-            <PendingButton
-              pending={mutation.isPending}
-              pendingLabel="Saving…"
-              type="submit"
-              size="sm"
-              data-testid="secret-create-submit"
-            >
-              Create secret
-            </PendingButton>
-          </div>
-        </form>
-      </CardBody>
-    </Card>
+    <CreateFormCard
+      title="New secret"
+      description={`${SECRET_VALUES_NOTE}.`}
+      label="Create a secret"
+      onSubmit={submit}
+      pending={mutation.isPending}
+      submitLabel="Create secret"
+      pendingLabel="Saving…"
+      submitTestId="secret-create-submit"
+    >
+      <div className="grid gap-3 sm:grid-cols-2">
+        <InputField
+          id={`${id}-name`}
+          label="Name"
+          required
+          error={errors.name}
+          hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
+          value={name}
+          onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
+          placeholder="GITHUB_TOKEN"
+          maxLength={64}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="secret-create-name"
+        />
+        <InputField
+          id={`${id}-value`}
+          label="Value"
+          required
+          error={errors.value}
+          hint="Cleared from this form as soon as it is sent."
+          type="password"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+          className="font-mono"
+          data-testid="secret-create-value"
+        />
+      </div>
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        rows={2}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        maxLength={2000}
+        placeholder="What it grants and who rotates it"
+        data-testid="secret-create-description"
+      />
+      <ApiErrorAlert error={mutation.error} title="Could not create the secret" />
+      {created && mutation.isSuccess ? (
+        <p className="text-sm text-emerald-800" role="status" data-testid="secret-create-done">
+          Stored <code className="font-mono">{created}</code>. Bind it to a connection to use it.
+        </p>
+      ) : null}
+    </CreateFormCard>
   );
 }

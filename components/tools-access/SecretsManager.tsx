@@ -8,16 +8,18 @@ import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { FullRow, HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmBar } from "./controls";
 import { invalidateConnections, SECRET_VALUES_NOTE } from "./gateway";
+import { useCompanyList } from "./hooks";
+import { secretsList } from "./lists";
 import { ResourceListCard } from "./ResourceListCard";
 import { PlacementLabel } from "./SecretBindings";
 import { AddVersionForm, SecretCreateForm } from "./SecretForms";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { SecretDetail, SecretSummary, SecretsResponse } from "./types";
+import type { SecretDetail, SecretSummary } from "./types";
 
 export { SECRET_NAME_PATTERN } from "./secret-input";
 export type { SecretSummary } from "./types";
@@ -49,12 +51,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
   const api = useToolsApi();
   const client = useQueryClient();
   const key = toolsAccessKeys.secrets(companyId);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      (await api<SecretsResponse>(toolsApiPath(companyId, "/secrets"), { signal })).secrets,
-    initialData: initialSecrets,
-  });
+  const query = useCompanyList(secretsList, companyId, initialSecrets);
   const secrets = query.data;
   const [action, setAction] = useState<RowAction>(null);
 
@@ -105,26 +102,18 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
           them.
         </>
       }
-      refreshing={query.isFetching ? "Refreshing secrets" : undefined}
-      loadError={query.error}
-      loadErrorTitle="Could not refresh the secrets"
-      onRetry={() => void query.refetch()}
-      readOnly={
-        canEdit
-          ? null
-          : { note: "You can view secret metadata but not change it.", testId: "secrets-read-only" }
-      }
+      query={query}
+      noun="secrets"
+      canEdit={canEdit}
+      readOnly={{ note: "You can view secret metadata but not change it.", testId: "secrets-read-only" }}
       notices={<ApiErrorAlert error={revoke.error} title="Could not revoke the secret" />}
-      empty={
-        secrets.length === 0
-          ? {
-              title: "No secrets yet",
-              description:
-                "Store API tokens here instead of writing them into connection settings, then bind them to connections.",
-              testId: "secrets-empty",
-            }
-          : null
-      }
+      isEmpty={secrets.length === 0}
+      empty={{
+        title: "No secrets yet",
+        description:
+          "Store API tokens here instead of writing them into connection settings, then bind them to connections.",
+        testId: "secrets-empty",
+      }}
       footer={
         canEdit ? (
           <SecretCreateForm
@@ -139,18 +128,18 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
     >
       <Table data-testid="secret-table">
         <caption className="sr-only">Secrets (metadata only)</caption>
-        <THead>
-          <TR>
-            <TH>Name</TH>
-            <TH>Status</TH>
-            <TH className="text-right">Current version</TH>
-            <TH className="text-right">Versions</TH>
-            <TH className="text-right">Bindings</TH>
-            <TH>Created</TH>
-            <TH>Updated</TH>
-            <ActionsHeader />
-          </TR>
-        </THead>
+        <HeaderRow
+          columns={[
+            "Name",
+            "Status",
+            { label: "Current version", className: "text-right" },
+            { label: "Versions", className: "text-right" },
+            { label: "Bindings", className: "text-right" },
+            "Created",
+            "Updated",
+          ]}
+          actions
+        />
         <TBody>
           {secrets.map((secret) => {
             const revoked = secret.status === "revoked";
@@ -225,41 +214,39 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
                   </TD>
                 </TR>
                 {current ? (
-                  <tr>
-                    <td colSpan={columns} className="bg-zinc-50 px-4 py-3">
-                      {current === "revoke" ? (
-                        <ConfirmBar
-                          confirmLabel="Revoke secret"
-                          pending={revoke.isPending}
-                          onCancel={() => setAction(null)}
-                          onConfirm={() => revoke.mutate(secret.id)}
-                          data-testid="secret-revoke-bar"
-                        >
-                          Revoke <code className="font-mono">{secret.name}</code> and every version of it?{" "}
-                          {secret.bindingCount > 0
-                            ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
-                            : ""}
-                          This cannot be undone, and the name stays reserved.
-                        </ConfirmBar>
-                      ) : current === "version" ? (
-                        <AddVersionForm
-                          companyId={companyId}
-                          secret={secret}
-                          onDone={(detail) => {
-                            storeDetail(detail);
-                            setAction(null);
-                            return Promise.all([
-                              client.invalidateQueries({ queryKey: key }),
-                              invalidateConnections(client, companyId),
-                            ]);
-                          }}
-                          onCancel={() => setAction(null)}
-                        />
-                      ) : (
-                        <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
-                      )}
-                    </td>
-                  </tr>
+                  <FullRow colSpan={columns} cellClassName="bg-zinc-50 px-4 py-3">
+                    {current === "revoke" ? (
+                      <ConfirmBar
+                        confirmLabel="Revoke secret"
+                        pending={revoke.isPending}
+                        onCancel={() => setAction(null)}
+                        onConfirm={() => revoke.mutate(secret.id)}
+                        data-testid="secret-revoke-bar"
+                      >
+                        Revoke <code className="font-mono">{secret.name}</code> and every version of it?{" "}
+                        {secret.bindingCount > 0
+                          ? `${secret.bindingCount} ${secret.bindingCount === 1 ? "connection binding fails" : "connection bindings fail"} with “missing secret” until another secret is bound. `
+                          : ""}
+                        This cannot be undone, and the name stays reserved.
+                      </ConfirmBar>
+                    ) : current === "version" ? (
+                      <AddVersionForm
+                        companyId={companyId}
+                        secret={secret}
+                        onDone={(detail) => {
+                          storeDetail(detail);
+                          setAction(null);
+                          return Promise.all([
+                            client.invalidateQueries({ queryKey: key }),
+                            invalidateConnections(client, companyId),
+                          ]);
+                        }}
+                        onCancel={() => setAction(null)}
+                      />
+                    ) : (
+                      <SecretDetails companyId={companyId} secretId={secret.id} now={now} />
+                    )}
+                  </FullRow>
                 ) : null}
               </Fragment>
             );

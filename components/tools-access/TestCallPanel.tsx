@@ -4,17 +4,14 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { Field } from "../ui/Field";
-import { Input } from "../ui/Input";
+import { InputField, namedOptions, SelectField, type SelectOption, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
-import { Select } from "../ui/Select";
-import { Textarea } from "../ui/Textarea";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { DecisionCard } from "./DecisionCard";
 import { useToolTargets } from "./hooks";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { NamedRef, PolicyTestInput, PolicyTestResult } from "./types";
+import type { NamedRef, PolicyTestInput, PolicyTestResult, ToolTargets } from "./types";
 
 export interface TestCallPanelProps {
   companyId: string;
@@ -27,6 +24,25 @@ export interface TestCallPanelProps {
 type FieldErrors = Partial<Record<"agentId" | "tool" | "arguments", string>>;
 
 const TOOL_NAME = /^[^\s_][^\s]*__[^\s]+$/;
+
+type ContextKey = "issue" | "project" | "routine";
+
+/** The optional context pickers: an issue, a project or a routine the call is made for. */
+const CONTEXT_PICKERS: readonly {
+  key: ContextKey;
+  label: string;
+  none: string;
+  options: (targets: ToolTargets | undefined) => SelectOption[];
+}[] = [
+  {
+    key: "issue",
+    label: "Issue",
+    none: "No issue",
+    options: (t) => (t?.issues ?? []).map((i) => ({ value: i.id, label: `${i.identifier} · ${i.title}` })),
+  },
+  { key: "project", label: "Project", none: "No project", options: (t) => namedOptions(t?.projects ?? []) },
+  { key: "routine", label: "Routine", none: "No routine", options: (t) => namedOptions(t?.routines ?? []) },
+];
 
 /** Parses the arguments box: empty means `{}`; anything else must be a JSON object. */
 export function parseArgumentsJson(
@@ -56,9 +72,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
   const [agentId, setAgentId] = useState(agents[0]?.id ?? "");
   const [tool, setTool] = useState("");
   const [argsText, setArgsText] = useState("{}");
-  const [issueId, setIssueId] = useState("");
-  const [projectId, setProjectId] = useState("");
-  const [routineId, setRoutineId] = useState("");
+  const [context, setContext] = useState<Record<ContextKey, string>>({ issue: "", project: "", routine: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [attempt, setAttempt] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
@@ -90,9 +104,9 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
       return;
     }
     const body: PolicyTestInput = { agentId, tool: toolName, arguments: parsed.value };
-    if (issueId) body.issueId = issueId;
-    if (projectId) body.projectId = projectId;
-    if (routineId) body.routineId = routineId;
+    if (context.issue) body.issueId = context.issue;
+    if (context.project) body.projectId = context.project;
+    if (context.routine) body.routineId = context.routine;
     test.mutate(body);
   }
 
@@ -118,117 +132,60 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
             aria-label="Test a tool call"
           >
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field id={`${id}-agent`} label="Agent" required error={errors.agentId}>
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={agentId}
-                    onChange={(e) => setAgentId(e.target.value)}
-                    disabled={agents.length === 0}
-                    data-testid="test-agent"
-                  >
-                    <option value="">{agents.length === 0 ? "No agents yet" : "Choose an agent…"}</option>
-                    {agents.map((a) => (
-                      <option key={a.id} value={a.id}>
-                        {a.name}
-                      </option>
-                    ))}
-                  </Select>
-                )}
-              </Field>
-              <Field
+              <SelectField
+                id={`${id}-agent`}
+                label="Agent"
+                required
+                error={errors.agentId}
+                value={agentId}
+                onValueChange={setAgentId}
+                disabled={agents.length === 0}
+                data-testid="test-agent"
+                placeholder={agents.length === 0 ? "No agents yet" : "Choose an agent…"}
+                options={namedOptions(agents)}
+              />
+              <InputField
                 id={`${id}-tool`}
                 label="Tool"
                 required
                 error={errors.tool}
                 hint="Qualified name: application__tool."
-              >
-                {(control) => (
-                  <Input
-                    {...control}
-                    value={tool}
-                    onChange={(e) => setTool(e.target.value)}
-                    placeholder="github__create_issue"
-                    autoComplete="off"
-                    spellCheck={false}
-                    className="font-mono"
-                    data-testid="test-tool"
-                  />
-                )}
-              </Field>
+                value={tool}
+                onValueChange={setTool}
+                placeholder="github__create_issue"
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                data-testid="test-tool"
+              />
             </div>
-            <Field
+            <TextareaField
               id={`${id}-arguments`}
               label="Arguments"
               error={errors.arguments}
               hint="A JSON object, as the agent would send it."
-            >
-              {(control) => (
-                <Textarea
-                  {...control}
-                  rows={5}
-                  value={argsText}
-                  onChange={(e) => setArgsText(e.target.value)}
-                  spellCheck={false}
-                  className="font-mono"
-                  data-testid="test-arguments"
-                />
-              )}
-            </Field>
+              rows={5}
+              value={argsText}
+              onValueChange={setArgsText}
+              spellCheck={false}
+              className="font-mono"
+              data-testid="test-arguments"
+            />
             <fieldset className="space-y-2">
               <legend className="text-sm font-medium text-zinc-800">Context (optional)</legend>
               <div className="grid gap-4 sm:grid-cols-3">
-                <Field id={`${id}-issue`} label="Issue">
-                  {(control) => (
-                    <Select
-                      {...control}
-                      value={issueId}
-                      onChange={(e) => setIssueId(e.target.value)}
-                      data-testid="test-issue"
-                    >
-                      <option value="">{targets.isPending ? "Loading…" : "No issue"}</option>
-                      {(t?.issues ?? []).map((i) => (
-                        <option key={i.id} value={i.id}>
-                          {i.identifier} · {i.title}
-                        </option>
-                      ))}
-                    </Select>
-                  )}
-                </Field>
-                <Field id={`${id}-project`} label="Project">
-                  {(control) => (
-                    <Select
-                      {...control}
-                      value={projectId}
-                      onChange={(e) => setProjectId(e.target.value)}
-                      data-testid="test-project"
-                    >
-                      <option value="">{targets.isPending ? "Loading…" : "No project"}</option>
-                      {(t?.projects ?? []).map((p) => (
-                        <option key={p.id} value={p.id}>
-                          {p.name}
-                        </option>
-                      ))}
-                    </Select>
-                  )}
-                </Field>
-                <Field id={`${id}-routine`} label="Routine">
-                  {(control) => (
-                    <Select
-                      {...control}
-                      value={routineId}
-                      onChange={(e) => setRoutineId(e.target.value)}
-                      data-testid="test-routine"
-                    >
-                      <option value="">{targets.isPending ? "Loading…" : "No routine"}</option>
-                      {(t?.routines ?? []).map((r) => (
-                        <option key={r.id} value={r.id}>
-                          {r.name}
-                        </option>
-                      ))}
-                    </Select>
-                  )}
-                </Field>
+                {CONTEXT_PICKERS.map((picker) => (
+                  <SelectField
+                    key={picker.key}
+                    id={`${id}-${picker.key}`}
+                    label={picker.label}
+                    value={context[picker.key]}
+                    onValueChange={(value) => setContext((prev) => ({ ...prev, [picker.key]: value }))}
+                    data-testid={`test-${picker.key}`}
+                    placeholder={targets.isPending ? "Loading…" : picker.none}
+                    options={picker.options(t)}
+                  />
+                ))}
               </div>
               <ApiErrorAlert error={targets.error} title="Could not load issues, projects and routines" />
             </fieldset>

@@ -225,3 +225,22 @@ export const approvalKeys = {
   /** `GET /api/companies/:companyId/approvals` → `FormalApproval[]` (not below `/tools`). */
   formalApprovals: (companyId: string) => ["tools-access", companyId, "formal-approvals"] as const,
 };
+
+/** How to fetch one of a company's lists: its query key, its path and the field holding the rows. */
+export interface CompanyList<R, T> {
+  key: (companyId: string) => readonly unknown[];
+  path: (companyId: string) => string;
+  pick: (response: R) => T;
+}
+
+/** The company lists whose query key and path share one name: `toolsAccessKeys.secrets`, `/secrets`. */
+export type ToolsListName = "applications" | "examples" | "policies" | "profiles" | "secrets";
+
+/** A `CompanyList` at `/api/companies/:companyId/tools/<name>`, cached under `toolsAccessKeys[name]`. */
+export function toolsList<R, T>(name: ToolsListName, pick: (response: R) => T): CompanyList<R, T> {
+  return {
+    key: (companyId) => toolsAccessKeys[name](companyId),
+    path: (companyId) => toolsApiPath(companyId, `/${name}`),
+    pick,
+  };
+}

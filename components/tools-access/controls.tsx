@@ -4,7 +4,7 @@ import { type ComponentProps, type ReactNode, useEffect, useRef } from "react";
 import { Button } from "../ui/Button";
 import { cn, focusRing } from "../ui/cn";
 import { PendingButton } from "../ui/PendingButton";
-import { TD } from "../ui/Table";
+import { FullRow, TD } from "../ui/Table";
 
 const checkboxClass = cn(
   "mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-accent-600 disabled:cursor-not-allowed",
@@ -247,5 +247,41 @@ export function RemoveCell({
         Remove
       </PendingButton>
     </TD>
+  );
+}
+
+/** A `ConfirmBar` in a row of its own, below the table row it asks about. */
+export function ConfirmRow({ colSpan, ...bar }: ConfirmBarProps & { colSpan: number }) {
+  return (
+    <FullRow colSpan={colSpan}>
+      <ConfirmBar {...bar} />
+    </FullRow>
+  );
+}
+
+/** A form's right-aligned, small submit button that shows `pendingLabel` while `pending`. */
+export function SubmitRow({
+  pending,
+  pendingLabel,
+  testId,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex justify-end">
+      <PendingButton
+        pending={pending}
+        pendingLabel={pendingLabel}
+        type="submit"
+        size="sm"
+        data-testid={testId}
+      >
+        {children}
+      </PendingButton>
+    </div>
   );
 }

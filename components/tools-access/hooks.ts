@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { type DefinedUseQueryResult, type QueryKey, useQuery } from "@tanstack/react-query";
+import type { CompanyList } from "./api";
 import { catalogEntriesQuery, toolTargetsQuery } from "./profile-queries";
 import { useToolsApi } from "./ToolsApiProvider";
 
@@ -12,4 +13,29 @@ export function useToolTargets(companyId: string) {
 /** Applications, connections and catalog entries to pick from (`GET /catalog-entries`). */
 export function useCatalogEntries(companyId: string) {
   return useQuery(catalogEntriesQuery(useToolsApi(), companyId));
+}
+
+/**
+ * A query seeded by the server render: `GET path` through the company's API, reduced by `pick`
+ * (usually the response's list field), starting from `initialData`.
+ */
+export function useSeededQuery<R, T>(
+  queryKey: QueryKey,
+  path: string,
+  pick: (response: R) => T,
+  initialData: T,
+): DefinedUseQueryResult<T> {
+  const api = useToolsApi();
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => pick(await api<R>(path, { signal })),
+    initialData,
+  });
+  // `initialData` is always set, so `data` is too; the overload cannot see that for a generic T.
+  return query as DefinedUseQueryResult<T>;
+}
+
+/** A company list seeded by the server render (see `CompanyList`). */
+export function useCompanyList<R, T>(list: CompanyList<R, T>, companyId: string, initialData: T) {
+  return useSeededQuery(list.key(companyId), list.path(companyId), list.pick, initialData);
 }

@@ -1,4 +1,4 @@
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
 
 export type TableProps = ComponentProps<"table"> & {
@@ -58,5 +58,48 @@ export function ActionsHeader() {
     <TH>
       <span className="sr-only">Actions</span>
     </TH>
+  );
+}
+
+/** A column heading: its text, or its text with classes (e.g. `text-right` for numbers). */
+export type ColumnHeading = string | { label: ReactNode; className?: string };
+
+/** A table's `<thead>`: one heading a column, then the row-actions column when `actions`. */
+export function HeaderRow({
+  columns,
+  actions = false,
+}: {
+  columns: readonly ColumnHeading[];
+  actions?: boolean;
+}) {
+  return (
+    <THead>
+      <TR>
+        {columns.map((column, index) =>
+          typeof column === "string" ? (
+            <TH key={column}>{column}</TH>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the columns are a fixed list
+            <TH key={index} className={column.className}>
+              {column.label}
+            </TH>
+          ),
+        )}
+        {actions ? <ActionsHeader /> : null}
+      </TR>
+    </THead>
+  );
+}
+
+export type FullRowProps = ComponentProps<"tr"> & { colSpan: number; cellClassName?: string };
+
+/** A row of one cell across the columns: a panel below the row it belongs to (a question, details, a form). */
+export function FullRow({ colSpan, cellClassName = "px-4 py-2", children, ...props }: FullRowProps) {
+  return (
+    <tr {...props}>
+      <td colSpan={colSpan} className={cellClassName}>
+        {children}
+      </td>
+    </tr>
   );
 }

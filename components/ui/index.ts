@@ -23,6 +23,17 @@ export { CopyButton, type CopyButtonProps } from "./CopyButton";
 export { type ClassValue, cn, focusRing } from "./cn";
 export { EmptyState, type EmptyStateProps } from "./EmptyState";
 export { Field, type FieldControlProps, type FieldProps, fieldIds } from "./Field";
+export {
+  InputField,
+  type InputFieldProps,
+  namedOptions,
+  SelectField,
+  type SelectFieldProps,
+  type SelectOption,
+  TextareaField,
+  type TextareaFieldProps,
+  valueOptions,
+} from "./FieldControls";
 export { controlStyles, Input, type InputProps } from "./Input";
 export { type KeyValueItem, KeyValueList, type KeyValueListProps } from "./KeyValueList";
 export { Label, type LabelProps } from "./Label";
@@ -35,5 +46,18 @@ export { Select, type SelectProps } from "./Select";
 export { Skeleton, type SkeletonProps, TableSkeleton, type TableSkeletonProps } from "./Skeleton";
 export { Spinner, type SpinnerProps, type SpinnerSize } from "./Spinner";
 export { SubmitButton, type SubmitButtonProps } from "./SubmitButton";
-export { ActionsHeader, Table, type TableProps, TBody, TD, TH, THead, TR } from "./Table";
+export {
+  ActionsHeader,
+  type ColumnHeading,
+  FullRow,
+  type FullRowProps,
+  HeaderRow,
+  Table,
+  type TableProps,
+  TBody,
+  TD,
+  TH,
+  THead,
+  TR,
+} from "./Table";
 export { Textarea, type TextareaProps } from "./Textarea";

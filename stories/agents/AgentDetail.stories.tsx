@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { AgentDetail } from "@/components/agents/AgentDetail";
-import { Alert, Card, CardBody, Skeleton } from "@/components/ui";
+import { Card, CardBody, Skeleton } from "@/components/ui";
 import { agentRuns, agents, COMPANY_ID, NOW } from "../sample-data";
+import { errorStory } from "../support/states";
 
 const meta = {
   title: "Agents/AgentDetail",
@@ -29,10 +30,8 @@ export const Loading: Story = {
     </div>
   ),
 };
-export const NotFound: Story = {
-  render: () => (
-    <Alert tone="danger" title="Agent not found" code="NOT_FOUND">
-      This agent does not exist or belongs to another company.
-    </Alert>
-  ),
-};
+export const NotFound: Story = errorStory(
+  "Agent not found",
+  "NOT_FOUND",
+  "This agent does not exist or belongs to another company.",
+);

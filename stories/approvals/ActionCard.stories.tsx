@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { useState } from "react";
 import { expect, userEvent, within } from "storybook/test";
 import { ActionCard, type ActionCardChange, type ActionCardProps } from "@/components/approvals/ActionCard";
+import { click, findText, steps } from "../support/play";
 import {
   allRequests,
   approvedRequest,
@@ -132,11 +133,10 @@ export const ExecuteRefused: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("action-execute"));
-    await canvas.findByText("the tool's schema changed since the request was made; it was not run");
-  },
+  play: steps(
+    click("action-execute"),
+    findText("the tool's schema changed since the request was made; it was not run"),
+  ),
 };
 
 /** A card written before the payload carried the request (no actions, body text instead of a reason). */

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { expect, userEvent, within } from "storybook/test";
 import { ApprovalsInbox } from "@/components/approvals/ApprovalsInbox";
+import { click, clickFirst, expectVisible, findText, steps } from "../support/play";
 import {
   allRequests,
   approvedRequest,
@@ -42,11 +43,7 @@ export const All: Story = { args: { initialTab: "all" } };
 export const ExecutedWithTrustForm: Story = {
   args: { initialTab: "all", initialRequests: [executedRequest, pendingRequest] },
   decorators: [withApprovalsApi({ actionRequests: [executedRequest, pendingRequest] })],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("trust-open"));
-    await expect(await canvas.findByTestId("trust-form")).toBeVisible();
-  },
+  play: steps(click("trust-open"), expectVisible("trust-form")),
 };
 
 /** Proposing the rule: it stays pending until another admin accepts it. */
@@ -79,9 +76,5 @@ export const ApproveRefused: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getAllByTestId("inbox-approve")[0]!);
-    await canvas.findByText("the request has expired");
-  },
+  play: steps(clickFirst("inbox-approve"), findText("the request has expired")),
 };

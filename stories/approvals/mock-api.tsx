@@ -3,12 +3,10 @@
  * the approvals components work in Storybook without a server. Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
 import type { ActionRequest, FormalApproval, TrustRule, TrustRuleScope } from "@/components/approvals/types";
 import { createQueryClient } from "@/components/providers/QueryProvider";
 import type { Fetcher } from "@/components/tools-access/api";
-import { ToolsApiProvider } from "@/components/tools-access/ToolsApiProvider";
+import { mockApiDecorator, mockResponses, scopedFetcher } from "../support/mock-http";
 import { COMPANY_ID, NOW } from "./fixtures";
 
 export interface ApprovalsMockFailure {
@@ -34,19 +32,7 @@ export interface ApprovalsMockOptions {
   delayMs?: number;
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(body === undefined ? "" : JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": "req_story_0002" },
-  });
-}
-
-function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>) {
-  return json(status, {
-    error: { code, message, ...(details ? { details } : {}) },
-    requestId: "req_story_0002",
-  });
-}
+const { json, errorResponse } = mockResponses("req_story_0002");
 
 /** A fetcher backed by mutable in-memory state; follows the server's state rules. */
 export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetcher {
@@ -211,31 +197,15 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
     return errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
   }
 
-  return async (input, init) => {
-    const url = new URL(input, "http://storybook.local");
-    const method = (init?.method ?? "GET").toUpperCase();
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    if (!url.pathname.startsWith(base))
-      return errorResponse(404, "not_found", `No story mock for ${url.pathname}`);
-    const body = typeof init?.body === "string" && init.body ? JSON.parse(init.body) : undefined;
-    return handle(method, url.pathname.slice(base.length), url.searchParams, body);
-  };
-}
-
-function MockApprovalsApi({ options, children }: { options: ApprovalsMockOptions; children: ReactNode }) {
-  const [setup] = useState(() => ({ client: createQueryClient(), fetcher: createApprovalsFetcher(options) }));
-  return (
-    <QueryClientProvider client={setup.client}>
-      <ToolsApiProvider fetcher={setup.fetcher}>{children}</ToolsApiProvider>
-    </QueryClientProvider>
+  return scopedFetcher(
+    base,
+    options.delayMs,
+    (path) => errorResponse(404, "not_found", `No story mock for ${path}`),
+    handle,
   );
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory approvals API per story. */
 export function withApprovalsApi(options: ApprovalsMockOptions = {}): Decorator {
-  return (Story) => (
-    <MockApprovalsApi options={options}>
-      <Story />
-    </MockApprovalsApi>
-  );
+  return mockApiDecorator(() => ({ client: createQueryClient(), fetcher: createApprovalsFetcher(options) }));
 }

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { IssueList } from "@/components/issues/IssueList";
-import { Alert, buttonStyles, TableSkeleton } from "@/components/ui";
+import { buttonStyles } from "@/components/ui";
 import { COMPANY_ID, issues, NOW } from "../sample-data";
+import { databaseErrorStory, tableLoadingStory } from "../support/states";
 
 const meta = {
   title: "Issues/IssueList",
@@ -23,13 +24,5 @@ export const Empty: Story = {
     ),
   },
 };
-export const Loading: Story = {
-  render: () => <TableSkeleton rows={5} columns={6} label="Loading issues…" />,
-};
-export const LoadError: Story = {
-  render: () => (
-    <Alert tone="danger" title="Could not load issues" code="DB_UNAVAILABLE">
-      The database did not respond. Reload the page to try again.
-    </Alert>
-  ),
-};
+export const Loading: Story = tableLoadingStory(5, 6, "Loading issues…");
+export const LoadError: Story = databaseErrorStory("issues");

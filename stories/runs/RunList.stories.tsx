@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { RunList } from "@/components/runs/RunList";
-import { Alert, TableSkeleton } from "@/components/ui";
 import { COMPANY_ID, NOW, runs } from "../sample-data";
+import { databaseErrorStory, tableLoadingStory } from "../support/states";
 
 const meta = {
   title: "Runs/RunList",
@@ -14,11 +14,5 @@ type Story = StoryObj<typeof meta>;
 
 export const AllStatuses: Story = {};
 export const Empty: Story = { args: { runs: [] } };
-export const Loading: Story = { render: () => <TableSkeleton rows={5} columns={6} label="Loading runs…" /> };
-export const LoadError: Story = {
-  render: () => (
-    <Alert tone="danger" title="Could not load runs" code="DB_UNAVAILABLE">
-      The database did not respond. Reload the page to try again.
-    </Alert>
-  ),
-};
+export const Loading: Story = tableLoadingStory(5, 6, "Loading runs…");
+export const LoadError: Story = databaseErrorStory("runs");

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { userEvent, within } from "storybook/test";
 import { ApplicationsManager } from "@/components/tools-access/ApplicationsManager";
+import { choose, clear, click, clickFirst, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID } from "./fixtures";
 import { applicationRecords, applications, catalogs, connections } from "./gateway-fixtures";
 import { withGatewayApi } from "./gateway-mock-api";
@@ -29,39 +29,31 @@ export const ReadOnly: Story = { args: { canEdit: false } };
 
 /** Archiving is final, so it asks first. */
 export const ConfirmArchive: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getAllByTestId("app-archive")[0]!);
-  },
+  play: steps(clickFirst("app-archive")),
 };
 
 /** The slug suggestion follows the name until the slug is typed by hand. */
 export const CreateFilled: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("app-create-name"), "Jira Cloud");
-    await userEvent.selectOptions(canvas.getByTestId("app-create-type"), "mcp_http");
-  },
+  play: steps(typeInto("app-create-name", "Jira Cloud"), choose("app-create-type", "mcp_http")),
 };
 
 /** The server refuses a slug that is taken; its message and code are shown. */
 export const CreateError: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("app-create-name"), "GitHub again");
-    await userEvent.clear(canvas.getByTestId("app-create-slug"));
-    await userEvent.type(canvas.getByTestId("app-create-slug"), "github");
-    await userEvent.click(canvas.getByTestId("app-create-submit"));
-    await canvas.findByText("an application with slug `github` already exists");
-  },
+  play: steps(
+    typeInto("app-create-name", "GitHub again"),
+    clear("app-create-slug"),
+    typeInto("app-create-slug", "github"),
+    click("app-create-submit"),
+    findText("an application with slug `github` already exists"),
+  ),
 };
 
 /** A slug the server would refuse is caught before sending. */
 export const CreateInvalidSlug: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("app-create-name"), "Files");
-    await userEvent.clear(canvas.getByTestId("app-create-slug"));
-    await userEvent.type(canvas.getByTestId("app-create-slug"), "9 Files");
-    await userEvent.click(canvas.getByTestId("app-create-submit"));
-  },
+  play: steps(
+    typeInto("app-create-name", "Files"),
+    clear("app-create-slug"),
+    typeInto("app-create-slug", "9 Files"),
+    click("app-create-submit"),
+  ),
 };

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
+import { choose, clickFirst, steps, typeInto } from "../support/play";
 import { agentRefs, auditEvents, COMPANY_ID, NOW, olderAuditEvents } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -35,21 +36,15 @@ export const Empty: Story = {
 export const AllLoaded: Story = { args: { initialEvents: allEvents, initialCursor: null } };
 
 export const ExpandedRow: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getAllByTestId("audit-row-toggle")[0]!);
-  },
+  play: steps(clickFirst("audit-row-toggle")),
 };
 
 export const FilteredToDenials: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.selectOptions(within(canvasElement).getByTestId("audit-filter-decision"), "deny");
-  },
+  play: steps(choose("audit-filter-decision", "deny")),
 };
 
 export const FilteredEmpty: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.type(within(canvasElement).getByTestId("audit-filter-tool"), "jira__");
-  },
+  play: steps(typeInto("audit-filter-tool", "jira__")),
 };
 
 /** The caller lacks tools:view_audit: the server's message and code are shown. */
@@ -79,7 +74,5 @@ export const LoadError: Story = {
 export const Loading: Story = {
   args: { initialEvents: [], initialCursor: null },
   decorators: [withToolsApi({ audit: allEvents, delayMs: 1_000_000 })],
-  play: async ({ canvasElement }) => {
-    await userEvent.selectOptions(within(canvasElement).getByTestId("audit-filter-decision"), "allow");
-  },
+  play: steps(choose("audit-filter-decision", "allow")),
 };

@@ -1,37 +1,23 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { ConnectionDetail } from "@/components/tools-access/ConnectionDetail";
+import { click, findTestId, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
-  applicationRecords,
   archivedConnection,
-  bindingRecords,
-  catalogs,
-  connections,
   disabledConnection,
   draftConnection,
   healthErrorConnection,
   missingSecretConnection,
-  sandboxUpstream,
-  secretRecords,
 } from "./gateway-fixtures";
-import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
-
-const api: GatewayMockOptions = {
-  applications: applicationRecords,
-  connections,
-  catalogs,
-  secrets: secretRecords,
-  bindings: bindingRecords,
-  upstream: { [draftConnection.id]: sandboxUpstream },
-};
+import { connectionsWorld, withGatewayApi } from "./gateway-mock-api";
 
 const meta = {
   title: "Tools & Access/ConnectionDetail",
   component: ConnectionDetail,
   args: { companyId: COMPANY_ID, canEdit: true, connection: activeConnection, now: NOW },
-  decorators: [withGatewayApi(api)],
+  decorators: [withGatewayApi(connectionsWorld)],
 } satisfies Meta<typeof ConnectionDetail>;
 
 export default meta;
@@ -70,11 +56,7 @@ export const Draft: Story = { args: { connection: draftConnection } };
 /** Enable before it is ready: the server's 409 `connection_not_ready` lists what is missing. */
 export const DraftNotReady: Story = {
   args: { connection: draftConnection },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-enable"));
-    await canvas.findByTestId("connection-not-ready");
-  },
+  play: steps(click("connection-enable"), findTestId("connection-not-ready")),
 };
 
 /** The whole lifecycle against the in-memory API: test, refresh, approve everything, enable. */
@@ -108,28 +90,24 @@ export const ReadOnly: Story = { args: { canEdit: false } };
 
 /** Disabling asks for an optional reason. */
 export const DisableWithReason: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-disable"));
-    await userEvent.type(canvas.getByTestId("connection-disable-reason"), "rotating the GitHub token");
-  },
+  play: steps(
+    click("connection-disable"),
+    typeInto("connection-disable-reason", "rotating the GitHub token"),
+  ),
 };
 
 export const ConfirmArchive: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getByTestId("connection-archive"));
-  },
+  play: steps(click("connection-archive")),
 };
 
 /** A credential typed into the headers is refused with `inline_secret`. */
 export const EditInlineSecret: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-edit"));
-    await userEvent.type(canvas.getByTestId("connection-edit-headers"), "\nX-Api-Key: 0123456789abcdef");
-    await userEvent.click(canvas.getByTestId("connection-edit-submit"));
-    await canvas.findByText("These settings hold a credential");
-  },
+  play: steps(
+    click("connection-edit"),
+    typeInto("connection-edit-headers", "\nX-Api-Key: 0123456789abcdef"),
+    click("connection-edit-submit"),
+    findText("These settings hold a credential"),
+  ),
 };
 
 /** Bind another secret: choose it, the header and a prefix. */
@@ -147,15 +125,11 @@ export const AddBinding: Story = {
 export const TestFails: Story = {
   decorators: [
     withGatewayApi({
-      ...api,
+      ...connectionsWorld,
       testOutcomes: {
         [activeConnection.id]: { health: "error", error: "upstream_timeout: no answer within 30000 ms" },
       },
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-test"));
-    await canvas.findByTestId("connection-health-error");
-  },
+  play: steps(click("connection-test"), findTestId("connection-health-error")),
 };

@@ -1,34 +1,21 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { userEvent, within } from "storybook/test";
 import { ConnectionStatusBadge } from "@/components/tools-access/ConnectionStatusBadge";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import { HealthBadge } from "@/components/tools-access/HealthBadge";
 import type { Connection } from "@/components/tools-access/types";
+import { choose, click, findTestId, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
   applicationChoices,
-  applicationRecords,
-  bindingRecords,
   catalogs,
   connections,
   disabledConnection,
   draftConnection,
   healthErrorConnection,
   missingSecretConnection,
-  sandboxUpstream,
-  secretRecords,
 } from "./gateway-fixtures";
-import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
-
-const api: GatewayMockOptions = {
-  applications: applicationRecords,
-  connections,
-  catalogs,
-  secrets: secretRecords,
-  bindings: bindingRecords,
-  upstream: { [draftConnection.id]: sandboxUpstream },
-};
+import { connectionsWorld, withGatewayApi } from "./gateway-mock-api";
 
 /** `GET /connections` rows: the fixtures with their catalog counts. */
 const listed: Connection[] = connections.map((c) => {
@@ -47,7 +34,7 @@ const meta = {
     applications: applicationChoices,
     now: NOW,
   },
-  decorators: [withGatewayApi(api)],
+  decorators: [withGatewayApi(connectionsWorld)],
 } satisfies Meta<typeof ConnectionsManager>;
 
 export default meta;
@@ -58,7 +45,7 @@ export const Loaded: Story = {};
 
 export const Empty: Story = {
   args: { initialConnections: [] },
-  decorators: [withGatewayApi({ ...api, connections: [] })],
+  decorators: [withGatewayApi({ ...connectionsWorld, connections: [] })],
 };
 
 /** Connections belong to an application; the form says so when there is none. */
@@ -90,48 +77,34 @@ export const HealthError: Story = { args: { selectedId: healthErrorConnection.id
 /** A new Draft cannot be enabled before a passing test and a reviewed catalog: the 409 says what is missing. */
 export const DraftNotReady: Story = {
   args: { selectedId: draftConnection.id },
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("connection-enable"));
-    await canvas.findByTestId("connection-not-ready");
-  },
+  play: steps(click("connection-enable"), findTestId("connection-not-ready")),
 };
 
 /** Remote MCP asks for a URL; a loopback URL notes that only the operator can allow it. */
 export const CreateRemote: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.selectOptions(canvas.getByTestId("connection-create-application"), "app-github");
-    await userEvent.type(canvas.getByTestId("connection-create-name"), "staging org");
-    await userEvent.type(canvas.getByTestId("connection-create-url"), "http://127.0.0.1:8787/mcp");
-    await canvas.findByTestId("private-upstream-note");
-  },
+  play: steps(
+    choose("connection-create-application", "app-github"),
+    typeInto("connection-create-name", "staging org"),
+    typeInto("connection-create-url", "http://127.0.0.1:8787/mcp"),
+    findTestId("private-upstream-note"),
+  ),
 };
 
 /** A token typed into the headers is refused with `inline_secret`. */
 export const CreateInlineSecret: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.selectOptions(canvas.getByTestId("connection-create-application"), "app-github");
-    await userEvent.type(canvas.getByTestId("connection-create-name"), "staging org");
-    await userEvent.type(
-      canvas.getByTestId("connection-create-url"),
-      "https://mcp.github.example/staging/mcp",
-    );
-    await userEvent.type(canvas.getByTestId("connection-create-headers"), "Authorization: Bearer 0123456789");
-    await userEvent.click(canvas.getByTestId("connection-create-submit"));
-    await canvas.findByText("These settings hold a credential");
-  },
+  play: steps(
+    choose("connection-create-application", "app-github"),
+    typeInto("connection-create-name", "staging org"),
+    typeInto("connection-create-url", "https://mcp.github.example/staging/mcp"),
+    typeInto("connection-create-headers", "Authorization: Bearer 0123456789"),
+    click("connection-create-submit"),
+    findText("These settings hold a credential"),
+  ),
 };
 
 /** The plugin type asks for a plugin id instead of a URL. */
 export const CreatePlugin: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.selectOptions(
-      within(canvasElement).getByTestId("connection-create-application"),
-      "app-text",
-    );
-  },
+  play: steps(choose("connection-create-application", "app-text")),
 };
 
 /** Every lifecycle state and health result. */

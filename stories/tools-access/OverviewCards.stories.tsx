@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { OverviewCards } from "@/components/tools-access/OverviewCards";
-import { Alert, Skeleton } from "@/components/ui";
+import { Skeleton } from "@/components/ui";
+import { errorStory } from "../support/states";
 
 const meta = {
   title: "Tools & Access/OverviewCards",
@@ -50,10 +51,8 @@ export const Loading: Story = {
   ),
 };
 
-export const LoadError: Story = {
-  render: () => (
-    <Alert tone="danger" title="Could not load the overview" code="GATEWAY_UNAVAILABLE">
-      The gateway did not answer. The counts will appear once it is reachable.
-    </Alert>
-  ),
-};
+export const LoadError: Story = errorStory(
+  "Could not load the overview",
+  "GATEWAY_UNAVAILABLE",
+  "The gateway did not answer. The counts will appear once it is reachable.",
+);

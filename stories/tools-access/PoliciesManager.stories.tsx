@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { PoliciesManager } from "@/components/tools-access/PoliciesManager";
+import { click, clickFirst, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, policies } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -25,9 +26,7 @@ export const Empty: Story = {
 export const ReadOnly: Story = { args: { canEdit: false } };
 
 export const CreateForm: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getByTestId("policy-new"));
-  },
+  play: steps(click("policy-new")),
 };
 
 export const EditForm: Story = {
@@ -57,14 +56,13 @@ export const SaveError: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("policy-new"));
-    await userEvent.type(canvas.getByTestId("policy-name"), "Block GitLab");
-    await userEvent.type(canvas.getByTestId("policy-globs"), "gitlab__*");
-    await userEvent.click(canvas.getByTestId("policy-submit"));
-    await canvas.findByText("invalid body at `selectors.toolGlobs.0`: unknown application slug `gitlab`");
-  },
+  play: steps(
+    click("policy-new"),
+    typeInto("policy-name", "Block GitLab"),
+    typeInto("policy-globs", "gitlab__*"),
+    click("policy-submit"),
+    findText("invalid body at `selectors.toolGlobs.0`: unknown application slug `gitlab`"),
+  ),
 };
 
 /** Toggling fails: the switch stays as it was and the error is shown. */
@@ -83,15 +81,12 @@ export const ToggleError: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getAllByTestId("policy-enabled-toggle")[0]!);
-    await canvas.findByText("this policy is managed by an installed example and cannot be changed");
-  },
+  play: steps(
+    clickFirst("policy-enabled-toggle"),
+    findText("this policy is managed by an installed example and cannot be changed"),
+  ),
 };
 
 export const ConfirmDelete: Story = {
-  play: async ({ canvasElement }) => {
-    await userEvent.click(within(canvasElement).getAllByTestId("policy-delete")[0]!);
-  },
+  play: steps(clickFirst("policy-delete")),
 };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { userEvent, within } from "storybook/test";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
+import { click, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, emptyCatalog, profiles } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -55,12 +55,11 @@ export const CreateError: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("profile-create-name"), "Finance tools");
-    await userEvent.click(canvas.getByTestId("profile-create-submit"));
-    await canvas.findByText("you do not have permission to do this");
-  },
+  play: steps(
+    typeInto("profile-create-name", "Finance tools"),
+    click("profile-create-submit"),
+    findText("you do not have permission to do this"),
+  ),
 };
 
 /** A validation error with per-field details from the server. */
@@ -80,17 +79,13 @@ export const AddEntryError: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("profile-entry-value"), "*");
-    await userEvent.click(canvas.getByTestId("profile-entry-add"));
-    await canvas.findByText("invalid body at `selector.glob`: pattern is too broad");
-  },
+  play: steps(
+    typeInto("profile-entry-value", "*"),
+    click("profile-entry-add"),
+    findText("invalid body at `selector.glob`: pattern is too broad"),
+  ),
 };
 
 export const ConfirmDelete: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByTestId("profile-delete"));
-  },
+  play: steps(click("profile-delete")),
 };

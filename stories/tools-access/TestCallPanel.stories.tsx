@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { userEvent, within } from "storybook/test";
 import { TestCallPanel } from "@/components/tools-access/TestCallPanel";
+import { clear, click, findTestId, findText, steps, typeInto } from "../support/play";
 import {
   agentRefs,
   allowedResult,
@@ -45,24 +45,22 @@ export const NoAgents: Story = { args: { agents: [] } };
 
 /** Runs a test against the in-memory API. */
 export const RunTest: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("test-tool"), "github__delete_repo");
-    await userEvent.clear(canvas.getByTestId("test-arguments"));
-    await userEvent.type(canvas.getByTestId("test-arguments"), '{{"repo": "acme/firmware-old"}');
-    await userEvent.click(canvas.getByTestId("test-submit"));
-    await canvas.findByTestId("test-decision");
-  },
+  play: steps(
+    typeInto("test-tool", "github__delete_repo"),
+    clear("test-arguments"),
+    typeInto("test-arguments", '{{"repo": "acme/firmware-old"}'),
+    click("test-submit"),
+    findTestId("test-decision"),
+  ),
 };
 
 export const InvalidArguments: Story = {
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("test-tool"), "github__list_issues");
-    await userEvent.clear(canvas.getByTestId("test-arguments"));
-    await userEvent.type(canvas.getByTestId("test-arguments"), "[[1, 2]");
-    await userEvent.click(canvas.getByTestId("test-submit"));
-  },
+  play: steps(
+    typeInto("test-tool", "github__list_issues"),
+    clear("test-arguments"),
+    typeInto("test-arguments", "[[1, 2]"),
+    click("test-submit"),
+  ),
 };
 
 export const ServerError: Story = {
@@ -79,10 +77,9 @@ export const ServerError: Story = {
       ],
     }),
   ],
-  play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.type(canvas.getByTestId("test-tool"), "github__list_issues");
-    await userEvent.click(canvas.getByTestId("test-submit"));
-    await canvas.findByText("agent not found");
-  },
+  play: steps(
+    typeInto("test-tool", "github__list_issues"),
+    click("test-submit"),
+    findText("agent not found"),
+  ),
 };

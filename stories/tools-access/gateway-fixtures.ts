@@ -336,10 +336,12 @@ export const catalogs: Record<string, ConnectionCatalogEntry[]> = {
   [archivedConnection.id]: [],
 };
 
-/** `GET /applications` as the server would count the fixtures above. */
-export const applications: Application[] = applicationRecords.map((app) => {
-  const conns = connections.filter((c) => c.applicationId === app.id);
-  const entries = conns.flatMap((c) => catalogs[c.id] ?? []);
+/** An application as `GET /applications` presents it: its connections by status, its tools by risk. */
+export function countApplication(
+  app: ApplicationRecord,
+  conns: readonly Connection[],
+  entries: readonly ConnectionCatalogEntry[],
+): Application {
   const risks = entries.map((e) => e.riskOverride ?? e.risk);
   const byStatus: Application["connections"] = {};
   for (const c of conns) byStatus[c.status] = (byStatus[c.status] ?? 0) + 1;
@@ -356,6 +358,16 @@ export const applications: Application[] = applicationRecords.map((app) => {
       },
     },
   };
+}
+
+/** `GET /applications` as the server would count the fixtures above. */
+export const applications: Application[] = applicationRecords.map((app) => {
+  const conns = connections.filter((c) => c.applicationId === app.id);
+  return countApplication(
+    app,
+    conns,
+    conns.flatMap((c) => catalogs[c.id] ?? []),
+  );
 });
 
 // Secrets

@@ -3,11 +3,7 @@
  * top of `createMockFetcher` (which still answers profiles, policies, targets and audit). Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import { createQueryClient } from "@/components/providers/QueryProvider";
-import { type Fetcher, toolsAccessKeys } from "@/components/tools-access/api";
-import { ToolsApiProvider } from "@/components/tools-access/ToolsApiProvider";
+import type { Fetcher } from "@/components/tools-access/api";
 import type {
   Application,
   ApplicationRecord,
@@ -22,9 +18,21 @@ import type {
   SecretSummary,
   TransportConfig,
 } from "@/components/tools-access/types";
-import { COMPANY_ID, catalog, NOW, targets } from "./fixtures";
-import type { MockBinding, MockSecret } from "./gateway-fixtures";
-import { createMockFetcher, type MockApiOptions } from "./mock-api";
+import { mockApiDecorator, mockResponses, parseCall, storyDelay } from "../support/mock-http";
+import { COMPANY_ID, NOW } from "./fixtures";
+import {
+  applicationRecords,
+  bindingRecords,
+  catalogs,
+  connections,
+  countApplication,
+  draftConnection,
+  type MockBinding,
+  type MockSecret,
+  sandboxUpstream,
+  secretRecords,
+} from "./gateway-fixtures";
+import { createMockFetcher, type MockApiOptions, pickerSeededClient } from "./mock-api";
 
 export interface UpstreamTool {
   name: string;
@@ -50,19 +58,7 @@ export interface GatewayMockOptions extends MockApiOptions {
   smokeResults?: Record<string, ExampleSmokeResult>;
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": "req_story_0002" },
-  });
-}
-
-function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>) {
-  return json(status, {
-    error: { code, message, ...(details ? { details } : {}) },
-    requestId: "req_story_0002",
-  });
-}
+const { json, errorResponse } = mockResponses("req_story_0002");
 
 const CREDENTIAL_HEADER = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|apikey|credential/i;
 
@@ -107,21 +103,11 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
 
   function presentApplication(app: ApplicationRecord): Application {
     const conns = state.connections.filter((c) => c.applicationId === app.id);
-    const entries = conns.flatMap((c) => catalogOf(c.id));
-    const risks = entries.map((e) => e.riskOverride ?? e.risk);
-    return {
-      ...app,
-      connections: counts(conns.map((c) => c.status)),
-      tools: {
-        total: entries.length,
-        quarantined: entries.filter((e) => e.status === "quarantined").length,
-        byRisk: {
-          read: risks.filter((r) => r === "read").length,
-          write: risks.filter((r) => r === "write").length,
-          destructive: risks.filter((r) => r === "destructive").length,
-        },
-      },
-    };
+    return countApplication(
+      app,
+      conns,
+      conns.flatMap((c) => catalogOf(c.id)),
+    );
   }
 
   function presentConnection(c: Connection, withCounts = false): Connection {
@@ -578,40 +564,33 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
   }
 
   return async (input, init) => {
-    const url = new URL(input, "http://storybook.local");
-    const method = (init?.method ?? "GET").toUpperCase();
+    const { url, method, readBody } = parseCall(input, init);
     if (url.pathname.startsWith(base)) {
-      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-      const body = typeof init?.body === "string" && init.body ? JSON.parse(init.body) : undefined;
-      const answer = await handle(method, url.pathname.slice(base.length), url.searchParams, body);
+      await storyDelay(options.delayMs);
+      const answer = await handle(method, url.pathname.slice(base.length), url.searchParams, readBody());
       if (answer) return answer;
     }
     return fallback(input, init);
   };
 }
 
-function MockGatewayApi({ options, children }: { options: GatewayMockOptions; children: ReactNode }) {
-  const [setup] = useState(() => {
-    const client = createQueryClient();
-    if (options.seed !== false) {
-      const companyId = options.companyId ?? COMPANY_ID;
-      client.setQueryData(toolsAccessKeys.targets(companyId), options.targets ?? targets);
-      client.setQueryData(toolsAccessKeys.catalogEntries(companyId), options.catalog ?? catalog);
-    }
-    return { client, fetcher: createGatewayMockFetcher(options) };
-  });
-  return (
-    <QueryClientProvider client={setup.client}>
-      <ToolsApiProvider fetcher={setup.fetcher}>{children}</ToolsApiProvider>
-    </QueryClientProvider>
-  );
-}
+/**
+ * The connection screens' world: every application, connection, catalog, secret and binding of
+ * the fixtures, and a sandbox upstream behind the draft connection.
+ */
+export const connectionsWorld: GatewayMockOptions = {
+  applications: applicationRecords,
+  connections,
+  catalogs,
+  secrets: secretRecords,
+  bindings: bindingRecords,
+  upstream: { [draftConnection.id]: sandboxUpstream },
+};
 
 /** Story decorator: a fresh QueryClient and an in-memory API (gateway endpoints included) per story. */
 export function withGatewayApi(options: GatewayMockOptions = {}): Decorator {
-  return (Story) => (
-    <MockGatewayApi options={options}>
-      <Story />
-    </MockGatewayApi>
-  );
+  return mockApiDecorator(() => ({
+    client: pickerSeededClient(options),
+    fetcher: createGatewayMockFetcher(options),
+  }));
 }

@@ -3,11 +3,7 @@
  * a server. Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import { createQueryClient } from "@/components/providers/QueryProvider";
-import { type Fetcher, toolsAccessKeys } from "@/components/tools-access/api";
-import { ToolsApiProvider } from "@/components/tools-access/ToolsApiProvider";
+import type { Fetcher } from "@/components/tools-access/api";
 import type {
   AuditEvent,
   CatalogEntriesResponse,
@@ -20,6 +16,7 @@ import type {
   Selector,
   ToolTargets,
 } from "@/components/tools-access/types";
+import { mockApiDecorator, mockResponses, scopedFetcher, seededQueryClient } from "../support/mock-http";
 import {
   allowedResult,
   approvalResult,
@@ -60,19 +57,7 @@ export interface MockApiOptions {
   seed?: boolean;
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(body === undefined ? "" : JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": "req_story_0001" },
-  });
-}
-
-function errorResponse(status: number, code: string, message: string, details?: Record<string, unknown>) {
-  return json(status, {
-    error: { code, message, ...(details ? { details } : {}) },
-    requestId: "req_story_0001",
-  });
-}
+const { json, errorResponse } = mockResponses("req_story_0001");
 
 function defaultTestResult(input: PolicyTestInput): PolicyTestResult {
   if (input.tool.includes("delete")) return deniedResult;
@@ -279,39 +264,28 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
     return errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
   }
 
-  return async (input, init) => {
-    const url = new URL(input, "http://storybook.local");
-    const method = (init?.method ?? "GET").toUpperCase();
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    if (!url.pathname.startsWith(base))
-      return errorResponse(404, "not_found", `No story mock for ${url.pathname}`);
-    const body = typeof init?.body === "string" && init.body ? JSON.parse(init.body) : undefined;
-    return handle(method, url.pathname.slice(base.length), url.searchParams, body);
-  };
-}
-
-function MockToolsApi({ options, children }: { options: MockApiOptions; children: ReactNode }) {
-  const [setup] = useState(() => {
-    const client = createQueryClient();
-    if (options.seed !== false) {
-      const companyId = options.companyId ?? COMPANY_ID;
-      client.setQueryData(toolsAccessKeys.targets(companyId), options.targets ?? targets);
-      client.setQueryData(toolsAccessKeys.catalogEntries(companyId), options.catalog ?? catalog);
-    }
-    return { client, fetcher: createMockFetcher(options) };
-  });
-  return (
-    <QueryClientProvider client={setup.client}>
-      <ToolsApiProvider fetcher={setup.fetcher}>{children}</ToolsApiProvider>
-    </QueryClientProvider>
+  return scopedFetcher(
+    base,
+    options.delayMs,
+    (path) => errorResponse(404, "not_found", `No story mock for ${path}`),
+    handle,
   );
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory API per story. */
 export function withToolsApi(options: MockApiOptions = {}): Decorator {
-  return (Story) => (
-    <MockToolsApi options={options}>
-      <Story />
-    </MockToolsApi>
-  );
+  return mockApiDecorator(() => ({
+    client: pickerSeededClient(options),
+    fetcher: createMockFetcher(options),
+  }));
+}
+
+/** The QueryClient the tools stories start with: the pickers' lists cached unless `seed: false`. */
+export function pickerSeededClient(options: MockApiOptions) {
+  return seededQueryClient({
+    seed: options.seed,
+    companyId: options.companyId ?? COMPANY_ID,
+    targets: options.targets ?? targets,
+    catalog: options.catalog ?? catalog,
+  });
 }

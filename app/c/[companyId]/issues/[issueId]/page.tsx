@@ -2,8 +2,6 @@ import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { iso, orNotFound, requireCompanyPage, requireUserContext } from "../../../../_lib/session";
 
@@ -15,7 +13,7 @@ export default async function IssuePage({
   params: Promise<{ companyId: string; issueId: string }>;
 }) {
   const { companyId, issueId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
+  const { ctx, can } = await requireCompanyPage(companyId);
   const issue = await orNotFound(getIssue(ctx, issueId));
   if (issue.companyId !== companyId) return orNotFound(Promise.reject(new Error("wrong company")));
 
@@ -31,7 +29,7 @@ export default async function IssuePage({
   return (
     <IssueThread
       companyId={companyId}
-      canReview={roleHas(company.role as MembershipRole, "tools:approve")}
+      canReview={can("tools:approve")}
       now={new Date().toISOString()}
       issue={{
         id: issue.id,

@@ -3,7 +3,6 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { type MemberActionState, MembersManager } from "@/components/members/MembersManager";
 import { PageHeader } from "@/components/ui/PageHeader";
-import { roleHas } from "@/server/auth/capabilities";
 import { configuredPublicOrigin, requestHost } from "@/server/config/proxy";
 import {
   AddMemberInput,
@@ -22,7 +21,7 @@ export const dynamic = "force-dynamic";
 /** Company Settings › Members. Everyone in the company sees it; owners change it. */
 export default async function MembersPage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
+  const { ctx, company, can } = await requireCompanyPage(companyId);
   const members = await listMembers(ctx, companyId);
 
   async function memberAction(_state: MemberActionState, formData: FormData): Promise<MemberActionState> {
@@ -76,7 +75,7 @@ export default async function MembersPage({ params }: { params: Promise<{ compan
       />
       <MembersManager
         members={members.map((m) => ({ ...m, joinedAt: iso(m.joinedAt)! }))}
-        canManage={roleHas(company.role as never, "members:manage")}
+        canManage={can("members:manage")}
         currentUserId={ctx.actor.userId}
         action={memberAction}
       />

@@ -6,8 +6,6 @@ import { QueryProvider } from "@/components/providers/QueryProvider";
 import { listFormalApprovals } from "@/server/approvals/formal";
 import { listActionRequests } from "@/server/approvals/review";
 import { listTrustRules } from "@/server/approvals/trust-rules";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { toClient } from "../../../../../_lib/serialize";
 import { requireCompanyPage } from "../../../../../_lib/session";
 
@@ -15,8 +13,7 @@ export const metadata: Metadata = { title: "Approvals · Tools & Access" };
 
 export default async function ApprovalsPage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
-  const role = company.role as MembershipRole;
+  const { ctx, can } = await requireCompanyPage(companyId);
   const [requests, rules, approvals] = await Promise.all([
     listActionRequests(ctx, companyId, { limit: 200 }),
     listTrustRules(ctx, companyId),
@@ -27,20 +24,16 @@ export default async function ApprovalsPage({ params }: { params: Promise<{ comp
       <div className="space-y-8">
         <ApprovalsInbox
           companyId={companyId}
-          canReview={roleHas(role, "tools:approve")}
-          canTrust={roleHas(role, "tools:admin")}
+          canReview={can("tools:approve")}
+          canTrust={can("tools:admin")}
           initialRequests={toClient(requests)}
         />
         <FormalApprovals
           companyId={companyId}
-          canDecide={roleHas(role, "tools:admin")}
+          canDecide={can("tools:admin")}
           initialApprovals={toClient(approvals)}
         />
-        <TrustRulesTable
-          companyId={companyId}
-          canEdit={roleHas(role, "tools:admin")}
-          initialRules={toClient(rules)}
-        />
+        <TrustRulesTable companyId={companyId} canEdit={can("tools:admin")} initialRules={toClient(rules)} />
       </div>
     </QueryProvider>
   );

@@ -4,8 +4,6 @@ import { QueryProvider } from "@/components/providers/QueryProvider";
 import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
 import type { AuditEvent } from "@/components/tools-access/types";
 import { Alert } from "@/components/ui/Alert";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { listAgents } from "@/server/core/agents";
 import { listAuditEvents } from "@/server/tools/audit-log";
 import { requireCompanyPage } from "../../../../../_lib/session";
@@ -27,8 +25,8 @@ export default async function AuditPage({
     ...(sp.runId && UUID.test(sp.runId) ? { runId: sp.runId } : {}),
     ...(sp.issueId && UUID.test(sp.issueId) ? { issueId: sp.issueId } : {}),
   };
-  const { ctx, company } = await requireCompanyPage(companyId);
-  if (!roleHas(company.role as MembershipRole, "tools:view_audit")) {
+  const { ctx, can } = await requireCompanyPage(companyId);
+  if (!can("tools:view_audit")) {
     return (
       <Alert tone="warning" title="Audit is restricted" code="forbidden">
         Reading the tool audit trail needs the <code>tools:view_audit</code> capability (owners and admins).

@@ -2,8 +2,6 @@ import type { Metadata } from "next";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import type { Connection } from "@/components/tools-access/types";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { listApplications } from "@/server/tools/applications";
 import { listConnections } from "@/server/tools/connections";
 import { toClient } from "../../../../../_lib/serialize";
@@ -24,7 +22,7 @@ export default async function ConnectionsPage({
   const sp = await searchParams;
   const applicationId = sp.applicationId && UUID.test(sp.applicationId) ? sp.applicationId : undefined;
   const selectedId = sp.connection && UUID.test(sp.connection) ? sp.connection : undefined;
-  const { ctx, company } = await requireCompanyPage(companyId);
+  const { ctx, can } = await requireCompanyPage(companyId);
   const [connections, applications] = await Promise.all([
     listConnections(ctx, companyId, { applicationId }),
     listApplications(ctx, companyId),
@@ -33,7 +31,7 @@ export default async function ConnectionsPage({
     <QueryProvider>
       <ConnectionsManager
         companyId={companyId}
-        canEdit={roleHas(company.role as MembershipRole, "tools:manage_connections")}
+        canEdit={can("tools:manage_connections")}
         initialConnections={toClient<Connection[]>(connections)}
         applications={applications
           .filter((a) => a.status === "active")

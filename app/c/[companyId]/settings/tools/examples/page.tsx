@@ -2,8 +2,6 @@ import type { Metadata } from "next";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ExamplesPanel } from "@/components/tools-access/ExamplesPanel";
 import type { Example } from "@/components/tools-access/types";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { listAgents } from "@/server/core/agents";
 import { listExamples } from "@/server/examples/examples";
 import { toClient } from "../../../../../_lib/serialize";
@@ -13,13 +11,13 @@ export const metadata: Metadata = { title: "Examples · Tools & Access" };
 
 export default async function ExamplesPage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
+  const { ctx, can } = await requireCompanyPage(companyId);
   const [examples, agents] = await Promise.all([listExamples(ctx, companyId), listAgents(ctx, companyId)]);
   return (
     <QueryProvider>
       <ExamplesPanel
         companyId={companyId}
-        canInstall={roleHas(company.role as MembershipRole, "tools:admin")}
+        canInstall={can("tools:admin")}
         initialExamples={toClient<Example[]>(examples)}
         agents={agents.filter((a) => a.status === "active").map((a) => ({ id: a.id, name: a.name }))}
       />

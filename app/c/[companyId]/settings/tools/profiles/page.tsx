@@ -2,8 +2,6 @@ import type { Metadata } from "next";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
 import type { Profile } from "@/components/tools-access/types";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
 import { listProfiles } from "@/server/tools/profiles";
 import { requireCompanyPage } from "../../../../../_lib/session";
 
@@ -18,13 +16,13 @@ export default async function ProfilesPage({
 }) {
   const { companyId } = await params;
   const { profile: selected } = await searchParams;
-  const { ctx, company } = await requireCompanyPage(companyId);
+  const { ctx, can } = await requireCompanyPage(companyId);
   const profiles = await listProfiles(ctx, companyId);
   return (
     <QueryProvider>
       <ProfilesManager
         companyId={companyId}
-        canEdit={roleHas(company.role as MembershipRole, "tools:manage_profiles")}
+        canEdit={can("tools:manage_profiles")}
         initialProfiles={JSON.parse(JSON.stringify(profiles)) as Profile[]}
         initialSelectedId={profiles.some((p) => p.id === selected) ? selected : undefined}
       />

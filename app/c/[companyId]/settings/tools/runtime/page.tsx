@@ -5,9 +5,7 @@ import { Button } from "@/components/ui/Button";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RelativeTime } from "@/components/ui/RelativeTime";
-import { ActionsHeader, Table, TBody, TD, TH, THead, TR } from "@/components/ui/Table";
-import { roleHas } from "@/server/auth/capabilities";
-import type { MembershipRole } from "@/server/contracts/values";
+import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
 import { iso, requireCompanyPage, requireUserContext } from "../../../../../_lib/session";
@@ -28,8 +26,8 @@ const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"
 // templates they start from. Actions go through the same verbs as the admin API.
 export default async function RuntimePage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
-  const { ctx, company } = await requireCompanyPage(companyId);
-  const canManage = roleHas(company.role as MembershipRole, "tools:manage_runtime");
+  const { ctx, can } = await requireCompanyPage(companyId);
+  const canManage = can("tools:manage_runtime");
   const [slots, templates] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
     listStdioTemplates(ctx, companyId),
@@ -61,17 +59,10 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
           </CardBody>
         ) : (
           <Table>
-            <THead>
-              <TR>
-                <TH>Status</TH>
-                <TH>Process</TH>
-                <TH>Started</TH>
-                <TH>Last used</TH>
-                <TH>Restarts</TH>
-                <TH>Last error</TH>
-                <ActionsHeader />
-              </TR>
-            </THead>
+            <HeaderRow
+              columns={["Status", "Process", "Started", "Last used", "Restarts", "Last error"]}
+              actions
+            />
             <TBody>
               {slots.map((s) => (
                 <TR key={s.id} data-testid="slot-row" data-status={s.status}>
@@ -135,14 +126,7 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
           </CardBody>
         ) : (
           <Table>
-            <THead>
-              <TR>
-                <TH>Name</TH>
-                <TH>Command</TH>
-                <TH>Status</TH>
-                <TH>Slots</TH>
-              </TR>
-            </THead>
+            <HeaderRow columns={["Name", "Command", "Status", "Slots"]} />
             <TBody>
               {templates.map((t) => (
                 <TR key={t.id} data-testid="template-row">
