@@ -2,6 +2,8 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
+import type { FormalApproval } from "@/server/contracts/api/approvals";
+import type { Served } from "@/server/contracts/api/common";
 import { APPROVAL_STATUSES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -73,12 +75,13 @@ export async function listFormalApprovals(
   await requireCompany(ctx, companyId, "company:read");
   const conds: SQL[] = [eq(approvals.companyId, companyId)];
   if (q.status) conds.push(eq(approvals.status, q.status));
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(approvals)
     .where(and(...conds))
     .orderBy(desc(approvals.createdAt))
     .limit(q.limit);
+  return rows satisfies Served<typeof FormalApproval>[];
 }
 
 async function applyApproval(

@@ -2,6 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Profile } from "@/server/contracts/api/profiles";
 import { isValidGlob, MAX_GLOB_LENGTH } from "@/server/contracts/glob";
 import { BINDING_TARGETS, RISKS, type Risk } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
@@ -137,7 +139,7 @@ function present(p: typeof toolProfiles.$inferSelect, entries: EntryRow[], bindi
       })),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
-  };
+  } satisfies Served<typeof Profile>;
 }
 export type ProfileView = ReturnType<typeof present>;
 
