@@ -314,7 +314,7 @@ export const toolProfileEntries = pgTable(
     connectionId: uuid("connection_id"),
     catalogEntryId: uuid("catalog_entry_id"),
     toolGlob: text("tool_glob"),
-    risk: text("risk"),
+    risk: text("risk").$type<Risk>(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -19,8 +19,7 @@ export type ProfileSelector = z.infer<typeof ProfileSelector>;
 export const ProfileEntry = z.object({
   id: z.string(),
   mode: z.enum(PROFILE_ENTRY_MODES),
-  /** Null for a row this build cannot read (the engine ignores it too). */
-  selector: ProfileSelector.nullable(),
+  selector: ProfileSelector,
   /** Human text from the server, e.g. "tools matching github__*". */
   label: z.string(),
 });
