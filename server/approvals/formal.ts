@@ -84,6 +84,12 @@ export async function listFormalApprovals(
   return rows satisfies Served<typeof FormalApproval>[];
 }
 
+/**
+ * What an accepted approval acts on, read from its jsonb payload at the boundary: an id that
+ * is not a UUID (a row edited by hand, a payload of another kind) acts on nothing.
+ */
+const ApprovalTarget = z.looseObject({ trustRuleId: z.uuid().optional(), policyId: z.uuid().optional() });
+
 async function applyApproval(
   tx: Tx,
   companyId: string,
@@ -91,7 +97,8 @@ async function applyApproval(
   accepted: boolean,
   now: Date,
 ) {
-  const payload = a.payload as { trustRuleId?: string; policyId?: string };
+  const parsed = ApprovalTarget.safeParse(a.payload);
+  const payload = parsed.success ? parsed.data : {};
   if (a.kind === "trust_rule" && payload.trustRuleId) {
     await tx
       .update(toolTrustRules)
