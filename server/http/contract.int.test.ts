@@ -1,20 +1,16 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { issues } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import { ApplicationsResponse } from "@/server/contracts/api/applications";
 import {
   ActionRequestDecision,
@@ -41,7 +37,7 @@ import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
 // server/contracts/api says, on a company with real data (the outbox example installed against
@@ -145,16 +141,10 @@ beforeAll(async () => {
   const companyId = demo.companyId;
   ids.companyId = companyId;
   ids.agentId = demo.agents[0]!.id;
-  outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
-  setExampleUrlResolver(() => outbox.url);
-  await grantPrivateUpstreams(database.db, [outbox.url]);
-
   // The example install makes an application, a connection with its catalog, a credential
   // secret bound to it, a profile bound to the company and the example's policies.
-  const installed = await call(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, exampleId: "outbox" },
-  });
+  const installed = await installOutbox(database.db, demo);
+  outbox = installed.outbox;
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   const install = ExampleInstallResult.parse(installed.json);
   ids.connectionId = install.connectionId;
@@ -162,17 +152,7 @@ beforeAll(async () => {
 
   // One call held for approval, approved, executed and promoted to a trust rule: the ledger,
   // the audit trail, the review queue, trust rules and formal approvals all have rows.
-  const [issue] = await database.db
-    .select({ id: issues.id })
-    .from(issues)
-    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, ids.agentId)))
-    .limit(1);
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    token: demo.agents[0]!.apiKey,
-    params: { agentId: ids.agentId },
-    body: { issueId: issue!.id },
-  });
-  const token = run.json.gateway.token;
+  const { token } = await startFirstAgentRun(database.db, demo);
   const agentCall = (body: unknown) =>
     call<{ error?: { actionRequestId?: string }; result?: { structuredContent?: Record<string, unknown> } }>(
       callRoute.POST,
