@@ -172,7 +172,7 @@ function presentBinding(b: BindingRow, secretName: string, status: "ok" | "missi
     connectionId: b.connectionId,
     secretId: b.secretId,
     secretName,
-    placement: b.placement as SecretPlacement,
+    placement: b.placement,
     target: b.target,
     valuePrefix: b.valuePrefix,
     version: b.version,
