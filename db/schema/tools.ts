@@ -14,6 +14,7 @@ import {
 import type { ReviewedVersion } from "../../server/contracts/api/catalog";
 import type { TransportConfig } from "../../server/contracts/api/connections";
 import type { PolicyEffect } from "../../server/contracts/api/policies";
+import type { StdioArgSlot, StdioEnvSlot } from "../../server/contracts/api/stdio";
 import type {
   ArgumentConstraint,
   PolicyConditions,
@@ -69,31 +70,8 @@ export const toolApplications = pgTable(
   ],
 );
 
-/** A value a company may put in one slot of an approved stdio command. Small and strict on purpose. */
-export type StdioSlotRule =
-  | { kind: "enum"; values: string[] }
-  | { kind: "pattern"; pattern: string; maxLength: number }
-  | { kind: "string"; maxLength: number };
-
-/** An argument slot: appended after the fixed arguments, in catalogue order, as `[flag?, value]`. */
-export interface StdioArgSlot {
-  name: string;
-  description?: string;
-  required: boolean;
-  /** Passed as its own argument before the value, e.g. `--root`. */
-  flag?: string;
-  rule: StdioSlotRule;
-}
-
-/** An environment slot: a literal value for one variable, or (secret) a company secret binding. */
-export interface StdioEnvSlot {
-  name: string;
-  description?: string;
-  required: boolean;
-  /** The value comes from the connection's `env_var` secret binding, not from the template. */
-  secret: boolean;
-  rule: StdioSlotRule;
-}
+// The slots of a catalogue command: their zod schemas are contracts (shared with the client).
+export type { StdioArgSlot, StdioEnvSlot, StdioSlotRule } from "../../server/contracts/api/stdio";
 
 /**
  * The operator's stdio command catalogue (instance-level, not company-scoped): the only

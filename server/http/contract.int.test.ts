@@ -23,6 +23,7 @@ import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
 import { Connection, ConnectionsResponse } from "@/server/contracts/api/connections";
 import { ExampleInstallResult, ExamplesResponse } from "@/server/contracts/api/examples";
+import { MembersResponse } from "@/server/contracts/api/members";
 import { PoliciesResponse, PolicyTestResult } from "@/server/contracts/api/policies";
 import {
   EffectiveToolsResponse,
@@ -32,6 +33,7 @@ import {
 } from "@/server/contracts/api/profiles";
 import { RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
+import { StdioCommandsResponse, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
@@ -93,6 +95,11 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/action-requests": { schema: ActionRequestsResponse, nonEmpty: "actionRequests" },
   "tools/trust-rules": { schema: TrustRulesResponse, nonEmpty: "trustRules" },
   approvals: { schema: FormalApprovalsResponse, nonEmpty: "approvals" },
+  members: { schema: MembersResponse, nonEmpty: "members" },
+  // The built-in catalogue commands (migration 0012) are enabled; no template exists here, so
+  // only the templates' envelope is checked (server/runtime/*.int.test.ts run real slots).
+  "tools/stdio-commands": { schema: StdioCommandsResponse, nonEmpty: "commands" },
+  "tools/stdio-templates": { schema: StdioTemplatesResponse },
   // No stdio example is installed here: the list is empty, so only its envelope is checked
   // (server/runtime/runtime.int.test.ts runs real slots).
   "tools/runtime-slots": { schema: RuntimeSlotsResponse },
@@ -104,14 +111,12 @@ const NO_CONTRACT: Record<string, string> = {
   agents: "core area, contract not written yet",
   "board-keys": "core area, contract not written yet",
   issues: "core area, contract not written yet",
-  members: "core area, contract not written yet",
   projects: "core area, contract not written yet",
   routines: "core area, contract not written yet",
   runs: "core area, contract not written yet",
   "tools/runtime-slots/[slotId]": "needs a live stdio slot (RuntimeSlotDetail; runtime.int.test.ts)",
-  "tools/stdio-commands": "stdio catalogue: contract not written yet",
-  "tools/stdio-templates": "stdio catalogue: contract not written yet",
-  "tools/stdio-templates/[templateId]": "stdio catalogue: contract not written yet",
+  "tools/stdio-templates/[templateId]":
+    "needs a template, which needs a stdio-capable host (StdioTemplate; runtime.int.test.ts)",
 };
 
 /** Directories (relative to the company routes) of every route.ts that exports GET. */
