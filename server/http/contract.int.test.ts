@@ -22,6 +22,12 @@ import {
 import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
 import { Connection, ConnectionsResponse } from "@/server/contracts/api/connections";
+import {
+  AgentsResponse,
+  BoardKeysResponse,
+  ProjectsResponse,
+  RoutinesResponse,
+} from "@/server/contracts/api/core";
 import { ExampleInstallResult, ExamplesResponse } from "@/server/contracts/api/examples";
 import { MembersResponse } from "@/server/contracts/api/members";
 import { PoliciesResponse, PolicyTestResult } from "@/server/contracts/api/policies";
@@ -96,6 +102,10 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/trust-rules": { schema: TrustRulesResponse, nonEmpty: "trustRules" },
   approvals: { schema: FormalApprovalsResponse, nonEmpty: "approvals" },
   members: { schema: MembersResponse, nonEmpty: "members" },
+  agents: { schema: AgentsResponse, nonEmpty: "agents" },
+  projects: { schema: ProjectsResponse, nonEmpty: "projects" },
+  routines: { schema: RoutinesResponse },
+  "board-keys": { schema: BoardKeysResponse, nonEmpty: "keys" },
   // The built-in catalogue commands (migration 0012) are enabled; no template exists here, so
   // only the templates' envelope is checked (server/runtime/*.int.test.ts run real slots).
   "tools/stdio-commands": { schema: StdioCommandsResponse, nonEmpty: "commands" },
@@ -108,11 +118,7 @@ const CONTRACTS: Record<string, Contract> = {
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
 const NO_CONTRACT: Record<string, string> = {
   "": "company settings: core area, contract not written yet",
-  agents: "core area, contract not written yet",
-  "board-keys": "core area, contract not written yet",
   issues: "core area, contract not written yet",
-  projects: "core area, contract not written yet",
-  routines: "core area, contract not written yet",
   runs: "core area, contract not written yet",
   "tools/runtime-slots/[slotId]": "needs a live stdio slot (RuntimeSlotDetail; runtime.int.test.ts)",
   "tools/stdio-templates/[templateId]":
