@@ -1,7 +1,14 @@
-// Responses of the core company routes: agents, projects, routines and board keys
-// (`/api/companies/:companyId/{agents,projects,routines,board-keys}`, server/core/*.ts).
+// Responses of the core company routes: the company, agents, projects, routines, board keys,
+// issues and runs (`/api/companies/:companyId/…`, server/core/*.ts).
 import { z } from "zod";
-import { AGENT_STATUSES, PROJECT_STATUSES, ROUTINE_STATUSES } from "../values";
+import {
+  AGENT_STATUSES,
+  ISSUE_STATUSES,
+  MEMBERSHIP_ROLES,
+  PROJECT_STATUSES,
+  ROUTINE_STATUSES,
+  RUN_STATUSES,
+} from "../values";
 import { IsoDate, NullableDate } from "./common";
 
 export const Agent = z.object({
@@ -62,3 +69,54 @@ export const BoardKey = z.object({
 });
 
 export const BoardKeysResponse = z.object({ keys: z.array(BoardKey) });
+
+/** An issue as listed (`GET /issues`); `identifier` is `<PREFIX>-<number>`. */
+export const Issue = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  number: z.number(),
+  identifier: z.string(),
+  title: z.string(),
+  body: z.string(),
+  status: z.enum(ISSUE_STATUSES),
+  assigneeAgentId: z.string().nullable(),
+  assigneeName: z.string().nullable(),
+  projectId: z.string().nullable(),
+  projectName: z.string().nullable(),
+  parentId: z.string().nullable(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+
+export const IssuesResponse = z.object({ issues: z.array(Issue) });
+
+/** A heartbeat run as listed (`GET /runs`). */
+export const Run = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  issueId: z.string().nullable(),
+  issueIdentifier: z.string().nullable(),
+  projectId: z.string().nullable(),
+  routineId: z.string().nullable(),
+  status: z.enum(RUN_STATUSES),
+  error: z.string().nullable(),
+  createdAt: IsoDate,
+  startedAt: NullableDate,
+  finishedAt: NullableDate,
+});
+
+export const RunsResponse = z.object({ runs: z.array(Run) });
+
+/** `GET /api/companies/:companyId`: the company with the caller's role in it. */
+export const CompanyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  issuePrefix: z.string(),
+  createdAt: IsoDate,
+  /** May an owner accept a formal approval they proposed themselves? */
+  ownerMaySelfApprove: z.boolean(),
+  role: z.enum(MEMBERSHIP_ROLES),
+});
