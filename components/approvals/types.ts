@@ -1,73 +1,32 @@
 /**
  * Shapes of the approvals JSON API as the UI uses them: action requests and trust rules
  * (`/api/companies/:companyId/tools/...`) and formal approvals (`/api/companies/:companyId/approvals`).
- * Dates are ISO-8601 strings.
+ * Dates are ISO-8601 strings. Responses are the server's contracts (server/contracts/api/
+ * approvals.ts) as the browser receives them (`Wire<…>`); inputs are request bodies.
  */
 
-import type { Risk } from "../tools-access/types";
+import type * as Approvals from "@/server/contracts/api/approvals";
+import type { Wire } from "@/server/contracts/api/common";
+import {
+  ACTION_REQUEST_STATUSES,
+  type APPROVAL_STATUSES,
+  TRUST_RULE_SCOPES,
+  type TRUST_RULE_STATUSES,
+} from "@/server/contracts/values";
 import type { ISODateString } from "../types";
 
 // Action requests (one tool call held for a person's review)
 
-export type ActionRequestStatus =
-  | "pending"
-  | "approved"
-  | "declined"
-  | "executing"
-  | "executed"
-  | "failed"
-  | "superseded"
-  | "expired";
-
-export const ACTION_REQUEST_STATUSES: readonly ActionRequestStatus[] = [
-  "pending",
-  "approved",
-  "declined",
-  "executing",
-  "executed",
-  "failed",
-  "superseded",
-  "expired",
-];
+export type ActionRequestStatus = (typeof ACTION_REQUEST_STATUSES)[number];
+export { ACTION_REQUEST_STATUSES };
 
 /** What the reviewer sees: never the raw arguments, only the gateway's redacted summary. */
-export interface ActionRequestPreview {
-  tool: string;
-  risk: Risk | string;
-  /** Redacted summary of the call's arguments. */
-  arguments: unknown;
-  /** Why the call needs approval (the last line of the policy explanation). */
-  reason: string;
-  policyIds: string[];
-}
-
-export interface ActionRequest {
-  id: string;
-  invocationId: string;
-  runId: string | null;
-  agentId: string | null;
-  issueId: string | null;
-  commentId: string | null;
-  toolName: string;
-  preview: ActionRequestPreview;
-  status: ActionRequestStatus;
-  supersededById: string | null;
-  expiresAt: ISODateString;
-  decidedAt: ISODateString | null;
-  decisionNote: string | null;
-  executedAt: ISODateString | null;
-  createdAt: ISODateString;
-}
-
-export interface ActionRequestsResponse {
-  actionRequests: ActionRequest[];
-}
+export type ActionRequestPreview = Wire<typeof Approvals.ActionRequestPreview>;
+export type ActionRequest = Wire<typeof Approvals.ActionRequest>;
+export type ActionRequestsResponse = Wire<typeof Approvals.ActionRequestsResponse>;
 
 /** `POST …/action-requests/:id/approve` and `…/decline`. */
-export interface ActionRequestDecision {
-  id: string;
-  status: ActionRequestStatus;
-}
+export type ActionRequestDecision = Wire<typeof Approvals.ActionRequestDecision>;
 
 export interface DecisionNoteInput {
   note?: string;
@@ -102,33 +61,12 @@ export interface ActionCardPayload {
 
 // Trust rules (an executed request promoted to "run without asking")
 
-export type TrustRuleScope = "company" | "project" | "agent" | "issue";
-export type TrustRuleStatus = "pending_approval" | "active" | "revoked" | "expired";
+export type TrustRuleScope = (typeof TRUST_RULE_SCOPES)[number];
+export type TrustRuleStatus = (typeof TRUST_RULE_STATUSES)[number];
+export { TRUST_RULE_SCOPES };
 
-export const TRUST_RULE_SCOPES: readonly TrustRuleScope[] = ["company", "project", "agent", "issue"];
-
-export interface TrustRule {
-  id: string;
-  toolName: string;
-  /** The tool schema the rule is pinned to; a changed schema stops the rule matching. */
-  schemaHash: string;
-  scopeType: TrustRuleScope;
-  projectId: string | null;
-  agentId: string | null;
-  issueId: string | null;
-  argumentConstraints: unknown;
-  maxUses: number | null;
-  useCount: number;
-  expiresAt: ISODateString | null;
-  status: TrustRuleStatus;
-  approvalId: string | null;
-  createdAt: ISODateString;
-  revokedAt: ISODateString | null;
-}
-
-export interface TrustRulesResponse {
-  trustRules: TrustRule[];
-}
+export type TrustRule = Wire<typeof Approvals.TrustRule>;
+export type TrustRulesResponse = Wire<typeof Approvals.TrustRulesResponse>;
 
 /** `POST …/action-requests/:id/trust-rule` body. */
 export interface TrustRuleCreateInput {
@@ -139,32 +77,12 @@ export interface TrustRuleCreateInput {
 }
 
 /** `POST …/action-requests/:id/trust-rule` (201). */
-export interface TrustRuleCreated {
-  trustRule: TrustRule;
-  approval: FormalApproval;
-}
+export type TrustRuleCreated = Wire<typeof Approvals.TrustRuleCreated>;
 
 // Formal approvals (four eyes on changes to future autonomy)
 
 export type FormalApprovalKind = "trust_rule" | "policy_enable";
-export type FormalApprovalStatus = "pending" | "approved" | "rejected" | "cancelled" | "expired";
+export type FormalApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-export interface FormalApproval {
-  id: string;
-  kind: FormalApprovalKind | string;
-  status: FormalApprovalStatus;
-  title: string;
-  summary: string | null;
-  payload: Record<string, unknown>;
-  /** "user", "board_key", "agent", "agent_key", "gateway_session" or "system". */
-  requestedByActorType: string;
-  decidedAt: ISODateString | null;
-  decisionNote: string | null;
-  /** Accepted by its own proposer under the company's owner exemption. */
-  ownerSelfApproved?: boolean;
-  createdAt: ISODateString;
-}
-
-export interface FormalApprovalsResponse {
-  approvals: FormalApproval[];
-}
+export type FormalApproval = Wire<typeof Approvals.FormalApproval>;
+export type FormalApprovalsResponse = Wire<typeof Approvals.FormalApprovalsResponse>;

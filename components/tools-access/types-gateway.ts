@@ -1,71 +1,42 @@
-/** Tools & Access API shapes: Effective tools, applications, connections and their catalogs. See types.ts. */
+/**
+ * Tools & Access API shapes: Effective tools, applications, connections and their catalogs.
+ * The response shapes are the server's contracts (server/contracts/api/*.ts) as the browser
+ * receives them (`Wire<…>`: dates are ISO strings); the inputs are request bodies. See types.ts.
+ */
 
-import type { ISODateString } from "../types";
-import type { Risk } from "./types-profiles";
+import type * as Applications from "@/server/contracts/api/applications";
+import type * as Catalog from "@/server/contracts/api/catalog";
+import type { Wire } from "@/server/contracts/api/common";
+import type * as Connections from "@/server/contracts/api/connections";
+import type * as Profiles from "@/server/contracts/api/profiles";
+import type {
+  APPLICATION_STATUSES,
+  ApplicationType,
+  CATALOG_STATUSES,
+  CONNECTION_HEALTH,
+  ConnectionStatus,
+} from "@/server/contracts/values";
+
+export type { ApplicationType, ConnectionStatus };
 
 // Effective tools
 
-export type ProfileLevel = "company" | "project" | "agent" | "routine" | "issue";
-
-export interface EffectiveProfile {
-  id: string;
-  name: string;
-  level: ProfileLevel;
-}
-
-export interface EffectiveTool {
-  catalogEntryId: string;
-  toolName: string;
-  applicationName: string;
-  connectionName: string | null;
-  risk: Risk | string;
-  requiresApproval: boolean;
-  reasons: string[];
-}
-
+export type ProfileLevel = EffectiveProfile["level"];
+export type EffectiveProfile = Wire<typeof Profiles.EffectiveProfile>;
+export type EffectiveTool = Wire<typeof Profiles.EffectiveTool>;
 /** `GET /agents/:agentId/effective-tools` */
-export interface EffectiveToolsResponse {
-  agentId: string;
-  profiles: EffectiveProfile[];
-  tools: EffectiveTool[];
-  hiddenCount: number;
-}
+export type EffectiveToolsResponse = Wire<typeof Profiles.EffectiveToolsResponse>;
 
 // Applications
 
-export type ApplicationType = "mcp_http" | "mcp_stdio" | "paperclip_self" | "paperclip_plugin";
-export type ApplicationStatus = "active" | "archived";
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 /** An application as `POST /applications` and `PATCH /applications/:id` return it (no counts). */
-export interface ApplicationRecord {
-  id: string;
-  /** Namespace of its tools: agents see `<slug>__<tool>`. */
-  slug: string;
-  name: string;
-  description: string | null;
-  type: ApplicationType;
-  status: ApplicationStatus;
-  createdAt: ISODateString;
-  updatedAt: ISODateString;
-  archivedAt?: ISODateString | null;
-}
-
-export interface ApplicationToolCounts {
-  total: number;
-  quarantined: number;
-  byRisk: Partial<Record<Risk, number>>;
-}
-
+export type ApplicationRecord = Wire<typeof Applications.ApplicationRecord>;
+export type ApplicationToolCounts = Wire<typeof Applications.ApplicationToolCounts>;
 /** One row of `GET /applications`. */
-export interface Application extends ApplicationRecord {
-  /** Connection count per connection status; missing statuses mean 0. */
-  connections: Partial<Record<ConnectionStatus, number>>;
-  tools: ApplicationToolCounts;
-}
-
-export interface ApplicationsResponse {
-  applications: Application[];
-}
+export type Application = Wire<typeof Applications.Application>;
+export type ApplicationsResponse = Wire<typeof Applications.ApplicationsResponse>;
 
 export interface ApplicationCreateInput {
   slug: string;
@@ -91,57 +62,15 @@ export interface ApplicationChoice {
 
 // Connections
 
-export type ConnectionStatus = "draft" | "active" | "disabled" | "archived";
-export type ConnectionHealth = "unknown" | "ok" | "error" | "missing_secret";
-export type CatalogEntryStatus = "active" | "quarantined" | "disabled" | "removed";
+export type ConnectionHealth = (typeof CONNECTION_HEALTH)[number];
+export type CatalogEntryStatus = (typeof CATALOG_STATUSES)[number];
 
 /** Non-secret transport settings. Credentials live in company secrets bound to the connection. */
-export interface TransportConfig {
-  url?: string;
-  timeoutMs?: number;
-  maxResultBytes?: number;
-  /** Non-secret headers only; the server refuses credentials here (`inline_secret`). */
-  headers?: Record<string, string>;
-  pluginId?: string;
-}
-
-export interface ConnectionApplicationRef {
-  id: string;
-  slug: string;
-  name: string;
-  type: ApplicationType;
-  status: ApplicationStatus;
-}
-
+export type TransportConfig = Wire<typeof Connections.TransportConfig>;
+export type ConnectionApplicationRef = Wire<typeof Connections.ConnectionApplicationRef>;
 /** `GET /connections/:id` and the answer of every connection verb. */
-export interface Connection {
-  id: string;
-  applicationId: string;
-  name: string;
-  transportConfig: TransportConfig;
-  stdioTemplateId: string | null;
-  status: ConnectionStatus;
-  enabled: boolean;
-  autoApproveReadTools: boolean;
-  healthStatus: ConnectionHealth;
-  healthCheckedAt: ISODateString | null;
-  healthError: string | null;
-  catalogRefreshedAt: ISODateString | null;
-  catalogReviewedAt: ISODateString | null;
-  /** e.g. "operator", "config_changed", or the reason an operator typed. */
-  disabledReason: string | null;
-  lastUsedAt: ISODateString | null;
-  createdAt: ISODateString;
-  updatedAt: ISODateString;
-  archivedAt?: ISODateString | null;
-  application: ConnectionApplicationRef;
-  /** Catalog entry count per status; only `GET /connections` includes it. */
-  catalog?: Partial<Record<CatalogEntryStatus, number>>;
-}
-
-export interface ConnectionsResponse {
-  connections: Connection[];
-}
+export type Connection = Wire<typeof Connections.Connection>;
+export type ConnectionsResponse = Wire<typeof Connections.ConnectionsResponse>;
 
 export interface ConnectionCreateInput {
   applicationId: string;
@@ -158,44 +87,13 @@ export interface ConnectionUpdateInput {
 }
 
 /** `POST /connections/:id/test` */
-export interface ConnectionTestResult {
-  health: Exclude<ConnectionHealth, "unknown">;
-  error: string | null;
-  latencyMs: number;
-  toolCount: number | null;
-  connection: Connection;
-}
+export type ConnectionTestResult = Wire<typeof Connections.ConnectionTestResult>;
 
 /** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
-export interface ConnectionCatalogEntry {
-  id: string;
-  name: string;
-  title: string | null;
-  description: string | null;
-  inputSchema: Record<string, unknown> | null;
-  annotations: Record<string, unknown> | null;
-  risk: Risk | string;
-  riskOverride: Risk | null;
-  status: CatalogEntryStatus;
-  reviewedVersion: Record<string, unknown> | null;
-  reviewedAt: ISODateString | null;
-  firstSeenAt: ISODateString;
-  lastSeenAt: ISODateString;
-}
-
-export interface ConnectionCatalogResponse {
-  entries: ConnectionCatalogEntry[];
-}
-
+export type ConnectionCatalogEntry = Wire<typeof Catalog.ConnectionCatalogEntry>;
+export type ConnectionCatalogResponse = Wire<typeof Catalog.ConnectionCatalogResponse>;
 /** `POST /connections/:id/catalog/refresh` */
-export interface CatalogRefreshResult {
-  added: number;
-  changed: number;
-  unchanged: number;
-  removed: number;
-  quarantined: number;
-  entries: ConnectionCatalogEntry[];
-}
+export type CatalogRefreshResult = Wire<typeof Catalog.CatalogRefreshResult>;
 
 export type CatalogReviewAction = "approve" | "disable";
 
@@ -204,7 +102,4 @@ export interface CatalogReviewInput {
 }
 
 /** `POST /connections/:id/catalog/review` */
-export interface CatalogReviewResult {
-  reviewed: number;
-  entries: ConnectionCatalogEntry[];
-}
+export type CatalogReviewResult = Wire<typeof Catalog.CatalogReviewResult>;

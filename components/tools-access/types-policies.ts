@@ -1,6 +1,13 @@
-/** Tools & Access API shapes: Policies, the policy test and the audit timeline. See types.ts. */
+/**
+ * Tools & Access API shapes: Policies, the policy test and the audit timeline. Responses are
+ * the server's contracts as the browser receives them (`Wire<…>`); the condition and effect
+ * types below are the policy form's (looser while an operator edits). See types.ts.
+ */
 
 import type { z } from "zod";
+import type * as Audit from "@/server/contracts/api/audit";
+import type { Wire } from "@/server/contracts/api/common";
+import type * as Policies from "@/server/contracts/api/policies";
 import type {
   ApprovalEffect as ApprovalEffectSchema,
   PolicySelectors as PolicySelectorsSchema,
@@ -8,9 +15,7 @@ import type {
   RedactEffect as RedactEffectSchema,
   TimeWindow as TimeWindowSchema,
 } from "@/server/contracts/policy-schema";
-import type { PolicyKind, PolicyOperator } from "@/server/contracts/values";
-import type { ISODateString } from "../types";
-import type { Risk } from "./types-profiles";
+import type { DecisionValue, PolicyKind, PolicyOperator } from "@/server/contracts/values";
 
 // Policies
 
@@ -52,19 +57,14 @@ export type ApprovalEffect = z.infer<typeof ApprovalEffectSchema>;
 /** Depends on the kind; `{}` for allow and block. */
 export type PolicyEffect = RateLimitEffect | RedactEffect | ApprovalEffect | Record<string, unknown>;
 
-export interface Policy {
-  id: string;
-  name: string;
-  description: string | null;
+/**
+ * The contract's policy as the console edits it: `kind` narrowed to the kinds this build
+ * knows (the contract admits any stored word) and `conditions` in the form's looser shape.
+ */
+export type Policy = Omit<Wire<typeof Policies.Policy>, "kind" | "conditions"> & {
   kind: PolicyKind;
-  priority: number;
-  enabled: boolean;
-  selectors: PolicySelectors;
   conditions: PolicyConditions;
-  effect: PolicyEffect;
-  createdAt: ISODateString;
-  updatedAt: ISODateString;
-}
+};
 
 export interface PoliciesResponse {
   policies: Policy[];
@@ -92,71 +92,16 @@ export interface PolicyTestInput {
   routineId?: string;
 }
 
-export interface RateLimitState {
-  policyId: string;
-  limit: number;
-  windowSeconds: number;
-  tokens: number;
-  retryAfterMs: number | null;
-}
-
-export interface PolicyDecision {
-  allowed: boolean;
-  visibility: "visible" | "hidden";
-  effects: string[];
-  matchedPolicyIds: string[];
-  reasonCode: string;
-  explanation: string[];
-  redactionPlan: { arguments: string[]; result: string[] };
-  rateLimitState: RateLimitState | null;
-  retryAfterMs: number | null;
-  trustRuleId: string | null;
-  target: { catalogEntryId: string; toolName: string; risk: Risk | string } | null;
-  /** Set when the arguments do not match the tool's input schema (JSON Pointer + message). */
-  argumentIssues?: { path: string; message: string }[];
-}
-
+export type RateLimitState = Wire<typeof Policies.RateLimitState>;
+export type PolicyDecision = Wire<typeof Policies.PolicyDecision>;
 /** `POST /policies/test` */
-export interface PolicyTestResult {
-  decision: PolicyDecision;
-  matchedPolicies: { id: string; name: string; kind: PolicyKind }[];
-}
+export type PolicyTestResult = Wire<typeof Policies.PolicyTestResult>;
 
 // Audit
 
-export type AuditDecision = "allow" | "deny" | "approval_required" | "rate_limited" | "deferred";
-
-export interface AuditEvent {
-  id: string;
-  seq: number;
-  /** e.g. "decision", "execution_started", "result_returned", "rate_limited", "approval_requested" */
-  eventType: string;
-  createdAt: ISODateString;
-  actorType: string;
-  agentId: string | null;
-  agentName: string | null;
-  runId: string | null;
-  issueId: string | null;
-  issueIdentifier: string | null;
-  toolName: string | null;
-  risk: string | null;
-  decision: AuditDecision | null;
-  reasonCode: string | null;
-  matchedPolicyIds: string[];
-  argsSummary: Record<string, unknown> | null;
-  resultSummary: Record<string, unknown> | null;
-  /** Bytes */
-  resultSize: number | null;
-  latencyMs: number | null;
-  errorClass: string | null;
-  /** JSON pointers that were redacted before storage. */
-  redactions: string[];
-}
-
-export interface AuditPage {
-  events: AuditEvent[];
-  nextCursor: string | null;
-}
+export type AuditDecision = DecisionValue;
+export type AuditEvent = Wire<typeof Audit.AuditEvent>;
+export type AuditPage = Wire<typeof Audit.AuditPage>;
 
 export interface AuditFilters {
   agentId?: string;

@@ -1,61 +1,31 @@
-/** Tools & Access API shapes: Profiles: entries, bindings and the pickers' choices. See types.ts. */
+/**
+ * Tools & Access API shapes: Profiles: entries, bindings and the pickers' choices. Responses
+ * are the server's contracts as the browser receives them (`Wire<…>`); inputs are request
+ * bodies. See types.ts.
+ */
 
-import type { Risk } from "@/server/contracts/values";
-import type { ISODateString } from "../types";
+import type * as Catalog from "@/server/contracts/api/catalog";
+import type { NamedRef as NamedRefSchema, Wire } from "@/server/contracts/api/common";
+import type * as Profiles from "@/server/contracts/api/profiles";
+import type { BindingTarget, PROFILE_ENTRY_MODES, PROFILE_STATUSES, Risk } from "@/server/contracts/values";
 
 export type { Risk };
 
-export interface NamedRef {
-  id: string;
-  name: string;
-}
+export type NamedRef = Wire<typeof NamedRefSchema>;
 
 // Profiles
 
-export type ProfileStatus = "active" | "archived";
-export type EntryMode = "include" | "exclude";
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+export type EntryMode = (typeof PROFILE_ENTRY_MODES)[number];
 
-export type Selector =
-  | { type: "application"; applicationId: string }
-  | { type: "connection"; connectionId: string }
-  | { type: "catalog_entry"; catalogEntryId: string }
-  | { type: "tool_glob"; glob: string }
-  | { type: "risk"; risk: Risk };
-
+export type Selector = Wire<typeof Profiles.ProfileSelector>;
 export type SelectorType = Selector["type"];
 
-export interface ProfileEntry {
-  id: string;
-  mode: EntryMode;
-  selector: Selector;
-  /** Human text from the server, e.g. "tools matching github__*". */
-  label: string;
-}
-
-export type BindingTargetType = "company" | "project" | "agent" | "routine" | "issue";
-
-export interface ProfileBinding {
-  id: string;
-  targetType: BindingTargetType;
-  targetId: string | null;
-  /** Human text from the server, e.g. "Agent · Triage Bot" or "Company". */
-  targetLabel: string;
-}
-
-export interface Profile {
-  id: string;
-  name: string;
-  description: string | null;
-  status: ProfileStatus;
-  entries: ProfileEntry[];
-  bindings: ProfileBinding[];
-  createdAt: ISODateString;
-  updatedAt: ISODateString;
-}
-
-export interface ProfilesResponse {
-  profiles: Profile[];
-}
+export type ProfileEntry = Wire<typeof Profiles.ProfileEntry>;
+export type BindingTargetType = BindingTarget;
+export type ProfileBinding = Wire<typeof Profiles.ProfileBinding>;
+export type Profile = Wire<typeof Profiles.Profile>;
+export type ProfilesResponse = Wire<typeof Profiles.ProfilesResponse>;
 
 export interface ProfileCreateInput {
   name: string;
@@ -80,50 +50,12 @@ export interface ProfileBindingInput {
 
 // Pickers
 
-export interface IssueRef {
-  id: string;
-  identifier: string;
-  title: string;
-}
-
+export type IssueRef = Wire<typeof Profiles.IssueRef>;
 /** `GET /targets` */
-export interface ToolTargets {
-  agents: NamedRef[];
-  projects: NamedRef[];
-  routines: NamedRef[];
-  issues: IssueRef[];
-}
+export type ToolTargets = Wire<typeof Profiles.ToolTargets>;
 
-export interface CatalogEntryOption {
-  id: string;
-  name: string;
-  /** `slug__tool` */
-  qualifiedName: string;
-  risk: Risk | string;
-  /** e.g. "active", "quarantined", "disabled", "removed" */
-  status: string;
-  applicationId: string;
-  applicationSlug: string;
-  applicationName: string;
-  connectionId: string | null;
-  connectionName: string | null;
-}
-
-export interface ApplicationOption {
-  id: string;
-  slug: string;
-  name: string;
-}
-
-export interface ConnectionOption {
-  id: string;
-  name: string;
-  applicationId: string;
-}
-
+export type CatalogEntryOption = Wire<typeof Catalog.CatalogEntryOption>;
+export type ApplicationOption = Wire<typeof Catalog.ApplicationOption>;
+export type ConnectionOption = Wire<typeof Catalog.ConnectionOption>;
 /** `GET /catalog-entries`. Every list may be empty before applications are registered. */
-export interface CatalogEntriesResponse {
-  entries: CatalogEntryOption[];
-  applications: ApplicationOption[];
-  connections: ConnectionOption[];
-}
+export type CatalogEntriesResponse = Wire<typeof Catalog.CatalogEntriesResponse>;

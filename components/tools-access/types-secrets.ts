@@ -1,60 +1,25 @@
-/** Tools & Access API shapes: Secrets and their bindings (the API never returns values). See types.ts. */
+/**
+ * Tools & Access API shapes: Secrets and their bindings (the API never returns values).
+ * Responses are the server's contracts as the browser receives them (`Wire<…>`); inputs are
+ * request bodies. See types.ts.
+ */
 
-import type { ISODateString } from "../types";
+import type { Wire } from "@/server/contracts/api/common";
+import type * as Secrets from "@/server/contracts/api/secrets";
+import type { SECRET_PLACEMENTS, SECRET_STATUSES } from "@/server/contracts/values";
 
 // Secrets (the API never returns values)
 
-export type SecretStatus = "active" | "revoked";
-export type SecretPlacement = "http_header" | "env_var";
+export type SecretStatus = (typeof SECRET_STATUSES)[number];
+export type SecretPlacement = (typeof SECRET_PLACEMENTS)[number];
 
 /** One row of `GET /secrets`. */
-export interface SecretSummary {
-  id: string;
-  /** `UPPER_SNAKE`, e.g. `GITHUB_TOKEN`. */
-  name: string;
-  description: string | null;
-  provider: string;
-  status: SecretStatus;
-  /** Versions are numbered 1, 2, 3…; the current one is the newest. */
-  currentVersion: number | null;
-  createdAt: ISODateString;
-  updatedAt: ISODateString;
-  revokedAt: ISODateString | null;
-  /** Live bindings to connections. */
-  bindingCount: number;
-}
-
-export interface SecretsResponse {
-  secrets: SecretSummary[];
-}
-
-export interface SecretVersionInfo {
-  id: string;
-  version: number;
-  status: SecretStatus;
-  keyId: string;
-  createdAt: ISODateString;
-  revokedAt: ISODateString | null;
-  current: boolean;
-}
-
-export interface SecretBindingRef {
-  id: string;
-  connectionId: string;
-  connectionName: string;
-  placement: SecretPlacement;
-  target: string;
-  valuePrefix: string;
-  version: number | null;
-  allowedAgentIds: string[] | null;
-  createdAt: ISODateString;
-}
-
+export type SecretSummary = Wire<typeof Secrets.SecretSummary>;
+export type SecretsResponse = Wire<typeof Secrets.SecretsResponse>;
+export type SecretVersionInfo = Wire<typeof Secrets.SecretVersionInfo>;
+export type SecretBindingRef = Wire<typeof Secrets.SecretBindingRef>;
 /** `GET /secrets/:id`, and the answer of create, add-version and revoke. */
-export interface SecretDetail extends Omit<SecretSummary, "bindingCount"> {
-  versions: SecretVersionInfo[];
-  bindings: SecretBindingRef[];
-}
+export type SecretDetail = Wire<typeof Secrets.SecretDetail>;
 
 export interface SecretCreateInput {
   name: string;
@@ -67,27 +32,8 @@ export interface SecretVersionInput {
 }
 
 /** One row of `GET /connections/:id/secret-bindings`. */
-export interface SecretBinding {
-  id: string;
-  connectionId: string;
-  secretId: string;
-  secretName: string;
-  placement: SecretPlacement;
-  /** Header name (lower-cased by the server) or environment variable name. */
-  target: string;
-  /** e.g. `Bearer `. */
-  valuePrefix: string;
-  /** Pinned version; null follows the secret's current version. */
-  version: number | null;
-  allowedAgentIds: string[] | null;
-  /** `missing_secret` when the secret or the version it resolves to is revoked. */
-  status: "ok" | "missing_secret";
-  createdAt: ISODateString;
-}
-
-export interface SecretBindingsResponse {
-  bindings: SecretBinding[];
-}
+export type SecretBinding = Wire<typeof Secrets.SecretBinding>;
+export type SecretBindingsResponse = Wire<typeof Secrets.SecretBindingsResponse>;
 
 export interface SecretBindingInput {
   secretId: string;

@@ -1,6 +1,8 @@
 /**
  * Shapes of the Tools & Access JSON API (`/api/companies/:companyId/tools/...`) as the UI uses them.
- * Dates are ISO-8601 strings. These are view types for props and responses; they do not mirror rows.
+ * Dates are ISO-8601 strings. Response types are `Wire<…>` of the server's contracts
+ * (server/contracts/api/*.ts, the schemas the verbs satisfy and the contract test parses);
+ * request bodies are declared here.
  */
 
 export type * from "./types-examples";

@@ -16,7 +16,7 @@ export const exampleCredentials = pgTable(
     id: id(),
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     connectionId: uuid("connection_id").notNull(),
-    fixture: text("fixture").notNull(),
+    fixture: text("fixture").$type<"echo" | "todo" | "outbox" | "social">().notNull(),
     /** hex SHA-256 of the credential; the credential itself is never stored outside the secret. */
     credentialHash: text("credential_hash").notNull().unique("example_credentials_hash_uq"),
     createdAt: createdAt(),

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { ActionRequestPreview } from "../../server/contracts/api/approvals";
 import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
 import { users } from "./auth";
 import {
@@ -29,6 +30,7 @@ import {
   ACTION_REQUEST_STATUSES,
   ACTOR_TYPES,
   APPROVAL_STATES,
+  type DecisionValue,
   EXECUTION_STATUSES,
   SLOT_STATUSES,
 } from "./values";
@@ -50,7 +52,7 @@ export const toolGatewaySessions = pgTable(
     expiresAt: ts("expires_at").notNull(),
     revokedAt: ts("revoked_at"),
     revokedReason: text("revoked_reason"),
-    createdByActorType: text("created_by_actor_type").notNull(),
+    createdByActorType: text("created_by_actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
     createdByActorId: text("created_by_actor_id").notNull(),
     lastUsedAt: ts("last_used_at"),
     createdAt: createdAt(),
@@ -83,7 +85,7 @@ export const toolRuntimeSlots = pgTable(
     credentialScope: text("credential_scope").notNull(),
     trustScope: text("trust_scope").notNull(),
     runId: uuid("run_id"),
-    status: text("status").notNull().default("starting"),
+    status: text("status").$type<(typeof SLOT_STATUSES)[number]>().notNull().default("starting"),
     host: text("host").notNull(),
     pid: integer("pid"),
     processGroupId: integer("process_group_id"),
@@ -130,7 +132,7 @@ export const toolInvocations = pgTable(
     issueId: uuid("issue_id"),
     agentId: uuid("agent_id"),
     sessionId: uuid("session_id"),
-    actorType: text("actor_type").notNull(),
+    actorType: text("actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
     actorId: text("actor_id").notNull(),
     applicationId: uuid("application_id"),
     connectionId: uuid("connection_id"),
@@ -141,11 +143,14 @@ export const toolInvocations = pgTable(
     argsSummary: jsonb("args_summary").$type<Record<string, unknown>>(),
     idempotencyKey: text("idempotency_key"),
     idempotencyIdentity: text("idempotency_identity"),
-    decision: text("decision"),
+    decision: text("decision").$type<DecisionValue>(),
     reasonCode: text("reason_code"),
     matchedPolicyIds: jsonb("matched_policy_ids").$type<string[]>().notNull().default([]),
-    approvalState: text("approval_state").notNull().default("none"),
-    executionStatus: text("execution_status").notNull().default("pending"),
+    approvalState: text("approval_state").$type<(typeof APPROVAL_STATES)[number]>().notNull().default("none"),
+    executionStatus: text("execution_status")
+      .$type<(typeof EXECUTION_STATUSES)[number]>()
+      .notNull()
+      .default("pending"),
     resultHash: text("result_hash"),
     resultSize: integer("result_size"),
     resultSummary: jsonb("result_summary").$type<Record<string, unknown>>(),
@@ -200,7 +205,7 @@ export const toolActionRequests = pgTable(
      * Legacy: reviewed arguments in clear (rows written before they were encrypted). New rows
      * leave it null and keep them in `reviewed_args_encrypted`.
      */
-    reviewedArgs: jsonb("reviewed_args"),
+    reviewedArgs: jsonb("reviewed_args").$type<unknown>(),
     /**
      * The canonical (RFC 8785) reviewed arguments, exactly what execution will send, encrypted
      * with the secrets provider (AES-256-GCM; additional data binds them to the company and
@@ -218,8 +223,8 @@ export const toolActionRequests = pgTable(
     /** HMAC-SHA256 over the canonical request fields, with `signature_key_id`. */
     signature: text("signature").notNull(),
     signatureKeyId: text("signature_key_id").notNull(),
-    preview: jsonb("preview").$type<Record<string, unknown>>().notNull(),
-    status: text("status").notNull().default("pending"),
+    preview: jsonb("preview").$type<ActionRequestPreview>().notNull(),
+    status: text("status").$type<(typeof ACTION_REQUEST_STATUSES)[number]>().notNull().default("pending"),
     supersededById: uuid("superseded_by_id"),
     expiresAt: ts("expires_at").notNull(),
     decidedByUserId: uuid("decided_by_user_id").references(() => users.id, { onDelete: "set null" }),
@@ -277,14 +282,14 @@ export const toolCallEvents = pgTable(
     projectId: uuid("project_id"),
     routineId: uuid("routine_id"),
     sessionId: uuid("session_id"),
-    actorType: text("actor_type").notNull(),
+    actorType: text("actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
     actorId: text("actor_id").notNull(),
     applicationId: uuid("application_id"),
     connectionId: uuid("connection_id"),
     catalogEntryId: uuid("catalog_entry_id"),
     toolName: text("tool_name"),
     risk: text("risk"),
-    decision: text("decision"),
+    decision: text("decision").$type<DecisionValue>(),
     reasonCode: text("reason_code"),
     matchedPolicyIds: jsonb("matched_policy_ids").$type<string[]>().notNull().default([]),
     actionRequestId: uuid("action_request_id"),

@@ -11,6 +11,15 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { ReviewedVersion } from "../../server/contracts/api/catalog";
+import type { TransportConfig } from "../../server/contracts/api/connections";
+import type { PolicyEffect } from "../../server/contracts/api/policies";
+import type { StdioArgSlot, StdioEnvSlot } from "../../server/contracts/api/stdio";
+import type {
+  ArgumentConstraint,
+  PolicyConditions,
+  PolicySelectors,
+} from "../../server/contracts/policy-schema";
 import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
 import { users } from "./auth";
 import { agents, approvals, companies, issues, projects, routines } from "./core";
@@ -27,6 +36,7 @@ import {
   PROFILE_SELECTOR_TYPES,
   PROFILE_STATUSES,
   RISKS,
+  type Risk,
   STDIO_CWD_POLICIES,
   TEMPLATE_STATUSES,
   TRUST_RULE_SCOPES,
@@ -43,8 +53,8 @@ export const toolApplications = pgTable(
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     description: text("description"),
-    type: text("type").notNull(),
-    status: text("status").notNull().default("active"),
+    type: text("type").$type<(typeof APPLICATION_TYPES)[number]>().notNull(),
+    status: text("status").$type<(typeof APPLICATION_STATUSES)[number]>().notNull().default("active"),
     ownerUserId: uuid("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
@@ -60,31 +70,8 @@ export const toolApplications = pgTable(
   ],
 );
 
-/** A value a company may put in one slot of an approved stdio command. Small and strict on purpose. */
-export type StdioSlotRule =
-  | { kind: "enum"; values: string[] }
-  | { kind: "pattern"; pattern: string; maxLength: number }
-  | { kind: "string"; maxLength: number };
-
-/** An argument slot: appended after the fixed arguments, in catalogue order, as `[flag?, value]`. */
-export interface StdioArgSlot {
-  name: string;
-  description?: string;
-  required: boolean;
-  /** Passed as its own argument before the value, e.g. `--root`. */
-  flag?: string;
-  rule: StdioSlotRule;
-}
-
-/** An environment slot: a literal value for one variable, or (secret) a company secret binding. */
-export interface StdioEnvSlot {
-  name: string;
-  description?: string;
-  required: boolean;
-  /** The value comes from the connection's `env_var` secret binding, not from the template. */
-  secret: boolean;
-  rule: StdioSlotRule;
-}
+// The slots of a catalogue command: their zod schemas are contracts (shared with the client).
+export type { StdioArgSlot, StdioEnvSlot, StdioSlotRule } from "../../server/contracts/api/stdio";
 
 /**
  * The operator's stdio command catalogue (instance-level, not company-scoped): the only
@@ -100,7 +87,7 @@ export const instanceStdioCommands = pgTable(
     name: text("name").notNull(),
     description: text("description"),
     /** A fixture server shipped with the product, run from a read-only bundle (else `command`). */
-    fixture: text("fixture"),
+    fixture: text("fixture").$type<(typeof BUNDLED_FIXTURES)[number]>(),
     /** Absolute path of the executable (null for fixtures). */
     command: text("command"),
     /** Fixed leading arguments. */
@@ -151,7 +138,7 @@ export const toolStdioTemplates = pgTable(
     command: text("command").notNull(),
     args: jsonb("args").$type<string[]>().notNull().default([]),
     allowedEnvKeys: jsonb("allowed_env_keys").$type<string[]>().notNull().default([]),
-    cwdPolicy: text("cwd_policy").notNull().default("none"),
+    cwdPolicy: text("cwd_policy").$type<(typeof STDIO_CWD_POLICIES)[number]>().notNull().default("none"),
     trustScope: text("trust_scope").notNull().default("company"),
     /** Untrusted templates get a fresh slot per run instead of a shared one. */
     perRunSlot: boolean("per_run_slot").notNull().default(false),
@@ -164,7 +151,7 @@ export const toolStdioTemplates = pgTable(
       .$type<{ args: Record<string, string>; env: Record<string, string> }>()
       .notNull()
       .default({ args: {}, env: {} }),
-    status: text("status").notNull().default("active"),
+    status: text("status").$type<(typeof TEMPLATE_STATUSES)[number]>().notNull().default("active"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -187,17 +174,20 @@ export const toolConnections = pgTable(
     applicationId: uuid("application_id").notNull(),
     name: text("name").notNull(),
     /** MVP: managed company connections only (personal connections are deferred). */
-    kind: text("kind").notNull().default("managed_company"),
+    kind: text("kind").$type<"managed_company">().notNull().default("managed_company"),
     /** Transport settings without secret values (URL, timeouts, non-secret headers). */
-    transportConfig: jsonb("transport_config").$type<Record<string, unknown>>().notNull().default({}),
+    transportConfig: jsonb("transport_config").$type<TransportConfig>().notNull().default({}),
     stdioTemplateId: uuid("stdio_template_id"),
-    status: text("status").notNull().default("draft"),
+    status: text("status").$type<(typeof CONNECTION_STATUSES)[number]>().notNull().default("draft"),
     enabled: boolean("enabled").notNull().default(false),
     /** Set by an admin to let this connection reach loopback / private addresses. */
     trustedLocal: boolean("trusted_local").notNull().default(false),
     /** Read-only tools found on refresh may become active without review. */
     autoApproveReadTools: boolean("auto_approve_read_tools").notNull().default(false),
-    healthStatus: text("health_status").notNull().default("unknown"),
+    healthStatus: text("health_status")
+      .$type<(typeof CONNECTION_HEALTH)[number]>()
+      .notNull()
+      .default("unknown"),
     healthCheckedAt: ts("health_checked_at"),
     healthError: text("health_error"),
     catalogRefreshedAt: ts("catalog_refreshed_at"),
@@ -226,7 +216,7 @@ export const toolCatalogEntries = pgTable(
     id: id(),
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     connectionId: uuid("connection_id").notNull(),
-    kind: text("kind").notNull().default("tool"),
+    kind: text("kind").$type<(typeof CATALOG_KINDS)[number]>().notNull().default("tool"),
     name: text("name").notNull(),
     title: text("title"),
     description: text("description"),
@@ -236,16 +226,16 @@ export const toolCatalogEntries = pgTable(
     schemaHash: text("schema_hash").notNull(),
     /** SHA-256 of canonical {name, title, description, inputSchema, annotations}. */
     versionHash: text("version_hash").notNull(),
-    risk: text("risk").notNull(),
-    riskOverride: text("risk_override"),
-    status: text("status").notNull().default("quarantined"),
+    risk: text("risk").$type<(typeof RISKS)[number]>().notNull(),
+    riskOverride: text("risk_override").$type<Risk>(),
+    status: text("status").$type<(typeof CATALOG_STATUSES)[number]>().notNull().default("quarantined"),
     /**
      * Why the upstream's input schema cannot be used (too deep or large, or ajv cannot compile
      * it); such a tool stays quarantined and its stored `input_schema` is a stand-in.
      */
     schemaProblem: text("schema_problem"),
     /** The last reviewed version, kept to show a diff when the upstream changes it. */
-    reviewedVersion: jsonb("reviewed_version").$type<Record<string, unknown>>(),
+    reviewedVersion: jsonb("reviewed_version").$type<ReviewedVersion>(),
     reviewedAt: ts("reviewed_at"),
     reviewedByUserId: uuid("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
     firstSeenAt: ts("first_seen_at").notNull().defaultNow(),
@@ -275,7 +265,7 @@ export const toolProfiles = pgTable(
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
-    status: text("status").notNull().default("active"),
+    status: text("status").$type<(typeof PROFILE_STATUSES)[number]>().notNull().default("active"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -296,13 +286,13 @@ export const toolProfileEntries = pgTable(
     id: id(),
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     profileId: uuid("profile_id").notNull(),
-    mode: text("mode").notNull().default("include"),
-    selectorType: text("selector_type").notNull(),
+    mode: text("mode").$type<(typeof PROFILE_ENTRY_MODES)[number]>().notNull().default("include"),
+    selectorType: text("selector_type").$type<(typeof PROFILE_SELECTOR_TYPES)[number]>().notNull(),
     applicationId: uuid("application_id"),
     connectionId: uuid("connection_id"),
     catalogEntryId: uuid("catalog_entry_id"),
     toolGlob: text("tool_glob"),
-    risk: text("risk"),
+    risk: text("risk").$type<Risk>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -347,7 +337,7 @@ export const toolProfileBindings = pgTable(
     id: id(),
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
     profileId: uuid("profile_id").notNull(),
-    targetType: text("target_type").notNull(),
+    targetType: text("target_type").$type<(typeof BINDING_TARGETS)[number]>().notNull(),
     projectId: uuid("project_id"),
     agentId: uuid("agent_id"),
     routineId: uuid("routine_id"),
@@ -395,10 +385,10 @@ export const toolPolicies = pgTable(
     description: text("description"),
     kind: text("kind").notNull(),
     priority: integer("priority").notNull().default(100),
-    selectors: jsonb("selectors").$type<Record<string, unknown>>().notNull().default({}),
-    conditions: jsonb("conditions").$type<Record<string, unknown>>().notNull().default({}),
+    selectors: jsonb("selectors").$type<PolicySelectors>().notNull().default({}),
+    conditions: jsonb("conditions").$type<PolicyConditions>().notNull().default({}),
     /** Kind-specific settings: rate-limit window and count, redaction paths, approval expiry. */
-    effect: jsonb("effect").$type<Record<string, unknown>>().notNull().default({}),
+    effect: jsonb("effect").$type<PolicyEffect>().notNull().default({}),
     enabled: boolean("enabled").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -421,15 +411,22 @@ export const toolTrustRules = pgTable(
     toolName: text("tool_name").notNull(),
     /** Pinned: the rule stops matching when the tool's schema changes. */
     schemaHash: text("schema_hash").notNull(),
-    scopeType: text("scope_type").notNull(),
+    scopeType: text("scope_type").$type<(typeof TRUST_RULE_SCOPES)[number]>().notNull(),
     projectId: uuid("project_id"),
     agentId: uuid("agent_id"),
     issueId: uuid("issue_id"),
-    argumentConstraints: jsonb("argument_constraints").$type<Record<string, unknown>>().notNull().default({}),
+    argumentConstraints: jsonb("argument_constraints")
+      // New rules store the parsed list; the column default (and rows of early builds) is `{}`.
+      .$type<ArgumentConstraint[] | Record<string, never>>()
+      .notNull()
+      .default({}),
     maxUses: integer("max_uses"),
     useCount: integer("use_count").notNull().default(0),
     expiresAt: ts("expires_at"),
-    status: text("status").notNull().default("pending_approval"),
+    status: text("status")
+      .$type<(typeof TRUST_RULE_STATUSES)[number]>()
+      .notNull()
+      .default("pending_approval"),
     sourceActionRequestId: uuid("source_action_request_id"),
     approvalId: uuid("approval_id"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),

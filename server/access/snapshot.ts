@@ -15,7 +15,7 @@ import {
 } from "@/db/schema";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
-import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
+import type { AccessSnapshot, ProfileSelector, SnapshotProfile } from "./types";
 
 /**
  * Bumps the company's access version in the caller's transaction. Every change to profiles,
@@ -50,7 +50,7 @@ function selectorOf(e: typeof toolProfileEntries.$inferSelect): ProfileSelector 
     case "tool_glob":
       return e.toolGlob ? { type: "tool_glob", glob: e.toolGlob } : null;
     case "risk":
-      return e.risk ? { type: "risk", risk: e.risk as Risk } : null;
+      return e.risk ? { type: "risk", risk: e.risk } : null;
     default:
       return null;
   }
@@ -206,7 +206,7 @@ export async function loadAccessSnapshot(
     bindings: bindings.map((b) => ({
       id: b.id,
       profileId: b.profileId,
-      targetType: b.targetType as BindingLevel,
+      targetType: b.targetType,
       targetId: b.projectId ?? b.agentId ?? b.routineId ?? b.issueId ?? null,
     })),
     policies: policies.map((p) => ({

@@ -1,6 +1,7 @@
 // Types of the pure decision engine. Everything here is plain data (JSON-serialisable), so a
 // snapshot and a request can be written as fixture files and replayed.
 
+import type { ProfileSelector as ProfileSelectorContract } from "@/server/contracts/api/profiles";
 import type { Risk } from "@/server/contracts/values";
 
 export type { Risk };
@@ -41,12 +42,8 @@ export interface SnapshotCatalogEntry {
   annotations?: Record<string, unknown> | null;
 }
 
-export type ProfileSelector =
-  | { type: "application"; applicationId: string }
-  | { type: "connection"; connectionId: string }
-  | { type: "catalog_entry"; catalogEntryId: string }
-  | { type: "tool_glob"; glob: string }
-  | { type: "risk"; risk: Risk };
+/** What a profile entry selects: the API's contract (server/contracts/api/profiles.ts). */
+export type ProfileSelector = ProfileSelectorContract;
 
 export interface SnapshotProfileEntry {
   id: string;

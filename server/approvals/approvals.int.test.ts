@@ -8,20 +8,19 @@ import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requ
 import * as declineRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/decline/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/schema";
+import { companies, toolActionRequests, toolCatalogEntries } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -70,27 +69,10 @@ beforeAll(async () => {
   setGatewayDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   companyId = demo.companyId;
-  outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
-  setExampleUrlResolver(() => outbox.url);
-  await grantPrivateUpstreams(database.db, [outbox.url]);
-  const installed = await call(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, exampleId: "outbox" },
-  });
+  const installed = await installOutbox(database.db, demo);
+  outbox = installed.outbox;
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
-  const [issue] = await database.db
-    .select({ id: issues.id })
-    .from(issues)
-    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
-    .limit(1);
-  issueId = issue!.id;
-  const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    token: demo.agents[0]!.apiKey,
-    params: { agentId: demo.agents[0]!.id },
-    body: { issueId },
-  });
-  token = run.json.gateway.token;
-  runId = run.json.id;
+  ({ issueId, runId, token } = await startFirstAgentRun(database.db, demo));
 }, 60_000);
 
 afterAll(async () => {

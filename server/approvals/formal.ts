@@ -2,6 +2,8 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
+import type { FormalApproval } from "@/server/contracts/api/approvals";
+import type { Served } from "@/server/contracts/api/common";
 import { APPROVAL_STATUSES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -73,13 +75,20 @@ export async function listFormalApprovals(
   await requireCompany(ctx, companyId, "company:read");
   const conds: SQL[] = [eq(approvals.companyId, companyId)];
   if (q.status) conds.push(eq(approvals.status, q.status));
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(approvals)
     .where(and(...conds))
     .orderBy(desc(approvals.createdAt))
     .limit(q.limit);
+  return rows satisfies Served<typeof FormalApproval>[];
 }
+
+/**
+ * What an accepted approval acts on, read from its jsonb payload at the boundary: an id that
+ * is not a UUID (a row edited by hand, a payload of another kind) acts on nothing.
+ */
+const ApprovalTarget = z.looseObject({ trustRuleId: z.uuid().optional(), policyId: z.uuid().optional() });
 
 async function applyApproval(
   tx: Tx,
@@ -88,7 +97,8 @@ async function applyApproval(
   accepted: boolean,
   now: Date,
 ) {
-  const payload = a.payload as { trustRuleId?: string; policyId?: string };
+  const parsed = ApprovalTarget.safeParse(a.payload);
+  const payload = parsed.success ? parsed.data : {};
   if (a.kind === "trust_rule" && payload.trustRuleId) {
     await tx
       .update(toolTrustRules)

@@ -2,6 +2,8 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { toolActionRequests, toolInvocations } from "@/db/schema";
+import type { ActionRequest as ActionRequestSchema } from "@/server/contracts/api/approvals";
+import type { Served } from "@/server/contracts/api/common";
 import { ACTION_REQUEST_STATUSES } from "@/server/contracts/values";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
@@ -60,7 +62,7 @@ export async function listActionRequests(ctx: ServiceContext, companyId: string,
   // A pending request past its expiry is reported as expired even before anything touches it.
   return rows.map((r) =>
     r.status === "pending" && r.expiresAt.getTime() <= now ? { ...r, status: "expired" as const } : r,
-  );
+  ) satisfies Served<typeof ActionRequestSchema>[];
 }
 
 export async function loadRequest(db: Db | Tx, companyId: string, id: string, lock = false) {

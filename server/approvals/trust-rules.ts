@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
+import type { TrustRule, TrustRuleCreated } from "@/server/contracts/api/approvals";
+import type { Served } from "@/server/contracts/api/common";
 import { ArgumentConstraint } from "@/server/contracts/policy-schema";
 import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
@@ -63,7 +65,7 @@ export async function createTrustRuleFromRequest(
         projectId,
         agentId: input.scopeType === "agent" ? ar.agentId : null,
         issueId: input.scopeType === "issue" ? ar.issueId : null,
-        argumentConstraints: input.argumentConstraints as unknown as Record<string, unknown>,
+        argumentConstraints: input.argumentConstraints,
         maxUses: input.maxUses ?? null,
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
         status: "pending_approval",
@@ -91,17 +93,21 @@ export async function createTrustRuleFromRequest(
       entityId: rule!.id,
       details: { toolName: ar.toolName, scopeType: input.scopeType, approvalId: approval.id },
     });
-    return { trustRule: { ...rule!, approvalId: approval.id }, approval };
+    return {
+      trustRule: { ...rule!, approvalId: approval.id },
+      approval,
+    } satisfies Served<typeof TrustRuleCreated>;
   });
 }
 
 export async function listTrustRules(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(toolTrustRules)
     .where(eq(toolTrustRules.companyId, companyId))
     .orderBy(desc(toolTrustRules.createdAt));
+  return rows satisfies Served<typeof TrustRule>[];
 }
 
 /** Revokes a rule (audited); it stops matching at once (access version bump). */

@@ -1,26 +1,10 @@
 import type { Tx } from "@/db/client";
 import { toolCallEvents } from "@/db/schema";
+import type { DecisionValue, ToolEventType } from "../contracts/values";
 import { MAX_SUMMARY_BYTES } from "./summarize";
 
-/** Audit event types (stable API: the Audit page and exports filter on them). */
-export const TOOL_EVENT_TYPES = [
-  "discovery",
-  "decision",
-  "approval_requested",
-  "approval_accepted",
-  "approval_rejected",
-  "execution_started",
-  "result_returned",
-  "execution_failed",
-  "timeout",
-  "runtime_failure",
-  "replayed",
-] as const;
-export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
-
-/** Decision values recorded on audit events and invocations. */
-export const DECISIONS = ["allow", "deny", "approval_required", "rate_limited", "deferred"] as const;
-export type DecisionValue = (typeof DECISIONS)[number];
+// The audit trail's value sets live with the other closed sets (shared with the browser).
+export { DECISIONS, type DecisionValue, TOOL_EVENT_TYPES, type ToolEventType } from "../contracts/values";
 
 export interface ToolEventInput {
   companyId: string;

@@ -52,7 +52,7 @@ export async function requireCompany(
         .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, actor.userId)))
         .limit(1);
       if (!m) return deny(ctx, companyId, capability, notFound(hiddenAs));
-      role = m.role as MembershipRole;
+      role = m.role;
       break;
     }
   }

@@ -71,13 +71,7 @@ export async function upstreamTargetFor(
   },
 ): Promise<UpstreamTarget> {
   const { connection, application } = opts;
-  const config = connection.transportConfig as {
-    url?: string;
-    timeoutMs?: number;
-    maxResultBytes?: number;
-    headers?: Record<string, string>;
-    pluginId?: string;
-  };
+  const config = connection.transportConfig;
   let headers: Record<string, string> = { ...(config.headers ?? {}) };
   let secretValues: string[] = [];
   let env: Record<string, string> = {};

@@ -120,6 +120,26 @@ export const SLOT_STATUSES = [
   "suppressed",
 ] as const;
 
+/** Audit event types (stable API: the Audit page and exports filter on them). */
+export const TOOL_EVENT_TYPES = [
+  "discovery",
+  "decision",
+  "approval_requested",
+  "approval_accepted",
+  "approval_rejected",
+  "execution_started",
+  "result_returned",
+  "execution_failed",
+  "timeout",
+  "runtime_failure",
+  "replayed",
+] as const;
+export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
+
+/** Decision values recorded on audit events and invocations. */
+export const DECISIONS = ["allow", "deny", "approval_required", "rate_limited", "deferred"] as const;
+export type DecisionValue = (typeof DECISIONS)[number];
+
 export const SECRET_STATUSES = ["active", "revoked"] as const;
 export const SECRET_PLACEMENTS = ["http_header", "env_var"] as const;
 export const SECRET_ACCESS_OUTCOMES = ["granted", "denied"] as const;

@@ -1,6 +1,8 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { AgentsResponse } from "@/server/contracts/api/core";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { mintToken } from "../auth/tokens";
@@ -62,11 +64,12 @@ export async function listAgents(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
   const lastRun = sql<Date | null>`(select max(${heartbeatRuns.createdAt}) from ${heartbeatRuns}
     where ${heartbeatRuns.companyId} = ${agents.companyId} and ${heartbeatRuns.agentId} = ${agents.id})`;
-  return ctx.db
+  const rows = await ctx.db
     .select({ ...agentColumns, lastRunAt: lastRun.mapWith((v) => (v ? new Date(v) : null)) })
     .from(agents)
     .where(eq(agents.companyId, companyId))
     .orderBy(agents.name);
+  return rows satisfies Served<typeof AgentsResponse>["agents"];
 }
 
 /** An agent by id, for a board member of its company or the agent's own key; else 404. */

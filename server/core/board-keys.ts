@@ -1,6 +1,8 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { boardApiKeys, users } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { BoardKey } from "@/server/contracts/api/core";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { selectBoardKeysWithCreator } from "../auth/board-key-creator";
@@ -82,7 +84,7 @@ export async function listBoardKeys(ctx: ServiceContext, companyId: string) {
       ...k,
       status: k.revokedAt ? "revoked" : effectiveRole ? "active" : "creator_inactive",
       effectiveRole: k.revokedAt ? null : effectiveRole,
-    };
+    } satisfies Served<typeof BoardKey>;
   });
 }
 

@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companies, companyMemberships } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { CompanyView } from "@/server/contracts/api/core";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -107,7 +109,7 @@ export async function getCompany(ctx: ServiceContext, companyId: string) {
     .select({ ...companyColumns, ownerMaySelfApprove: companies.ownerMaySelfApprove })
     .from(companies)
     .where(eq(companies.id, companyId));
-  return { ...company!, role: access.role };
+  return { ...company!, role: access.role } satisfies Served<typeof CompanyView>;
 }
 
 export const UpdateCompanyPolicyInput = z.object({

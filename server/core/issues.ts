@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Issue } from "@/server/contracts/api/core";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -95,7 +97,8 @@ export async function listIssues(ctx: ServiceContext, companyId: string, query: 
   const where = query.status
     ? and(eq(issues.companyId, companyId), eq(issues.status, query.status))
     : eq(issues.companyId, companyId);
-  return issueQuery(ctx).where(where).orderBy(desc(issues.updatedAt)).limit(query.limit);
+  const rows = await issueQuery(ctx).where(where).orderBy(desc(issues.updatedAt)).limit(query.limit);
+  return rows satisfies Served<typeof Issue>[];
 }
 
 /**

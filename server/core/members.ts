@@ -2,6 +2,8 @@ import { and, asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { companyMemberships, passwordSetTokens, users } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Member } from "@/server/contracts/api/members";
 import { MEMBERSHIP_ROLES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -35,12 +37,13 @@ const memberColumns = {
 /** Members of a company with their roles (any member may read it). */
 export async function listMembers(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  return ctx.db
+  const rows = await ctx.db
     .select(memberColumns)
     .from(companyMemberships)
     .innerJoin(users, eq(users.id, companyMemberships.userId))
     .where(eq(companyMemberships.companyId, companyId))
     .orderBy(asc(users.email));
+  return rows satisfies Served<typeof Member>[];
 }
 
 /**

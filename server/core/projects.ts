@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { projects, routines } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Project, Routine } from "@/server/contracts/api/core";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -31,7 +33,12 @@ export async function createProject(ctx: ServiceContext, companyId: string, inpu
 
 export async function listProjects(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  return ctx.db.select().from(projects).where(eq(projects.companyId, companyId)).orderBy(projects.name);
+  const rows = await ctx.db
+    .select()
+    .from(projects)
+    .where(eq(projects.companyId, companyId))
+    .orderBy(projects.name);
+  return rows satisfies Served<typeof Project>[];
 }
 
 // Five cron fields of digits, `*`, `/`, `,` and `-` (bounded; the scheduler validates ranges).
@@ -72,5 +79,10 @@ export async function createRoutine(ctx: ServiceContext, companyId: string, inpu
 
 export async function listRoutines(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  return ctx.db.select().from(routines).where(eq(routines.companyId, companyId)).orderBy(routines.name);
+  const rows = await ctx.db
+    .select()
+    .from(routines)
+    .where(eq(routines.companyId, companyId))
+    .orderBy(routines.name);
+  return rows satisfies Served<typeof Routine>[];
 }

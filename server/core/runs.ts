@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Run } from "@/server/contracts/api/core";
 import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -263,8 +265,9 @@ export async function listRuns(ctx: ServiceContext, companyId: string, query: Li
   const conds = [eq(heartbeatRuns.companyId, companyId)];
   if (query.agentId) conds.push(eq(heartbeatRuns.agentId, query.agentId));
   if (query.issueId) conds.push(eq(heartbeatRuns.issueId, query.issueId));
-  return runQuery(ctx)
+  const rows = await runQuery(ctx)
     .where(and(...conds))
     .orderBy(desc(heartbeatRuns.createdAt))
     .limit(query.limit);
+  return rows satisfies Served<typeof Run>[];
 }

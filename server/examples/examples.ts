@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
+import type { Served } from "@/server/contracts/api/common";
+import type { Example, ExampleInstallResult } from "@/server/contracts/api/examples";
 import { requireCompany } from "../auth/authorize";
 import { hashToken } from "../auth/tokens";
 import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "../config/examples";
@@ -178,7 +180,7 @@ export async function listExamples(ctx: ServiceContext, companyId: string) {
       smokeChecks: e.smoke,
       installed: app ? { applicationId: app.id, status: app.status } : null,
       available: e.type !== "mcp_http" || examplesEnabled(),
-    });
+    } satisfies Served<typeof Example>);
   }
   return out;
 }
@@ -327,5 +329,5 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
       risk: e.riskOverride ?? e.risk,
       status: e.status,
     })),
-  };
+  } satisfies Served<typeof ExampleInstallResult>;
 }

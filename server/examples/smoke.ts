@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agents, toolCallEvents } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { ExampleSmokeResult } from "@/server/contracts/api/examples";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { finishRun, startRun } from "../core/runs";
@@ -167,5 +169,5 @@ export async function runExampleSmoke(
     agentId: agent.id,
     passed: checks.every((c) => c.passed),
     checks,
-  };
+  } satisfies Served<typeof ExampleSmokeResult>;
 }

@@ -9,6 +9,8 @@ import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { instanceStdioCommands, type toolStdioTemplates } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { StdioCommandChoice } from "@/server/contracts/api/stdio";
 import { BUNDLED_FIXTURES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -203,7 +205,7 @@ export async function listApprovedCommands(ctx: ServiceContext, companyId: strin
     envSlots: c.envSlots,
     requiresIsolation: c.requiresIsolation,
     allowWorkspace: c.allowWorkspace,
-  }));
+  })) satisfies Served<typeof StdioCommandChoice>[];
 }
 
 /** Adds a command to the catalogue (instance admins; audited with companyId null). */

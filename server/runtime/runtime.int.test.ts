@@ -337,8 +337,8 @@ describe("lifecycle", { timeout: 90_000 }, () => {
         [0, 1].map(() => ({
           companyId,
           agentId: demo.agents[0]!.id,
-          status: "running",
-          startedByActorType: "system",
+          status: "running" as const,
+          startedByActorType: "system" as const,
           startedByActorId: "test",
         })),
       )

@@ -165,7 +165,7 @@ export class Slot {
     return this.afterWrites(async () => {
       if (!this.rowId) return;
       const finalRow = {
-        status: "stopped",
+        status: "stopped" as const,
         health: wasState === "suppressed" ? "failed" : this.health,
         pid: null,
         processGroupId: null,

@@ -6,6 +6,8 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { RuntimeSlot, RuntimeSlotDetail } from "@/server/contracts/api/runtime";
 import { SLOT_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -55,7 +57,7 @@ function present(row: SlotRow, live: Slot | null) {
     /** This server process supervises the slot; `live` is its in-memory state. */
     local: live !== null,
     live: live ? { state: live.state, inFlight: live.inFlight, lastUsedAt: new Date(live.lastUsedAt) } : null,
-  };
+  } satisfies Served<typeof RuntimeSlot>;
 }
 
 async function loadRow(ctx: ServiceContext, companyId: string, slotId: string): Promise<SlotRow> {
@@ -111,7 +113,7 @@ export async function getRuntimeSlot(ctx: ServiceContext, companyId: string, slo
         bytes: row.stderrTail ? Buffer.byteLength(row.stderrTail, "utf8") + 1 : 0,
         droppedLines: null,
       };
-  return { ...present(row, live), stderr };
+  return { ...present(row, live), stderr } satisfies Served<typeof RuntimeSlotDetail>;
 }
 
 /** A slot this process does not supervise may be acted on only when it is an orphan here. */

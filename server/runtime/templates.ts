@@ -8,6 +8,8 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolConnections, toolStdioTemplates } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { StdioTemplate } from "@/server/contracts/api/stdio";
 import { STDIO_CWD_POLICIES } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
@@ -83,7 +85,7 @@ function present(t: TemplateRow, connections = 0) {
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     disabledAt: t.disabledAt,
-  };
+  } satisfies Served<typeof StdioTemplate>;
 }
 export type StdioTemplateView = ReturnType<typeof present>;
 

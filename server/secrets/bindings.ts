@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { SecretBinding } from "@/server/contracts/api/secrets";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -170,14 +172,14 @@ function presentBinding(b: BindingRow, secretName: string, status: "ok" | "missi
     connectionId: b.connectionId,
     secretId: b.secretId,
     secretName,
-    placement: b.placement as SecretPlacement,
+    placement: b.placement,
     target: b.target,
     valuePrefix: b.valuePrefix,
     version: b.version,
     allowedAgentIds: b.allowedAgentIds,
     status,
     createdAt: b.createdAt,
-  };
+  } satisfies Served<typeof SecretBinding>;
 }
 export type SecretBindingView = ReturnType<typeof presentBinding>;
 

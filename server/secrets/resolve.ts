@@ -247,7 +247,7 @@ export async function resolveConnectionSecrets(
       actorType: input.actorType,
       actorId: input.actorId,
       purpose: input.purpose ?? "tool_call",
-      outcome: reason === null ? "granted" : "denied",
+      outcome: reason === null ? ("granted" as const) : ("denied" as const),
       reasonCode: reason ?? "granted",
     };
   });

@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companySecretBindings, companySecrets, companySecretVersions, toolConnections } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { SecretDetail, SecretSummary as SecretSummarySchema } from "@/server/contracts/api/secrets";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -202,7 +204,10 @@ export async function listSecrets(ctx: ServiceContext, companyId: string): Promi
       .groupBy(companySecretBindings.secretId),
   ]);
   const bySecret = new Map(counts.map((c) => [c.secretId, Number(c.n)]));
-  return rows.map((s) => ({ ...presentSecret(s), bindingCount: bySecret.get(s.id) ?? 0 }));
+  return rows.map((s) => ({
+    ...presentSecret(s),
+    bindingCount: bySecret.get(s.id) ?? 0,
+  })) satisfies Served<typeof SecretSummarySchema>[];
 }
 
 async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) {
@@ -259,7 +264,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
     ...presentSecret(secret),
     versions: versions.map((v) => ({ ...v, current: v.version === secret.currentVersion })),
     bindings,
-  };
+  } satisfies Served<typeof SecretDetail>;
 }
 export type SecretView = Awaited<ReturnType<typeof loadSecretView>>;
 

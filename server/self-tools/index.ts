@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
-import { ISSUE_STATUSES } from "@/server/contracts/values";
+import { ISSUE_STATUSES, type IssueStatus } from "@/server/contracts/values";
 import { type BuiltinTool, type SelfToolContext, toolError } from "../connectors/builtin";
 import { registerSelfTools } from "../connectors/plugins";
 import type { ServiceContext } from "../context";
@@ -66,7 +66,7 @@ export const SELF_TOOLS: BuiltinTool[] = [
     }),
     run: async (ctx, a) => {
       const where = a.status
-        ? and(eq(issues.companyId, ctx.companyId), eq(issues.status, a.status as string))
+        ? and(eq(issues.companyId, ctx.companyId), eq(issues.status, a.status as IssueStatus))
         : eq(issues.companyId, ctx.companyId);
       const rows = await ctx.db
         .select({

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
-import type { Risk } from "@/server/contracts/values";
+import type { CatalogStatus, Risk } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
 import { canonicalHash } from "../ledger/canonical";
 
@@ -19,7 +19,7 @@ export async function seedApplication(
   db: Db,
   companyId: string,
   slug: string,
-  tools: { name: string; risk: Risk; status?: string }[],
+  tools: { name: string; risk: Risk; status?: CatalogStatus }[],
 ): Promise<{ applicationId: string; connectionId: string; tools: Record<string, SeededTool> }> {
   const [app] = await db
     .insert(toolApplications)

@@ -1,6 +1,8 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import type { Application, ApplicationRecord } from "@/server/contracts/api/applications";
+import type { Served } from "@/server/contracts/api/common";
 import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
@@ -81,7 +83,7 @@ export async function listApplications(ctx: ServiceContext, companyId: string) {
         ]),
       ),
     },
-  }));
+  })) satisfies Served<typeof Application>[];
 }
 
 export async function createApplication(
@@ -103,7 +105,7 @@ export async function createApplication(
             ownerUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
           })
           .returning()
-      )[0]!,
+      )[0]! satisfies Served<typeof ApplicationRecord>,
     (a) => ({
       action: "tool_application.create",
       entityType: "tool_application",
@@ -147,7 +149,7 @@ export async function updateApplication(
             and(eq(toolConnections.companyId, companyId), eq(toolConnections.applicationId, applicationId)),
           );
       }
-      return row!;
+      return row! satisfies Served<typeof ApplicationRecord>;
     },
     (a) => ({
       action: input.status === "archived" ? "tool_application.archive" : "tool_application.update",

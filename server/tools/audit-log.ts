@@ -1,9 +1,12 @@
 import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { agents, companies, issues, toolCallEvents, toolInvocations } from "@/db/schema";
+import type { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
+import type { Served } from "@/server/contracts/api/common";
 import { DECISIONS, TOOL_EVENT_TYPES } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
+import { EXECUTION_STATUSES } from "../contracts/values";
 import { invalidRequest } from "../errors";
 
 export const AuditQuery = z.object({
@@ -79,7 +82,10 @@ export async function listAuditEvents(ctx: ServiceContext, companyId: string, q:
     .orderBy(desc(toolCallEvents.seq))
     .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
-  return { events: page, nextCursor: rows.length > q.limit ? String(page[page.length - 1]!.seq) : null };
+  return {
+    events: page,
+    nextCursor: rows.length > q.limit ? String(page[page.length - 1]!.seq) : null,
+  } satisfies Served<typeof AuditPage>;
 }
 
 export const InvocationsQuery = z.object({
@@ -88,7 +94,7 @@ export const InvocationsQuery = z.object({
   agentId: z.uuid().optional(),
   tool: z.string().trim().min(1).max(200).optional(),
   decision: z.enum(DECISIONS).optional(),
-  status: z.string().trim().max(32).optional(),
+  status: z.enum(EXECUTION_STATUSES).optional(),
   cursor: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -130,5 +136,5 @@ export async function listInvocations(ctx: ServiceContext, companyId: string, q:
   return {
     invocations: page.map(({ idempotencyIdentity: _identity, cursorAt: _cursor, ...rest }) => rest),
     nextCursor: rows.length > q.limit && last ? `${last.cursorAt}_${last.id}` : null,
-  };
+  } satisfies Served<typeof InvocationsPage>;
 }

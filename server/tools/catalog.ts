@@ -2,6 +2,12 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
+import type {
+  CatalogRefreshResult,
+  CatalogReviewResult,
+  ConnectionCatalogEntry,
+} from "@/server/contracts/api/catalog";
+import type { Served } from "@/server/contracts/api/common";
 import { RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
@@ -24,19 +30,23 @@ export type ReviewCatalogInput = z.infer<typeof ReviewCatalogInput>;
  */
 export async function refreshCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
   const summary = await refreshConnectionCatalog(ctx, companyId, connectionId);
-  return { ...summary, entries: await listCatalog(ctx, companyId, connectionId) };
+  return {
+    ...summary,
+    entries: await listCatalog(ctx, companyId, connectionId),
+  } satisfies Served<typeof CatalogRefreshResult>;
 }
 
 export async function listCatalog(ctx: ServiceContext, companyId: string, connectionId: string) {
   await requireCompany(ctx, companyId, "company:read");
   await loadConnection(ctx.db, companyId, connectionId);
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(toolCatalogEntries)
     .where(
       and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
     )
     .orderBy(asc(toolCatalogEntries.name));
+  return rows satisfies Served<typeof ConnectionCatalogEntry>[];
 }
 
 /** Approves (activates) or disables catalog entries; records the reviewed version. */
@@ -106,7 +116,10 @@ export async function reviewCatalog(
       details: { entries: input.entries },
     }),
   );
-  return { reviewed: input.entries.length, entries: await listCatalog(ctx, companyId, connectionId) };
+  return {
+    reviewed: input.entries.length,
+    entries: await listCatalog(ctx, companyId, connectionId),
+  } satisfies Served<typeof CatalogReviewResult>;
 }
 
 export const OverrideRiskInput = z.object({

@@ -1,6 +1,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Connection, ConnectionTestResult } from "@/server/contracts/api/connections";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -159,7 +161,7 @@ function present(c: typeof toolConnections.$inferSelect, app: typeof toolApplica
   return {
     ...rest,
     application: { id: app.id, slug: app.slug, name: app.name, type: app.type, status: app.status },
-  };
+  } satisfies Served<typeof Connection>;
 }
 
 export async function listConnections(
@@ -192,7 +194,7 @@ export async function listConnections(
     catalog: Object.fromEntries(
       counts.filter((c) => c.connectionId === r.connection.id).map((c) => [c.status, c.n]),
     ),
-  }));
+  })) satisfies Served<typeof Connection>[];
 }
 
 export async function getConnection(ctx: ServiceContext, companyId: string, connectionId: string) {
@@ -343,7 +345,14 @@ export async function testConnection(ctx: ServiceContext, companyId: string, con
       details: { health, latencyMs, ...(errorCode ? { errorCode } : {}) },
     }),
   );
-  return { health, error, errorCode, latencyMs, toolCount, connection: present(row, application) };
+  return {
+    health,
+    error,
+    errorCode,
+    latencyMs,
+    toolCount,
+    connection: present(row, application),
+  } satisfies Served<typeof ConnectionTestResult>;
 }
 
 /** Draft/Disabled → Active: needs a passing health check and a reviewed catalog. */

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Served } from "@/server/contracts/api/common";
+import type { EffectiveToolsResponse } from "@/server/contracts/api/profiles";
 import { BINDING_LEVELS } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
 import { visibleTools } from "../access/visible-tools";
@@ -59,5 +61,5 @@ export async function getEffectiveTools(
       };
     }),
     hiddenCount,
-  };
+  } satisfies Served<typeof EffectiveToolsResponse>;
 }

@@ -10,6 +10,9 @@ import {
   toolCatalogEntries,
   toolConnections,
 } from "@/db/schema";
+import type { CatalogEntriesResponse } from "@/server/contracts/api/catalog";
+import type { Served } from "@/server/contracts/api/common";
+import type { ToolTargets } from "@/server/contracts/api/profiles";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 
@@ -85,7 +88,12 @@ export type Names = Awaited<ReturnType<typeof loadNames>>;
 export async function listTargets(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
   const n = await loadNames(ctx.db, companyId);
-  return { agents: n.agents, projects: n.projects, routines: n.routines, issues: n.issues };
+  return {
+    agents: n.agents,
+    projects: n.projects,
+    routines: n.routines,
+    issues: n.issues,
+  } satisfies Served<typeof ToolTargets>;
 }
 
 /** Catalog entries with their application and connection, for selector pickers. */
@@ -116,5 +124,5 @@ export async function listCatalogEntries(ctx: ServiceContext, companyId: string)
     }),
     applications: n.applications,
     connections: n.connections,
-  };
+  } satisfies Served<typeof CatalogEntriesResponse>;
 }

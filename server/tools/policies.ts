@@ -1,6 +1,8 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { agents, projects, toolPolicies } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Policy, PolicyTestResult } from "@/server/contracts/api/policies";
 import { PolicyConditions, PolicySelectors, parsePolicyEffect } from "@/server/contracts/policy-schema";
 import { POLICY_KINDS } from "@/server/contracts/values";
 import { decide } from "../access/decide";
@@ -64,19 +66,20 @@ function checkedEffect(kind: (typeof POLICY_KINDS)[number], effect: unknown) {
   return parsed.data as Record<string, unknown>;
 }
 
-const present = (p: typeof toolPolicies.$inferSelect) => ({
-  id: p.id,
-  name: p.name,
-  description: p.description,
-  kind: p.kind,
-  priority: p.priority,
-  enabled: p.enabled,
-  selectors: p.selectors,
-  conditions: p.conditions,
-  effect: p.effect,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt,
-});
+const present = (p: typeof toolPolicies.$inferSelect) =>
+  ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    kind: p.kind,
+    priority: p.priority,
+    enabled: p.enabled,
+    selectors: p.selectors,
+    conditions: p.conditions,
+    effect: p.effect,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  }) satisfies Served<typeof Policy>;
 
 export async function listPolicies(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
@@ -92,9 +95,13 @@ export async function listPolicies(ctx: ServiceContext, companyId: string) {
  * An enabled allow policy that can reach write or destructive tools widens what agents may do
  * on their own: it needs a formal approval (another admin accepts it) before it takes effect.
  */
-export function needsFormalApproval(p: { kind: string; enabled: boolean; selectors: unknown }): boolean {
+export function needsFormalApproval(p: {
+  kind: string;
+  enabled: boolean;
+  selectors?: { risks?: readonly string[] } | null;
+}): boolean {
   if (p.kind !== "allow" || !p.enabled) return false;
-  const risks = (p.selectors as { risks?: string[] } | null)?.risks;
+  const risks = p.selectors?.risks;
   return !risks || risks.some((r) => r !== "read");
 }
 
@@ -282,5 +289,5 @@ export async function testPolicyDecision(ctx: ServiceContext, companyId: string,
       name: byId.get(id)?.name ?? id,
       kind: byId.get(id)?.kind ?? "unknown",
     })),
-  };
+  } satisfies Served<typeof PolicyTestResult>;
 }

@@ -2,8 +2,10 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Profile } from "@/server/contracts/api/profiles";
 import { isValidGlob, MAX_GLOB_LENGTH } from "@/server/contracts/glob";
-import { BINDING_TARGETS, RISKS, type Risk } from "@/server/contracts/values";
+import { BINDING_TARGETS, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
 import type { ProfileSelector } from "../access/types";
 import { requireCompany } from "../auth/authorize";
@@ -58,7 +60,8 @@ export type AddProfileBindingInput = z.infer<typeof AddProfileBindingInput>;
 type EntryRow = typeof toolProfileEntries.$inferSelect;
 type BindingRow = typeof toolProfileBindings.$inferSelect;
 
-function entrySelector(e: EntryRow): ProfileSelector | null {
+/** Total: the row's CHECK constraints guarantee the one column its selector type names. */
+function entrySelector(e: EntryRow): ProfileSelector {
   switch (e.selectorType) {
     case "application":
       return { type: "application", applicationId: e.applicationId! };
@@ -69,9 +72,7 @@ function entrySelector(e: EntryRow): ProfileSelector | null {
     case "tool_glob":
       return { type: "tool_glob", glob: e.toolGlob! };
     case "risk":
-      return { type: "risk", risk: e.risk as Risk };
-    default:
-      return null;
+      return { type: "risk", risk: e.risk! };
   }
 }
 
@@ -137,7 +138,7 @@ function present(p: typeof toolProfiles.$inferSelect, entries: EntryRow[], bindi
       })),
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
-  };
+  } satisfies Served<typeof Profile>;
 }
 export type ProfileView = ReturnType<typeof present>;
 

@@ -17,6 +17,8 @@ import type {
 import { minutesAgo, NOW } from "../sample-data";
 
 const DAY = 60 * 24;
+/** Reviewed versions carry the hashes the server stores; the console never shows them. */
+const FIXTURE_HASH = "sha256:fixture";
 
 // Applications
 
@@ -247,7 +249,8 @@ function entry(
     risk,
     riskOverride: null,
     status,
-    reviewedVersion: status === "active" ? { name } : null,
+    reviewedVersion:
+      status === "active" ? { name, schemaHash: FIXTURE_HASH, versionHash: FIXTURE_HASH } : null,
     reviewedAt: status === "active" || status === "disabled" ? minutesAgo(DAY * 2) : null,
     firstSeenAt: minutesAgo(DAY * 20),
     lastSeenAt: minutesAgo(60 * 5),
@@ -293,6 +296,8 @@ export const githubCatalog: ConnectionCatalogEntry[] = [
     },
     reviewedVersion: {
       name: "merge_pull_request",
+      schemaHash: FIXTURE_HASH,
+      versionHash: FIXTURE_HASH,
       title: "Merge pull request",
       description: "Merges a pull request.",
       inputSchema: {

@@ -384,7 +384,8 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
             return errorResponse(409, "entry_removed", `\`${e.name}\` is no longer offered upstream`);
           e.status = item.action === "approve" ? "active" : "disabled";
           e.reviewedAt = now;
-          if (item.action === "approve") e.reviewedVersion = { name: e.name };
+          if (item.action === "approve")
+            e.reviewedVersion = { name: e.name, schemaHash: "mock", versionHash: "mock" };
         }
         Object.assign(connection, { catalogReviewedAt: now, updatedAt: now });
         return json(200, { reviewed: items.length, entries });

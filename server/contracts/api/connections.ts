@@ -1,0 +1,71 @@
+// Responses of `/api/companies/:companyId/tools/connections` (server/tools/connections.ts).
+import { z } from "zod";
+import {
+  APPLICATION_STATUSES,
+  APPLICATION_TYPES,
+  CATALOG_STATUSES,
+  CONNECTION_HEALTH,
+  CONNECTION_STATUSES,
+} from "../values";
+import { IsoDate, NullableDate } from "./common";
+
+/**
+ * Non-secret transport settings (the `transport_config` jsonb column). Credentials live in
+ * company secrets bound to the connection. Loose: rows stored before a key was added still read.
+ */
+export const TransportConfig = z.looseObject({
+  url: z.string().optional(),
+  timeoutMs: z.number().optional(),
+  maxResultBytes: z.number().optional(),
+  /** Non-secret headers only; the server refuses credentials here (`inline_secret`). */
+  headers: z.record(z.string(), z.string()).optional(),
+  pluginId: z.string().optional(),
+});
+export type TransportConfig = z.infer<typeof TransportConfig>;
+
+export const ConnectionApplicationRef = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  type: z.enum(APPLICATION_TYPES),
+  status: z.enum(APPLICATION_STATUSES),
+});
+
+/** `GET /connections/:id` and the answer of every connection verb. */
+export const Connection = z.object({
+  id: z.string(),
+  applicationId: z.string(),
+  name: z.string(),
+  transportConfig: TransportConfig,
+  stdioTemplateId: z.string().nullable(),
+  status: z.enum(CONNECTION_STATUSES),
+  enabled: z.boolean(),
+  autoApproveReadTools: z.boolean(),
+  healthStatus: z.enum(CONNECTION_HEALTH),
+  healthCheckedAt: NullableDate,
+  healthError: z.string().nullable(),
+  catalogRefreshedAt: NullableDate,
+  catalogReviewedAt: NullableDate,
+  /** e.g. "operator", "config_changed", or the reason an operator typed. */
+  disabledReason: z.string().nullable(),
+  lastUsedAt: NullableDate,
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  archivedAt: NullableDate.optional(),
+  application: ConnectionApplicationRef,
+  /** Catalog entry count per status; only `GET /connections` includes it. */
+  catalog: z.partialRecord(z.enum(CATALOG_STATUSES), z.number()).optional(),
+});
+
+export const ConnectionsResponse = z.object({ connections: z.array(Connection) });
+
+/** `POST /connections/:id/test` */
+export const ConnectionTestResult = z.object({
+  health: z.enum(CONNECTION_HEALTH).exclude(["unknown"]),
+  error: z.string().nullable(),
+  /** The machine-readable cause of a failed test (e.g. `upstream_unreachable`). */
+  errorCode: z.string().nullable(),
+  latencyMs: z.number(),
+  toolCount: z.number().nullable(),
+  connection: Connection,
+});

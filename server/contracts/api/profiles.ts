@@ -1,0 +1,87 @@
+// Responses of `/tools/profiles…` (server/tools/profiles.ts), the binding pickers
+// (`GET /tools/targets`, server/tools/lookups.ts) and an agent's effective tools
+// (`GET /tools/agents/:agentId/effective-tools`, server/tools/effective.ts).
+import { z } from "zod";
+import { BINDING_TARGETS, PROFILE_ENTRY_MODES, PROFILE_STATUSES, RISKS } from "../values";
+import { StoredRisk } from "./catalog";
+import { IsoDate, NamedRef } from "./common";
+
+/** What a profile entry selects (one of five kinds). */
+export const ProfileSelector = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("application"), applicationId: z.string() }),
+  z.object({ type: z.literal("connection"), connectionId: z.string() }),
+  z.object({ type: z.literal("catalog_entry"), catalogEntryId: z.string() }),
+  z.object({ type: z.literal("tool_glob"), glob: z.string() }),
+  z.object({ type: z.literal("risk"), risk: z.enum(RISKS) }),
+]);
+export type ProfileSelector = z.infer<typeof ProfileSelector>;
+
+export const ProfileEntry = z.object({
+  id: z.string(),
+  mode: z.enum(PROFILE_ENTRY_MODES),
+  selector: ProfileSelector,
+  /** Human text from the server, e.g. "tools matching github__*". */
+  label: z.string(),
+});
+
+export const ProfileBinding = z.object({
+  id: z.string(),
+  targetType: z.enum(BINDING_TARGETS),
+  targetId: z.string().nullable(),
+  /** Human text from the server, e.g. "Agent · Triage Bot" or "Company". */
+  targetLabel: z.string(),
+});
+
+/** `GET /profiles/:id` and the answer of every profile verb. */
+export const Profile = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(PROFILE_STATUSES),
+  entries: z.array(ProfileEntry),
+  bindings: z.array(ProfileBinding),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+
+export const ProfilesResponse = z.object({ profiles: z.array(Profile) });
+
+export const IssueRef = z.object({ id: z.string(), identifier: z.string(), title: z.string() });
+
+/** `GET /targets` */
+export const ToolTargets = z.object({
+  agents: z.array(NamedRef),
+  projects: z.array(NamedRef),
+  routines: z.array(NamedRef),
+  issues: z.array(IssueRef),
+});
+
+export const EffectiveProfile = z.object({
+  id: z.string(),
+  name: z.string(),
+  level: z.enum(BINDING_TARGETS),
+});
+
+export const EffectiveTool = z.object({
+  catalogEntryId: z.string(),
+  toolName: z.string(),
+  applicationName: z.string().nullable(),
+  connectionName: z.string().nullable(),
+  risk: StoredRisk,
+  requiresApproval: z.boolean(),
+  reasons: z.array(z.string()),
+});
+
+/** `GET /agents/:agentId/effective-tools` */
+export const EffectiveToolsResponse = z.object({
+  agentId: z.string(),
+  /** The context the answer was computed for (the query's ids, filled in from each other). */
+  context: z.object({
+    issueId: z.string().nullable(),
+    projectId: z.string().nullable(),
+    routineId: z.string().nullable(),
+  }),
+  profiles: z.array(EffectiveProfile),
+  tools: z.array(EffectiveTool),
+  hiddenCount: z.number(),
+});

@@ -1,0 +1,46 @@
+// Responses of `/tools/runtime-slots…` (server/runtime/slots.ts): the supervised stdio slots.
+import { z } from "zod";
+import { SLOT_STATUSES } from "../values";
+import { IsoDate, NullableDate } from "./common";
+
+export const RuntimeSlot = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  connectionId: z.string(),
+  templateId: z.string().nullable(),
+  kind: z.string(),
+  status: z.enum(SLOT_STATUSES),
+  health: z.string(),
+  host: z.string(),
+  pid: z.number().nullable(),
+  processGroupId: z.number().nullable(),
+  workspaceScope: z.string(),
+  credentialScope: z.string(),
+  trustScope: z.string(),
+  runId: z.string().nullable(),
+  idleTtlMs: z.number(),
+  restartCount: z.number(),
+  /** ISO instants of the latest restarts (the crash policy's window). */
+  recentRestarts: z.array(z.string()),
+  lastError: z.string().nullable(),
+  startedAt: NullableDate,
+  lastUsedAt: NullableDate,
+  stoppedAt: NullableDate,
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  /** This server process supervises the slot; `live` is its in-memory state. */
+  local: z.boolean(),
+  live: z.object({ state: z.string(), inFlight: z.number(), lastUsedAt: IsoDate }).nullable(),
+});
+
+export const RuntimeSlotsResponse = z.object({ slots: z.array(RuntimeSlot) });
+
+/** `GET /runtime-slots/:id`: the slot with its recent stderr (redacted and bounded). */
+export const RuntimeSlotDetail = RuntimeSlot.extend({
+  stderr: z.object({
+    source: z.enum(["live", "saved"]),
+    lines: z.array(z.string()),
+    bytes: z.number(),
+    droppedLines: z.number().nullable(),
+  }),
+});
