@@ -97,8 +97,17 @@ describe("one outcome mapping for REST and MCP", () => {
       structuredContent: { a: 1 },
       _meta: { invocationId: INV, replayed: false, artifactId: "art" },
     });
-    const replay = replayedOutcome({ id: INV, executionStatus: "succeeded", resultSummary: { n: 1 } });
-    expect(mcpToolResult(replay)._meta).toEqual({ invocationId: INV, replayed: true });
+    const replay = replayedOutcome({
+      id: INV,
+      companyId: INV,
+      executionStatus: "succeeded",
+      resultSummary: { n: 1 },
+    });
+    expect(mcpToolResult(replay)._meta).toEqual({
+      invocationId: INV,
+      replayed: true,
+      "io.paperclip/replayed": true,
+    });
     expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
       content: [],
       isError: true,
@@ -184,8 +193,27 @@ describe("the refusals the pipeline produces", () => {
     );
   });
 
-  it("refuses an execution it could not claim", () => {
-    expect(unclaimedRefusal("running", INV).code).toBe("invocation_in_progress");
-    expect(unclaimedRefusal("failed", INV).code).toBe("invocation_outcome_unknown");
+  it("answers an execution it could not claim from the row as it is now", () => {
+    const row = {
+      id: INV,
+      companyId: INV,
+      errorCode: null,
+      resultSummary: null,
+      resultEncrypted: null,
+    };
+    const code = (o: ReturnType<typeof unclaimedRefusal>) => (o.ok ? "replayed" : o.code);
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: true }))).toBe(
+      "invocation_in_progress",
+    );
+    // A running row whose lease expired is not "in progress": nobody is executing it.
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: false }))).toBe(
+      "invocation_outcome_unknown",
+    );
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "failed", leaseLive: false }))).toBe(
+      "invocation_outcome_unknown",
+    );
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "succeeded", leaseLive: false }))).toBe(
+      "replayed",
+    );
   });
 });

@@ -2,7 +2,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
+import type { CurrentExecution } from "../ledger/invocations";
 import type { AttemptResult } from "../ledger/record-attempt";
+import type { EncryptedSecret } from "../secrets/local-provider";
+import { keptResultOf } from "../secrets/replay-result";
 
 /**
  * The governed call's contract: what an agent sends, what it gets back, and the one mapping of
@@ -111,12 +114,34 @@ export function refusedBy(
   return { ok: false, status: err.status, code: err.code, message: err.message, ...extra };
 }
 
-/** The answer to a replayed call (same idempotency key): its recorded outcome, not a new run. */
+/**
+ * The answer to a replayed call (same idempotency key, or an executed approval): the first
+ * answer exactly — its `content`, `structuredContent` and artifact reference — marked only as
+ * replayed (`replayed: true`; over MCP in `_meta`). Rows recorded before results were kept
+ * answer with their recorded summary.
+ */
 export function replayedOutcome(inv: {
   id: string;
+  companyId: string;
   executionStatus: string;
   resultSummary?: unknown;
+  resultEncrypted?: EncryptedSecret | null;
 }): GatewayCallOutcome {
+  const kept = keptResultOf({
+    id: inv.id,
+    companyId: inv.companyId,
+    resultEncrypted: inv.resultEncrypted ?? null,
+  });
+  if (kept) {
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: true,
+      result: kept.result,
+      ...(kept.truncated ? { truncated: true } : {}),
+      ...(kept.artifactId ? { artifactId: kept.artifactId } : {}),
+    };
+  }
   return {
     ok: true,
     invocationId: inv.id,
@@ -137,6 +162,20 @@ export function replayedOutcome(inv: {
     },
   };
 }
+
+/** What an agent is told when an earlier attempt of the same write may have run upstream. */
+export function outcomeUnknownRefusal(invocationId: string): Refusal {
+  return refused(
+    "invocation_outcome_unknown",
+    `an earlier attempt of this write may have run upstream (it timed out, failed mid-call or its server stopped); it is not run again. A person must resolve invocation ${invocationId} in the console (done, not done, or retry once); a new idempotency key runs it anew only if running it twice is safe`,
+    { invocationId },
+  );
+}
+
+export const inProgressRefusal = (invocationId: string): Refusal =>
+  refused("invocation_in_progress", "this call is executing right now; retry shortly for its outcome", {
+    invocationId,
+  });
 
 /**
  * The refusal an agent sees for a decision that did not allow the call. Hidden and
@@ -163,7 +202,9 @@ export function attemptRefusal(a: AttemptResult): Refusal {
         retryAfterMs: d.retryAfterMs ?? 1000,
       });
     case "in_progress":
-      return refused("invocation_in_progress", "this call is already executing", { invocationId });
+      return inProgressRefusal(invocationId);
+    case "outcome_unknown":
+      return outcomeUnknownRefusal(invocationId);
     default:
       if (d.reasonCode === "arguments_unstorable")
         return refused(
@@ -180,15 +221,15 @@ export function attemptRefusal(a: AttemptResult): Refusal {
   }
 }
 
-/** The refusal for an execution that could not be claimed (another attempt holds or held it). */
-export function unclaimedRefusal(executionStatus: string, invocationId: string): Refusal {
-  return executionStatus === "running"
-    ? refused("invocation_in_progress", "this call is already executing", { invocationId })
-    : refused(
-        "invocation_outcome_unknown",
-        "an earlier attempt of this call may have run upstream; it is not run again (check the invocation)",
-        { invocationId },
-      );
+/**
+ * The answer for an execution that could not be claimed, decided from the row as it is now
+ * (`currentExecution`): still held by a live lease → in progress; succeeded → its replay;
+ * anything else (a lost lease, a failure mid-call) → outcome unknown.
+ */
+export function unclaimedRefusal(row: CurrentExecution): GatewayCallOutcome {
+  if (row.leaseLive) return inProgressRefusal(row.id);
+  if (row.executionStatus === "succeeded") return replayedOutcome(row);
+  return outcomeUnknownRefusal(row.id);
 }
 
 /** The error code an execution failure is recorded under (anything unexpected: `upstream_error`). */
@@ -259,6 +300,7 @@ export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
       _meta: {
         invocationId: outcome.invocationId,
         replayed: outcome.replayed,
+        ...(outcome.replayed ? { "io.paperclip/replayed": true } : {}),
         ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
       },
     };
