@@ -12,7 +12,7 @@ import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
 import { encryptKeptResult } from "../secrets/replay-result";
 import { guardResult } from "./guard-result";
-import { type ExecOutcome, executionFailure, failureCode, refused, unclaimedRefusal } from "./outcome";
+import { type ExecOutcome, executionFailure, failureCode, ledgerAnswer, unclaimedRefusal } from "./outcome";
 import type { GatewayContext } from "./sessions";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
@@ -145,11 +145,7 @@ export async function executeInvocation(
         guarded,
         errorCode: "result_blocked",
       });
-      return refused(
-        "result_blocked",
-        "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
-        { invocationId: inv.id },
-      );
+      return ledgerAnswer("result_blocked", inv.id);
     }
     const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", { guarded });
     return {
