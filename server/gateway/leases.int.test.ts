@@ -341,6 +341,8 @@ describe("concurrency and the audit invariant", () => {
       );
       work.push(gatewayCall(token, { tool: "todo__todo_list", arguments: {} }));
       work.push(gatewayCall(token, { tool: "todo__nope", arguments: {} }));
+      // Destructive: needs approval, and these runs have no issue thread to ask on.
+      work.push(gatewayCall(token, { tool: "todo__todo_delete", arguments: { id: i } }));
       work.push(gatewayCall(token, { tool: "echo__echo", arguments: { text: `m${i}` } }));
     }
     await Promise.all(work);
