@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
@@ -16,8 +16,11 @@ import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
+import { runDoctor } from "@/server/http/doctor";
 import { setRouteDatabase } from "@/server/http/route";
 import { sweepExpiredLeases } from "@/server/ledger/sweep";
+import { resetLocalProvider } from "@/server/secrets/local-provider";
+import { rotateMasterKey } from "@/server/secrets/rotate";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
@@ -356,4 +359,39 @@ describe("concurrency and the audit invariant", () => {
     }[];
     expect(row!.events).toBe(row!.attempts);
   }, 120_000);
+});
+
+describe("kept results and the master key", () => {
+  it("rotate-master-key re-encrypts every kept result; doctor checks them; replays still match", async () => {
+    const body = { tool: "todo__todo_add", arguments: { title: "before rotation" }, idempotencyKey: "rot-1" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const kept = await database.db
+      .select({ id: toolInvocations.id, enc: toolInvocations.resultEncrypted })
+      .from(toolInvocations)
+      .where(isNotNull(toolInvocations.resultEncrypted));
+    expect(kept.length).toBeGreaterThan(1);
+    const report = await rotateMasterKey(database.db);
+    resetLocalProvider();
+    expect(report.reencrypted).toBeGreaterThanOrEqual(kept.length);
+    const after = await database.db
+      .select({ enc: toolInvocations.resultEncrypted })
+      .from(toolInvocations)
+      .where(isNotNull(toolInvocations.resultEncrypted));
+    expect(after).toHaveLength(kept.length);
+    for (const r of after) expect(r.enc!.keyId).toBe(report.newKeyId);
+    const replay = await gatewayCall(run.gateway.token, body);
+    expect(replay.json.replayed).toBe(true);
+    expect(JSON.stringify(replay.json.result)).toBe(JSON.stringify(first.json.result));
+    const doctor = await runDoctor(database.db);
+    expect(doctor.findings.filter((f) => f.kind === "undecryptable_values")).toEqual([]);
+    // A value left under a key the server does not hold is reported, by column.
+    await database.db
+      .update(toolInvocations)
+      .set({ resultEncrypted: { ...after[0]!.enc!, keyId: "gone-key" } })
+      .where(eq(toolInvocations.id, kept[0]!.id));
+    const broken = await runDoctor(database.db);
+    expect(broken.findings).toContainEqual(
+      expect.objectContaining({ kind: "undecryptable_values", column: "tool_invocations.result_encrypted" }),
+    );
+  });
 });
