@@ -4,18 +4,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
+import * as companiesRoute from "@/app/api/companies/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
+import { toolCallEvents, toolConnections, toolInvocations, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
+import { hashPassword } from "@/server/auth/password";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { runDoctor } from "@/server/http/doctor";
@@ -25,7 +28,7 @@ import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
 import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/server/ledger/sweep";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey } from "@/server/secrets/rotate";
-import { call } from "@/server/testing/api";
+import { call, sessionCookie } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
@@ -239,38 +242,46 @@ describe("execution leases", () => {
       expect(await eventsOf(id)).toContainEqual(expect.objectContaining({ eventType: "resolved" }));
     // "Done" replays; "not done" may be run again; "retry once" runs exactly once more.
     const before = todoState().ledger.sideEffectCount;
-    const r1 = await gatewayCall(run.gateway.token, {
-      tool: "todo__todo_add",
-      arguments: { title: "r-done" },
-      idempotencyKey: "r-done",
-    });
+    const writeAgain = (key: string) =>
+      gatewayCall(run.gateway.token, {
+        tool: "todo__todo_add",
+        arguments: { title: key },
+        idempotencyKey: key,
+      });
+    const r1 = await writeAgain("r-done");
     expect(r1.json.replayed).toBe(true);
-    const r2 = await gatewayCall(run.gateway.token, {
-      tool: "todo__todo_add",
-      arguments: { title: "r-not" },
-      idempotencyKey: "r-not",
-    });
+    const r2 = await writeAgain("r-not");
     expect(r2.status).toBe(200);
     expect(r2.json.replayed).toBe(false);
-    const r3 = await gatewayCall(run.gateway.token, {
-      tool: "todo__todo_add",
-      arguments: { title: "r-retry" },
-      idempotencyKey: "r-retry",
-    });
+    const r3 = await writeAgain("r-retry");
     expect(r3.json.replayed).toBe(false);
-    const r3b = await gatewayCall(run.gateway.token, {
-      tool: "todo__todo_add",
-      arguments: { title: "r-retry" },
-      idempotencyKey: "r-retry",
-    });
+    const r3b = await writeAgain("r-retry");
     expect(r3b.json.replayed).toBe(true);
     expect(todoState().ledger.sideEffectCount - before).toBe(2);
-    // Another company's admin cannot see or resolve it.
+    // Another company's admin cannot resolve it (404, as for an id that does not exist), and
+    // the row is untouched.
     const [other] = await database.db
-      .select({ id: toolInvocations.id })
-      .from(toolInvocations)
-      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, done)));
-    expect(other).toBeTruthy();
+      .insert(users)
+      .values({ email: "other@initech.example", passwordHash: await hashPassword("x") })
+      .returning();
+    const cookie = await sessionCookie(database.db, other!.id, other!.email);
+    const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
+      cookie,
+      body: { name: "Initech" },
+    });
+    const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
+      cookie,
+      params: { companyId: company.json.id },
+      body: { name: "k" },
+    });
+    const stranger = await call<{ error?: { code: string } }>(resolveRoute.POST, "POST", "/", {
+      token: key.json.key,
+      params: { companyId: company.json.id, invocationId: notDone },
+      body: { resolution: "done" },
+    });
+    expect(stranger.status).toBe(404);
+    expect(stranger.json.error?.code).toBe("not_found");
+    expect(await statusOf(notDone)).toBe("succeeded");
   });
 });
 
