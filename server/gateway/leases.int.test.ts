@@ -202,6 +202,22 @@ describe("execution leases", () => {
     expect(await eventsOf(id)).toContainEqual({ eventType: "outcome_unknown", reasonCode: "lease_expired" });
   });
 
+  it("a running row from before leases (no lease at all) is swept as well", async () => {
+    const first = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "legacy" },
+      idempotencyKey: "legacy-1",
+    });
+    const id = first.json.invocationId!;
+    await crashLeave(id);
+    await database.db
+      .update(toolInvocations)
+      .set({ leaseHost: null, leasePid: null, leaseBootId: null, leaseToken: null, leaseExpiresAt: null })
+      .where(eq(toolInvocations.id, id));
+    await sweepExpiredLeases(database.db);
+    expect(await statusOf(id)).toBe("outcome_unknown");
+  });
+
   it("a crash-left read is swept too, and calling the read again simply re-runs it", async () => {
     const first = await gatewayCall(run.gateway.token, { tool: "todo__todo_list", arguments: {} });
     await crashLeave(first.json.invocationId!);

@@ -6,7 +6,8 @@ import { leaseMs } from "./lease";
 
 /**
  * The lease sweeper (docs/gateway.md "Execution states"): every replica runs it. Each pass
- * takes a bounded batch of `running` rows whose lease has expired — `FOR UPDATE SKIP LOCKED`,
+ * takes a bounded batch of `running` rows whose lease has expired (or that have none: rows left
+ * by a server from before leases) — `FOR UPDATE SKIP LOCKED`,
  * so replicas share the work and never wait on each other or on a row being claimed — marks
  * them `outcome_unknown` and writes one `outcome_unknown` audit event per row, in one
  * transaction.
@@ -66,8 +67,9 @@ export async function sweepExpiredLeases(db: Db, limit = BATCH): Promise<number>
     const rows = (await tx.execute(sql`
       with expired as (
         select id from tool_invocations
-        where execution_status = 'running' and lease_expires_at < now()
-        order by lease_expires_at
+        where execution_status = 'running'
+          and (lease_expires_at < now() or lease_expires_at is null)
+        order by lease_expires_at nulls first
         limit ${limit}
         for update skip locked
       )
@@ -92,7 +94,8 @@ export async function expireLeaseIfPast(tx: Tx, companyId: string, invocationId:
     set execution_status = 'outcome_unknown', error_code = 'lease_expired',
         completed_at = now(), updated_at = now()
     where t.company_id = ${companyId} and t.id = ${invocationId}
-      and t.execution_status = 'running' and t.lease_expires_at < now()
+      and t.execution_status = 'running'
+      and (t.lease_expires_at < now() or t.lease_expires_at is null)
     returning ${RETURNING}`)) as unknown as SweptRow[];
   if (rows.length === 0) return false;
   await recordToolEvents(tx, rows.map(sweptEvent));
