@@ -7,18 +7,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
-import * as companiesRoute from "@/app/api/companies/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { toolCallEvents, toolConnections, toolInvocations, users } from "@/db/schema";
+import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
-import { hashPassword } from "@/server/auth/password";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { runDoctor } from "@/server/http/doctor";
@@ -28,8 +24,8 @@ import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
 import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/server/ledger/sweep";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey } from "@/server/secrets/rotate";
-import { call, sessionCookie } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { call } from "@/server/testing/api";
+import { installFixtureExamples, strangerCompany } from "@/server/testing/examples";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 
@@ -39,7 +35,7 @@ import { setGatewayDatabase } from "./http";
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
-const fixtures = new Map<string, HttpFixture<unknown>>();
+let fixtures = new Map<string, HttpFixture<unknown>>();
 let gateway: { origin: string; close: () => Promise<void> };
 type Run = { id: string; gateway: { token: string; sessionId: string } };
 let run: Run;
@@ -103,20 +99,12 @@ beforeAll(async () => {
   setGatewayDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   companyId = demo.companyId;
-  for (const name of ["todo", "echo"] as const)
-    fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
-  setExampleUrlResolver((name) => fixtures.get(name)!.url);
-  await grantPrivateUpstreams(
-    database.db,
-    [...fixtures.values()].map((f) => f.url),
-  );
-  for (const example of ["echo", "todo"]) {
-    const res = await call(installRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId, exampleId: example },
-    });
-    expect(res.status, JSON.stringify(res.json)).toBe(201);
-  }
+  fixtures = await installFixtureExamples(database.db, {
+    boardKey: demo.boardApiKey,
+    companyId,
+    fixtures: ["todo", "echo"],
+    install: ["echo", "todo"],
+  });
   gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
   process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
   run = await startRun();
@@ -276,23 +264,10 @@ describe("execution leases", () => {
     expect(todoState().ledger.sideEffectCount - before).toBe(2);
     // Another company's admin cannot resolve it (404, as for an id that does not exist), and
     // the row is untouched.
-    const [other] = await database.db
-      .insert(users)
-      .values({ email: "other@initech.example", passwordHash: await hashPassword("x") })
-      .returning();
-    const cookie = await sessionCookie(database.db, other!.id, other!.email);
-    const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
-      cookie,
-      body: { name: "Initech" },
-    });
-    const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
-      cookie,
-      params: { companyId: company.json.id },
-      body: { name: "k" },
-    });
+    const other = await strangerCompany(database.db, "Initech");
     const stranger = await call<{ error?: { code: string } }>(resolveRoute.POST, "POST", "/", {
-      token: key.json.key,
-      params: { companyId: company.json.id, invocationId: notDone },
+      token: other.boardKey,
+      params: { companyId: other.companyId, invocationId: notDone },
       body: { resolution: "done" },
     });
     expect(stranger.status).toBe(404);
