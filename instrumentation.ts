@@ -1,5 +1,5 @@
 // Start-up work for every server process (also replicas started with plain `next start`):
-// apply committed migrations and reap orphaned runtime slots before serving. `npm start` has already done this for the
+// apply committed migrations, reap orphaned runtime slots and start the lease sweeper before serving. `npm start` has already done this for the
 // embedded database; running it again is a cheap no-op under the migration advisory lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
@@ -11,6 +11,9 @@ export async function register() {
   // Stop local MCP processes a previous server on this host left running (crash, kill -9).
   const { reapOrphanedSlots, shutdownAllSlots } = await import("./server/runtime");
   await reapOrphanedSlots(getDb());
+  // Mark executions whose lease nobody renews (a crashed replica's) `outcome_unknown`.
+  const { startLeaseSweeper } = await import("./server/ledger/sweep");
+  startLeaseSweeper(getDb());
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       void shutdownAllSlots().finally(() => process.exit(0));

@@ -13,6 +13,9 @@ export const AUDIT_EVENT_TYPES: readonly string[] = [
   "result_returned",
   "rate_limited",
   "approval_requested",
+  "replayed",
+  "outcome_unknown",
+  "resolved",
 ];
 
 export interface AuditFilterInput {

@@ -434,7 +434,11 @@ describe("ledger, audit and redaction", () => {
       .where(eq(toolInvocations.id, [...ids][0]!));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.attempts).toBe(100);
-    expect(results.filter((r) => r.outcome === "allow")).toHaveLength(100);
+    // The first is allowed and claimed in its own transaction (running, under a live lease);
+    // every other one finds it executing, decided from the locked row.
+    expect(results.filter((r) => r.outcome === "allow")).toHaveLength(1);
+    expect(results.filter((r) => r.outcome === "in_progress")).toHaveLength(99);
+    expect(rows[0]!.executionStatus).toBe("running");
   });
 
   it("different arguments are a different invocation; reads get a row per attempt", async () => {
@@ -546,10 +550,12 @@ describe("ledger, audit and redaction", () => {
     expect(audit.status).toBe(200);
     expect(JSON.stringify(audit.json)).not.toContain(CANARY);
     expect(JSON.stringify(ledger.json)).not.toContain(CANARY);
-    const events = (audit.json as { events: { redactions: string[]; invocationId: string }[] }).events;
-    expect(events.find((e) => e.invocationId === r.invocation.id)?.redactions).toEqual(
-      expect.arrayContaining(["/note", "/nested/password", "/token"]),
-    );
+    const events = (
+      audit.json as { events: { redactions: string[]; invocationId: string; eventType: string }[] }
+    ).events;
+    // The decision event carries the summary and its redactions (execution_started follows it).
+    const decision = events.find((e) => e.invocationId === r.invocation.id && e.eventType === "decision");
+    expect(decision?.redactions).toEqual(expect.arrayContaining(["/note", "/nested/password", "/token"]));
   });
 
   it("audit pages with a cursor and filters by decision", async () => {

@@ -94,6 +94,8 @@ export const EXECUTION_STATUSES = [
   "succeeded",
   "failed",
   "timeout",
+  /** The executing process lost its lease (crash, hang): the upstream may or may not have run. */
+  "outcome_unknown",
 ] as const;
 
 export const ACTION_REQUEST_STATUSES = [
@@ -133,6 +135,10 @@ export const TOOL_EVENT_TYPES = [
   "timeout",
   "runtime_failure",
   "replayed",
+  /** An execution's lease expired (crash, hang): swept to `outcome_unknown`. */
+  "outcome_unknown",
+  /** A person resolved an `outcome_unknown` invocation (done / not done / retry once). */
+  "resolved",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

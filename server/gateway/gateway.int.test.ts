@@ -6,14 +6,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
-import * as companiesRoute from "@/app/api/companies/route";
 import * as finishRoute from "@/app/api/runs/[runId]/finish/route";
 import * as sessionInvocationRoute from "@/app/api/tool-gateway/invocations/[invocationId]/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
@@ -29,27 +26,25 @@ import {
   toolCallEvents,
   toolInvocations,
   toolResultArtifacts,
-  users,
 } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { FIXTURE_NAMES } from "@/fixtures/mcp";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { hashPassword } from "@/server/auth/password";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setRouteDatabase } from "@/server/http/route";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret, revokeSecret } from "@/server/secrets/secrets";
-import { call, sessionCookie } from "@/server/testing/api";
+import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installFixtureExamples, strangerCompany } from "@/server/testing/examples";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
-const fixtures = new Map<string, HttpFixture<unknown>>();
+let fixtures = new Map<string, HttpFixture<unknown>>();
 let gateway: { origin: string; close: () => Promise<void> };
 let run: { id: string; gateway: { token: string; mcpUrl: string; mcpConfig: unknown; sessionId: string } };
 const board = () => ({ token: demo.boardApiKey });
@@ -91,20 +86,12 @@ beforeAll(async () => {
   setGatewayDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   companyId = demo.companyId;
-  for (const name of FIXTURE_NAMES)
-    fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
-  setExampleUrlResolver((name) => fixtures.get(name)!.url);
-  await grantPrivateUpstreams(
-    database.db,
-    [...fixtures.values()].map((f) => f.url),
-  );
-  for (const example of ["echo", "todo"]) {
-    const res = await call(installRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId, exampleId: example },
-    });
-    expect(res.status, JSON.stringify(res.json)).toBe(201);
-  }
+  fixtures = await installFixtureExamples(database.db, {
+    boardKey: demo.boardApiKey,
+    companyId,
+    fixtures: FIXTURE_NAMES,
+    install: ["echo", "todo"],
+  });
   gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
   process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
   run = await startRunFor(demo.agents[0]!.id);
@@ -440,32 +427,19 @@ describe("secrets", () => {
 
 describe("company boundary", () => {
   it("another company's session cannot discover or call this company's tools, nor read its audit", async () => {
-    const [other] = await database.db
-      .insert(users)
-      .values({ email: "other@globex.example", passwordHash: await hashPassword("x") })
-      .returning();
-    const cookie = await sessionCookie(database.db, other!.id, other!.email);
-    const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
-      cookie,
-      body: { name: "Globex" },
-    });
-    const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
-      cookie,
-      params: { companyId: company.json.id },
-      body: { name: "k" },
-    });
+    const other = await strangerCompany(database.db, "Globex");
     const agent = await call<{ id: string }>(
       (await import("@/app/api/companies/[companyId]/agents/route")).POST,
       "POST",
       "/",
       {
-        token: key.json.key,
-        params: { companyId: company.json.id },
+        token: other.boardKey,
+        params: { companyId: other.companyId },
         body: { name: "Globex agent" },
       },
     );
     const globexRun = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
-      token: key.json.key,
+      token: other.boardKey,
       params: { agentId: agent.json.id },
       body: {},
     });
@@ -479,10 +453,10 @@ describe("company boundary", () => {
     });
     expect(called.status).toBe(403);
     expect(called.json.error?.code).toBe("tool_denied");
-    const audit = await call(auditRoute.GET, "GET", "/", { token: key.json.key, params: { companyId } });
+    const audit = await call(auditRoute.GET, "GET", "/", { token: other.boardKey, params: { companyId } });
     expect(audit.status).toBe(404);
     const apps = await call(applicationsRoute.GET, "GET", "/", {
-      token: key.json.key,
+      token: other.boardKey,
       params: { companyId },
     });
     expect(apps.status).toBe(404);
@@ -517,7 +491,7 @@ describe("company boundary", () => {
     const malformed = await lookup(globexRun.json.gateway.token, "not-a-uuid");
     expect([foreign.status, malformed.status]).toEqual([404, 404]);
     expect(foreign.json.error).toEqual(malformed.json.error);
-    expect(await refusalsOf(company.json.id)).toBe(2);
+    expect(await refusalsOf(other.companyId)).toBe(2);
     // Another run of the same company is refused the same way.
     const before = await refusalsOf(companyId);
     const sibling = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
