@@ -1,4 +1,5 @@
 import path from "node:path";
+import { sql as drizzleSql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
@@ -126,17 +127,80 @@ function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
  */
 export const preparedStatementsEnabled = (): boolean => process.env.PAPERCLIP_DB_PREPARE !== "off";
 
+const envNumber = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+
+/**
+ * How long the pool waits for the database, so an outage fails fast instead of hanging
+ * requests (docs/operations.md, "Database outages"). All in milliseconds; 0 turns a server-side
+ * one off (behind PgBouncer, which refuses unknown startup parameters unless they are in its
+ * `ignore_startup_parameters`, set both server-side ones to 0 and configure them on the role).
+ */
+export function databaseTimeouts() {
+  return {
+    /** TCP connect, TLS and authentication of one new connection (postgres.js `connect_timeout`). */
+    connectMs: envNumber("PAPERCLIP_DB_CONNECT_TIMEOUT_MS", 3000) || 3000,
+    /** PostgreSQL's `statement_timeout` for every statement of the app's connections. */
+    statementMs: envNumber("PAPERCLIP_DB_STATEMENT_TIMEOUT_MS", 10_000),
+    /** PostgreSQL's `idle_in_transaction_session_timeout`: a transaction left open is ended. */
+    idleInTransactionMs: envNumber("PAPERCLIP_DB_IDLE_TX_TIMEOUT_MS", 30_000),
+    /** Idle pool connections are closed after this (postgres.js `idle_timeout`). */
+    idleMs: envNumber("PAPERCLIP_DB_IDLE_TIMEOUT_MS", 30_000) || 30_000,
+  };
+}
+
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
+  const t = databaseTimeouts();
+  const serverSide: Record<string, string> = {};
+  if (t.statementMs > 0) serverSide.statement_timeout = String(Math.round(t.statementMs));
+  if (t.idleInTransactionMs > 0)
+    serverSide.idle_in_transaction_session_timeout = String(Math.round(t.idleInTransactionMs));
   const sql = postgres(url, {
     max: opts.max ?? 10,
     onnotice: () => {},
     // Keep the server from holding idle connections forever.
-    idle_timeout: 30,
-    connection: { application_name: "paperclip" },
+    idle_timeout: t.idleMs / 1000,
+    // A connection that cannot be opened fails the query in seconds (the default is 30 s),
+    // which is what lets the circuit breaker (server/database/breaker.ts) open quickly.
+    connect_timeout: t.connectMs / 1000,
+    connection: { application_name: "paperclip", ...serverSide },
   });
   const db = drizzle(clientFor(sql, preparedStatementsEnabled()), { schema });
-  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+  // The breaker's probe has a connection of its own: it asks whether the database answers,
+  // which a pool whose connections are all busy (or stuck) cannot tell.
+  let probeSql: postgres.Sql | null = null;
+  probes.set(db, () => {
+    probeSql ??= postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      idle_timeout: 10,
+      connect_timeout: t.connectMs / 1000,
+      connection: { application_name: "paperclip-probe" },
+    });
+    return probeSql`select 1`;
+  });
+  return {
+    db,
+    sql,
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 5 }), probeSql?.end({ timeout: 1 })]);
+    },
+  };
+}
+
+const probes = new WeakMap<object, () => Promise<unknown>>();
+
+/**
+ * A database round trip on a connection outside `db`'s pool (for a `db` from `openDatabase`;
+ * any other `db` — a transaction — is probed with a `select 1` on itself).
+ */
+export function databaseProbe(db: Db | Tx): () => Promise<unknown> {
+  return probes.get(db) ?? (() => db.execute(drizzleSql`select 1`));
 }
 
 /** Whether the database lacks any committed migration (a missing journal counts as lacking). */
