@@ -8,9 +8,14 @@
  * (reading 'write')` at `nextWrite (postgres/src/connection.js)`, an uncaught exception that
  * takes the process down (porsager/postgres#1066 and #1154; the guard of #1168 is unmerged).
  * By then `closed()` has already rejected the connection's queries with `CONNECTION_CLOSED`,
- * so the pending bytes are moot: this exact exception is logged and dropped. Anything else is
- * logged with its cause chain and the process exits, as Node would have.
+ * so this exact exception is logged and dropped — but it leaves that connection wedged: the
+ * throw skips `nextWriteTimer = null`, so after the reconnect no small write is ever flushed
+ * and every later query on it hangs (the "30 s hangs for minutes after recovery" of issue 16;
+ * the fault suite caught one). So every pool is then replaced (`recycleAllPools`): the old
+ * one's queries end within 5 s, new ones run on fresh connections. Anything else is logged
+ * with its cause chain and the process exits, as Node would have.
  */
+import { recycleAllPools } from "@/db/client";
 import { logError, logWarn } from "../log";
 
 /** The postgres.js null-socket write (and nothing else). */
@@ -29,11 +34,20 @@ export const droppedSocketWrites = (): number => g.__paperclipProcessGuard?.drop
 export function installProcessGuards(): void {
   if (g.__paperclipProcessGuard) return;
   const state = { dropped: 0 };
+  let recycling = false;
   g.__paperclipProcessGuard = state;
   process.on("uncaughtException", (err, origin) => {
     if (isPostgresNullSocketWrite(err)) {
       state.dropped++;
-      logWarn("database.socket_write_after_close", { dropped: state.dropped });
+      logWarn("database.socket_write_after_close", { dropped: state.dropped, action: "recycling pools" });
+      // One recycle for a burst of them (an outage closes every connection at once).
+      if (!recycling) {
+        recycling = true;
+        setTimeout(() => {
+          recycling = false;
+          void recycleAllPools().catch((e) => logError("database.recycle_failed", e));
+        }, 100).unref();
+      }
       return;
     }
     logError("process.uncaught_exception", err, { origin });
