@@ -1,5 +1,5 @@
 // Start-up work for every server process (also replicas started with plain `next start`):
-// apply committed migrations and reap orphaned runtime slots before serving. `npm start` has already done this for the
+// apply committed migrations, reap orphaned runtime slots and start the lease sweeper before serving. `npm start` has already done this for the
 // embedded database; running it again is a cheap no-op under the migration advisory lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
@@ -17,6 +17,9 @@ export async function register() {
   await reapOrphanedSlots(getDb());
   // Slot rows against live processes and the temp-directory reaper: every 30 s and after an outage.
   startRuntimeMaintenance(getDb);
+  // Mark executions whose lease nobody renews (a crashed replica's) `outcome_unknown`.
+  const { startLeaseSweeper } = await import("./server/ledger/sweep");
+  startLeaseSweeper(getDb());
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       void shutdownAllSlots().finally(() => process.exit(0));

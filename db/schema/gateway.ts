@@ -153,6 +153,28 @@ export const toolInvocations = pgTable(
     latencyMs: integer("latency_ms"),
     runtimeSlotId: uuid("runtime_slot_id"),
     attempts: integer("attempts").notNull().default(1),
+    /**
+     * The execution lease (docs/gateway.md "Execution states"): who runs the call — host, pid,
+     * the process's boot id — and until when; `lease_token` is one claim's own id, so only
+     * that execution renews it and records its outcome. Past `lease_expires_at` a sweeper
+     * marks the row `outcome_unknown`.
+     */
+    leaseHost: text("lease_host"),
+    leasePid: integer("lease_pid"),
+    leaseBootId: text("lease_boot_id"),
+    leaseToken: uuid("lease_token"),
+    leaseExpiresAt: ts("lease_expires_at"),
+    /**
+     * The bounded, guarded result as first returned (`{content, structuredContent?, isError?}`
+     * JSON), encrypted with the master key and bound to this row, so a replay answers exactly
+     * the same (server/ledger/replay-result.ts). Writes and destructive calls only.
+     */
+    resultEncrypted: jsonb("result_encrypted").$type<{
+      ciphertext: string;
+      iv: string;
+      authTag: string;
+      keyId: string;
+    }>(),
     createdAt: createdAt(),
     startedAt: ts("started_at"),
     completedAt: ts("completed_at"),
@@ -160,6 +182,8 @@ export const toolInvocations = pgTable(
   },
   (t) => [
     companyKey("tool_invocations", t.companyId, t.id),
+    // The lease sweeper's scan: only executing rows, oldest lease first.
+    index("tool_invocations_lease_idx").on(t.leaseExpiresAt).where(sql`${t.executionStatus} = 'running'`),
     uniqueIndex("tool_invocations_idempotency_uq")
       .on(t.companyId, t.idempotencyIdentity)
       .where(sql`${t.idempotencyIdentity} is not null`),

@@ -11,7 +11,14 @@ import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/acti
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/schema";
+import {
+  companies,
+  issues,
+  toolActionRequests,
+  toolCallEvents,
+  toolCatalogEntries,
+  toolInvocations,
+} from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
@@ -212,6 +219,33 @@ describe("action requests", () => {
     expect(retry.status).toBe(200);
     expect(retry.json.replayed).toBe(true);
     expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    // The replay is the first answer exactly (content and structuredContent, byte for byte).
+    const firstRun = results.find((r) => r.status === 200 && !r.json.replayed)!;
+    expect(JSON.stringify(retry.json.result)).toBe(JSON.stringify(firstRun.json.result));
+    // The row records both the approval and the execution outcome, and every attempt on it
+    // (the first, which asked for approval, the earlier ones above, these 51) wrote its one
+    // decision or replay event.
+    const [inv] = await database.db
+      .select({
+        decision: toolInvocations.decision,
+        approvalState: toolInvocations.approvalState,
+        executionStatus: toolInvocations.executionStatus,
+        attempts: toolInvocations.attempts,
+      })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, req!.invocationId));
+    expect(inv).toMatchObject({ decision: "allow", approvalState: "consumed", executionStatus: "succeeded" });
+    expect(inv!.attempts).toBeGreaterThanOrEqual(52);
+    const [events] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(toolCallEvents)
+      .where(
+        and(
+          eq(toolCallEvents.invocationId, req!.invocationId),
+          sql`${toolCallEvents.eventType} in ('decision', 'replayed')`,
+        ),
+      );
+    expect(events!.n).toBe(inv!.attempts);
     const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
       issueRoute.GET,
       "GET",

@@ -1,10 +1,11 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
-import { recordToolEvents } from "../audit/record-event";
+import { type DecisionValue, recordToolEvents } from "../audit/record-event";
 import { actorRef, type ServiceContext } from "../context";
+import { storableText } from "../contracts/json-shape";
 import { type ExecContext, execContextOf, executeInvocation } from "../gateway/execute";
 import {
   type ExecOutcome,
@@ -13,16 +14,33 @@ import {
   type OutcomeCode,
   refused,
   refusedBy,
+  replayedOutcome,
+  unclaimedRefusal,
 } from "../gateway/outcome";
 import type { GatewayContext } from "../gateway/sessions";
 import { canonicalHash, canonicalJson } from "../ledger/canonical";
+import { currentExecution } from "../ledger/invocations";
 import { reviewedArgsOf } from "../secrets/reviewed-args";
 import { type ActionRequest, signedFields, updateCard } from "./action-requests";
 import { loadRequest, requireReviewer, stateError } from "./review";
 import { verifyActionRequest } from "./signing";
 
-/** The result recorded for an executed request (replayed to the agent's retry). */
+/**
+ * The answer recorded for an executed request (replayed to a retry): the first answer as kept
+ * on the ledger row (encrypted, `server/secrets/replay-result.ts`); requests executed before
+ * results were kept answer with the copy stored as an artifact then, or the summary.
+ */
 async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutcome> {
+  const current = await currentExecution(db, r.companyId, r.invocationId);
+  if (r.status === "executing") return unclaimedRefusal(current);
+  if (r.status === "failed" || current.executionStatus !== "succeeded") {
+    return refused(
+      "approval_consumed",
+      `the approved call already ran and ${current.errorCode ?? "failed"}`,
+      { invocationId: r.invocationId },
+    );
+  }
+  if (current.resultEncrypted) return replayedOutcome(current);
   const [artifact] = await db
     .select({ content: toolResultArtifacts.content })
     .from(toolResultArtifacts)
@@ -34,31 +52,70 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
     )
     .orderBy(desc(toolResultArtifacts.createdAt))
     .limit(1);
-  const [inv] = await db
-    .select({
-      executionStatus: toolInvocations.executionStatus,
-      resultSummary: toolInvocations.resultSummary,
-      errorCode: toolInvocations.errorCode,
-    })
-    .from(toolInvocations)
-    .where(and(eq(toolInvocations.companyId, r.companyId), eq(toolInvocations.id, r.invocationId)));
-  if (r.status === "failed" || inv?.executionStatus !== "succeeded") {
-    return refused("approval_consumed", `the approved call already ran and ${inv?.errorCode ?? "failed"}`, {
-      invocationId: r.invocationId,
-    });
-  }
-  const result = artifact
-    ? (JSON.parse(artifact.content) as { content: unknown[]; structuredContent?: Record<string, unknown> })
-    : null;
+  if (!artifact) return replayedOutcome(current);
   return {
     ok: true,
     invocationId: r.invocationId,
     replayed: true,
-    result: result ?? {
-      content: [{ type: "text", text: "The approved call ran; this is its recorded outcome." }],
-      structuredContent: { replayed: true, result: inv?.resultSummary ?? null },
+    result: JSON.parse(artifact.content) as {
+      content: unknown[];
+      structuredContent?: Record<string, unknown>;
     },
   };
+}
+
+/**
+ * Every attempt on an approved invocation — the agent's retry with the approval, a person's
+ * execute — adds one to the row's `attempts` and writes one audit event (`decision`, or
+ * `replayed`), like every other attempt (docs/gateway.md "Execution states").
+ */
+async function auditAttempt(
+  db: Db,
+  r: ActionRequest,
+  ex: ExecContext,
+  e: { eventType: "decision" | "replayed"; decision: DecisionValue; reasonCode: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(toolInvocations)
+      .set({ attempts: sql`${toolInvocations.attempts} + 1`, updatedAt: sql`now()` })
+      .where(and(eq(toolInvocations.companyId, r.companyId), eq(toolInvocations.id, r.invocationId)));
+    await recordToolEvents(tx, [
+      {
+        ...e,
+        companyId: r.companyId,
+        actorType: ex.actorType,
+        actorId: ex.actorId,
+        invocationId: r.invocationId,
+        runId: r.runId,
+        issueId: r.issueId,
+        agentId: r.agentId,
+        sessionId: ex.sessionId,
+        catalogEntryId: r.catalogEntryId,
+        toolName: r.toolName,
+        argsHash: r.argsHash,
+        actionRequestId: r.id,
+      },
+    ]);
+  });
+}
+
+/** An attempt's answer, audited: a replay as `replayed`, a refusal as a `deny` decision. */
+async function audited(
+  db: Db,
+  r: ActionRequest,
+  ex: ExecContext,
+  outcome: GatewayCallOutcome,
+): Promise<GatewayCallOutcome> {
+  await auditAttempt(
+    db,
+    r,
+    ex,
+    outcome.ok
+      ? { eventType: "replayed", decision: "allow", reasonCode: "replayed" }
+      : { eventType: "decision", decision: "deny", reasonCode: outcome.code },
+  );
+  return outcome;
 }
 
 /**
@@ -76,28 +133,18 @@ async function runApproved(
   // Decrypted once: what the signature covers is exactly what runs.
   const reviewed = reviewedArgsOf(r);
   if (reviewed === undefined || !verifyActionRequest(signedFields(r), r.signature, r.signatureKeyId)) {
-    await recordToolEvents(db, [
-      {
-        companyId: r.companyId,
-        eventType: "decision",
-        actorType: ex.actorType,
-        actorId: ex.actorId,
-        invocationId: r.invocationId,
-        runId: r.runId,
-        issueId: r.issueId,
-        agentId: r.agentId,
-        toolName: r.toolName,
-        decision: "deny",
-        reasonCode: "approval_signature_invalid",
-        actionRequestId: r.id,
-      },
-    ]);
-    return refused(
-      "approval_signature_invalid",
-      "the stored request does not match its signature; it was not run",
+    return audited(
+      db,
+      r,
+      ex,
+      refused(
+        "approval_signature_invalid",
+        "the stored request does not match its signature; it was not run",
+      ),
     );
   }
-  if (r.expiresAt.getTime() <= now.getTime()) return refused("approval_expired", "the request has expired");
+  if (r.expiresAt.getTime() <= now.getTime())
+    return audited(db, r, ex, refused("approval_expired", "the request has expired"));
   // Re-decide with the approval in hand: a block, a quarantine, a disabled connection or a
   // changed schema since the request was made all stop it.
   const snapshot = await getAccessSnapshot(db, r.companyId);
@@ -118,15 +165,25 @@ async function runApproved(
     now: now.toISOString(),
   });
   if (d.target && d.target.schemaHash !== r.schemaHash) {
-    return refused(
-      "approval_schema_changed",
-      "the tool's schema changed since the request was made; it was not run",
+    return audited(
+      db,
+      r,
+      ex,
+      refused(
+        "approval_schema_changed",
+        "the tool's schema changed since the request was made; it was not run",
+      ),
     );
   }
   if (!d.allowed) {
-    return refused(
-      "approval_no_longer_allowed",
-      `the call is no longer permitted (${d.reasonCode}); it was not run`,
+    return audited(
+      db,
+      r,
+      ex,
+      refused(
+        "approval_no_longer_allowed",
+        `the call is no longer permitted (${d.reasonCode}); it was not run`,
+      ),
     );
   }
   const claimed = await db
@@ -142,9 +199,10 @@ async function runApproved(
     .returning({ id: toolActionRequests.id });
   if (claimed.length === 0) {
     const current = await loadRequest(db, r.companyId, r.id);
-    if (current.status === "executed" || current.status === "failed") return recordedResult(db, current);
-    return refusedBy(stateError(current, now));
+    return answerByState(db, current, ex, now);
   }
+  // This attempt runs it: its decision is audited before `execution_started`.
+  await auditAttempt(db, r, ex, { eventType: "decision", decision: "allow", reasonCode: "approved" });
   const outcome = await executeInvocation(
     db,
     ex,
@@ -156,16 +214,8 @@ async function runApproved(
       actionRequestId: r.id,
     },
   );
+  // The answer itself is kept on the ledger row, encrypted (recordOutcome), for replays.
   await db.transaction(async (tx) => {
-    if (outcome.ok && outcome.resultJson) {
-      await tx.insert(toolResultArtifacts).values({
-        companyId: r.companyId,
-        invocationId: r.invocationId,
-        content: outcome.resultJson,
-        bytes: Buffer.byteLength(outcome.resultJson, "utf8"),
-        sha256: canonicalHash(outcome.resultJson),
-      });
-    }
     const status = outcome.ok ? "executed" : "failed";
     await tx
       .update(toolActionRequests)
@@ -181,33 +231,43 @@ async function runApproved(
   return rest;
 }
 
+/**
+ * The answer for a request that is not (or no longer) `approved`, audited: an executed one's
+ * replay, an executing one decided from its invocation's lease, any other state's refusal.
+ */
+async function answerByState(
+  db: Db,
+  r: ActionRequest,
+  ex: ExecContext,
+  now: Date,
+): Promise<GatewayCallOutcome> {
+  if (r.status === "executed" || r.status === "failed" || r.status === "executing")
+    return audited(db, r, ex, await recordedResult(db, r));
+  return audited(db, r, ex, refusedBy(stateError(r, now), { actionRequestId: r.id }));
+}
+
 /** `POST …/action-requests/:id/execute` by a person. */
 export async function executeActionRequest(ctx: ServiceContext, companyId: string, id: string) {
   await requireReviewer(ctx, companyId);
   const r = await loadRequest(ctx.db, companyId, id);
-  if (r.status === "executed" || r.status === "failed") return recordedResult(ctx.db, r);
-  if (r.status !== "approved") throw stateError(r, ctx.now());
   const { actorType, actorId } = actorRef(ctx.actor);
   const [run] = await ctx.db
     .select({ projectId: heartbeatRuns.projectId, routineId: heartbeatRuns.routineId })
     .from(heartbeatRuns)
     .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, r.runId!)));
-  return runApproved(
-    ctx.db,
-    r,
-    {
-      companyId,
-      agentId: r.agentId!,
-      runId: r.runId!,
-      issueId: r.issueId,
-      projectId: run?.projectId ?? null,
-      routineId: run?.routineId ?? null,
-      sessionId: null,
-      actorType,
-      actorId,
-    },
-    ctx.now(),
-  );
+  const ex: ExecContext = {
+    companyId,
+    agentId: r.agentId!,
+    runId: r.runId!,
+    issueId: r.issueId,
+    projectId: run?.projectId ?? null,
+    routineId: run?.routineId ?? null,
+    sessionId: null,
+    actorType,
+    actorId,
+  };
+  if (r.status !== "approved") return answerByState(ctx.db, r, ex, ctx.now());
+  return runApproved(ctx.db, r, ex, ctx.now());
 }
 
 /**
@@ -229,8 +289,27 @@ export async function consumeApprovalForAgent(
         eq(toolActionRequests.id, input.approvedActionRequestId!),
       ),
     );
-  const refuse = (code: OutcomeCode, message: string): GatewayCallOutcome =>
-    refused(code, message, { actionRequestId: r?.id ?? null });
+  // Not an attempt on the request's invocation (another run's, another call): audited on
+  // its own, without an invocation.
+  const refuse = async (code: OutcomeCode, message: string): Promise<GatewayCallOutcome> => {
+    await recordToolEvents(db, [
+      {
+        companyId: gw.companyId,
+        eventType: "decision",
+        actorType: "gateway_session",
+        actorId: gw.sessionId,
+        runId: gw.runId,
+        issueId: gw.issueId,
+        agentId: gw.agentId,
+        sessionId: gw.sessionId,
+        toolName: storableText(input.tool),
+        decision: "deny",
+        reasonCode: code,
+        actionRequestId: r?.id ?? null,
+      },
+    ]);
+    return refused(code, message, { actionRequestId: r?.id ?? null });
+  };
   if (!r) return refuse("approval_not_found", "no such action request");
   if (r.runId !== gw.runId || r.agentId !== gw.agentId)
     return refuse("approval_wrong_run", "the request belongs to another run or agent");
@@ -244,9 +323,7 @@ export async function consumeApprovalForAgent(
   }
   if (argsHash !== r.argsHash)
     return refuse("approval_arguments_mismatch", "the arguments differ from the approved ones");
-  if (r.status === "executed" || r.status === "failed") return recordedResult(db, r);
-  if (r.status !== "approved") {
-    return refusedBy(stateError(r, now), { actionRequestId: r.id });
-  }
-  return runApproved(db, r, execContextOf(gw), now);
+  const ex = execContextOf(gw);
+  if (r.status !== "approved") return answerByState(db, r, ex, now);
+  return runApproved(db, r, ex, now);
 }

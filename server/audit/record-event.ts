@@ -15,6 +15,10 @@ export const TOOL_EVENT_TYPES = [
   "timeout",
   "runtime_failure",
   "replayed",
+  /** An execution's lease expired (crash, hang): swept to `outcome_unknown`. */
+  "outcome_unknown",
+  /** A person resolved an `outcome_unknown` invocation (done / not done / retry once). */
+  "resolved",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

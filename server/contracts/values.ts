@@ -94,6 +94,8 @@ export const EXECUTION_STATUSES = [
   "succeeded",
   "failed",
   "timeout",
+  /** The executing process lost its lease (crash, hang): the upstream may or may not have run. */
+  "outcome_unknown",
 ] as const;
 
 export const ACTION_REQUEST_STATUSES = [

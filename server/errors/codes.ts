@@ -113,6 +113,10 @@ export const ERRORS = {
     status: 409,
     doc: "an earlier attempt of the same write may have run upstream",
   },
+  invocation_not_unknown: {
+    status: 409,
+    doc: "only an invocation whose outcome is unknown can be resolved (it was resolved already, or is not stuck)",
+  },
   rate_limited: { status: 429, doc: "a rate limit was reached; retry after `retryAfterMs`" },
   result_blocked: { status: 502, doc: "the call ran, and its result was withheld by the content guard" },
 

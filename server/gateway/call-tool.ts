@@ -77,7 +77,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
-    { claimed: attempt.claimed, snapshot: attempt.snapshot },
+    { leaseToken: attempt.leaseToken, snapshot: attempt.snapshot },
   );
   return outcome;
 }

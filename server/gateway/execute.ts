@@ -6,11 +6,13 @@ import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
 import { isServiceError } from "../errors";
-import { claimExecution } from "../ledger/invocations";
+import { claimExecution, currentExecution } from "../ledger/invocations";
+import { holdLease } from "../ledger/lease";
 import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
+import { encryptKeptResult } from "../secrets/replay-result";
 import { guardResult } from "./guard-result";
-import { type ExecOutcome, executionFailure, failureCode, refused, unclaimedRefusal } from "./outcome";
+import { type ExecOutcome, executionFailure, failureCode, ledgerAnswer, unclaimedRefusal } from "./outcome";
 import type { GatewayContext } from "./sessions";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
@@ -45,8 +47,11 @@ export async function executeInvocation(
   opts: {
     approved?: boolean;
     actionRequestId?: string | null;
-    /** The ledger row is already `running` with its `execution_started` event (a fresh read). */
-    claimed?: boolean;
+    /**
+     * The ledger row is already `running` under this lease token with its `execution_started`
+     * event (claimed by the attempt's own statement or transaction).
+     */
+    leaseToken?: string;
     /** The snapshot the decision was made on: its connection rows are used when present. */
     snapshot?: AccessSnapshot;
   } = {},
@@ -73,11 +78,11 @@ export async function executeInvocation(
     actionRequestId: opts.actionRequestId ?? null,
   };
 
-  const claimed =
-    opts.claimed ||
+  const leaseToken =
+    opts.leaseToken ??
     (await db.transaction(async (tx) => {
-      if (!(await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved })))
-        return false;
+      const token = await claimExecution(tx, ex.companyId, inv.id, target.risk, { approved: opts.approved });
+      if (!token) return null;
       await recordToolEvents(tx, [
         {
           ...base,
@@ -86,9 +91,10 @@ export async function executeInvocation(
           reasonCode: opts.approved ? "approved" : "allowed",
         },
       ]);
-      return true;
+      return token;
     }));
-  if (!claimed) return unclaimedRefusal(inv.executionStatus, inv.id);
+  // Decided from the row as it is now, never from the state read before the claim.
+  if (!leaseToken) return unclaimedRefusal(await currentExecution(db, ex.companyId, inv.id));
 
   const record: ExecutionRecord = {
     companyId: ex.companyId,
@@ -97,7 +103,14 @@ export async function executeInvocation(
     event: base,
     resultRedactions: d.redactionPlan.result,
     startedAt: performance.now(),
+    leaseToken,
+    keepResult:
+      opts.approved || target.risk === "write" || target.risk === "destructive"
+        ? (kept) => encryptKeptResult(ex.companyId, inv.id, kept)
+        : undefined,
   };
+  // Renewed every lease/3 while the upstream call runs; a crash lets it expire.
+  const lease = holdLease(db, ex.companyId, inv.id, leaseToken);
   try {
     const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
     // A connection deleted between decision and execution fails the call (not_found).
@@ -132,11 +145,7 @@ export async function executeInvocation(
         guarded,
         errorCode: "result_blocked",
       });
-      return refused(
-        "result_blocked",
-        "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
-        { invocationId: inv.id },
-      );
+      return ledgerAnswer("result_blocked", inv.id);
     }
     const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", { guarded });
     return {
@@ -162,5 +171,7 @@ export async function executeInvocation(
       },
     );
     return executionFailure(err, inv.id);
+  } finally {
+    lease.stop();
   }
 }

@@ -5,6 +5,8 @@ import {
   attemptRefusal,
   executionFailure,
   type GatewayCallOutcome,
+  LEDGER_ANSWERS,
+  type LedgerOutcome,
   mcpToolResult,
   OUTCOME_CODES,
   type OutcomeCode,
@@ -46,6 +48,11 @@ const EXPECTED_STATUS: Record<OutcomeCode, number> = {
   result_blocked: 502,
   missing_secret: 503,
   runtime_deferred: 503,
+  runtime_suppressed: 503,
+  runtime_crashed: 502,
+  runtime_stopped: 503,
+  runtime_start_failed: 502,
+  runtime_unavailable: 503,
   upstream_timeout: 504,
 };
 
@@ -97,8 +104,17 @@ describe("one outcome mapping for REST and MCP", () => {
       structuredContent: { a: 1 },
       _meta: { invocationId: INV, replayed: false, artifactId: "art" },
     });
-    const replay = replayedOutcome({ id: INV, executionStatus: "succeeded", resultSummary: { n: 1 } });
-    expect(mcpToolResult(replay)._meta).toEqual({ invocationId: INV, replayed: true });
+    const replay = replayedOutcome({
+      id: INV,
+      companyId: INV,
+      executionStatus: "succeeded",
+      resultSummary: { n: 1 },
+    });
+    expect(mcpToolResult(replay)._meta).toEqual({
+      invocationId: INV,
+      replayed: true,
+      "io.paperclip/replayed": true,
+    });
     expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
       content: [],
       isError: true,
@@ -161,7 +177,8 @@ describe("the refusals the pipeline produces", () => {
   it.each([
     [new ServiceError("missing_secret", "x"), "missing_secret", 503],
     [new ServiceError("runtime_deferred", "x", { retryAfterMs: 40 }), "runtime_deferred", 503],
-    [new ServiceError("runtime_suppressed", "x"), "runtime_deferred", 503],
+    [new ServiceError("runtime_suppressed", "x"), "runtime_suppressed", 503],
+    [new ServiceError("runtime_crashed", "x"), "runtime_crashed", 502],
     [new ServiceError("command_not_approved", "x"), "command_not_approved", 403],
     [new ServiceError("runtime_host_untrusted", "x"), "runtime_host_untrusted", 403],
     [new ServiceError("runtime_isolation_unavailable", "x"), "runtime_isolation_unavailable", 403],
@@ -184,8 +201,70 @@ describe("the refusals the pipeline produces", () => {
     );
   });
 
-  it("refuses an execution it could not claim", () => {
-    expect(unclaimedRefusal("running", INV).code).toBe("invocation_in_progress");
-    expect(unclaimedRefusal("failed", INV).code).toBe("invocation_outcome_unknown");
+  it("answers an execution it could not claim from the row as it is now", () => {
+    const row = {
+      id: INV,
+      companyId: INV,
+      errorCode: null,
+      resultSummary: null,
+      resultEncrypted: null,
+    };
+    const code = (o: ReturnType<typeof unclaimedRefusal>) => (o.ok ? "replayed" : o.code);
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: true }))).toBe(
+      "invocation_in_progress",
+    );
+    // A running row whose lease expired is not "in progress": nobody is executing it.
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: false }))).toBe(
+      "invocation_outcome_unknown",
+    );
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "failed", leaseLive: false }))).toBe(
+      "invocation_outcome_unknown",
+    );
+    expect(code(unclaimedRefusal({ ...row, executionStatus: "succeeded", leaseLive: false }))).toBe(
+      "replayed",
+    );
+  });
+});
+
+describe("the ledger outcome → HTTP status → MCP table", () => {
+  const answerOf = (outcome: LedgerOutcome) => {
+    const row = { id: INV, companyId: INV, errorCode: null, resultSummary: null, resultEncrypted: null };
+    if (outcome === "running")
+      return unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: true });
+    if (outcome === "outcome_unknown")
+      return unclaimedRefusal({ ...row, executionStatus: "outcome_unknown", leaseLive: false });
+    return executionFailure(new ServiceError(outcome, "x", { retryAfterMs: 250 }), INV);
+  };
+
+  for (const [outcome, row] of Object.entries(LEDGER_ANSWERS) as [
+    LedgerOutcome,
+    (typeof LEDGER_ANSWERS)[LedgerOutcome],
+  ][]) {
+    it(`${outcome} → ${row.code} ${OUTCOME_CODES[row.code]}, over MCP an isError result with that code`, () => {
+      const answer = answerOf(outcome);
+      if (answer.ok) throw new Error("expected a refusal");
+      expect(answer.code).toBe(row.code);
+      expect(answer.status).toBe(OUTCOME_CODES[row.code]);
+      expect(answer.retryAfterMs !== undefined).toBe(row.retryHint);
+      const mcp = mcpToolResult(answer);
+      expect(mcp.isError).toBe(true);
+      expect(mcp.structuredContent).toMatchObject({ code: row.code, invocationId: INV });
+      expect("retryAfterMs" in (mcp.structuredContent ?? {})).toBe(row.retryHint);
+      // The table's execution status is one the ledger knows.
+      expect(["failed", "timeout", "succeeded", "running", "outcome_unknown"]).toContain(row.executionStatus);
+    });
+  }
+
+  it("a suppressed runtime is not a deferral: no retry hint, an admin must restart the slot", () => {
+    const r = executionFailure(new ServiceError("runtime_suppressed", "x", { retryAfterMs: 1000 }), INV);
+    expect(r).toMatchObject({ code: "runtime_suppressed", status: 503 });
+    expect(r.retryAfterMs).toBeUndefined();
+    expect(r.message).toContain("an admin must restart the slot");
+  });
+
+  it("every runtime and upstream failure code of the catalogue has a row", async () => {
+    const { ERRORS } = await import("../errors/codes");
+    const failures = Object.keys(ERRORS).filter((c) => c.startsWith("runtime_") || c.startsWith("upstream_"));
+    expect(failures.filter((c) => !(c in LEDGER_ANSWERS))).toEqual([]);
   });
 });

@@ -2,7 +2,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
+import type { CurrentExecution } from "../ledger/invocations";
 import type { AttemptResult } from "../ledger/record-attempt";
+import type { EncryptedSecret } from "../secrets/local-provider";
+import { keptResultOf } from "../secrets/replay-result";
 
 /**
  * The governed call's contract: what an agent sends, what it gets back, and the one mapping of
@@ -57,6 +60,11 @@ const OUTCOME_CODE_LIST = [
   "result_blocked",
   "missing_secret",
   "runtime_deferred",
+  "runtime_suppressed",
+  "runtime_crashed",
+  "runtime_stopped",
+  "runtime_start_failed",
+  "runtime_unavailable",
   "upstream_timeout",
 ] as const satisfies readonly ErrorCode[];
 export type OutcomeCode = (typeof OUTCOME_CODE_LIST)[number];
@@ -111,12 +119,34 @@ export function refusedBy(
   return { ok: false, status: err.status, code: err.code, message: err.message, ...extra };
 }
 
-/** The answer to a replayed call (same idempotency key): its recorded outcome, not a new run. */
+/**
+ * The answer to a replayed call (same idempotency key, or an executed approval): the first
+ * answer exactly — its `content`, `structuredContent` and artifact reference — marked only as
+ * replayed (`replayed: true`; over MCP in `_meta`). Rows recorded before results were kept
+ * answer with their recorded summary.
+ */
 export function replayedOutcome(inv: {
   id: string;
+  companyId: string;
   executionStatus: string;
   resultSummary?: unknown;
+  resultEncrypted?: EncryptedSecret | null;
 }): GatewayCallOutcome {
+  const kept = keptResultOf({
+    id: inv.id,
+    companyId: inv.companyId,
+    resultEncrypted: inv.resultEncrypted ?? null,
+  });
+  if (kept) {
+    return {
+      ok: true,
+      invocationId: inv.id,
+      replayed: true,
+      result: kept.result,
+      ...(kept.truncated ? { truncated: true } : {}),
+      ...(kept.artifactId ? { artifactId: kept.artifactId } : {}),
+    };
+  }
   return {
     ok: true,
     invocationId: inv.id,
@@ -137,6 +167,13 @@ export function replayedOutcome(inv: {
     },
   };
 }
+
+/** What an agent is told when an earlier attempt of the same write may have run upstream. */
+export const outcomeUnknownRefusal = (invocationId: string): Refusal =>
+  ledgerAnswer("outcome_unknown", invocationId);
+
+/** What an agent is told while the same write executes under a live lease. */
+export const inProgressRefusal = (invocationId: string): Refusal => ledgerAnswer("running", invocationId);
 
 /**
  * The refusal an agent sees for a decision that did not allow the call. Hidden and
@@ -163,7 +200,9 @@ export function attemptRefusal(a: AttemptResult): Refusal {
         retryAfterMs: d.retryAfterMs ?? 1000,
       });
     case "in_progress":
-      return refused("invocation_in_progress", "this call is already executing", { invocationId });
+      return inProgressRefusal(invocationId);
+    case "outcome_unknown":
+      return outcomeUnknownRefusal(invocationId);
     default:
       if (d.reasonCode === "arguments_unstorable")
         return refused(
@@ -180,56 +219,227 @@ export function attemptRefusal(a: AttemptResult): Refusal {
   }
 }
 
-/** The refusal for an execution that could not be claimed (another attempt holds or held it). */
-export function unclaimedRefusal(executionStatus: string, invocationId: string): Refusal {
-  return executionStatus === "running"
-    ? refused("invocation_in_progress", "this call is already executing", { invocationId })
-    : refused(
-        "invocation_outcome_unknown",
-        "an earlier attempt of this call may have run upstream; it is not run again (check the invocation)",
-        { invocationId },
-      );
+/**
+ * The answer for an execution that could not be claimed, decided from the row as it is now
+ * (`currentExecution`): still held by a live lease → in progress; succeeded → its replay;
+ * anything else (a lost lease, a failure mid-call) → outcome unknown.
+ */
+export function unclaimedRefusal(row: CurrentExecution): GatewayCallOutcome {
+  if (row.leaseLive) return inProgressRefusal(row.id);
+  if (row.executionStatus === "succeeded") return replayedOutcome(row);
+  return outcomeUnknownRefusal(row.id);
 }
 
 /** The error code an execution failure is recorded under (anything unexpected: `upstream_error`). */
 export const failureCode = (err: unknown): string => (isServiceError(err) ? err.code : "upstream_error");
 
+interface LedgerAnswer {
+  /** The row's `execution_status` for this outcome. */
+  executionStatus: string;
+  /** The code the agent is told (HTTP status from the catalogue; over MCP an `isError` result with it). */
+  code: OutcomeCode;
+  /** Whether the answer carries `retryAfterMs` (only where retrying soon can help). */
+  retryHint: boolean;
+  message: string;
+}
+
+const HOST_DECIDES = "the tool's local command may not run on this host; an instance administrator decides";
+const UPSTREAM_FAILED = "the upstream call failed";
+
+/**
+ * THE one table: a ledger outcome (the `error_code` an execution recorded, or the row's state
+ * a retry finds) → the code the agent is told → its HTTP status (`ERRORS[code].status`) → the
+ * MCP tool result (`isError: true`, `structuredContent.code`). The agent is told what the
+ * ledger says; only the upstream's transport details (network guard, TLS, protocol) are told
+ * as `upstream_error`, their detail staying in the ledger and the audit trail. The unit test
+ * walks every row through the functions the pipeline uses.
+ */
+export const LEDGER_ANSWERS = {
+  // ── an execution's failure (`execution_status` failed / timeout, `error_code`) ───────────
+  missing_secret: {
+    executionStatus: "failed",
+    code: "missing_secret",
+    retryHint: false,
+    message: "the tool's connection is missing a credential; an admin must fix it",
+  },
+  runtime_deferred: {
+    executionStatus: "failed",
+    code: "runtime_deferred",
+    retryHint: true,
+    message: "no runtime capacity for this tool right now; retry later",
+  },
+  runtime_suppressed: {
+    executionStatus: "failed",
+    code: "runtime_suppressed",
+    retryHint: false,
+    message:
+      "the tool's local server crashed repeatedly and is suppressed; an admin must restart the slot (retrying does not help)",
+  },
+  runtime_crashed: {
+    executionStatus: "failed",
+    code: "runtime_crashed",
+    retryHint: false,
+    message: "the tool's local server exited during the call; the call may have been partly carried out",
+  },
+  runtime_stopped: {
+    executionStatus: "failed",
+    code: "runtime_stopped",
+    retryHint: false,
+    message: "the tool's local server was stopped during the call",
+  },
+  runtime_start_failed: {
+    executionStatus: "failed",
+    code: "runtime_start_failed",
+    retryHint: false,
+    message: "the tool's local server could not be started",
+  },
+  runtime_unavailable: {
+    executionStatus: "failed",
+    code: "runtime_unavailable",
+    retryHint: false,
+    message: "the local runtime cannot serve this tool right now",
+  },
+  command_not_approved: {
+    executionStatus: "failed",
+    code: "command_not_approved",
+    retryHint: false,
+    message: HOST_DECIDES,
+  },
+  runtime_host_untrusted: {
+    executionStatus: "failed",
+    code: "runtime_host_untrusted",
+    retryHint: false,
+    message: HOST_DECIDES,
+  },
+  runtime_isolation_unavailable: {
+    executionStatus: "failed",
+    code: "runtime_isolation_unavailable",
+    retryHint: false,
+    message: HOST_DECIDES,
+  },
+  tool_input_invalid: {
+    executionStatus: "failed",
+    code: "arguments_invalid",
+    retryHint: false,
+    message: "invalid arguments",
+  },
+  upstream_timeout: {
+    executionStatus: "timeout",
+    code: "upstream_timeout",
+    retryHint: false,
+    message: "the upstream did not answer in time",
+  },
+  upstream_error: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_unreachable: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_blocked: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_requires_operator: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_cancelled: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_redirect_refused: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_too_large: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_auth_failed: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_tls_error: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_protocol_error: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  // ── a result withheld by the content guard (the call ran: `succeeded`, `result_blocked`) ─
+  result_blocked: {
+    executionStatus: "succeeded",
+    code: "result_blocked",
+    retryHint: false,
+    message:
+      "the upstream result was withheld: it looked like a prompt-injection attempt (see the audit trail)",
+  },
+  // ── the row's state as a retry of the same write finds it ────────────────────────────────
+  running: {
+    executionStatus: "running",
+    code: "invocation_in_progress",
+    retryHint: false,
+    message: "this call is executing right now; retry shortly for its outcome",
+  },
+  outcome_unknown: {
+    executionStatus: "outcome_unknown",
+    code: "invocation_outcome_unknown",
+    retryHint: false,
+    message:
+      "an earlier attempt of this write may have run upstream (it timed out, failed mid-call or its server stopped); it is not run again. A person must resolve it in the console (done, not done, or retry once); a new idempotency key runs it anew only if running it twice is safe",
+  },
+} as const satisfies Record<string, LedgerAnswer>;
+export type LedgerOutcome = keyof typeof LEDGER_ANSWERS;
+
+/** The answer of one ledger outcome (`invocationId`, and the retry hint where the table says so). */
+export function ledgerAnswer(
+  outcome: LedgerOutcome,
+  invocationId: string,
+  extra: { retryAfterMs?: number; message?: string } = {},
+): Refusal {
+  const a: LedgerAnswer = LEDGER_ANSWERS[outcome];
+  return refused(a.code, extra.message ?? a.message, {
+    invocationId,
+    ...(a.retryHint ? { retryAfterMs: extra.retryAfterMs ?? 1000 } : {}),
+  });
+}
+
 /** What the agent is told when the upstream step failed (after the failure is recorded). */
 export function executionFailure(err: unknown, invocationId: string): Refusal {
   const code = failureCode(err);
-  if (code === "missing_secret")
-    return refused(code, "the tool's connection is missing a credential; an admin must fix it", {
-      invocationId,
-    });
-  if (code === "runtime_deferred" || code === "runtime_suppressed") {
-    const retryAfterMs = isServiceError(err) ? Number(err.details?.retryAfterMs ?? 1000) : 1000;
-    return refused(
-      "runtime_deferred",
-      code === "runtime_suppressed"
-        ? "the tool's local runtime is suppressed after repeated crashes; an admin must restart it"
-        : "no runtime capacity for this tool right now; retry later",
-      { invocationId, retryAfterMs },
-    );
-  }
-  if (
-    code === "command_not_approved" ||
-    code === "runtime_host_untrusted" ||
-    code === "runtime_isolation_unavailable"
-  ) {
-    // The host operator's decision (docs/runtime.md), not an upstream failure: refused, not 5xx.
-    return refused(
-      code,
-      "the tool's local command may not run on this host; an instance administrator decides",
-      { invocationId },
-    );
-  }
-  if (code === "tool_input_invalid")
-    return refused("arguments_invalid", isServiceError(err) ? err.message : "invalid arguments", {
-      invocationId,
-    });
-  return code === "upstream_timeout"
-    ? refused("upstream_timeout", "the upstream did not answer in time", { invocationId })
-    : refused("upstream_error", "the upstream call failed", { invocationId });
+  const outcome: LedgerOutcome = Object.hasOwn(LEDGER_ANSWERS, code)
+    ? (code as LedgerOutcome)
+    : "upstream_error";
+  const details = isServiceError(err) ? err.details : undefined;
+  const retryAfterMs = Number(details?.retryAfterMs ?? 1000);
+  return ledgerAnswer(outcome, invocationId, {
+    retryAfterMs: Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : 1000,
+    // A Paperclip tool's own refusal says what was wrong with the input.
+    ...(outcome === "tool_input_invalid" && isServiceError(err) ? { message: err.message } : {}),
+  });
 }
 
 /** The REST form of an outcome: 200 with the outcome, or the refusal's status with `{error}`. */
@@ -259,6 +469,7 @@ export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
       _meta: {
         invocationId: outcome.invocationId,
         replayed: outcome.replayed,
+        ...(outcome.replayed ? { "io.paperclip/replayed": true } : {}),
         ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
       },
     };

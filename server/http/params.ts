@@ -16,3 +16,4 @@ export const ConnectionParams = CompanyParams.extend({ connectionId: uuidParam }
 export const ActionRequestParams = CompanyParams.extend({ actionRequestId: uuidParam });
 export const TrustRuleParams = CompanyParams.extend({ trustRuleId: uuidParam });
 export const ApprovalParams = CompanyParams.extend({ approvalId: uuidParam });
+export const InvocationParams = CompanyParams.extend({ invocationId: uuidParam });

@@ -117,13 +117,20 @@ export interface InvocationOutcomeRow {
   resultSummary: Record<string, unknown> | null;
   errorCode: string | null;
   latencyMs: number;
+  resultEncrypted?: Record<string, string> | null;
 }
 
-/** The outcome of an executed call and its audit event in one statement. */
+/**
+ * The outcome of an executed call and its audit event in one statement. The row changes only
+ * while this execution's lease (`leaseToken`) still holds it — running, or swept to
+ * `outcome_unknown` while the call was in fact still answering; a row a person resolved, or
+ * another claim took over, keeps its state (the event still records what came back).
+ */
 export async function completeInvocationWithEvent(
   db: Db,
   companyId: string,
   invocationId: string,
+  leaseToken: string,
   outcome: InvocationOutcomeRow,
   event: EventRow,
 ): Promise<void> {
@@ -142,6 +149,8 @@ export async function completeInvocationWithEvent(
           and(
             eq(toolInvocations.companyId, sql.placeholder("0:companyId")),
             eq(toolInvocations.id, sql.placeholder("0:invocationId")),
+            eq(toolInvocations.leaseToken, sql.placeholder("0:leaseToken")),
+            sql`${toolInvocations.executionStatus} in ('running', 'outcome_unknown')`,
           ),
         )
         .getSQL()}) ${builder
@@ -149,7 +158,7 @@ export async function completeInvocationWithEvent(
         .values(placeholders(2, event) as EventRow)
         .getSQL()}`,
   );
-  await run(db, c, [{ companyId, invocationId }, outcome as unknown as Row, event]);
+  await run(db, c, [{ companyId, invocationId, leaseToken }, outcome as unknown as Row, event]);
 }
 
 /** Audit events alone (e.g. a `discovery` event per listing), one statement. */

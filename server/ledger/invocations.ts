@@ -4,6 +4,7 @@ import { toolInvocations } from "@/db/schema";
 import type { Risk } from "../access/types";
 import type { DecisionValue } from "../audit/record-event";
 import { canonicalJson, sha256Hex } from "./canonical";
+import { leaseExpirySql, newLease } from "./lease";
 
 export type Invocation = typeof toolInvocations.$inferSelect;
 
@@ -132,14 +133,17 @@ export const NOT_EXECUTED_ERRORS = [
   "upstream_unreachable",
   "plugin_not_found",
   "runtime_unavailable",
+  // A person checked the upstream and resolved an unknown outcome as "not done".
+  "resolved_not_done",
 ];
 
 /**
- * Marks the row as executing, only from a state where running it cannot duplicate a side
- * effect: never executed (pending, denied, deferred), or failed before reaching the upstream.
- * A write whose earlier attempt timed out or failed mid-call has an unknown outcome and is
- * not run again (reads may be). The conditional update is what lets exactly one of several
- * concurrent retries run.
+ * Marks the row as executing under a new lease (`lease.ts`), only from a state where running
+ * it cannot duplicate a side effect: never executed (pending, denied, deferred), or failed
+ * before reaching the upstream. A write whose earlier attempt timed out, failed mid-call or
+ * lost its lease has an unknown outcome and is not run again (reads may be). The conditional
+ * update is what lets exactly one of several concurrent retries run. Returns the claim's lease
+ * token, or null when another attempt holds or held the row.
  */
 export async function claimExecution(
   tx: Tx,
@@ -147,16 +151,22 @@ export async function claimExecution(
   invocationId: string,
   risk: Risk,
   opts: { approved?: boolean } = {},
-): Promise<boolean> {
+): Promise<string | null> {
+  const lease = newLease();
+  const leaseCols = { ...lease, leaseExpiresAt: leaseExpirySql() };
   if (opts.approved) {
-    // An approved action request runs its invocation once, from the waiting state only.
+    // An approved action request runs its invocation once, from the waiting state only; the
+    // row then records both the approval (`approval_state`) and that it was allowed to run.
     const rows = await tx
       .update(toolInvocations)
       .set({
         executionStatus: "running",
         approvalState: "consumed",
+        decision: "allow",
+        reasonCode: "approved",
         startedAt: sql`now()`,
         updatedAt: sql`now()`,
+        ...leaseCols,
       })
       .where(
         and(
@@ -166,18 +176,24 @@ export async function claimExecution(
         ),
       )
       .returning({ id: toolInvocations.id });
-    return rows.length === 1;
+    return rows.length === 1 ? lease.leaseToken : null;
   }
   const retryable =
     risk === "read"
-      ? sql`${toolInvocations.executionStatus} in ('failed', 'timeout')`
+      ? sql`${toolInvocations.executionStatus} in ('failed', 'timeout', 'outcome_unknown')`
       : sql`${toolInvocations.executionStatus} = 'failed' and ${toolInvocations.errorCode} in (${sql.join(
           NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
           sql`, `,
         )})`;
   const rows = await tx
     .update(toolInvocations)
-    .set({ executionStatus: "running", startedAt: sql`now()`, errorCode: null, updatedAt: sql`now()` })
+    .set({
+      executionStatus: "running",
+      startedAt: sql`now()`,
+      errorCode: null,
+      updatedAt: sql`now()`,
+      ...leaseCols,
+    })
     .where(
       and(
         eq(toolInvocations.companyId, companyId),
@@ -186,7 +202,16 @@ export async function claimExecution(
       ),
     )
     .returning({ id: toolInvocations.id });
-  return rows.length === 1;
+  return rows.length === 1 ? lease.leaseToken : null;
+}
+
+/**
+ * Whether an earlier attempt of a write may have run upstream (timed out, failed mid-call,
+ * lost its lease): such a row is never run again by a retry; a person resolves it.
+ */
+export function outcomeUnknown(row: Pick<Invocation, "executionStatus" | "errorCode">): boolean {
+  if (row.executionStatus === "outcome_unknown" || row.executionStatus === "timeout") return true;
+  return row.executionStatus === "failed" && !NOT_EXECUTED_ERRORS.includes(row.errorCode ?? "");
 }
 
 interface InvocationOutcome {
@@ -196,6 +221,7 @@ interface InvocationOutcome {
   resultSummary?: Record<string, unknown> | null;
   errorCode?: string | null;
   latencyMs: number;
+  resultEncrypted?: Record<string, string> | null;
 }
 
 /** The update recording an executed call's outcome (for callers that embed it in a statement). */
@@ -203,6 +229,7 @@ export function completeInvocationQuery(
   tx: Tx,
   companyId: string,
   invocationId: string,
+  leaseToken: string,
   r: InvocationOutcome,
 ) {
   return tx
@@ -214,18 +241,65 @@ export function completeInvocationQuery(
       resultSummary: r.resultSummary ?? null,
       errorCode: r.errorCode ?? null,
       latencyMs: r.latencyMs,
+      resultEncrypted: (r.resultEncrypted as Invocation["resultEncrypted"]) ?? null,
       completedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+    .where(
+      and(
+        eq(toolInvocations.companyId, companyId),
+        eq(toolInvocations.id, invocationId),
+        // Only while this execution's lease holds the row (see completeInvocationWithEvent).
+        eq(toolInvocations.leaseToken, leaseToken),
+        sql`${toolInvocations.executionStatus} in ('running', 'outcome_unknown')`,
+      ),
+    );
 }
 
-/** Records the outcome of an executed call. */
+/** Records the outcome of an executed call (while its lease holds the row). */
 export async function completeInvocation(
   tx: Tx,
   companyId: string,
   invocationId: string,
+  leaseToken: string,
   r: InvocationOutcome,
 ): Promise<void> {
-  await completeInvocationQuery(tx, companyId, invocationId, r);
+  await completeInvocationQuery(tx, companyId, invocationId, leaseToken, r);
+}
+
+/** A row's execution state as it is now, for deciding what a retry is told. */
+export interface CurrentExecution {
+  id: string;
+  companyId: string;
+  executionStatus: Invocation["executionStatus"];
+  errorCode: string | null;
+  resultSummary: Invocation["resultSummary"];
+  resultEncrypted: Invocation["resultEncrypted"];
+  /** A live lease holds it (running and not expired, by the database's clock). */
+  leaseLive: boolean;
+}
+
+/** The columns of `CurrentExecution`, for a select or a `RETURNING`. */
+export const currentExecutionColumns = {
+  id: toolInvocations.id,
+  companyId: toolInvocations.companyId,
+  executionStatus: toolInvocations.executionStatus,
+  errorCode: toolInvocations.errorCode,
+  resultSummary: toolInvocations.resultSummary,
+  resultEncrypted: toolInvocations.resultEncrypted,
+  leaseLive: sql<boolean>`(${toolInvocations.executionStatus} = 'running' and coalesce(${toolInvocations.leaseExpiresAt} > now(), false))`,
+};
+
+/** A fresh read of the row's execution state (after a claim that did not succeed). */
+export async function currentExecution(
+  db: Tx,
+  companyId: string,
+  invocationId: string,
+): Promise<CurrentExecution> {
+  const [row] = await db
+    .select(currentExecutionColumns)
+    .from(toolInvocations)
+    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+  if (!row) throw new Error(`invocation ${invocationId} vanished`);
+  return row;
 }

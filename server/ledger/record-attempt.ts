@@ -18,14 +18,18 @@ import { connectionSecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents } from "./hot-statements";
 import {
+  claimExecution,
   type Invocation,
   type InvocationStart,
   idempotencyIdentity,
   invocationValues,
   openInvocation,
+  outcomeUnknown,
   recordInvocationDecision,
   STATUS_FOR,
 } from "./invocations";
+import { leaseMs, newLease } from "./lease";
+import { expireLeaseIfPast } from "./sweep";
 
 export interface AttemptInput {
   actorType: Invocation["actorType"];
@@ -51,7 +55,7 @@ export interface AttemptInput {
   ) => Promise<Record<string, unknown>>;
 }
 
-export type AttemptOutcome = DecisionValue | "replayed" | "in_progress";
+export type AttemptOutcome = DecisionValue | "replayed" | "in_progress" | "outcome_unknown";
 
 export interface AttemptResult {
   invocation: Invocation;
@@ -62,10 +66,11 @@ export interface AttemptResult {
   /** What `onApprovalRequired` returned. */
   approval?: Record<string, unknown>;
   /**
-   * The row was created already `running`, with its `execution_started` event: an allowed call
-   * that has no idempotency identity (a read) needs no separate claim.
+   * The row is already `running` under this lease token, with its `execution_started` event:
+   * an allowed call is claimed by the attempt's own statement (a read) or transaction (the
+   * rest), so no other attempt can slip in between decision and claim.
    */
-  claimed?: boolean;
+  leaseToken?: string;
   /** The snapshot the decision was made on (execution takes its connection rows from it). */
   snapshot: AccessSnapshot;
 }
@@ -99,9 +104,13 @@ function canonicalOrNull(args: unknown): string | null {
  * transaction, before any upstream call. If the audit insert fails, nothing is recorded and
  * the caller must refuse the call (fail closed).
  *
- * A retry with the same idempotency identity finds the first row: a recorded success comes
- * back as `replayed` (never executed twice); a call still executing is `in_progress`; any
- * other earlier outcome (denied, limited, deferred) is decided afresh.
+ * A retry with the same idempotency identity finds the first row (locked by the upsert, so
+ * what it reads is the row's current state): a recorded success comes back as `replayed`
+ * (never executed twice); a call held by a live lease is `in_progress`; one whose lease
+ * expired is made `outcome_unknown` here and then; an earlier attempt that may have run
+ * upstream is `outcome_unknown`; any other earlier outcome (denied, limited, deferred, failed
+ * before reaching the upstream) is decided afresh. Every one of these writes its audit event,
+ * so `attempts` on the ledger equals the row's `decision` + `replayed` events.
  */
 export async function recordAttempt(db: Db, input: AttemptInput): Promise<AttemptResult> {
   const { context } = input;
@@ -170,14 +179,39 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       redactions: argsSummary.redactions,
     };
 
-    if (!created && invocation.executionStatus === "succeeded") {
-      await recordToolEvents(tx, [
-        { ...base, eventType: "replayed", decision: "allow", reasonCode: "replayed" },
-      ]);
-      return { invocation, decision, outcome: "replayed", canonicalArguments: canonical, snapshot };
-    }
-    if (!created && invocation.executionStatus === "running") {
-      return { invocation, decision, outcome: "in_progress", canonicalArguments: canonical, snapshot };
+    if (!created) {
+      const refusal = (reasonCode: string): ToolEventInput => ({
+        ...base,
+        eventType: "decision",
+        decision: "deny",
+        reasonCode,
+      });
+      const answer = (outcome: AttemptOutcome): AttemptResult => ({
+        invocation,
+        decision,
+        outcome,
+        canonicalArguments: canonical,
+        snapshot,
+      });
+      if (invocation.executionStatus === "succeeded") {
+        await recordToolEvents(tx, [
+          { ...base, eventType: "replayed", decision: "allow", reasonCode: "replayed" },
+        ]);
+        return answer("replayed");
+      }
+      if (invocation.executionStatus === "running") {
+        // The claim-time lease check: a lease nobody renewed is swept here (audited).
+        if (!(await expireLeaseIfPast(tx, context.companyId, invocation.id))) {
+          await recordToolEvents(tx, [refusal("invocation_in_progress")]);
+          return answer("in_progress");
+        }
+        await recordToolEvents(tx, [refusal("invocation_outcome_unknown")]);
+        return answer("outcome_unknown");
+      }
+      if (outcomeUnknown(invocation)) {
+        await recordToolEvents(tx, [refusal("invocation_outcome_unknown")]);
+        return answer("outcome_unknown");
+      }
     }
 
     if (decision.allowed && decision.trustRuleId) {
@@ -238,12 +272,29 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       value === "approval_required" && input.onApprovalRequired && canonical !== null
         ? await input.onApprovalRequired(tx, { invocation, decision, canonicalArguments: canonical })
         : undefined;
+    // An allowed call is claimed in the same transaction, under the row lock the upsert took.
+    const leaseToken =
+      value === "allow" && decision.target
+        ? await claimExecution(tx, context.companyId, invocation.id, decision.target.risk)
+        : null;
+    if (leaseToken) {
+      await recordToolEvents(tx, [
+        {
+          ...eventBase(input, start, invocation.id),
+          eventType: "execution_started",
+          decision: "allow",
+          reasonCode: "allowed",
+          trustRuleId: decision.trustRuleId,
+        },
+      ]);
+    }
     return {
       invocation: { ...invocation, decision: value, reasonCode: decision.reasonCode },
       decision,
       outcome: value,
       canonicalArguments: canonical,
       approval,
+      leaseToken: leaseToken ?? undefined,
       snapshot,
     };
   });
@@ -339,8 +390,14 @@ async function recordFreshAttempt(
   const allowed = value === "allow";
   const id = randomUUID();
   const now = new Date();
+  // Inserted already running: its lease is set from this process's clock (renewals and the
+  // sweeper use the database's; the first renewal comes after a third of the lease).
+  const lease = allowed
+    ? { ...newLease(), leaseExpiresAt: new Date(now.getTime() + leaseMs()) }
+    : { leaseHost: null, leasePid: null, leaseBootId: null, leaseToken: null, leaseExpiresAt: null };
   const row = {
     ...invocationValues(start, null),
+    ...lease,
     id,
     decision: value,
     reasonCode: decision.reasonCode,
@@ -377,6 +434,14 @@ async function recordFreshAttempt(
     runtimeSlotId: null,
     attempts: 1,
     completedAt: null,
+    resultEncrypted: null,
   };
-  return { invocation, decision, outcome: value, canonicalArguments: canonical, claimed: allowed, snapshot };
+  return {
+    invocation,
+    decision,
+    outcome: value,
+    canonicalArguments: canonical,
+    leaseToken: lease.leaseToken ?? undefined,
+    snapshot,
+  };
 }

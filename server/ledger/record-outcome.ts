@@ -30,6 +30,20 @@ export interface ExecutionRecord {
   resultRedactions: readonly string[];
   /** `performance.now()` when execution started. */
   startedAt: number;
+  /** The claim's lease token: the outcome is recorded only while it holds the row. */
+  leaseToken: string;
+  /**
+   * Seals the first answer for replays (writes, destructive calls, approvals: encrypted by
+   * `server/secrets/replay-result.ts`); absent for reads, whose replays simply re-run.
+   */
+  keepResult?: (kept: KeptResult) => Record<string, string>;
+}
+
+/** What a replay answers: the first answer's result, whether it was truncated, its artifact. */
+export interface KeptResult {
+  result: RecordedResult["result"];
+  truncated: boolean;
+  artifactId: string | null;
 }
 
 const CONNECTION_USE_INTERVAL_MS = 60_000;
@@ -77,6 +91,11 @@ export async function recordOutcome(
     errorCode: extra.errorCode ?? null,
     latencyMs,
   };
+  // The first answer, for replays (a blocked result is not an answer: the call was refused).
+  const keep = (artifactId: string | null) =>
+    ex.keepResult && g && status === "succeeded" && !extra.errorCode
+      ? ex.keepResult({ result: g.result, truncated: g.truncated, artifactId })
+      : null;
   const resultEvent: ToolEventInput = {
     ...ex.event,
     eventType,
@@ -115,7 +134,8 @@ export async function recordOutcome(
       db,
       ex.companyId,
       ex.invocationId,
-      { ...recorded, executionStatus },
+      ex.leaseToken,
+      { ...recorded, executionStatus, resultEncrypted: keep(null) },
       eventRow!,
     );
     return null;
@@ -133,9 +153,10 @@ export async function recordOutcome(
       })
       .returning({ id: toolResultArtifacts.id });
     const artifactId = a!.id;
-    await completeInvocation(tx, ex.companyId, ex.invocationId, {
+    await completeInvocation(tx, ex.companyId, ex.invocationId, ex.leaseToken, {
       ...outcome,
       resultSummary: outcome.resultSummary ? { ...outcome.resultSummary, artifactId } : null,
+      resultEncrypted: keep(artifactId),
     });
     await recordToolEvents(tx, [resultEvent]);
     return artifactId;

@@ -128,7 +128,16 @@ export async function listInvocations(ctx: ServiceContext, companyId: string, q:
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
-    invocations: page.map(({ idempotencyIdentity: _identity, cursorAt: _cursor, ...rest }) => rest),
+    // The kept result is ciphertext for replays only, the lease token a claim's own handle.
+    invocations: page.map(
+      ({
+        idempotencyIdentity: _identity,
+        cursorAt: _cursor,
+        resultEncrypted: _kept,
+        leaseToken: _token,
+        ...rest
+      }) => rest,
+    ),
     nextCursor: rows.length > q.limit && last ? `${last.cursorAt}_${last.id}` : null,
   };
 }

@@ -1,0 +1,359 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
+import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
+import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { toolCallEvents, toolInvocations } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setExampleUrlResolver } from "@/server/examples/examples";
+import { setRouteDatabase } from "@/server/http/route";
+import { sweepExpiredLeases } from "@/server/ledger/sweep";
+import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { serveRoutes } from "@/server/testing/serve";
+import { setGatewayDatabase } from "./http";
+
+// Execution leases, exact codes from the row, every attempt audited and exact replays
+// (issue 16, deliverables 1–4; docs/gateway.md "Execution states").
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let companyId: string;
+const fixtures = new Map<string, HttpFixture<unknown>>();
+let gateway: { origin: string; close: () => Promise<void> };
+type Run = { id: string; gateway: { token: string; sessionId: string } };
+let run: Run;
+const board = () => ({ token: demo.boardApiKey });
+const todoState = () => fixtures.get("todo")!.state as { ledger: { sideEffectCount: number } };
+
+type CallJson = {
+  error?: { code: string; message: string; invocationId?: string };
+  result?: { content: unknown[]; structuredContent?: Record<string, unknown> };
+  replayed?: boolean;
+  invocationId?: string;
+};
+const gatewayCall = (token: string, body: unknown) =>
+  call<CallJson>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", { token, body });
+
+async function startRun(): Promise<Run> {
+  const res = await call<Run>(agentRunsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { agentId: demo.agents[0]!.id },
+    body: {},
+  });
+  expect(res.status).toBe(201);
+  return res.json;
+}
+
+/** What a crashed replica leaves behind: `running`, lease past, owned by a boot id that is gone. */
+async function crashLeave(invocationId: string) {
+  await database.db
+    .update(toolInvocations)
+    .set({
+      executionStatus: "running",
+      completedAt: null,
+      resultEncrypted: null,
+      leaseHost: "dead-host",
+      leasePid: 999_999,
+      leaseBootId: randomUUID(),
+      leaseToken: randomUUID(),
+      leaseExpiresAt: sql`now() - interval '5 seconds'`,
+    })
+    .where(eq(toolInvocations.id, invocationId));
+}
+
+const statusOf = async (id: string) =>
+  (
+    await database.db
+      .select({ s: toolInvocations.executionStatus })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, id))
+  )[0]!.s;
+
+const eventsOf = (id: string) =>
+  database.db
+    .select({ eventType: toolCallEvents.eventType, reasonCode: toolCallEvents.reasonCode })
+    .from(toolCallEvents)
+    .where(eq(toolCallEvents.invocationId, id));
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-lease-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  companyId = demo.companyId;
+  for (const name of ["todo", "echo"] as const)
+    fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
+  setExampleUrlResolver((name) => fixtures.get(name)!.url);
+  await grantPrivateUpstreams(
+    database.db,
+    [...fixtures.values()].map((f) => f.url),
+  );
+  for (const example of ["echo", "todo"]) {
+    const res = await call(installRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, exampleId: example },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+  }
+  gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
+  process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
+  run = await startRun();
+}, 120_000);
+
+afterAll(async () => {
+  setExampleUrlResolver(null);
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  delete process.env.PAPERCLIP_PUBLIC_URL;
+  await gateway?.close();
+  for (const f of fixtures.values()) await f.close();
+  await database.drop();
+});
+
+describe("execution leases", () => {
+  it("a claimed write records its lease owner and expiry, and the outcome clears nothing else", async () => {
+    const res = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "lease owner" },
+    });
+    expect(res.status).toBe(200);
+    const [row] = await database.db
+      .select()
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, res.json.invocationId!));
+    expect(row).toMatchObject({ executionStatus: "succeeded", leasePid: process.pid });
+    expect(row!.leaseBootId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(row!.leaseHost).toBeTruthy();
+    expect(row!.leaseExpiresAt).toBeInstanceOf(Date);
+  });
+
+  it("a crash-left write is swept to outcome_unknown; its retry is 409 invocation_outcome_unknown, audited", async () => {
+    const first = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "crash me" },
+      idempotencyKey: "crash-1",
+    });
+    expect(first.status).toBe(200);
+    const id = first.json.invocationId!;
+    await crashLeave(id);
+    const before = todoState().ledger.sideEffectCount;
+    expect(await sweepExpiredLeases(database.db)).toBeGreaterThanOrEqual(1);
+    expect(await statusOf(id)).toBe("outcome_unknown");
+    expect(await eventsOf(id)).toContainEqual({ eventType: "outcome_unknown", reasonCode: "lease_expired" });
+    const retry = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "crash me" },
+      idempotencyKey: "crash-1",
+    });
+    expect(retry.status).toBe(409);
+    expect(retry.json.error?.code).toBe("invocation_outcome_unknown");
+    expect(retry.json.error?.message).toContain("resolve");
+    expect(todoState().ledger.sideEffectCount).toBe(before);
+    expect(await eventsOf(id)).toContainEqual({
+      eventType: "decision",
+      reasonCode: "invocation_outcome_unknown",
+    });
+  });
+
+  it("the claim-time check sweeps an expired lease the sweeper has not reached; a live lease is in progress", async () => {
+    const body = { tool: "todo__todo_add", arguments: { title: "claim check" }, idempotencyKey: "crash-2" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const id = first.json.invocationId!;
+    // A live lease (another replica executing right now): in progress, audited.
+    await crashLeave(id);
+    await database.db
+      .update(toolInvocations)
+      .set({ leaseExpiresAt: sql`now() + interval '1 minute'` })
+      .where(eq(toolInvocations.id, id));
+    const live = await gatewayCall(run.gateway.token, body);
+    expect(live.status).toBe(409);
+    expect(live.json.error?.code).toBe("invocation_in_progress");
+    expect(await eventsOf(id)).toContainEqual({
+      eventType: "decision",
+      reasonCode: "invocation_in_progress",
+    });
+    // The same row with its lease past: swept at the retry, then outcome unknown.
+    await crashLeave(id);
+    const stale = await gatewayCall(run.gateway.token, body);
+    expect(stale.json.error?.code).toBe("invocation_outcome_unknown");
+    expect(await statusOf(id)).toBe("outcome_unknown");
+    expect(await eventsOf(id)).toContainEqual({ eventType: "outcome_unknown", reasonCode: "lease_expired" });
+  });
+
+  it("a crash-left read is swept too, and calling the read again simply re-runs it", async () => {
+    const first = await gatewayCall(run.gateway.token, { tool: "todo__todo_list", arguments: {} });
+    await crashLeave(first.json.invocationId!);
+    await sweepExpiredLeases(database.db);
+    expect(await statusOf(first.json.invocationId!)).toBe("outcome_unknown");
+    const again = await gatewayCall(run.gateway.token, { tool: "todo__todo_list", arguments: {} });
+    expect(again.status).toBe(200);
+    expect(again.json.replayed).toBe(false);
+  });
+
+  it("a person resolves an outcome_unknown write (done / not done / retry once), audited, once", async () => {
+    const resolve = (invocationId: string, resolution: string) =>
+      call<{ executionStatus?: string; error?: { code: string } }>(resolveRoute.POST, "POST", "/", {
+        ...board(),
+        params: { companyId, invocationId },
+        body: { resolution, note: "checked upstream" },
+      });
+    const ids: string[] = [];
+    for (const k of ["r-done", "r-not", "r-retry"]) {
+      const res = await gatewayCall(run.gateway.token, {
+        tool: "todo__todo_add",
+        arguments: { title: k },
+        idempotencyKey: k,
+      });
+      await crashLeave(res.json.invocationId!);
+      ids.push(res.json.invocationId!);
+    }
+    await sweepExpiredLeases(database.db);
+    const [done, notDone, retry] = ids as [string, string, string];
+    expect((await resolve(done, "done")).json.executionStatus).toBe("succeeded");
+    // Only from outcome_unknown: a second resolution of the same row conflicts.
+    const again = await resolve(done, "not_done");
+    expect(again.status).toBe(409);
+    expect(again.json.error?.code).toBe("invocation_not_unknown");
+    expect((await resolve(notDone, "not_done")).json.executionStatus).toBe("failed");
+    expect((await resolve(retry, "retry")).json.executionStatus).toBe("pending");
+    for (const id of ids)
+      expect(await eventsOf(id)).toContainEqual(expect.objectContaining({ eventType: "resolved" }));
+    // "Done" replays; "not done" may be run again; "retry once" runs exactly once more.
+    const before = todoState().ledger.sideEffectCount;
+    const r1 = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "r-done" },
+      idempotencyKey: "r-done",
+    });
+    expect(r1.json.replayed).toBe(true);
+    const r2 = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "r-not" },
+      idempotencyKey: "r-not",
+    });
+    expect(r2.status).toBe(200);
+    expect(r2.json.replayed).toBe(false);
+    const r3 = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "r-retry" },
+      idempotencyKey: "r-retry",
+    });
+    expect(r3.json.replayed).toBe(false);
+    const r3b = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "r-retry" },
+      idempotencyKey: "r-retry",
+    });
+    expect(r3b.json.replayed).toBe(true);
+    expect(todoState().ledger.sideEffectCount - before).toBe(2);
+    // Another company's admin cannot see or resolve it.
+    const [other] = await database.db
+      .select({ id: toolInvocations.id })
+      .from(toolInvocations)
+      .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, done)));
+    expect(other).toBeTruthy();
+  });
+});
+
+describe("exact replays", () => {
+  it("a replay returns the first answer's content and structuredContent byte for byte, marked in _meta", async () => {
+    const title = "x".repeat(500);
+    const body = { tool: "todo__todo_add", arguments: { title }, idempotencyKey: "replay-1" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const second = await gatewayCall(run.gateway.token, body);
+    expect(first.json.replayed).toBe(false);
+    expect(second.json.replayed).toBe(true);
+    expect(JSON.stringify(second.json.result!.content)).toBe(JSON.stringify(first.json.result!.content));
+    expect(JSON.stringify(second.json.result!.structuredContent)).toBe(
+      JSON.stringify(first.json.result!.structuredContent),
+    );
+    // Kept encrypted: the title is not in the row in clear.
+    const [row] = await database.db
+      .select({ kept: toolInvocations.resultEncrypted })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, first.json.invocationId!));
+    expect(JSON.stringify(row!.kept)).not.toContain("xxxxxxxx");
+    // Over MCP: the same content, `io.paperclip/replayed` in _meta.
+    const client = new Client({ name: "lease-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${gateway.origin}/api/tool-gateway/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
+      }),
+    );
+    const viaMcp = await client.callTool({
+      name: "todo__todo_add",
+      arguments: { title },
+      _meta: { idempotencyKey: "replay-1" },
+    });
+    await client.close();
+    expect(JSON.stringify(viaMcp.content)).toBe(JSON.stringify(first.json.result!.content));
+    expect(JSON.stringify(viaMcp.structuredContent)).toBe(
+      JSON.stringify(first.json.result!.structuredContent),
+    );
+    expect(viaMcp._meta).toMatchObject({ "io.paperclip/replayed": true });
+  });
+});
+
+/** 100 concurrent identical writes: one side effect, every other answer in progress or a replay. */
+async function concurrentWrites(key: string) {
+  const before = todoState().ledger.sideEffectCount;
+  const body = { tool: "todo__todo_add", arguments: { title: `burst ${key}` }, idempotencyKey: key };
+  const answers = await Promise.all(Array.from({ length: 100 }, () => gatewayCall(run.gateway.token, body)));
+  const kinds = answers.map((a) =>
+    a.status === 200 ? (a.json.replayed ? "replayed" : "ran") : (a.json.error?.code ?? String(a.status)),
+  );
+  const tally: Record<string, number> = {};
+  for (const k of kinds) tally[k] = (tally[k] ?? 0) + 1;
+  expect(todoState().ledger.sideEffectCount - before, JSON.stringify(tally)).toBe(1);
+  expect(tally.ran, JSON.stringify(tally)).toBe(1);
+  expect((tally.replayed ?? 0) + (tally.invocation_in_progress ?? 0), JSON.stringify(tally)).toBe(99);
+}
+
+describe("concurrency and the audit invariant", () => {
+  it("100 concurrent identical writes: one side effect, zero outcome_unknown", async () => {
+    const loops = process.env.PAPERCLIP_FULL_FAULTS ? 5 : 1;
+    for (let i = 0; i < loops; i++) await concurrentWrites(`burst-${i}`);
+  }, 120_000);
+
+  it("after a mixed concurrent workload, sum(attempts) = decision + replay events database-wide", async () => {
+    const other = await startRun();
+    const work: Promise<unknown>[] = [];
+    for (let i = 0; i < 30; i++) {
+      const token = i % 2 ? run.gateway.token : other.gateway.token;
+      work.push(
+        gatewayCall(token, {
+          tool: "todo__todo_add",
+          arguments: { title: `mix ${i % 3}` },
+          idempotencyKey: "mix",
+        }),
+      );
+      work.push(gatewayCall(token, { tool: "todo__todo_list", arguments: {} }));
+      work.push(gatewayCall(token, { tool: "todo__nope", arguments: {} }));
+      // Destructive: needs approval, and these runs have no issue thread to ask on.
+      work.push(gatewayCall(token, { tool: "todo__todo_delete", arguments: { id: i } }));
+      work.push(gatewayCall(token, { tool: "echo__echo", arguments: { text: `m${i}` } }));
+    }
+    await Promise.all(work);
+    const [row] = (await database.db.execute(sql`
+      select
+        (select coalesce(sum(attempts), 0)::int from tool_invocations) as attempts,
+        (select count(*)::int from tool_call_events
+          where invocation_id is not null and event_type in ('decision', 'replayed')) as events`)) as unknown as {
+      attempts: number;
+      events: number;
+    }[];
+    expect(row!.events).toBe(row!.attempts);
+  }, 120_000);
+});

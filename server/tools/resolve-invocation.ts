@@ -1,0 +1,105 @@
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { toolInvocations } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
+import { recordToolEvents } from "../audit/record-event";
+import { requireCompany } from "../auth/authorize";
+import { actorRef, type ServiceContext } from "../context";
+import { conflict, notFound } from "../errors";
+
+/**
+ * A person resolves an invocation whose outcome is unknown (docs/gateway.md "Execution
+ * states"), after checking the upstream:
+ *   - `done`: it ran — the row becomes `succeeded`; a retry of the write replays (with the
+ *     recorded summary, as no result was kept);
+ *   - `not_done`: it did not run — the row becomes `failed` (`resolved_not_done`), which a
+ *     retry may run again;
+ *   - `retry`: run it once more — the row goes back to `pending`, so the agent's next retry
+ *     runs it exactly once (the arguments are not stored, so the console cannot run it itself).
+ */
+export const ResolveInvocationInput = z.object({
+  resolution: z.enum(["done", "not_done", "retry"]),
+  note: z.string().trim().max(500).optional(),
+});
+export type ResolveInvocationInput = z.infer<typeof ResolveInvocationInput>;
+
+const TARGET = {
+  done: { executionStatus: "succeeded", errorCode: null },
+  not_done: { executionStatus: "failed", errorCode: "resolved_not_done" },
+  retry: { executionStatus: "pending", errorCode: null },
+} as const;
+
+/** `POST …/tools/invocations/:id/resolve` (`tools:admin`): one conditional update, audited. */
+export async function resolveInvocation(
+  ctx: ServiceContext,
+  companyId: string,
+  invocationId: string,
+  input: ResolveInvocationInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin", "invocation");
+  const { actorType, actorId } = actorRef(ctx.actor);
+  return ctx.db.transaction(async (tx) => {
+    const target = TARGET[input.resolution];
+    const [row] = await tx
+      .update(toolInvocations)
+      .set({
+        ...target,
+        completedAt: input.resolution === "retry" ? null : sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(toolInvocations.companyId, companyId),
+          eq(toolInvocations.id, invocationId),
+          eq(toolInvocations.executionStatus, "outcome_unknown"),
+        ),
+      )
+      .returning({
+        id: toolInvocations.id,
+        executionStatus: toolInvocations.executionStatus,
+        runId: toolInvocations.runId,
+        issueId: toolInvocations.issueId,
+        agentId: toolInvocations.agentId,
+        connectionId: toolInvocations.connectionId,
+        catalogEntryId: toolInvocations.catalogEntryId,
+        toolName: toolInvocations.toolName,
+        argsHash: toolInvocations.argsHash,
+      });
+    if (!row) {
+      const [exists] = await tx
+        .select({ status: toolInvocations.executionStatus })
+        .from(toolInvocations)
+        .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+      if (!exists) throw notFound("invocation");
+      throw conflict(
+        "invocation_not_unknown",
+        `the invocation is ${exists.status}; only an invocation whose outcome is unknown can be resolved`,
+      );
+    }
+    await recordToolEvents(tx, [
+      {
+        companyId,
+        eventType: "resolved",
+        actorType,
+        actorId,
+        invocationId,
+        runId: row.runId,
+        issueId: row.issueId,
+        agentId: row.agentId,
+        connectionId: row.connectionId,
+        catalogEntryId: row.catalogEntryId,
+        toolName: row.toolName,
+        argsHash: row.argsHash,
+        reasonCode: `resolved_${input.resolution}`,
+      },
+    ]);
+    await logActivity(tx, ctx, {
+      companyId,
+      action: "tool_invocation.resolve",
+      entityType: "tool_invocation",
+      entityId: invocationId,
+      details: { resolution: input.resolution, ...(input.note ? { note: input.note } : {}) },
+    });
+    return { id: row.id, executionStatus: row.executionStatus, resolution: input.resolution };
+  });
+}
