@@ -45,6 +45,8 @@ const enabled = process.env.PAPERCLIP_FAULTS === "1";
 const full = process.env.PAPERCLIP_FAULTS_FULL === "1";
 const OUTAGE_MS = full ? 30_000 : 8_000;
 const DB_PORT = Number(process.env.PAPERCLIP_FAULTS_DB_PORT ?? 54405);
+/** The servers' execution lease (short, so crash-left rows turn `outcome_unknown` quickly). */
+const LEASE_MS = 3000;
 const PORTS = (process.env.PAPERCLIP_FAULTS_PORTS ?? "3205,3206").split(",").map(Number);
 
 let database: FaultDatabase;
@@ -147,6 +149,13 @@ describe.skipIf(!enabled)("fault suite", () => {
       expect(res.status).toBe(201);
       return res.json.gateway.token;
     };
+    // `lab__sleep` as a write: a slow write, so a kill -9 leaves one mid-call (the lease check).
+    await app.db.execute(
+      sql`update tool_catalog_entries set risk_override = 'write' where company_id = ${demo.companyId} and name = 'sleep'`,
+    );
+    await app.db.execute(
+      sql`update companies set access_version = access_version + 1 where id = ${demo.companyId}`,
+    );
     token = await run(0);
     limitToken = await run(1);
     const env = {
@@ -157,6 +166,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       AUTH_SECRET: randomBytes(24).toString("hex"),
       AUTH_TRUST_HOST: "true",
       PAPERCLIP_RUNTIME_RECONCILE_MS: "2000",
+      PAPERCLIP_EXECUTION_LEASE_MS: String(LEASE_MS),
     };
     servers = PORTS.map((port, i) => new FaultServer(`server-${i + 1}`, port, env));
     await Promise.all(servers.map((s) => s.start()));
@@ -187,17 +197,45 @@ describe.skipIf(!enabled)("fault suite", () => {
     }
   }, 60_000);
 
-  it("kill -9 of one server under load: the other keeps answering, the killed one comes back", async () => {
+  it("kill -9 of one server under load: the other answers, crash-left writes become outcome_unknown", async () => {
     phase = "kill";
     const l = load(4);
+    // Slow writes on the server about to die: they are mid-call when it is killed.
+    const slowKeys = [0, 1].map((i) => `crash-${i}-${randomBytes(4).toString("hex")}`);
+    const slow = slowKeys.map((key) => mcpCall(servers[0]!, token, "lab__sleep", { ms: 6000 }, key));
     await sleep(1500);
+    const killedAt = Date.now();
     await servers[0]!.kill9();
+    for (const a of await Promise.all(slow)) {
+      expect(a.status, JSON.stringify(a)).toBe(0); // no answer: the process died mid-call
+      answers.push({ ...a, phase });
+    }
     await sleep(1500);
     await servers[0]!.start();
     await sleep(500);
     await l.stop();
     const killPhase = answers.filter((a) => a.phase === "kill");
     expect(killPhase.filter((a) => a.server === "server-2" && a.ok).length).toBeGreaterThan(0);
+
+    // Within the lease time (plus a sweep interval) every crash-left row is outcome_unknown.
+    const crashLeft = answers.filter((a) => a.phase === "kill" && a.server === "server-1" && a.status === 0);
+    const keys = crashLeft.map((a) => a.key);
+    let rows: { key: string | null; status: string }[] = [];
+    while (Date.now() - killedAt < LEASE_MS * 3) {
+      rows = await app.db
+        .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
+        .from(toolInvocations)
+        .where(inArray(toolInvocations.idempotencyKey, keys));
+      if (rows.every((r) => r.status !== "running")) break;
+      await sleep(250);
+    }
+    expect(rows.filter((r) => r.status === "running")).toEqual([]);
+    for (const key of slowKeys) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
+    // A retry of such a write is told so (on either server), never `invocation_in_progress`.
+    for (const [i, key] of slowKeys.entries()) {
+      const retry = await mcpCall(servers[i % 2]!, token, "lab__sleep", { ms: 6000 }, key);
+      expect(retry.code, JSON.stringify(retry)).toBe("invocation_outcome_unknown");
+    }
     phase = "after-kill";
     for (const s of servers) await eventually(s, "lab__increment", {});
   }, 120_000);
