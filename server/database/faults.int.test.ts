@@ -298,6 +298,14 @@ describe.skipIf(!enabled)("fault suite", () => {
       expect(a.status === 503 || a.ok, JSON.stringify(a)).toBe(true);
       if (a.status === 503) expect(a.code).toBe("database_unavailable");
     }
+    // The refusals were the breaker's own (no connection attempted for them).
+    for (const s of servers) {
+      const h = await getJson(`${s.origin}/api/health`, 2000);
+      const b = h.body.breaker as { opens: number; refused: number; state: string };
+      expect(b.state).toBe("closed");
+      expect(b.opens).toBeGreaterThanOrEqual(1);
+      expect(b.refused).toBeGreaterThan(0);
+    }
     phase = "after-outage";
     for (const s of servers) {
       await eventually(s, "echo__echo", { text: "back" });
