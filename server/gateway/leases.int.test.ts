@@ -4,20 +4,27 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { toolCallEvents, toolInvocations } from "@/db/schema";
+import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { bumpAccessVersion } from "@/server/access/snapshot";
+import { toolEventRows } from "@/server/audit/record-event";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
+import { runDoctor } from "@/server/http/doctor";
 import { setRouteDatabase } from "@/server/http/route";
-import { sweepExpiredLeases } from "@/server/ledger/sweep";
+import { completeInvocationWithEvent } from "@/server/ledger/hot-statements";
+import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
+import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/server/ledger/sweep";
+import { resetLocalProvider } from "@/server/secrets/local-provider";
+import { rotateMasterKey } from "@/server/secrets/rotate";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
@@ -356,4 +363,156 @@ describe("concurrency and the audit invariant", () => {
     }[];
     expect(row!.events).toBe(row!.attempts);
   }, 120_000);
+});
+
+describe("kept results and the master key", () => {
+  it("rotate-master-key re-encrypts every kept result; doctor checks them; replays still match", async () => {
+    const body = { tool: "todo__todo_add", arguments: { title: "before rotation" }, idempotencyKey: "rot-1" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const kept = await database.db
+      .select({ id: toolInvocations.id, enc: toolInvocations.resultEncrypted })
+      .from(toolInvocations)
+      .where(isNotNull(toolInvocations.resultEncrypted));
+    expect(kept.length).toBeGreaterThan(1);
+    const report = await rotateMasterKey(database.db);
+    resetLocalProvider();
+    expect(report.reencrypted).toBeGreaterThanOrEqual(kept.length);
+    const after = await database.db
+      .select({ enc: toolInvocations.resultEncrypted })
+      .from(toolInvocations)
+      .where(isNotNull(toolInvocations.resultEncrypted));
+    expect(after).toHaveLength(kept.length);
+    for (const r of after) expect(r.enc!.keyId).toBe(report.newKeyId);
+    const replay = await gatewayCall(run.gateway.token, body);
+    expect(replay.json.replayed).toBe(true);
+    expect(JSON.stringify(replay.json.result)).toBe(JSON.stringify(first.json.result));
+    const doctor = await runDoctor(database.db);
+    expect(doctor.findings.filter((f) => f.kind === "undecryptable_values")).toEqual([]);
+    // A value left under a key the server does not hold is reported, by column.
+    await database.db
+      .update(toolInvocations)
+      .set({ resultEncrypted: { ...after[0]!.enc!, keyId: "gone-key" } })
+      .where(eq(toolInvocations.id, kept[0]!.id));
+    const broken = await runDoctor(database.db);
+    expect(broken.findings).toContainEqual(
+      expect.objectContaining({ kind: "undecryptable_values", column: "tool_invocations.result_encrypted" }),
+    );
+  });
+});
+
+describe("lease renewal and the sweeper loop", () => {
+  /** A row claimed now by this process under a short lease, as an executing call leaves it. */
+  async function claimedRow(key: string) {
+    const res = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: key },
+      idempotencyKey: key,
+    });
+    const id = res.json.invocationId!;
+    const token = randomUUID();
+    await database.db
+      .update(toolInvocations)
+      .set({
+        executionStatus: "running",
+        leaseToken: token,
+        leaseExpiresAt: sql`now() + interval '600 milliseconds'`,
+      })
+      .where(eq(toolInvocations.id, id));
+    return { id, token };
+  }
+
+  it("a renewed lease outlives its length; once renewal stops, the sweeper loop takes it", async () => {
+    process.env[LEASE_ENV] = "600";
+    try {
+      const { id, token } = await claimedRow("renew-1");
+      const crashed = await claimedRow("renew-2");
+      const lease = holdLease(database.db, companyId, id, token);
+      startLeaseSweeper(database.db);
+      // Three lease lengths later: the renewed row still runs, the abandoned one is swept.
+      await new Promise((r) => setTimeout(r, 1800));
+      expect(await statusOf(id)).toBe("running");
+      expect(await statusOf(crashed.id)).toBe("outcome_unknown");
+      lease.stop();
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(await statusOf(id)).toBe("outcome_unknown");
+      expect(await eventsOf(id)).toContainEqual({
+        eventType: "outcome_unknown",
+        reasonCode: "lease_expired",
+      });
+    } finally {
+      stopLeaseSweeper();
+      delete process.env[LEASE_ENV];
+    }
+  }, 20_000);
+
+  it("the executor's real outcome lands on a row swept while it answered, never on a resolved or re-claimed one", async () => {
+    const complete = (id: string, token: string) =>
+      completeInvocationWithEvent(
+        database.db,
+        companyId,
+        id,
+        token,
+        {
+          executionStatus: "succeeded",
+          resultHash: null,
+          resultSize: 1,
+          resultSummary: null,
+          errorCode: null,
+          latencyMs: 1,
+        },
+        toolEventRows([
+          {
+            companyId,
+            eventType: "result_returned",
+            actorType: "system",
+            actorId: "test",
+            invocationId: id,
+            reasonCode: "ok",
+          },
+        ])[0]!,
+      );
+    const swept = await claimedRow("late-1");
+    await database.db
+      .update(toolInvocations)
+      .set({ executionStatus: "outcome_unknown" })
+      .where(eq(toolInvocations.id, swept.id));
+    await complete(swept.id, swept.token);
+    expect(await statusOf(swept.id)).toBe("succeeded");
+    const resolved = await claimedRow("late-2");
+    await database.db
+      .update(toolInvocations)
+      .set({ executionStatus: "failed", errorCode: "resolved_not_done" })
+      .where(eq(toolInvocations.id, resolved.id));
+    await complete(resolved.id, resolved.token);
+    expect(await statusOf(resolved.id)).toBe("failed");
+    const reclaimed = await claimedRow("late-3");
+    await complete(reclaimed.id, randomUUID());
+    expect(await statusOf(reclaimed.id)).toBe("running");
+  });
+});
+
+describe("a replay of an answer over the bound", () => {
+  it("returns the same artifact reference as the first answer", async () => {
+    const [conn] = await database.db
+      .select({ id: toolConnections.id, config: toolConnections.transportConfig })
+      .from(toolConnections)
+      .innerJoin(toolInvocations, eq(toolInvocations.connectionId, toolConnections.id))
+      .where(eq(toolInvocations.toolName, "todo__todo_add"))
+      .limit(1);
+    await database.db
+      .update(toolConnections)
+      .set({ transportConfig: { ...(conn!.config as object), maxResultBytes: 200 } })
+      .where(eq(toolConnections.id, conn!.id));
+    await database.db.transaction((tx) => bumpAccessVersion(tx, companyId));
+    const body = { tool: "todo__todo_add", arguments: { title: "y".repeat(400) }, idempotencyKey: "big-1" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const second = await gatewayCall(run.gateway.token, body);
+    const json = (r: typeof first) => r.json as CallJson & { truncated?: boolean; artifactId?: string };
+    expect(json(first).truncated).toBe(true);
+    expect(json(first).artifactId).toBeTruthy();
+    expect(second.json.replayed).toBe(true);
+    expect(json(second).artifactId).toBe(json(first).artifactId);
+    expect(json(second).truncated).toBe(true);
+    expect(JSON.stringify(second.json.result)).toBe(JSON.stringify(first.json.result));
+  });
 });

@@ -133,3 +133,10 @@ export function startLeaseSweeper(db: Db): void {
   g.__paperclipLeaseSweeper.unref?.();
   void pass();
 }
+
+/** Stops this process's sweeper loop (tests; a server stops with its process). */
+export function stopLeaseSweeper(): void {
+  const g = globalThis as SweeperHolder;
+  if (g.__paperclipLeaseSweeper) clearInterval(g.__paperclipLeaseSweeper);
+  g.__paperclipLeaseSweeper = undefined;
+}

@@ -1,6 +1,7 @@
-import { and, count, eq, isNotNull, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { companySecretVersions, toolActionRequests } from "@/db/schema";
+import { ENCRYPTED_JSON_COLUMNS, keyIdsOf } from "./encrypted-columns";
 import { type InlineCredentialReason, scanInlineCredentials } from "./inline";
 import { isSecretProviderError, type LocalSecretProvider, localProvider } from "./local-provider";
 import { type ConnectionRef, type Log, label, listConnections, silent } from "./maintenance";
@@ -11,7 +12,7 @@ export type SecretsDoctorFinding =
   | ({ kind: "missing_secret" } & ConnectionRef)
   | { kind: "master_key"; message: string }
   | { kind: "undecryptable_versions"; keyId: string; versions: number; message: string }
-  | { kind: "undecryptable_reviewed_args"; keyId: string; requests: number; message: string }
+  | { kind: "undecryptable_values"; column: string; keyId: string; rows: number; message: string }
   | { kind: "plaintext_reviewed_args"; requests: number; message: string };
 
 export interface SecretsDoctorReport {
@@ -54,18 +55,13 @@ export async function secretsDoctor(
       ),
     )
     .groupBy(companySecretVersions.keyId);
-  // Reviewed arguments of action requests are encrypted with the same provider.
-  const argsKeyId = sql<string>`${toolActionRequests.reviewedArgsEncrypted} ->> 'keyId'`;
-  const argsByKey = await db
-    .select({ keyId: argsKeyId, n: count() })
-    .from(toolActionRequests)
-    .where(
-      and(
-        isNotNull(toolActionRequests.reviewedArgsEncrypted),
-        ...(opts.companyId ? [eq(toolActionRequests.companyId, opts.companyId)] : []),
-      ),
-    )
-    .groupBy(argsKeyId);
+  // Every other column encrypted with the same provider (the registry rotation uses too).
+  const columnKeys = await Promise.all(
+    ENCRYPTED_JSON_COLUMNS.map(async (column) => ({
+      column,
+      keys: await keyIdsOf(db, column, opts.companyId),
+    })),
+  );
   const [plain] = await db
     .select({ n: count() })
     .from(toolActionRequests)
@@ -80,7 +76,7 @@ export async function secretsDoctor(
     findings.push({ kind: "plaintext_reviewed_args", requests: Number(plain.n), message });
     log(`✖ reviewed arguments ${message}`);
   }
-  if (byKey.length > 0 || argsByKey.length > 0) {
+  if (byKey.length > 0 || columnKeys.some((c) => c.keys.length > 0)) {
     let provider: LocalSecretProvider | null = null;
     try {
       provider = localProvider();
@@ -96,16 +92,19 @@ export async function secretsDoctor(
         findings.push({ kind: "undecryptable_versions", keyId: k.keyId, versions: Number(k.n), message });
         log(`✖ master key         ${message}`);
       }
-      for (const k of argsByKey) {
-        if (provider.canDecrypt(k.keyId)) continue;
-        const message = `the reviewed arguments of ${k.n} action request(s) are encrypted with master key \`${k.keyId}\`, but the loaded key is \`${provider.keyId}\``;
-        findings.push({
-          kind: "undecryptable_reviewed_args",
-          keyId: k.keyId,
-          requests: Number(k.n),
-          message,
-        });
-        log(`✖ master key         ${message}`);
+      for (const { column, keys } of columnKeys) {
+        for (const k of keys) {
+          if (provider.canDecrypt(k.keyId)) continue;
+          const message = `${k.n} value(s) of the ${column.label} (${column.name}) are encrypted with master key \`${k.keyId}\`, but the loaded key is \`${provider.keyId}\``;
+          findings.push({
+            kind: "undecryptable_values",
+            column: column.name,
+            keyId: k.keyId,
+            rows: k.n,
+            message,
+          });
+          log(`✖ master key         ${message}`);
+        }
       }
     }
   }

@@ -1,9 +1,9 @@
 /** `npm run cli -- rotate-master-key`: every encrypted value re-encrypted under a new master key. */
 import { existsSync, renameSync } from "node:fs";
-import { asc, eq, isNotNull, or } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { companySecretVersions, toolActionRequests } from "@/db/schema";
-import { canonicalJson } from "../ledger/canonical";
+import { companySecretVersions } from "@/db/schema";
+import { ENCRYPTED_JSON_COLUMNS, rotateJsonColumn } from "./encrypted-columns";
 import {
   generateMasterKey,
   LocalSecretProvider,
@@ -19,7 +19,6 @@ import {
   writeMasterKeyFile,
 } from "./local-provider";
 import { type Log, silent } from "./maintenance";
-import { reviewedArgsRef } from "./reviewed-args";
 
 export interface RotationReport {
   mode: "file" | "env";
@@ -104,46 +103,23 @@ export async function rotateMasterKey(db: Db, opts: { log?: Log } = {}): Promise
       await tx.update(companySecretVersions).set(encrypted).where(eq(companySecretVersions.id, row.id));
       changed++;
     }
-    // Reviewed arguments of action requests (and legacy rows that hold them in clear).
-    const requests = await tx
-      .select({
-        id: toolActionRequests.id,
-        companyId: toolActionRequests.companyId,
-        reviewedArgs: toolActionRequests.reviewedArgs,
-        reviewedArgsEncrypted: toolActionRequests.reviewedArgsEncrypted,
-      })
-      .from(toolActionRequests)
-      .where(
-        or(isNotNull(toolActionRequests.reviewedArgsEncrypted), isNotNull(toolActionRequests.reviewedArgs)),
-      )
-      .orderBy(asc(toolActionRequests.companyId), asc(toolActionRequests.id))
-      .for("update");
-    for (const r of requests) {
-      const ref = reviewedArgsRef(r.companyId, r.id);
-      const enc = r.reviewedArgsEncrypted;
-      if (enc?.keyId === newKey.keyId && r.reviewedArgs === null) {
-        current++;
-        continue;
-      }
-      if (enc && enc.keyId !== oldKey.keyId && enc.keyId !== newKey.keyId) {
-        throw new Error(
-          `the reviewed arguments of action request ${r.id} (company ${r.companyId}) are encrypted with master key ` +
-            `\`${enc.keyId}\`, which is neither the current key \`${oldKey.keyId}\` nor the new one; nothing was changed`,
-        );
-      }
-      const plaintext = enc
-        ? (enc.keyId === newKey.keyId ? to : from).decrypt({ ...enc, ...ref })
-        : canonicalJson(r.reviewedArgs);
-      await tx
-        .update(toolActionRequests)
-        .set({ reviewedArgsEncrypted: to.encrypt(plaintext, ref), reviewedArgs: null })
-        .where(eq(toolActionRequests.id, r.id));
-      changed++;
+    // Every other column encrypted with the master key (reviewed arguments, kept results, …),
+    // from the one registry doctor reads too; legacy clear values are encrypted on the way.
+    for (const column of ENCRYPTED_JSON_COLUMNS) {
+      const n = await rotateJsonColumn(tx, column, {
+        from,
+        to,
+        oldKeyId: oldKey.keyId,
+        newKeyId: newKey.keyId,
+      });
+      changed += n.changed;
+      current += n.current;
+      if (n.changed > 0) log(`• re-encrypted ${n.changed} value(s) of ${column.label} (${column.name})`);
     }
     return { reencrypted: changed, alreadyCurrent: current };
   });
   log(
-    `• re-encrypted ${reencrypted} secret version(s) and action requests' reviewed arguments from key ${oldKey.keyId} to ${newKey.keyId}`,
+    `• re-encrypted ${reencrypted} value(s) in all — secret versions and every registered encrypted column — from key ${oldKey.keyId} to ${newKey.keyId}`,
   );
 
   let retiredKeyFile: string | null = null;

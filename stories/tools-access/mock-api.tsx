@@ -276,6 +276,14 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
       });
     }
 
+    // Resolving an invocation whose outcome is unknown
+    const resolve = /^\/invocations\/([^/]+)\/resolve$/.exec(path);
+    if (resolve && method === "POST") {
+      const resolution = (body as { resolution?: string } | undefined)?.resolution ?? "done";
+      const executionStatus = { done: "succeeded", not_done: "failed", retry: "pending" }[resolution];
+      return json(200, { id: resolve[1], executionStatus, resolution });
+    }
+
     return errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
   }
 

@@ -3,12 +3,13 @@ import Link from "next/link";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
 import type { AuditEvent } from "@/components/tools-access/types";
+import { UnknownOutcomes } from "@/components/tools-access/UnknownOutcomes";
 import { Alert } from "@/components/ui/Alert";
 import { roleHas } from "@/server/auth/capabilities";
 import type { MembershipRole } from "@/server/contracts/values";
 import { listAgents } from "@/server/core/agents";
-import { listAuditEvents } from "@/server/tools/audit-log";
-import { requireCompanyPage } from "../../../../../_lib/session";
+import { InvocationsQuery, listAuditEvents, listInvocations } from "@/server/tools/audit-log";
+import { iso, requireCompanyPage } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Audit · Tools & Access" };
 
@@ -35,9 +36,14 @@ export default async function AuditPage({
       </Alert>
     );
   }
-  const [page, agents] = await Promise.all([
+  const [page, agents, unknown] = await Promise.all([
     listAuditEvents(ctx, companyId, { limit: 50, ...scope }),
     listAgents(ctx, companyId),
+    listInvocations(
+      ctx,
+      companyId,
+      InvocationsQuery.parse({ status: "outcome_unknown", limit: 50, ...scope }),
+    ),
   ]);
   return (
     <QueryProvider>
@@ -56,6 +62,20 @@ export default async function AuditPage({
           </Link>
         </Alert>
       ) : null}
+      <UnknownOutcomes
+        companyId={companyId}
+        canResolve={roleHas(company.role as MembershipRole, "tools:admin")}
+        invocations={unknown.invocations.map((i) => ({
+          id: i.id,
+          toolName: i.toolName,
+          runId: i.runId,
+          createdAt: iso(i.createdAt)!,
+          startedAt: iso(i.startedAt),
+          attempts: i.attempts,
+          leaseHost: i.leaseHost,
+          leasePid: i.leasePid,
+        }))}
+      />
       <AuditTimeline
         companyId={companyId}
         initialEvents={JSON.parse(JSON.stringify(page.events)) as AuditEvent[]}

@@ -1,0 +1,136 @@
+import { and, asc, count, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Db, Tx } from "@/db/client";
+import { companySecretVersions, toolActionRequests, toolInvocations } from "@/db/schema";
+import { canonicalJson } from "../ledger/canonical";
+import type { EncryptedSecret, LocalSecretProvider, SecretVersionRef } from "./local-provider";
+import { keptResultRef } from "./replay-result";
+import { reviewedArgsRef } from "./reviewed-args";
+
+/**
+ * Every database column encrypted with the master key, in one list: `rotate-master-key`
+ * re-encrypts each of them and `doctor` checks each one's key (ARCHITECTURE.md "Encrypted
+ * data"). `encrypted-columns.test.ts` scans the schema for encrypted-looking columns
+ * (`*_encrypted` jsonb, a `ciphertext` column) and fails when one is missing here, so a new
+ * encrypted column cannot be forgotten by rotation.
+ *
+ * `company_secret_versions` keeps its ciphertext in columns of its own (`ciphertext`, `iv`,
+ * `auth_tag`, `key_id`) and is rotated with them (`rotate.ts`); every other encrypted column
+ * is one jsonb `{ciphertext, iv, authTag, keyId}` bound to its company and row.
+ */
+export interface EncryptedJsonColumn {
+  /** `table.column`, as in the database. */
+  name: string;
+  /** What operators read in doctor and rotation output. */
+  label: string;
+  table: PgTable;
+  column: PgColumn;
+  id: PgColumn;
+  companyId: PgColumn;
+  /** Where a row's ciphertext is bound (the GCM additional data). */
+  ref: (companyId: string, id: string) => SecretVersionRef;
+  /** A legacy column holding the same value in clear, encrypted (and cleared) by rotation. */
+  legacyClear?: { column: PgColumn; key: string; plaintext: (value: unknown) => string };
+}
+
+/** The columns with their own ciphertext fields (rotated row by row in `rotate.ts`). */
+export const ENCRYPTED_ROW_TABLES = [
+  { name: "company_secret_versions", table: companySecretVersions },
+] as const;
+
+export const ENCRYPTED_JSON_COLUMNS: readonly EncryptedJsonColumn[] = [
+  {
+    name: "tool_action_requests.reviewed_args_encrypted",
+    label: "reviewed arguments of action requests",
+    table: toolActionRequests,
+    column: toolActionRequests.reviewedArgsEncrypted,
+    id: toolActionRequests.id,
+    companyId: toolActionRequests.companyId,
+    ref: reviewedArgsRef,
+    legacyClear: { column: toolActionRequests.reviewedArgs, key: "reviewedArgs", plaintext: canonicalJson },
+  },
+  {
+    name: "tool_invocations.result_encrypted",
+    label: "kept first answers of invocations (replays)",
+    table: toolInvocations,
+    column: toolInvocations.resultEncrypted,
+    id: toolInvocations.id,
+    companyId: toolInvocations.companyId,
+    ref: keptResultRef,
+  },
+];
+
+const jsonKey = (c: EncryptedJsonColumn) => c.column.name as string;
+const propKey = (c: EncryptedJsonColumn) =>
+  Object.entries(c.table).find(([, v]) => v === c.column)?.[0] ?? jsonKey(c);
+
+/**
+ * Re-encrypts one column's values from `from` to `to` in the caller's transaction (rows
+ * locked `FOR UPDATE`), encrypting any legacy clear value on the way. Returns the counts; a
+ * value under a key that is neither the old nor the new one stops the whole rotation.
+ */
+export async function rotateJsonColumn(
+  tx: Tx,
+  c: EncryptedJsonColumn,
+  keys: { from: LocalSecretProvider; to: LocalSecretProvider; oldKeyId: string; newKeyId: string },
+): Promise<{ changed: number; current: number }> {
+  const legacy = c.legacyClear;
+  const where: SQL = legacy
+    ? sql`(${c.column} is not null or ${legacy.column} is not null)`
+    : isNotNull(c.column);
+  const rows = (await tx
+    .select({
+      id: c.id,
+      companyId: c.companyId,
+      enc: c.column,
+      ...(legacy ? { clear: legacy.column } : {}),
+    })
+    .from(c.table)
+    .where(where)
+    .orderBy(asc(c.companyId), asc(c.id))
+    .for("update")) as { id: string; companyId: string; enc: EncryptedSecret | null; clear?: unknown }[];
+  let changed = 0;
+  let current = 0;
+  for (const r of rows) {
+    const ref = c.ref(r.companyId, r.id);
+    const enc = r.enc;
+    const hasClear = legacy !== undefined && r.clear !== null && r.clear !== undefined;
+    if (enc?.keyId === keys.newKeyId && !hasClear) {
+      current++;
+      continue;
+    }
+    if (enc && enc.keyId !== keys.oldKeyId && enc.keyId !== keys.newKeyId) {
+      throw new Error(
+        `the ${c.label} of row ${r.id} (company ${r.companyId}, ${c.name}) are encrypted with master key ` +
+          `\`${enc.keyId}\`, which is neither the current key \`${keys.oldKeyId}\` nor the new one; nothing was changed`,
+      );
+    }
+    const plaintext = enc
+      ? (enc.keyId === keys.newKeyId ? keys.to : keys.from).decrypt({ ...enc, ...ref })
+      : legacy!.plaintext(r.clear);
+    await tx
+      .update(c.table)
+      .set({
+        [propKey(c)]: { ...keys.to.encrypt(plaintext, ref) },
+        ...(legacy ? { [legacy.key]: null } : {}),
+      })
+      .where(and(eq(c.companyId, r.companyId), eq(c.id, r.id)));
+    changed++;
+  }
+  return { changed, current };
+}
+
+/** For doctor: how many values of a column each master key id encrypted. */
+export async function keyIdsOf(
+  db: Db,
+  c: EncryptedJsonColumn,
+  companyId?: string,
+): Promise<{ keyId: string; n: number }[]> {
+  const keyId = sql<string>`${c.column} ->> 'keyId'`;
+  const rows = await db
+    .select({ keyId, n: count() })
+    .from(c.table)
+    .where(and(isNotNull(c.column), ...(companyId ? [eq(c.companyId, companyId)] : [])))
+    .groupBy(keyId);
+  return rows.map((r) => ({ keyId: r.keyId, n: Number(r.n) }));
+}
