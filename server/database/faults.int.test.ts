@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
@@ -72,9 +72,10 @@ function load(workers: number): { stop: () => Promise<void> } {
   const loops = Array.from({ length: workers }, async (_, w) => {
     while (running) {
       const i = n++;
-      const server = servers[(i + w) % servers.length]!;
-      const key = `load-${i}-${randomBytes(4).toString("hex")}`;
-      const [tool, args] = ops[i % ops.length]!(key);
+      // Both servers in turn, each getting every kind of call (independent of the worker).
+      const server = servers[i % servers.length]!;
+      const key = `load-${w}-${i}-${randomBytes(4).toString("hex")}`;
+      const [tool, args] = ops[Math.floor(i / servers.length) % ops.length]!(key);
       const a = await mcpCall(server, token, tool, args, key);
       answers.push({ ...a, phase });
       // A refused connection (a killed server) answers at once: do not spin on it.
@@ -203,7 +204,21 @@ describe.skipIf(!enabled)("fault suite", () => {
     // Slow writes on the server about to die: they are mid-call when it is killed.
     const slowKeys = [0, 1].map((i) => `crash-${i}-${randomBytes(4).toString("hex")}`);
     const slow = slowKeys.map((key) => mcpCall(servers[0]!, token, "lab__sleep", { ms: 6000 }, key));
-    await sleep(1500);
+    // Kill once both are running (their rows say so), not on a guess of how long that takes.
+    for (let i = 0; i < 40; i++) {
+      const running = await app.db
+        .select({ key: toolInvocations.idempotencyKey })
+        .from(toolInvocations)
+        .where(
+          and(
+            inArray(toolInvocations.idempotencyKey, slowKeys),
+            eq(toolInvocations.executionStatus, "running"),
+          ),
+        );
+      if (running.length === slowKeys.length) break;
+      await sleep(100);
+    }
+    await sleep(200);
     const killedAt = Date.now();
     await servers[0]!.kill9();
     for (const a of await Promise.all(slow)) {
