@@ -15,6 +15,7 @@ import { toolRuntimeSlots } from "@/db/schema";
 import { databaseBreaker } from "../database/breaker";
 import { logError, logInfo } from "../log";
 import { isProcessAlive } from "./processes";
+import { stoppedRow } from "./reap";
 import { pruneRuntimeDir } from "./sandbox";
 import { runtimeSupervisor, type Slot } from "./supervisor";
 
@@ -45,14 +46,7 @@ export async function reconcileSlotRows(db: Db): Promise<{ examined: number; sto
     if (holdsRow(slot)) continue;
     const [done] = await db
       .update(toolRuntimeSlots)
-      .set({
-        status: "stopped",
-        pid: null,
-        processGroupId: null,
-        stoppedAt: new Date(),
-        lastError: `reconciled: the row said ${row.status} but this server runs no process for it`,
-        updatedAt: new Date(),
-      })
+      .set(stoppedRow(`reconciled: the row said ${row.status} but this server runs no process for it`))
       // Only if nobody moved the row meanwhile.
       .where(and(eq(toolRuntimeSlots.id, row.id), eq(toolRuntimeSlots.status, row.status)))
       .returning({ id: toolRuntimeSlots.id });
