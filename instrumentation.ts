@@ -4,13 +4,19 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
   const { getDb } = await import("./db/client");
+  // Uncaught exceptions logged with their cause (and postgres.js's null-socket write dropped),
+  // the event-loop sampler behind /api/health/live.
+  (await import("./server/database/process-guard")).installProcessGuards();
+  (await import("./server/database/liveness")).startLagSampler();
   const { migrateAndGrant } = await import("./db/roles");
   // As the owner role when MIGRATION_DATABASE_URL is set (then the app role is granted its
   // privileges); otherwise with DATABASE_URL, a no-op when nothing is pending.
   await migrateAndGrant(process.env.DATABASE_URL, process.env.MIGRATION_DATABASE_URL);
   // Stop local MCP processes a previous server on this host left running (crash, kill -9).
-  const { reapOrphanedSlots, shutdownAllSlots } = await import("./server/runtime");
+  const { reapOrphanedSlots, shutdownAllSlots, startRuntimeMaintenance } = await import("./server/runtime");
   await reapOrphanedSlots(getDb());
+  // Slot rows against live processes and the temp-directory reaper: every 30 s and after an outage.
+  startRuntimeMaintenance(getDb);
   // Mark executions whose lease nobody renews (a crashed replica's) `outcome_unknown`.
   const { startLeaseSweeper } = await import("./server/ledger/sweep");
   startLeaseSweeper(getDb());

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { sql as drizzleSql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
@@ -11,8 +12,11 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 
 export interface Database {
   db: Db;
-  sql: postgres.Sql;
+  /** The pool now in use (`recycle` replaces it). */
+  readonly sql: postgres.Sql;
   close: () => Promise<void>;
+  /** Replaces the pool with a fresh one; the old one ends (its queries get up to 5 s). */
+  recycle: () => Promise<void>;
 }
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "db", "migrations");
@@ -48,7 +52,7 @@ const settle = async (x: unknown) => (Array.isArray(x) ? Promise.all(x) : x);
  *    `sql.reserve()` — an idle one, for this transaction alone — and runs `BEGIN`, the
  *    callback, `COMMIT` (or `ROLLBACK`) and savepoints on it itself.
  */
-function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
+function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql {
   const unsafeOf = (target: postgres.Sql | postgres.ReservedSql): Unsafe => {
     const unsafe = target.unsafe as unknown as Unsafe;
     return prepare
@@ -92,7 +96,7 @@ function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
   const begin = async (...args: unknown[]) => {
     const fn = args.find((a) => typeof a === "function") as TxCallback;
     const mode = typeof args[0] === "string" ? args[0].replace(/[^a-z ]/gi, "") : "";
-    const reserved = await sql.reserve();
+    const reserved = await current().reserve();
     try {
       await reserved.unsafe(`begin ${mode}`);
       try {
@@ -108,13 +112,26 @@ function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
     }
   };
 
-  const unsafe = unsafeOf(sql);
-  return new Proxy(sql, {
-    get(target, prop) {
-      if (prop === "unsafe") return unsafe;
+  const unsafes = new WeakMap<postgres.Sql, Unsafe>();
+  const unsafeFor = (sql: postgres.Sql): Unsafe => {
+    let u = unsafes.get(sql);
+    if (!u) {
+      u = unsafeOf(sql);
+      unsafes.set(sql, u);
+    }
+    return u;
+  };
+  // Every access goes to the pool in use now, so `recycle` can swap it under drizzle.
+  return new Proxy(current(), {
+    get(_target, prop) {
+      const sql = current();
+      if (prop === "unsafe") return unsafeFor(sql);
       if (prop === "begin") return begin;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      const value = Reflect.get(sql, prop, sql);
+      return typeof value === "function" ? value.bind(sql) : value;
+    },
+    apply(_target, _this, args) {
+      return (current() as unknown as (...a: unknown[]) => unknown)(...args);
     },
   });
 }
@@ -126,17 +143,111 @@ function clientFor(sql: postgres.Sql, prepare: boolean): postgres.Sql {
  */
 export const preparedStatementsEnabled = (): boolean => process.env.PAPERCLIP_DB_PREPARE !== "off";
 
+const envNumber = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+};
+
+/**
+ * How long the pool waits for the database, so an outage fails fast instead of hanging
+ * requests (docs/operations.md, "Database outages"). All in milliseconds; 0 turns a server-side
+ * one off (behind PgBouncer, which refuses unknown startup parameters unless they are in its
+ * `ignore_startup_parameters`, set both server-side ones to 0 and configure them on the role).
+ */
+export function databaseTimeouts() {
+  return {
+    /** TCP connect, TLS and authentication of one new connection (postgres.js `connect_timeout`). */
+    connectMs: envNumber("PAPERCLIP_DB_CONNECT_TIMEOUT_MS", 3000) || 3000,
+    /** PostgreSQL's `statement_timeout` for every statement of the app's connections. */
+    statementMs: envNumber("PAPERCLIP_DB_STATEMENT_TIMEOUT_MS", 10_000),
+    /** PostgreSQL's `idle_in_transaction_session_timeout`: a transaction left open is ended. */
+    idleInTransactionMs: envNumber("PAPERCLIP_DB_IDLE_TX_TIMEOUT_MS", 30_000),
+    /** Idle pool connections are closed after this (postgres.js `idle_timeout`). */
+    idleMs: envNumber("PAPERCLIP_DB_IDLE_TIMEOUT_MS", 30_000) || 30_000,
+  };
+}
+
+/** The databases `openDatabase` opened and did not close (for `recycleAllPools`). */
+const openDatabases = new Set<Database>();
+
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
-  const sql = postgres(url, {
-    max: opts.max ?? 10,
-    onnotice: () => {},
-    // Keep the server from holding idle connections forever.
-    idle_timeout: 30,
-    connection: { application_name: "paperclip" },
+  const t = databaseTimeouts();
+  const serverSide: Record<string, string> = {};
+  if (t.statementMs > 0) serverSide.statement_timeout = String(Math.round(t.statementMs));
+  if (t.idleInTransactionMs > 0)
+    serverSide.idle_in_transaction_session_timeout = String(Math.round(t.idleInTransactionMs));
+  const pool = () =>
+    postgres(url, {
+      max: opts.max ?? 10,
+      onnotice: () => {},
+      // Keep the server from holding idle connections forever.
+      idle_timeout: t.idleMs / 1000,
+      // A connection that cannot be opened fails the query in seconds (the default is 30 s),
+      // which is what lets the circuit breaker (server/database/breaker.ts) open quickly.
+      connect_timeout: t.connectMs / 1000,
+      connection: { application_name: "paperclip", ...serverSide },
+    });
+  let sql = pool();
+  const db = drizzle(
+    clientFor(() => sql, preparedStatementsEnabled()),
+    { schema },
+  );
+  // The breaker's probe has a connection of its own: it asks whether the database answers,
+  // which a pool whose connections are all busy (or stuck) cannot tell.
+  let probeSql: postgres.Sql | null = null;
+  probes.set(db, () => {
+    probeSql ??= postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      idle_timeout: 10,
+      connect_timeout: t.connectMs / 1000,
+      connection: { application_name: "paperclip-probe" },
+    });
+    return probeSql`select 1`;
   });
-  const db = drizzle(clientFor(sql, preparedStatementsEnabled()), { schema });
-  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+  const database: Database = {
+    db,
+    get sql() {
+      return sql;
+    },
+    close: async () => {
+      openDatabases.delete(database);
+      await Promise.all([sql.end({ timeout: 5 }), probeSql?.end({ timeout: 1 })]);
+    },
+    recycle: async () => {
+      const old = sql;
+      const fresh = pool();
+      // drizzle set its type parsers and serializers on the first pool's options.
+      Object.assign(fresh.options.parsers, old.options.parsers);
+      Object.assign(fresh.options.serializers, old.options.serializers);
+      sql = fresh;
+      await old.end({ timeout: 5 }).catch(() => {});
+    },
+  };
+  openDatabases.add(database);
+  return database;
+}
+
+/**
+ * Replaces the pool of every open database. For a pool that may hold a connection postgres.js
+ * has wedged (server/database/process-guard.ts): its queries end within 5 s, new ones run on
+ * fresh connections.
+ */
+export async function recycleAllPools(): Promise<void> {
+  await Promise.all([...openDatabases].map((d) => d.recycle()));
+}
+
+const probes = new WeakMap<object, () => Promise<unknown>>();
+
+/**
+ * A database round trip on a connection outside `db`'s pool (for a `db` from `openDatabase`;
+ * any other `db` — a transaction — is probed with a `select 1` on itself).
+ */
+export function databaseProbe(db: Db | Tx): () => Promise<unknown> {
+  return probes.get(db) ?? (() => db.execute(drizzleSql`select 1`));
 }
 
 /** Whether the database lacks any committed migration (a missing journal counts as lacking). */

@@ -22,7 +22,10 @@ import ts from "typescript";
  * rest of `server/gateway` is the pipeline.
  */
 export const LAYERS: { name: string; units: string[] }[] = [
-  { name: "base", units: ["server/errors", "server/context.ts", "server/log.ts", "server/config"] },
+  {
+    name: "base",
+    units: ["server/errors", "server/context.ts", "server/log.ts", "server/config", "server/database"],
+  },
   { name: "contracts", units: ["server/contracts"] },
   {
     name: "domain",

@@ -14,22 +14,56 @@
  * their copies inside the build share it (service errors are recognised across the copies by
  * a registry symbol, see server/errors).
  *
+ * `/api/health` and `/api/health/live` are answered here too (server/gateway/node.ts), on the
+ * event loop that serves the gateway.
+ *
+ * `PAPERCLIP_SERVER_NEXT=off` serves only those paths and the gateway, without Next.js (other
+ * paths answer 404): the fault suite (`npm run test:faults`) uses it where no production build
+ * exists, and an operator may run gateway-only replicas with it.
+ *
  * Run as `node --import tsx scripts/server.ts` with DATABASE_URL set (scripts/start.ts does).
  */
 import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { REMOTE_ADDRESS_HEADER } from "../server/config/proxy";
-import { handleGatewayMcpNode, isGatewayMcpPath } from "../server/gateway/node";
+import { startLagSampler } from "../server/database/liveness";
+import { installProcessGuards } from "../server/database/process-guard";
+import {
+  handleGatewayMcpNode,
+  handleHealthNode,
+  isGatewayMcpPath,
+  isHealthPath,
+} from "../server/gateway/node";
 
 const root = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST?.trim() || "127.0.0.1";
 
+const withNext = process.env.PAPERCLIP_SERVER_NEXT !== "off";
+
+type Handle = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** Without Next.js: its start-up work (instrumentation.ts) and a 404 for its paths. */
+async function withoutNext(): Promise<Handle> {
+  const { register } = await import("../instrumentation");
+  await register();
+  console.log("  • PAPERCLIP_SERVER_NEXT=off: serving the gateway and health checks only");
+  return async (_req, res) => {
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "not_found", message: "not served by this replica" } }));
+  };
+}
+
 async function main() {
-  const app = next({ dev: false, dir: root, hostname: host, port });
-  const handle = app.getRequestHandler();
-  await app.prepare();
+  installProcessGuards();
+  startLagSampler();
+  let handle: Handle;
+  if (withNext) {
+    const app = next({ dev: false, dir: root, hostname: host, port });
+    handle = app.getRequestHandler() as Handle;
+    await app.prepare();
+  } else handle = await withoutNext();
   const server = http.createServer((req, res) => {
     // The socket's address, for per-source throttling (server/config/proxy.ts). A client's own
     // copy of the header is dropped first, so it can never be spoofed through this listener.
@@ -37,6 +71,10 @@ async function main() {
     if (req.socket.remoteAddress) req.headers[REMOTE_ADDRESS_HEADER] = req.socket.remoteAddress;
     if (isGatewayMcpPath(req.url)) {
       void handleGatewayMcpNode(req, res);
+      return;
+    }
+    if (isHealthPath(req.url)) {
+      void handleHealthNode(req, res);
       return;
     }
     void handle(req, res);

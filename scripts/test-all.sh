@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in the order a failure is cheapest to find.
 #   typecheck → lint + format + layers (scripts/check-layers.ts) → unit → integration (real PostgreSQL) → Storybook build →
-#   production build → Playwright e2e (npm start on the embedded database, Chromium).
+#   production build → fault suite, quick mode (two servers on an embedded PostgreSQL: kill -9, an 8 s outage) →
+#   Playwright e2e (npm start on the embedded database, Chromium).
 # Integration tests use DATABASE_URL when set, otherwise an embedded PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,9 @@ npx storybook build --quiet -o .storybook-static
 
 step "production build"
 npx next build
+
+step "fault suite, quick mode (kill -9 of a server, an 8 s database outage; under 3 minutes)"
+npx tsx scripts/test-faults.ts
 
 step "end-to-end (Playwright, Chromium)"
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

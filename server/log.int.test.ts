@@ -40,5 +40,29 @@ describe("logging a failed query", () => {
     const parsed = JSON.parse(lines[0]!) as { error: { message: string; pg?: { code: string } } };
     expect(parsed.error.pg?.code).toBe("23503");
     expect(parsed.error.message).toMatch(/^failed query \(insert into/);
+    // The cause (PostgreSQL's error) is there too, as its facts only.
+    const cause = (parsed.error as { cause?: { name: string; pg?: { code: string } } }).cause;
+    expect(cause?.pg?.code).toBe("23503");
+  });
+
+  it("follows the cause chain of an error (issue 16: the cause was dropped)", () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const err = new Error("loading the snapshot failed", {
+      cause: new Error("query failed", { cause: refused }),
+    });
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: string) => {
+      lines.push(line);
+    });
+    try {
+      logError("test.cause", err);
+    } finally {
+      spy.mockRestore();
+    }
+    const parsed = JSON.parse(lines[0]!) as {
+      error: { message: string; cause: { message: string; cause: { code: string; message: string } } };
+    };
+    expect(parsed.error.cause.message).toBe("query failed");
+    expect(parsed.error.cause.cause).toMatchObject({ code: "ECONNREFUSED", message: refused.message });
   });
 });

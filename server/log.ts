@@ -56,15 +56,28 @@ function pgFacts(err: unknown): PgFacts | null {
   return null;
 }
 
+/** postgres.js and socket errors carry a code such as `CONNECT_TIMEOUT` or `ECONNREFUSED`. */
+const CLIENT_CODE = /^[A-Z][A-Z_]{2,40}$/;
+
 /**
  * Drizzle's `Failed query: <sql>\nparams: <values>` (and any error whose message or stack
  * carries SQL parameters) is logged as the statement's first words and PostgreSQL's error
  * code only: parameters hold key hashes, names and user text, and never reach a log line.
+ * The `cause` chain is followed (a few levels): a PostgreSQL error in it is logged as its
+ * facts only (its message can quote a value), any other cause with its name, code and message.
  */
-function describeError(err: unknown): Record<string, unknown> {
+function describeError(err: unknown, depth = 0): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err).slice(0, 500) };
+  const cause = err.cause !== undefined && depth < 4 ? { cause: describeError(err.cause, depth + 1) } : {};
+  const code = (err as { code?: unknown }).code;
+  const own = depth > 0 && /^[0-9A-Z]{5}$/.test(String(code)) ? pgFacts(err) : null;
+  if (own) return { name: err.name, pg: own, ...cause };
   const failed = /^Failed query: /.test(err.message) || /\nparams: /.test(err.message);
-  if (!failed) return { name: err.name, message: err.message, stack: err.stack };
+  const codeField = typeof code === "string" && CLIENT_CODE.test(code) ? { code } : {};
+  if (!failed) {
+    if (depth > 0) return { name: err.name, ...codeField, message: err.message.slice(0, 500), ...cause };
+    return { name: err.name, ...codeField, message: err.message, stack: err.stack, ...cause };
+  }
   const statement = /^Failed query: (\w+(?:\s+\w+)?(?:\s+"?[\w.]+"?)?)/.exec(err.message)?.[1] ?? "statement";
   const pg = pgFacts(err);
   return {
@@ -76,6 +89,7 @@ function describeError(err: unknown): Record<string, unknown> {
       ?.split("\n")
       .filter((l) => /^\s+at /.test(l))
       .join("\n"),
+    ...cause,
   };
 }
 

@@ -13,6 +13,7 @@ import {
   toolStdioTemplates,
   toolTrustRules,
 } from "@/db/schema";
+import { databaseBreaker } from "../database/breaker";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
 import type { AccessSnapshot, ProfileSelector, SnapshotProfile } from "./types";
@@ -101,12 +102,26 @@ export function executionTargetOf(
   };
 }
 
-/** Reads a company's access state from the database into the engine's snapshot shape. */
+/** A drizzle transaction (it can roll back), as opposed to the database. */
+const isTransaction = (db: Db | Tx): boolean => "rollback" in db;
+
+/**
+ * Reads a company's access state from the database into the engine's snapshot shape. Given the
+ * database (not a transaction), the reads run in one read-only repeatable-read transaction:
+ * one pooled connection per load (the eleven reads are pipelined on it) instead of eleven —
+ * a request never holds more than one connection for its snapshot, so concurrent reloads
+ * cannot drain the pool (issue 16) — and the snapshot is consistent.
+ */
 export async function loadAccessSnapshot(
   db: Db | Tx,
   companyId: string,
   version = 0,
 ): Promise<AccessSnapshot> {
+  if (!isTransaction(db))
+    return (db as Db).transaction((tx) => loadAccessSnapshot(tx, companyId, version), {
+      isolationLevel: "repeatable read",
+      accessMode: "read only",
+    });
   const [
     apps,
     conns,
@@ -246,9 +261,19 @@ export async function loadAccessSnapshot(
 }
 
 type SnapshotCache = Map<string, { version: number; snapshot: AccessSnapshot }>;
-const g = globalThis as typeof globalThis & { __paperclipSnapshotCache?: SnapshotCache };
+const g = globalThis as typeof globalThis & {
+  __paperclipSnapshotCache?: SnapshotCache;
+  __paperclipSnapshotLoads?: Map<string, Promise<AccessSnapshot>>;
+};
 g.__paperclipSnapshotCache ??= new Map();
+g.__paperclipSnapshotLoads ??= new Map();
 const cache: SnapshotCache = g.__paperclipSnapshotCache;
+const inFlight = g.__paperclipSnapshotLoads;
+if (!(g as { __paperclipSnapshotHook?: true }).__paperclipSnapshotHook) {
+  (g as { __paperclipSnapshotHook?: true }).__paperclipSnapshotHook = true;
+  // After an outage nothing cached from before it is trusted: the next call reloads.
+  databaseBreaker().onRecovered(() => cache.clear());
+}
 
 /**
  * The company's snapshot, from this process's cache when the database's access version still
@@ -269,7 +294,22 @@ export async function getAccessSnapshot(
   if (!row) throw new Error(`company ${companyId} does not exist`);
   const hit = cache.get(companyId);
   if (hit && hit.version === row.v) return hit.snapshot;
-  const snapshot = await loadAccessSnapshot(db, companyId, row.v);
+  // One load per company and version in flight: concurrent requests that all miss the cache
+  // (an access change, a restart, the end of an outage) share it instead of each running it.
+  // (Inside a caller's transaction the load is its own: that transaction may see its own writes.)
+  const key = `${companyId}:${row.v}`;
+  let loading = isTransaction(db) ? undefined : inFlight.get(key);
+  if (!loading) {
+    loading = loadAccessSnapshot(db, companyId, row.v);
+    if (!isTransaction(db)) {
+      inFlight.set(key, loading);
+      void loading.then(
+        () => inFlight.delete(key),
+        () => inFlight.delete(key),
+      );
+    }
+  }
+  const snapshot = await loading;
   // Only move forward: a slow loader must not replace a newer snapshot.
   const current = cache.get(companyId);
   if (!current || current.version <= row.v) cache.set(companyId, { version: row.v, snapshot });

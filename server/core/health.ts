@@ -1,19 +1,31 @@
 import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../context";
+import { databaseBreaker, probeOf, withDeadline } from "../database/breaker";
+import { droppedSocketWrites } from "../database/process-guard";
 
-/** Liveness plus a database round trip; never reveals configuration. */
+/**
+ * Readiness: a database round trip, or — while the circuit breaker is open — the breaker's
+ * word for it at once, without a connection attempt. Never reveals configuration.
+ */
 export async function checkHealth(ctx: ServiceContext) {
   const started = performance.now();
+  const breaker = databaseBreaker();
   let database: "ok" | "unavailable" = "ok";
-  try {
-    await ctx.db.execute(sql`select 1`);
-  } catch {
-    database = "unavailable";
+  if (breaker.state !== "closed") database = "unavailable";
+  else {
+    try {
+      await withDeadline(ctx.db.execute(sql`select 1`), breaker.options.probeTimeoutMs, "the health query");
+    } catch (err) {
+      breaker.observe(err, probeOf(ctx.db));
+      database = "unavailable";
+    }
   }
   return {
     status: database === "ok" ? "ok" : "degraded",
     database,
     databaseLatencyMs: Math.round((performance.now() - started) * 10) / 10,
+    breaker: breaker.status(),
+    droppedSocketWrites: droppedSocketWrites(),
     time: ctx.now().toISOString(),
   };
 }

@@ -148,6 +148,10 @@ export const ERRORS = {
   no_agent: { status: 409, doc: "the smoke check needs an agent in the company" },
   missing_secret: { status: 503, doc: "a secret bound to the connection is missing or revoked" },
   secret_store_unavailable: { status: 503, doc: "the secret store's master key is unavailable or unsafe" },
+  database_unavailable: {
+    status: 503,
+    doc: "the database cannot be reached or timed out (the breaker is open); retry after `Retry-After`",
+  },
 
   // ── local runtime (server/runtime) ──────────────────────────────────────────────────────
   command_not_approved: {

@@ -4,6 +4,7 @@ import { type Db, getDb } from "@/db/client";
 import { bearerToken } from "../auth/authenticate";
 import { publicOrigin } from "../config/proxy";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
+import { databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
 import {
   fromDatabaseError,
   invalidRequest,
@@ -166,6 +167,7 @@ export function gatewayRoute(
     const db = currentGatewayDb();
     let gw: GatewayContext | null = null;
     try {
+      databaseBreaker().admit();
       gw = await authenticateGatewayRequest(db, request);
       const params = (context?.params ? await context.params : {}) as Record<string, string>;
       const result = await handler({ db, gw, request, params });
@@ -180,6 +182,8 @@ export function gatewayRoute(
         if (err.status === 401) res.headers.set("www-authenticate", 'Bearer realm="paperclip-gateway"');
         return res;
       }
+      const down = databaseUnavailableFor(err, probeOf(db));
+      if (down) return errorResponse(down, requestId);
       const mapped = fromDatabaseError(err);
       if (mapped) return errorResponse(mapped.code === "invalid_request" ? mapped : notFound(), requestId);
       logError("gateway.unhandled", err, { requestId });

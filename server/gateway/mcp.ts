@@ -10,7 +10,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
-import { isServiceError } from "../errors";
+import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
+import { databaseFailureOf } from "../database/unavailable";
+import { isServiceError, type ServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedBytes } from "../net/read-bounded";
 import { gatewayCallTool } from "./call-tool";
@@ -172,6 +174,8 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
     try {
       return jsonRpcResponse(id, await gatewayListToolsJson(currentGatewayDb(), gw));
     } catch (err) {
+      // The database's failure is the endpoint's answer (503), not a JSON-RPC error.
+      if (databaseFailureOf(err)) throw err;
       return jsonRpcError(id, internalFailure(err));
     }
   }
@@ -182,6 +186,7 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
       const result = await callTool(gw, parsed.data.params as Parameters<typeof callTool>[1]);
       return jsonRpcResponse(id, JSON.stringify(result));
     } catch (err) {
+      if (databaseFailureOf(err)) throw err;
       return jsonRpcError(id, internalFailure(err));
     }
   }
@@ -232,6 +237,8 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         allow: "POST",
       });
     }
+    // While the database is down, answer at once without touching the pool.
+    databaseBreaker().admit();
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
     if (jsonTextDepth(req.body, MAX_MCP_DEPTH) > MAX_MCP_DEPTH) {
       // Bounded before anything parses or walks it (arguments sit 3 levels down).
@@ -247,19 +254,27 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       };
     }
     return (await fastPath(req, gw)) ?? (await sdkPath(req, gw));
-  } catch (err) {
+  } catch (caught) {
+    const err = isServiceError(caught)
+      ? caught
+      : (databaseUnavailableFor(caught, probeOf(currentGatewayDb())) ?? caught);
     if (isServiceError(err)) {
-      return jsonError(
-        err.status,
-        err.code,
-        err.message,
-        err.status === 401 ? { "www-authenticate": 'Bearer realm="paperclip-gateway"' } : {},
-      );
+      return jsonError(err.status, err.code, err.message, {
+        ...(err.status === 401 ? { "www-authenticate": 'Bearer realm="paperclip-gateway"' } : {}),
+        ...unavailableHeaders(err),
+      });
     }
     const requestId = randomUUID();
-    logError("gateway.mcp_unhandled", err, { requestId });
+    logError("gateway.mcp_unhandled", caught, { requestId });
     return jsonError(500, "internal_error", `internal error (request ${requestId})`);
   }
+}
+
+/** `Retry-After` and the breaker's state on a `database_unavailable` answer. */
+function unavailableHeaders(err: ServiceError): Record<string, string> {
+  if (err.code !== "database_unavailable") return {};
+  const retry = Number(err.details?.retryAfterSeconds ?? 1);
+  return { "retry-after": String(Math.max(1, Math.ceil(retry))), [BREAKER_HEADER]: databaseBreaker().state };
 }
 
 /** Reads a Web request's body up to `limit` bytes; null when it is larger. */

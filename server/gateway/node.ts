@@ -1,4 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { systemContext } from "../context";
+import { checkHealth } from "../core/health";
+import { BREAKER_HEADER } from "../database/breaker";
+import { checkLiveness } from "../database/liveness";
+import { logError } from "../log";
+import { currentGatewayDb } from "./http";
 import { MAX_MCP_BODY_BYTES, serveGatewayMcp } from "./mcp";
 import { GATEWAY_MCP_PATH } from "./path";
 
@@ -87,13 +93,85 @@ export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResp
               });
             },
           });
-    res.writeHead(out.status, out.headers);
-    res.end(out.body ?? undefined);
-  } catch {
+    writeAnswer(res, out.status, out.headers, out.body);
+  } catch (err) {
     // serveGatewayMcp maps every error itself; this is a broken socket or a write after close.
-    if (!res.headersSent) {
+    logError("gateway.node_write_failed", err);
+    if (!res.headersSent && writable(res)) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { code: "internal_error", message: "internal error" } }));
     } else res.destroy();
+  }
+}
+
+/** Whether the client is still there to be answered (it may have hung up while we worked). */
+function writable(res: ServerResponse): boolean {
+  return !res.destroyed && !res.writableEnded && !res.socket?.destroyed;
+}
+
+function writeAnswer(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer | null | undefined,
+): void {
+  // A client that hung up (its own timeout) gets nothing: writing would fail on a closed socket.
+  if (!writable(res)) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, headers);
+  res.end(body ?? undefined);
+}
+
+export const HEALTH_PATH = "/api/health";
+export const LIVENESS_PATH = "/api/health/live";
+
+/** Whether the node listener answers `url` itself as a health check. */
+export function isHealthPath(url: string | undefined): boolean {
+  const path = (url ?? "").split("?")[0];
+  return path === HEALTH_PATH || path === LIVENESS_PATH;
+}
+
+/**
+ * `/api/health` (readiness) and `/api/health/live` (liveness) on the node listener: the same
+ * checks as the Next.js routes, answered in the process and on the event loop that serves the
+ * gateway, so a wedged replica fails its liveness probe (docs/operations.md).
+ */
+export async function handleHealthNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = { "content-type": "application/json", "cache-control": "no-store" };
+  try {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      writeAnswer(
+        res,
+        405,
+        { ...headers, allow: "GET" },
+        JSON.stringify({ error: { code: "method_not_allowed", message: "use GET" } }),
+      );
+      return;
+    }
+    const db = currentGatewayDb();
+    if ((req.url ?? "").split("?")[0] === LIVENESS_PATH) {
+      const live = await checkLiveness(db);
+      writeAnswer(
+        res,
+        live.status === "ok" ? 200 : 503,
+        { ...headers, [BREAKER_HEADER]: live.database.state },
+        JSON.stringify(live),
+      );
+      return;
+    }
+    const health = await checkHealth(systemContext(db, "health"));
+    writeAnswer(
+      res,
+      health.status === "ok" ? 200 : 503,
+      { ...headers, [BREAKER_HEADER]: health.breaker.state },
+      JSON.stringify(health),
+    );
+  } catch (err) {
+    logError("health.node_failed", err);
+    if (!res.headersSent && writable(res))
+      writeAnswer(res, 503, headers, JSON.stringify({ status: "failing" }));
+    else res.destroy();
   }
 }

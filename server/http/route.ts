@@ -5,6 +5,7 @@ import { actorFromApiKey, actorFromSessionCookie, bearerToken } from "../auth/au
 import { configuredPublicOrigin, requestHost } from "../config/proxy";
 import type { Actor, ServiceContext } from "../context";
 import { findUnstorable, jsonTextDepth, MAX_BODY_DEPTH, unstorableMessage } from "../contracts/json-shape";
+import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
 import {
   forbidden,
   fromDatabaseError,
@@ -32,6 +33,11 @@ export interface RouteSpec<P extends z.ZodType, B extends z.ZodType, Q extends z
   maxBodyBytes?: number;
   /** Status of a successful response (default 200). */
   status?: number;
+  /**
+   * Runs while the database circuit breaker is open (`/api/health` reports the outage). Every
+   * other route answers `503 database_unavailable` at once then, without touching the pool.
+   */
+  whileDatabaseDown?: boolean;
 }
 
 export interface RouteInput<P, B, Q> {
@@ -70,6 +76,7 @@ export function errorResponse(err: ServiceError, requestId: string): Response {
   const retry = err.details?.retryAfterSeconds;
   if ((err.status === 429 || err.status === 503) && typeof retry === "number" && retry > 0)
     headers["retry-after"] = String(Math.ceil(retry));
+  if (err.code === "database_unavailable") headers[BREAKER_HEADER] = databaseBreaker().state;
   return Response.json({ error: body, requestId }, { status: err.status, headers });
 }
 
@@ -208,7 +215,9 @@ export function route<
 ) {
   return async (request: Request, context?: NextRouteContext): Promise<Response> => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+    let db: Db | null = null;
     try {
+      if (!spec.whileDatabaseDown) databaseBreaker().admit();
       const now = routeClock ? routeClock() : new Date();
       const rawParams = context?.params ? await context.params : {};
       // A path segment with text that cannot be stored names nothing.
@@ -223,7 +232,7 @@ export function route<
         const raw = await readJsonBody(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY);
         body = parseWith(spec.body, raw ?? {}, "body");
       }
-      const db = routeDatabase();
+      db = routeDatabase();
       const actor: Actor =
         spec.actors === "public"
           ? { type: "system", reason: "public" }
@@ -237,7 +246,7 @@ export function route<
       });
     } catch (err) {
       if (isServiceError(err)) return errorResponse(err, requestId);
-      const mapped = fromDatabaseError(err);
+      const mapped = fromDatabaseError(err) ?? (db ? databaseUnavailableFor(err, probeOf(db)) : null);
       if (mapped) return errorResponse(mapped, requestId);
       logError("route.unhandled", err, {
         requestId,

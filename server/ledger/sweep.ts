@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
+import { databaseBreaker } from "../database/breaker";
 import { logError, logInfo } from "../log";
 import { leaseMs } from "./lease";
 
@@ -114,7 +115,8 @@ export function startLeaseSweeper(db: Db): void {
   if (g.__paperclipLeaseSweeper) return;
   let running = false;
   const pass = async () => {
-    if (running) return;
+    // While the database is down (the breaker is open) a sweep cannot run: skip, not log.
+    if (running || databaseBreaker().state !== "closed") return;
     running = true;
     try {
       let total = 0;

@@ -8,6 +8,7 @@ import { ServiceError } from "../errors";
 import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
+export { reconcileSlotRows, runtimeMaintenance, startRuntimeMaintenance } from "./reconcile";
 export {
   type Deferred,
   isDeferred,

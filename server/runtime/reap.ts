@@ -57,6 +57,16 @@ export function recordedGroupAlive(
   return pgid;
 }
 
+/** The columns of a slot row marked stopped by the reaper or the reconciler, with why. */
+export const stoppedRow = (note: string) => ({
+  status: "stopped",
+  pid: null,
+  processGroupId: null,
+  stoppedAt: new Date(),
+  lastError: note,
+  updatedAt: new Date(),
+});
+
 /**
  * Stops the process group recorded on a row (if it is still the slot's) and marks the row
  * stopped. `persist` runs in the same transaction as the row update.
@@ -71,17 +81,7 @@ export async function stopRecordedSlot(
   const pgid = recordedGroupAlive(row);
   if (pgid) await terminateGroup(pgid, graceMs);
   await db.transaction(async (tx) => {
-    await tx
-      .update(toolRuntimeSlots)
-      .set({
-        status: "stopped",
-        pid: null,
-        processGroupId: null,
-        stoppedAt: new Date(),
-        lastError: note,
-        updatedAt: new Date(),
-      })
-      .where(eq(toolRuntimeSlots.id, row.id));
+    await tx.update(toolRuntimeSlots).set(stoppedRow(note)).where(eq(toolRuntimeSlots.id, row.id));
     if (persist) await persist(tx);
   });
   return { killed: pgid !== null };

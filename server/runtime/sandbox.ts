@@ -117,14 +117,22 @@ export function makeSlotDir(runtime: string, user: SlotUser | null): string {
 }
 
 /**
- * Removes what slots of dead servers left behind: slot directories untouched for a day that
- * no live process works in (Linux /proc), and bundles of other source versions untouched for
- * a day. Best effort; returns how many directories went.
+ * Removes what slots of dead servers left behind: slot directories no live process works in
+ * (Linux /proc) and older than `slotMaxAgeMs` (default 2 minutes: every start makes a fresh
+ * directory and starts its process in it at once, so an unused one older than that belongs to
+ * a process that is gone, e.g. after `kill -9` of its server), except those in `keep`; and
+ * bundles of other source versions untouched for `maxAgeMs` (a day). Best effort; returns how
+ * many directories went. Run at server start and periodically (server/runtime/reconcile.ts).
  */
-export function pruneRuntimeDir(env: NodeJS.ProcessEnv = process.env, maxAgeMs = 24 * 3600_000): number {
+export function pruneRuntimeDir(
+  env: NodeJS.ProcessEnv = process.env,
+  maxAgeMs = 24 * 3600_000,
+  opts: { slotMaxAgeMs?: number; keep?: Iterable<string | null> } = {},
+): number {
   const dir = runtimeDir(env);
   if (!existsSync(dir)) return 0;
-  const inUse = new Set<string>();
+  const inUse = new Set<string>([...(opts.keep ?? [])].filter((d): d is string => Boolean(d)));
+  const slotMaxAgeMs = opts.slotMaxAgeMs ?? 120_000;
   try {
     for (const pid of readdirSync("/proc")) {
       if (!/^\d+$/.test(pid)) continue;
@@ -137,9 +145,9 @@ export function pruneRuntimeDir(env: NodeJS.ProcessEnv = process.env, maxAgeMs =
   } catch {
     return 0; // no /proc: we cannot tell which directories are in use
   }
-  const old = (p: string) => {
+  const old = (p: string, limit = maxAgeMs) => {
     try {
-      return Date.now() - lstatSync(p).mtimeMs > maxAgeMs;
+      return Date.now() - lstatSync(p).mtimeMs > limit;
     } catch {
       return false;
     }
@@ -153,7 +161,8 @@ export function pruneRuntimeDir(env: NodeJS.ProcessEnv = process.env, maxAgeMs =
     const slots = path.join(dir, "slots");
     for (const name of existsSync(slots) ? readdirSync(slots) : []) {
       const p = path.join(slots, name);
-      if (name.startsWith("slot-") && old(p) && ![...inUse].some((c) => inside(c, p))) remove(p);
+      if (name.startsWith("slot-") && old(p, slotMaxAgeMs) && ![...inUse].some((c) => inside(c, p)))
+        remove(p);
     }
     const bundles = path.join(dir, "bundles");
     const current = existsSync(path.join(productRoot(), "fixtures", "mcp"))

@@ -1,0 +1,422 @@
+/**
+ * The fault suite (issue 16, deliverable 7): `npm run test:faults` (quick, what CI runs) or
+ * `npm run test:faults -- --full`. Skipped unless PAPERCLIP_FAULTS=1 (scripts/test-faults.ts
+ * sets it): it starts its own embedded PostgreSQL (PAPERCLIP_FAULTS_DB_PORT, default 54405) and
+ * two server processes (PAPERCLIP_FAULTS_PORTS, default 3205,3206), all on loopback.
+ *
+ * Under a mixed load (HTTP fixture reads, stdio writes, tool lists) it kills one server with
+ * SIGKILL and restarts it, then stops PostgreSQL by its pid for a while and starts it again,
+ * and asserts: no 500 and no uncaught exception in either server's log; once a server's
+ * breaker is open, every answer of it is `503 database_unavailable` within 1 s (read from the
+ * `x-paperclip-db` header and `/api/health`); no request reaches the 10 s client timeout;
+ * after recovery both servers answer again, a stdio tool included, without a restart; every
+ * answered call has its committed ledger row; the rate limit stays exact across both.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
+import { openDatabase } from "@/db/client";
+import { EMBEDDED_APP_ROLE, ensureLoginRole, migrateAndGrant, withCredentials } from "@/db/roles";
+import { toolInvocations } from "@/db/schema";
+import { startHttpFixture } from "@/fixtures/mcp/http";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setExampleUrlResolver } from "@/server/examples/examples";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+import {
+  type Answer,
+  CLIENT_TIMEOUT_MS,
+  FaultDatabase,
+  FaultServer,
+  FORBIDDEN_LOG,
+  getJson,
+  mcpCall,
+  sleep,
+} from "@/server/testing/faults";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+
+const enabled = process.env.PAPERCLIP_FAULTS === "1";
+const full = process.env.PAPERCLIP_FAULTS_FULL === "1";
+const OUTAGE_MS = full ? 30_000 : 8_000;
+const DB_PORT = Number(process.env.PAPERCLIP_FAULTS_DB_PORT ?? 54405);
+/** The servers' execution lease (short, so crash-left rows turn `outcome_unknown` quickly). */
+const LEASE_MS = 3000;
+const PORTS = (process.env.PAPERCLIP_FAULTS_PORTS ?? "3205,3206").split(",").map(Number);
+
+let database: FaultDatabase;
+let app: ReturnType<typeof openDatabase>;
+let echo: Awaited<ReturnType<typeof startHttpFixture>>;
+let demo: DemoCredentials;
+let token: string;
+let limitToken: string;
+let servers: FaultServer[];
+const answers: (Answer & { phase: string })[] = [];
+let phase = "setup";
+
+/** Workers sending a mixed load until `stop()`; each answer is recorded with the phase. */
+function load(workers: number): { stop: () => Promise<void> } {
+  let running = true;
+  let n = 0;
+  const ops = [
+    (k: string) => ["echo__echo", { text: `hello ${k}` }] as const,
+    () => ["lab__increment", {}] as const,
+    () => ["tools/list", {}] as const,
+    () => ["echo__add", { a: 2, b: 3 }] as const,
+  ];
+  const loops = Array.from({ length: workers }, async (_, w) => {
+    while (running) {
+      const i = n++;
+      // Both servers in turn, each getting every kind of call (independent of the worker).
+      const server = servers[i % servers.length]!;
+      const key = `load-${w}-${i}-${randomBytes(4).toString("hex")}`;
+      const [tool, args] = ops[Math.floor(i / servers.length) % ops.length]!(key);
+      const a = await mcpCall(server, token, tool, args, key);
+      answers.push({ ...a, phase });
+      // A refused connection (a killed server) answers at once: do not spin on it.
+      if (a.status === 0 || a.status === 503) await sleep(50);
+    }
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Calls `tool` on `server` until it succeeds (bounded), returning the successful answer. */
+async function eventually(server: FaultServer, tool: string, args: Record<string, unknown>, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let last: Answer | null = null;
+  while (Date.now() < deadline) {
+    const key = `ok-${randomBytes(6).toString("hex")}`;
+    last = await mcpCall(server, token, tool, args, key);
+    answers.push({ ...last, phase });
+    if (last.ok) return last;
+    await sleep(250);
+  }
+  throw new Error(`${tool} on ${server.name} never succeeded: ${JSON.stringify(last)}`);
+}
+
+async function waitHealthy(ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (const s of servers) {
+    while (true) {
+      const h = await getJson(`${s.origin}/api/health`, 2000).catch(() => null);
+      if (h?.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`${s.name} not healthy after recovery`);
+      await sleep(200);
+    }
+  }
+}
+
+describe.skipIf(!enabled)("fault suite", () => {
+  beforeAll(async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "pc-faults-"));
+    process.env.PAPERCLIP_HOME = home;
+    database = new FaultDatabase(home, DB_PORT, randomBytes(12).toString("hex"));
+    await database.start();
+    const appPassword = randomBytes(12).toString("hex");
+    const owner = postgres(database.url, { max: 1, onnotice: () => {} });
+    await ensureLoginRole(owner, EMBEDDED_APP_ROLE, appPassword);
+    await owner.end();
+    const appUrl = withCredentials(database.url, EMBEDDED_APP_ROLE, appPassword);
+    await migrateAndGrant(appUrl, database.url, path.resolve("db", "migrations"));
+    app = openDatabase(appUrl, { max: 4 });
+    setRouteDatabase(app.db);
+    demo = (await seedDemoIfEmpty(app.db, "http://127.0.0.1"))!;
+    echo = await startHttpFixture("echo");
+    setExampleUrlResolver(() => echo.url);
+    await grantPrivateUpstreams(app.db, [echo.url]);
+    for (const exampleId of ["echo", "lab"]) {
+      const res = await call(installRoute.POST, "POST", "/", {
+        token: demo.boardApiKey,
+        params: { companyId: demo.companyId, exampleId },
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+    }
+    const run = async (agentIndex: number) => {
+      const res = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+        token: demo.boardApiKey,
+        params: { agentId: demo.agents[agentIndex]!.id },
+        body: {},
+      });
+      expect(res.status).toBe(201);
+      return res.json.gateway.token;
+    };
+    // `lab__sleep` as a write: a slow write, so a kill -9 leaves one mid-call (the lease check).
+    await app.db.execute(
+      sql`update tool_catalog_entries set risk_override = 'write' where company_id = ${demo.companyId} and name = 'sleep'`,
+    );
+    await app.db.execute(
+      sql`update companies set access_version = access_version + 1 where id = ${demo.companyId}`,
+    );
+    token = await run(0);
+    limitToken = await run(1);
+    const env = {
+      ...process.env,
+      DATABASE_URL: appUrl,
+      MIGRATION_DATABASE_URL: "",
+      PAPERCLIP_HOME: home,
+      AUTH_SECRET: randomBytes(24).toString("hex"),
+      AUTH_TRUST_HOST: "true",
+      PAPERCLIP_RUNTIME_RECONCILE_MS: "2000",
+      PAPERCLIP_EXECUTION_LEASE_MS: String(LEASE_MS),
+    };
+    servers = PORTS.map((port, i) => new FaultServer(`server-${i + 1}`, port, env));
+    await Promise.all(servers.map((s) => s.start()));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all((servers ?? []).map((s) => s.stop()));
+    // The servers' logs and every answer, for reading a failure.
+    const dir = process.env.PAPERCLIP_FAULTS_LOGDIR;
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      for (const s of servers ?? []) writeFileSync(path.join(dir, `${s.name}.log`), s.log.join("\n"));
+      writeFileSync(path.join(dir, "answers.json"), JSON.stringify(answers, null, 1));
+    }
+    setRouteDatabase(null);
+    setExampleUrlResolver(null);
+    await app?.close().catch(() => {});
+    await echo?.close();
+    await database?.stop();
+  }, 60_000);
+
+  it("both servers answer a read, a stdio write and a list", async () => {
+    phase = "warm";
+    for (const s of servers) {
+      await eventually(s, "echo__echo", { text: "warm" });
+      await eventually(s, "lab__increment", {});
+      await eventually(s, "tools/list", {});
+    }
+  }, 60_000);
+
+  it("kill -9 of one server under load: the other answers, crash-left writes become outcome_unknown", async () => {
+    phase = "kill";
+    const l = load(4);
+    // Slow writes on the server about to die: they are mid-call when it is killed.
+    const slowKeys = [0, 1].map((i) => `crash-${i}-${randomBytes(4).toString("hex")}`);
+    const slow = slowKeys.map((key) => mcpCall(servers[0]!, token, "lab__sleep", { ms: 6000 }, key));
+    // Kill once both are running (their rows say so), not on a guess of how long that takes.
+    for (let i = 0; i < 40; i++) {
+      const running = await app.db
+        .select({ key: toolInvocations.idempotencyKey })
+        .from(toolInvocations)
+        .where(
+          and(
+            inArray(toolInvocations.idempotencyKey, slowKeys),
+            eq(toolInvocations.executionStatus, "running"),
+          ),
+        );
+      if (running.length === slowKeys.length) break;
+      await sleep(100);
+    }
+    await sleep(200);
+    const killedAt = Date.now();
+    await servers[0]!.kill9();
+    for (const a of await Promise.all(slow)) {
+      expect(a.status, JSON.stringify(a)).toBe(0); // no answer: the process died mid-call
+      answers.push({ ...a, phase });
+    }
+    await sleep(1500);
+    await servers[0]!.start();
+    await sleep(500);
+    await l.stop();
+    const killPhase = answers.filter((a) => a.phase === "kill");
+    expect(killPhase.filter((a) => a.server === "server-2" && a.ok).length).toBeGreaterThan(0);
+
+    // Within the lease time (plus a sweep interval) every crash-left row is outcome_unknown.
+    const crashLeft = answers.filter((a) => a.phase === "kill" && a.server === "server-1" && a.status === 0);
+    const keys = crashLeft.map((a) => a.key);
+    // (Read at least once: the restart alone may take longer than that on a loaded machine.)
+    let rows: { key: string | null; status: string }[] = [];
+    do {
+      rows = await app.db
+        .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
+        .from(toolInvocations)
+        .where(inArray(toolInvocations.idempotencyKey, keys));
+      if (rows.every((r) => r.status !== "running")) break;
+      await sleep(250);
+    } while (Date.now() - killedAt < LEASE_MS * 3);
+    expect(rows.filter((r) => r.status === "running")).toEqual([]);
+    for (const key of slowKeys) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
+    // A retry of such a write is told so (on either server), never `invocation_in_progress`.
+    for (const [i, key] of slowKeys.entries()) {
+      const retry = await mcpCall(servers[i % 2]!, token, "lab__sleep", { ms: 6000 }, key);
+      expect(retry.code, JSON.stringify(retry)).toBe("invocation_outcome_unknown");
+    }
+    phase = "after-kill";
+    for (const s of servers) await eventually(s, "lab__increment", {});
+  }, 120_000);
+
+  it(`a ${OUTAGE_MS / 1000} s database outage: fast 503s while the breaker is open, recovery without a restart`, async () => {
+    phase = "outage";
+    const l = load(4);
+    await sleep(1000);
+    const stoppedAt = Date.now();
+    await database.kill();
+    const health: { server: string; at: number; status: number; breaker: unknown; ms: number }[] = [];
+    while (Date.now() - stoppedAt < OUTAGE_MS) {
+      for (const s of servers) {
+        const h = await getJson(`${s.origin}/api/health`, 2000).catch(() => null);
+        if (h)
+          health.push({
+            server: s.name,
+            at: Date.now(),
+            status: h.status,
+            breaker: (h.body.breaker as { state?: string })?.state,
+            ms: h.ms,
+          });
+      }
+      await sleep(500);
+    }
+    const restartedAt = Date.now();
+    await database.start();
+    phase = "recovery";
+    await waitHealthy();
+    await l.stop();
+
+    // Health said so at once: the breaker opened within a few seconds on both servers.
+    for (const s of servers) {
+      const open = health.find((h) => h.server === s.name && h.breaker === "open");
+      expect(open, `${s.name}'s health never showed the breaker open`).toBeTruthy();
+      expect(open!.at - stoppedAt).toBeLessThan(6000);
+      expect(
+        health.filter((h) => h.server === s.name && h.breaker === "open").every((h) => h.status === 503),
+      ).toBe(true);
+    }
+    const during = answers.filter(
+      (a) => a.phase === "outage" && a.startedAt >= stoppedAt && a.startedAt < restartedAt,
+    );
+    expect(during.length).toBeGreaterThan(10);
+    for (const s of servers) {
+      const mine = during.filter((a) => a.server === s.name);
+      const firstOpen = mine.find((a) => a.breaker === "open");
+      expect(firstOpen, `${s.name} never answered with the breaker open`).toBeTruthy();
+      // Once open: every answer is the breaker's 503, fast, with Retry-After.
+      const afterOpen = mine.filter((a) => a.startedAt > firstOpen!.startedAt + firstOpen!.ms);
+      for (const a of afterOpen) {
+        expect(a.status, JSON.stringify(a)).toBe(503);
+        expect(a.code).toBe("database_unavailable");
+        expect(a.retryAfter).toBeTruthy();
+        expect(a.ms, JSON.stringify(a)).toBeLessThan(1000);
+      }
+    }
+    // Before it opened, a request may wait for the connect timeout, but answers 503 too.
+    for (const a of during) {
+      expect(a.status === 503 || a.ok, JSON.stringify(a)).toBe(true);
+      if (a.status === 503) expect(a.code).toBe("database_unavailable");
+    }
+    // The refusals were the breaker's own (no connection attempted for them).
+    for (const s of servers) {
+      const h = await getJson(`${s.origin}/api/health`, 2000);
+      const b = h.body.breaker as { opens: number; refused: number; state: string };
+      expect(b.state).toBe("closed");
+      expect(b.opens).toBeGreaterThanOrEqual(1);
+      expect(b.refused).toBeGreaterThan(0);
+    }
+    phase = "after-outage";
+    for (const s of servers) {
+      await eventually(s, "echo__echo", { text: "back" });
+      await eventually(s, "lab__increment", {});
+      await eventually(s, "tools/list", {});
+    }
+  }, 180_000);
+
+  it("no answer reached the client timeout, none was a 500", () => {
+    expect(answers.filter((a) => a.timedOut)).toEqual([]);
+    expect(answers.filter((a) => a.status >= 500 && a.status !== 503)).toEqual([]);
+    expect(answers.filter((a) => a.ms >= CLIENT_TIMEOUT_MS)).toEqual([]);
+  });
+
+  it("every answered call has its committed ledger row", async () => {
+    const ok = answers.filter((a) => a.ok && a.tool !== "tools/list");
+    expect(ok.length).toBeGreaterThan(20);
+    const keys = ok.map((a) => a.key);
+    const rows: { key: string | null; status: string }[] = [];
+    for (let i = 0; i < keys.length; i += 500)
+      rows.push(
+        ...(await app.db
+          .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
+          .from(toolInvocations)
+          .where(inArray(toolInvocations.idempotencyKey, keys.slice(i, i + 500)))),
+      );
+    const succeeded = new Set(rows.filter((r) => r.status === "succeeded").map((r) => r.key));
+    expect(keys.filter((k) => !succeeded.has(k))).toEqual([]);
+  });
+
+  it("the rate limit stays exact across both servers", async () => {
+    const limited: Answer[] = [];
+    for (let i = 0; i < 10; i++) {
+      const s = servers[i % 2]!;
+      limited.push(
+        await mcpCall(
+          s,
+          limitToken,
+          "echo__big_output",
+          { bytes: 10 },
+          `limit-${i}-${randomBytes(3).toString("hex")}`,
+        ),
+      );
+    }
+    expect(limited.filter((a) => a.ok).length).toBe(5);
+    expect(limited.filter((a) => a.code === "rate_limited").length).toBe(5);
+  });
+
+  it.skipIf(!full)(
+    "the hang sequence (outage, access change, 50 slow calls) five times: liveness holds",
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        phase = `hang-${round}`;
+        await database.kill();
+        await sleep(3000);
+        await database.start();
+        await waitHealthy();
+        await app.db.execute(
+          sql`update companies set access_version = access_version + 1 where id = ${demo.companyId}`,
+        );
+        const slow = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            mcpCall(
+              servers[i % 2]!,
+              token,
+              "lab__sleep",
+              { ms: 1500 },
+              `slow-${round}-${i}-${randomBytes(3).toString("hex")}`,
+            ),
+          ),
+        );
+        expect(slow.filter((a) => a.timedOut || a.status === 0)).toEqual([]);
+        for (const s of servers) {
+          const live = await getJson(`${s.origin}/api/health/live`, 3000);
+          expect(live.status, JSON.stringify(live.body)).toBe(200);
+          await eventually(s, "echo__echo", { text: "alive" }, 10_000);
+        }
+      }
+      // A replica that stops answering fails its liveness probe.
+      const frozen = servers[1]!;
+      frozen.child!.kill("SIGSTOP");
+      try {
+        const live = await getJson(`${frozen.origin}/api/health/live`, 2000).catch(() => null);
+        expect(live).toBeNull();
+      } finally {
+        frozen.child!.kill("SIGCONT");
+      }
+    },
+    600_000,
+  );
+
+  it("no 500, no uncaught exception in either server's log", () => {
+    for (const s of servers) {
+      const bad = s.log.filter((l) => FORBIDDEN_LOG.test(l));
+      expect(bad, `${s.name}`).toEqual([]);
+    }
+  });
+});
