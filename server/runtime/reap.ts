@@ -59,7 +59,7 @@ export function recordedGroupAlive(
 
 /** The columns of a slot row marked stopped by the reaper or the reconciler, with why. */
 export const stoppedRow = (note: string) => ({
-  status: "stopped",
+  status: "stopped" as const,
   pid: null,
   processGroupId: null,
   stoppedAt: new Date(),
