@@ -13,6 +13,7 @@ import {
   toolStdioTemplates,
   toolTrustRules,
 } from "@/db/schema";
+import { processSingleton } from "../config/process-singleton";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
 import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
@@ -246,9 +247,7 @@ export async function loadAccessSnapshot(
 }
 
 type SnapshotCache = Map<string, { version: number; snapshot: AccessSnapshot }>;
-const g = globalThis as typeof globalThis & { __paperclipSnapshotCache?: SnapshotCache };
-g.__paperclipSnapshotCache ??= new Map();
-const cache: SnapshotCache = g.__paperclipSnapshotCache;
+const cache: SnapshotCache = processSingleton("snapshotCache", () => new Map());
 
 /**
  * The company's snapshot, from this process's cache when the database's access version still

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBoundedNodeText } from "../net/read-bounded";
 import { MAX_MCP_BODY_BYTES, serveGatewayMcp } from "./mcp";
 import { GATEWAY_MCP_PATH } from "./path";
 
@@ -14,32 +15,6 @@ function headerGetter(req: IncomingMessage) {
   };
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      req.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(over ? null : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /**
  * The MCP endpoint on a plain `node:http` server, in front of Next.js (`scripts/server.ts`).
  * The same function as the Next.js route (`serveGatewayMcp`), without the framework's
@@ -50,7 +25,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const method = req.method ?? "GET";
-    const body = method === "POST" ? await readBody(req, MAX_MCP_BODY_BYTES) : "";
+    const body = method === "POST" ? await readBoundedNodeText(req, MAX_MCP_BODY_BYTES) : "";
     const url = req.url ?? GATEWAY_MCP_PATH;
     const headers = headerGetter(req);
     const out =
