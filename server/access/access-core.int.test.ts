@@ -15,16 +15,15 @@ import * as profileRoute from "@/app/api/companies/[companyId]/tools/profiles/[p
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import { activityLog, companies, toolCallEvents, toolInvocations, toolPolicies, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { hashPassword } from "@/server/auth/password";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { recordAttempt } from "@/server/ledger/record-attempt";
 import { call, sessionCookie } from "@/server/testing/api";
 import { type SeededTool, seedApplication } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 import { clearSnapshotCache, getAccessSnapshot } from "./snapshot";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let agentId: string;
@@ -35,10 +34,8 @@ const base = () => `/api/companies/${companyId}/tools`;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
   clearSnapshotCache();
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   agentId = demo.agents[0]!.id;
   github = (
@@ -53,8 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 async function effectiveToolNames(query: Record<string, string> = {}) {

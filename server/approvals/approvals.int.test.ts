@@ -1,29 +1,29 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as declineRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/decline/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installExample,
+  ownerSession,
+  startRun,
+  type TestDatabase,
+} from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let issueId: string;
@@ -64,19 +64,12 @@ const execute = (id: string) =>
   call<CallJson>(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id } });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-approvals-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-approvals-", gateway: true }));
   companyId = demo.companyId;
   outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
   setExampleUrlResolver(() => outbox.url);
   await grantPrivateUpstreams(database.db, [outbox.url]);
-  const installed = await call(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, exampleId: "outbox" },
-  });
+  const installed = await installExample(demo, "outbox");
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   const [issue] = await database.db
     .select({ id: issues.id })
@@ -84,21 +77,15 @@ beforeAll(async () => {
     .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
     .limit(1);
   issueId = issue!.id;
-  const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    token: demo.agents[0]!.apiKey,
-    params: { agentId: demo.agents[0]!.id },
-    body: { issueId },
-  });
+  const run = await startRun(demo, { issueId, asAgent: true });
   token = run.json.gateway.token;
   runId = run.json.id;
 }, 60_000);
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await outbox.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("action requests", () => {
@@ -274,11 +261,7 @@ describe("action requests", () => {
     expect(otherTool.json.error?.code).toBe("approval_tool_mismatch");
     // Another agent's run cannot consume it either, even with the exact tool and arguments
     // (a board member starts it: the agent itself may not take another agent's issue).
-    const otherRun = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[1]!.id },
-      body: { issueId },
-    });
+    const otherRun = await startRun(demo, { issueId, agent: 1 });
     const foreign = await call<CallJson>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
       token: otherRun.json.gateway.token,
       body: { tool: "outbox__send_email", arguments: { draftId: d1 }, approvedActionRequestId: id },
@@ -402,8 +385,8 @@ describe("trust rules and formal approvals", () => {
     });
     expect(self.status).toBe(403);
     expect(self.json.error.code).toBe("approval_same_person");
-    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const owner = await ownerSession(database.db, demo);
+    const ownerCookie = owner.cookie;
     const samePerson = await call<{ error: { code: string } }>(acceptPOST, "POST", "/", {
       cookie: ownerCookie,
       params: { companyId, approvalId: created.json.approval.id },

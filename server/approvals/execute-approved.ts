@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -41,7 +42,7 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
       errorCode: toolInvocations.errorCode,
     })
     .from(toolInvocations)
-    .where(and(eq(toolInvocations.companyId, r.companyId), eq(toolInvocations.id, r.invocationId)));
+    .where(companyRow(toolInvocations, r.companyId, r.invocationId));
   if (r.status === "failed" || inv?.executionStatus !== "succeeded") {
     return refused("approval_consumed", `the approved call already ran and ${inv?.errorCode ?? "failed"}`, {
       invocationId: r.invocationId,

@@ -1,6 +1,7 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
 import { APPROVAL_STATUSES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
@@ -109,7 +110,7 @@ async function applyApproval(
     await tx
       .update(toolPolicies)
       .set({ enabled: true, updatedAt: now })
-      .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, payload.policyId)));
+      .where(companyRow(toolPolicies, companyId, payload.policyId));
   }
   await bumpAccessVersion(tx, companyId);
 }
@@ -147,7 +148,7 @@ export async function decideFormalApproval(
     const [a] = await tx
       .select()
       .from(approvals)
-      .where(and(eq(approvals.companyId, companyId), eq(approvals.id, approvalId)))
+      .where(companyRow(approvals, companyId, approvalId))
       .for("update");
     if (!a) throw notFound("approval");
     if (a.status !== "pending") throw conflict("approval_decided", `the approval is already \`${a.status}\``);

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
 import { ArgumentConstraint } from "@/server/contracts/policy-schema";
 import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
@@ -34,7 +35,7 @@ export async function createTrustRuleFromRequest(
   const [ar] = await ctx.db
     .select()
     .from(toolActionRequests)
-    .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.id, actionRequestId)));
+    .where(companyRow(toolActionRequests, companyId, actionRequestId));
   if (!ar) throw notFound("action request");
   if (ar.status !== "executed")
     throw conflict("approval_not_executed", "only an executed approval can become a trust rule");
@@ -129,7 +130,7 @@ export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ru
       const [exists] = await tx
         .select({ status: toolTrustRules.status })
         .from(toolTrustRules)
-        .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.id, ruleId)));
+        .where(companyRow(toolTrustRules, companyId, ruleId));
       if (!exists) throw notFound("trust rule");
       return { id: ruleId, status: exists.status };
     }

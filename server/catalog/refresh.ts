@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { companyRow } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { compileInputSchema } from "../access/argument-schema";
 import { mutateAccess } from "../access/mutate";
@@ -168,7 +169,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
       await tx
         .update(toolConnections)
         .set({ catalogRefreshedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+        .where(companyRow(toolConnections, companyId, connectionId));
       return summary;
     },
     () => ({

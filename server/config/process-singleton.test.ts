@@ -17,8 +17,12 @@ describe("processSingleton", () => {
 
   it("keeps a falsy value instead of creating it again", () => {
     let made = 0;
-    expect(processSingleton("test.falsy", () => (made++, 0))).toBe(0);
-    expect(processSingleton("test.falsy", () => (made++, 1))).toBe(0);
+    const make = (v: number) => () => {
+      made++;
+      return v;
+    };
+    expect(processSingleton("test.falsy", make(0))).toBe(0);
+    expect(processSingleton("test.falsy", make(1))).toBe(0);
     expect(made).toBe(1);
   });
 

@@ -1,5 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { type toolApplications, type toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { ToolMetadata } from "../catalog/classify";
 import { processSingleton } from "../config/process-singleton";
@@ -103,12 +103,7 @@ export async function upstreamTargetFor(
       ? await db
           .select()
           .from(toolStdioTemplates)
-          .where(
-            and(
-              eq(toolStdioTemplates.companyId, opts.companyId),
-              eq(toolStdioTemplates.id, connection.stdioTemplateId),
-            ),
-          )
+          .where(companyRow(toolStdioTemplates, opts.companyId, connection.stdioTemplateId))
       : [];
     if (template?.status !== "active") {
       throw new ServiceError(

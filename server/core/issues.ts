@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -50,8 +51,8 @@ function issueQuery(ctx: ServiceContext) {
     .select(issueSelect)
     .from(issues)
     .innerJoin(companies, eq(companies.id, issues.companyId))
-    .leftJoin(agents, and(eq(agents.companyId, issues.companyId), eq(agents.id, issues.assigneeAgentId)))
-    .leftJoin(projects, and(eq(projects.companyId, issues.companyId), eq(projects.id, issues.projectId)));
+    .leftJoin(agents, companyRow(agents, issues.companyId, issues.assigneeAgentId))
+    .leftJoin(projects, companyRow(projects, issues.companyId, issues.projectId));
 }
 
 /** Creates an issue with the company's next number (taken atomically). */
@@ -129,10 +130,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
       createdAt: issueComments.createdAt,
     })
     .from(issueComments)
-    .leftJoin(
-      agents,
-      and(eq(agents.companyId, issueComments.companyId), eq(agents.id, issueComments.authorAgentId)),
-    )
+    .leftJoin(agents, companyRow(agents, issueComments.companyId, issueComments.authorAgentId))
     .leftJoin(users, eq(users.id, issueComments.authorUserId))
     .where(and(eq(issueComments.companyId, issue.companyId), eq(issueComments.issueId, issue.id)))
     .orderBy(asc(issueComments.createdAt), asc(issueComments.id));
@@ -148,9 +146,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
     .orderBy(issueDocuments.key);
   let parentIdentifier: string | null = null;
   if (issue.parentId) {
-    const [parent] = await issueQuery(ctx).where(
-      and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.parentId)),
-    );
+    const [parent] = await issueQuery(ctx).where(companyRow(issues, issue.companyId, issue.parentId));
     parentIdentifier = parent?.identifier ?? null;
   }
   return { ...issue, parentIdentifier, comments, documents };
@@ -195,7 +191,7 @@ export async function addComment(
     await tx
       .update(issues)
       .set({ updatedAt: ctx.now() })
-      .where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.id)));
+      .where(companyRow(issues, issue.companyId, issue.id));
     await logActivity(tx, ctx, {
       companyId: issue.companyId,
       action: "issue.comment",

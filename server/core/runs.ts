@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
 import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -52,14 +53,8 @@ function runQuery(ctx: ServiceContext) {
     .select(runSelect)
     .from(heartbeatRuns)
     .innerJoin(companies, eq(companies.id, heartbeatRuns.companyId))
-    .innerJoin(
-      agents,
-      and(eq(agents.companyId, heartbeatRuns.companyId), eq(agents.id, heartbeatRuns.agentId)),
-    )
-    .leftJoin(
-      issues,
-      and(eq(issues.companyId, heartbeatRuns.companyId), eq(issues.id, heartbeatRuns.issueId)),
-    );
+    .innerJoin(agents, companyRow(agents, heartbeatRuns.companyId, heartbeatRuns.agentId))
+    .leftJoin(issues, companyRow(issues, heartbeatRuns.companyId, heartbeatRuns.issueId));
 }
 
 /**
@@ -76,7 +71,7 @@ export async function resolveRunProject(
     const [issue] = await ctx.db
       .select({ projectId: issues.projectId })
       .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+      .where(companyRow(issues, companyId, input.issueId));
     if (!issue) throw notFound("issue");
     projectId ??= issue.projectId;
   }
@@ -84,7 +79,7 @@ export async function resolveRunProject(
     const [routine] = await ctx.db
       .select({ projectId: routines.projectId })
       .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+      .where(companyRow(routines, companyId, input.routineId));
     if (!routine) throw notFound("routine");
     projectId ??= routine.projectId;
   }
@@ -115,7 +110,7 @@ async function requireOwnWork(ctx: ServiceContext, companyId: string, agentId: s
     const [issue] = await ctx.db
       .select({ assignee: issues.assigneeAgentId, projectId: issues.projectId })
       .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+      .where(companyRow(issues, companyId, input.issueId));
     if (!issue) throw notFound("issue");
     if (issue.assignee !== agentId) throw scopeForbidden("the issue is not assigned to this agent");
     derivedProject = issue.projectId;
@@ -124,7 +119,7 @@ async function requireOwnWork(ctx: ServiceContext, companyId: string, agentId: s
     const [routine] = await ctx.db
       .select({ agentId: routines.agentId, projectId: routines.projectId })
       .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+      .where(companyRow(routines, companyId, input.routineId));
     if (!routine) throw notFound("routine");
     if (routine.agentId !== agentId) throw scopeForbidden("the routine belongs to another agent");
     derivedProject ??= routine.projectId;

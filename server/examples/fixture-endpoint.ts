@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
+import { companyRow } from "@/db/join";
 import { exampleCredentials, toolConnections } from "@/db/schema";
 import { FIXTURES, type FixtureName, type FixtureStates, isFixtureName } from "@/fixtures/mcp";
 import { hashToken } from "../auth/tokens";
@@ -53,10 +54,7 @@ async function liveCredentialHash(request: Request, fixture: FixtureName): Promi
     .from(exampleCredentials)
     .innerJoin(
       toolConnections,
-      and(
-        eq(toolConnections.companyId, exampleCredentials.companyId),
-        eq(toolConnections.id, exampleCredentials.connectionId),
-      ),
+      companyRow(toolConnections, exampleCredentials.companyId, exampleCredentials.connectionId),
     )
     .where(
       and(

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { agents, toolCallEvents } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -60,7 +61,7 @@ export async function runExampleSmoke(
     .from(agents)
     .where(
       input.agentId
-        ? and(eq(agents.companyId, companyId), eq(agents.id, input.agentId))
+        ? companyRow(agents, companyId, input.agentId)
         : and(eq(agents.companyId, companyId), eq(agents.status, "active")),
     )
     .limit(1);

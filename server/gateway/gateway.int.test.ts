@@ -10,7 +10,6 @@ import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/rout
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as companiesRoute from "@/app/api/companies/route";
@@ -31,22 +30,26 @@ import {
   toolResultArtifacts,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { FIXTURE_NAMES } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "@/server/auth/password";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setRouteDatabase } from "@/server/http/route";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret, revokeSecret } from "@/server/secrets/secrets";
 import { call, sessionCookie } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
-import { setGatewayDatabase } from "./http";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installExample,
+  startRun,
+  type TestDatabase,
+} from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 const fixtures = new Map<string, HttpFixture<unknown>>();
@@ -86,10 +89,7 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ gateway: true }));
   companyId = demo.companyId;
   for (const name of FIXTURE_NAMES)
     fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
@@ -99,10 +99,7 @@ beforeAll(async () => {
     [...fixtures.values()].map((f) => f.url),
   );
   for (const example of ["echo", "todo"]) {
-    const res = await call(installRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId, exampleId: example },
-    });
+    const res = await installExample(demo, example);
     expect(res.status, JSON.stringify(res.json)).toBe(201);
   }
   gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
@@ -112,12 +109,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   await gateway?.close();
   for (const f of fixtures.values()) await f.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 async function mcpClient(token: string) {
@@ -520,11 +515,7 @@ describe("company boundary", () => {
     expect(await refusalsOf(company.json.id)).toBe(2);
     // Another run of the same company is refused the same way.
     const before = await refusalsOf(companyId);
-    const sibling = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    });
+    const sibling = await startRun<typeof run>(demo);
     expect((await lookup(sibling.json.gateway.token, mine!.id)).status).toBe(404);
     expect(await refusalsOf(companyId)).toBe(before + 1);
   });

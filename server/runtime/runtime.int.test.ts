@@ -3,6 +3,7 @@
  * Runtime slots end to end: real slot processes (the `lab` fixture over stdio), real process
  * groups and signals, real PostgreSQL rows, the admin routes.
  */
+
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -25,11 +26,10 @@ import {
   toolRuntimeSlots,
   toolStdioTemplates,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
-import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
 import { safePath } from "./env";
@@ -49,7 +49,7 @@ import { childProcesses, isProcessAlive, processGroupMembers, processIdentity } 
 const SECRET = "sekret-value-7f3a9c21-do-not-leak";
 const CANARY = "runtime-canary-value-4b1d";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let applicationId: string;
@@ -169,9 +169,7 @@ beforeAll(async () => {
     capPerHost: 16,
     startTimeoutMs: 20_000,
   });
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   const [app] = await database.db
     .insert(toolApplications)
@@ -204,10 +202,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shutdownAllSlots();
-  setRouteDatabase(null);
   delete process.env.RUNTIME_CANARY;
   delete process.env.LAB_ALLOWED;
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("stdio command templates", () => {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -122,10 +123,7 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
     .from(companySecretBindings)
     .innerJoin(
       companySecrets,
-      and(
-        eq(companySecrets.companyId, companySecretBindings.companyId),
-        eq(companySecrets.id, companySecretBindings.secretId),
-      ),
+      companyRow(companySecrets, companySecretBindings.companyId, companySecretBindings.secretId),
     )
     .where(
       and(
@@ -212,7 +210,7 @@ export async function insertBinding(
   const [secret] = await tx
     .select({ id: companySecrets.id, name: companySecrets.name, status: companySecrets.status })
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, input.secretId)));
+    .where(companyRow(companySecrets, companyId, input.secretId));
   if (!secret) throw notFound("secret");
   if (secret.status !== "active")
     throw conflict("secret_revoked", `secret \`${secret.name}\` is revoked and cannot be bound`);

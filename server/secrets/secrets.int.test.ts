@@ -22,14 +22,13 @@ import {
   toolConnections,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
 import { createBoardKey } from "@/server/core/board-keys";
 import { createCompany } from "@/server/core/companies";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 import { runDoctor } from "../http/doctor";
 import { MASTER_KEY_ENV, resetLocalProvider } from "./local-provider";
 import { migrateInlineCredentials } from "./migrate-inline";
@@ -41,7 +40,7 @@ const home = mkdtempSync(path.join(tmpdir(), "pc-secrets-int-"));
 process.env.PAPERCLIP_HOME = home;
 delete process.env[MASTER_KEY_ENV];
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let agentA: string;
@@ -100,10 +99,8 @@ async function accessEvents(secretId: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
   resetLocalProvider();
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   agentA = demo.agents[0]!.id;
   agentB = demo.agents[1]!.id;
@@ -127,8 +124,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
   rmSync(home, { recursive: true, force: true });
 });
 

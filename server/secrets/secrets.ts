@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { companySecretBindings, companySecrets, companySecretVersions, toolConnections } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -209,7 +210,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
   const [secret] = await db
     .select()
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+    .where(companyRow(companySecrets, companyId, secretId));
   if (!secret) throw notFound("secret");
   const [versions, bindings] = await Promise.all([
     db
@@ -241,10 +242,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
       .from(companySecretBindings)
       .innerJoin(
         toolConnections,
-        and(
-          eq(toolConnections.companyId, companySecretBindings.companyId),
-          eq(toolConnections.id, companySecretBindings.connectionId),
-        ),
+        companyRow(toolConnections, companySecretBindings.companyId, companySecretBindings.connectionId),
       )
       .where(
         and(
@@ -305,7 +303,7 @@ async function lockSecret(tx: Tx, companyId: string, secretId: string) {
   const [secret] = await tx
     .select()
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)))
+    .where(companyRow(companySecrets, companyId, secretId))
     .for("update");
   if (!secret) throw notFound("secret");
   return secret;
@@ -342,7 +340,7 @@ export async function addSecretVersion(
     await tx
       .update(companySecrets)
       .set({ currentVersion: version, updatedAt: ctx.now() })
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+      .where(companyRow(companySecrets, companyId, secretId));
     await logActivity(tx, ctx, {
       companyId,
       action: "company_secret.version_add",
@@ -372,7 +370,7 @@ export async function revokeSecret(
     await tx
       .update(companySecrets)
       .set({ status: "revoked", revokedAt: now, updatedAt: now })
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+      .where(companyRow(companySecrets, companyId, secretId));
     const versions = await tx
       .update(companySecretVersions)
       .set({ status: "revoked", revokedAt: now })

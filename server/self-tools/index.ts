@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { type BuiltinTool, type SelfToolContext, toolError } from "../connectors/builtin";
@@ -40,7 +41,7 @@ async function issueInCompany(ctx: SelfToolContext, issueId: string | undefined)
     })
     .from(issues)
     .innerJoin(companies, eq(companies.id, issues.companyId))
-    .where(and(eq(issues.companyId, ctx.companyId), eq(issues.id, id)));
+    .where(companyRow(issues, ctx.companyId, id));
   // Another company's issue answers exactly like a missing one.
   if (!row) throw toolError("issue not found");
   return row;

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
@@ -53,10 +54,7 @@ export async function listApplications(ctx: ServiceContext, companyId: string) {
     .from(toolCatalogEntries)
     .innerJoin(
       toolConnections,
-      and(
-        eq(toolConnections.companyId, toolCatalogEntries.companyId),
-        eq(toolConnections.id, toolCatalogEntries.connectionId),
-      ),
+      companyRow(toolConnections, toolCatalogEntries.companyId, toolCatalogEntries.connectionId),
     )
     .where(eq(toolCatalogEntries.companyId, companyId))
     .groupBy(
@@ -127,7 +125,7 @@ export async function updateApplication(
       const [current] = await tx
         .select()
         .from(toolApplications)
-        .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, applicationId)))
+        .where(companyRow(toolApplications, companyId, applicationId))
         .for("update");
       if (!current) throw notFound("application");
       if (current.status === "archived")
@@ -136,7 +134,7 @@ export async function updateApplication(
       const [row] = await tx
         .update(toolApplications)
         .set({ ...input, updatedAt: now, archivedAt: input.status === "archived" ? now : undefined })
-        .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, applicationId)))
+        .where(companyRow(toolApplications, companyId, applicationId))
         .returning();
       if (input.status === "archived") {
         // Its connections are archived with it (also final).

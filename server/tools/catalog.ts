@@ -1,6 +1,8 @@
 /** The catalogue verbs of a connection: list, refresh from the upstream, review, override risk. */
+
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
@@ -96,7 +98,7 @@ export async function reviewCatalog(
       await tx
         .update(toolConnections)
         .set({ catalogReviewedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+        .where(companyRow(toolConnections, companyId, connectionId));
       return input.entries.length;
     },
     () => ({

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
@@ -146,7 +147,7 @@ function setConnection(
         await tx
           .update(toolConnections)
           .set({ ...values, updatedAt: ctx.now() })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .where(companyRow(toolConnections, companyId, connectionId))
           .returning()
       )[0]!,
     activity,
@@ -207,7 +208,7 @@ export async function createConnection(ctx: ServiceContext, companyId: string, i
   const [app] = await ctx.db
     .select()
     .from(toolApplications)
-    .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, input.applicationId)));
+    .where(companyRow(toolApplications, companyId, input.applicationId));
   if (!app) throw notFound("application");
   if (app.status !== "active") throw conflict("application_archived", "the application is archived");
   checkConfig(app.type, input.transportConfig, input.stdioTemplateId);

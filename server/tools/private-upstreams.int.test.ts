@@ -4,6 +4,7 @@
  * fixture servers, the real gateway. A company admin (the demo board key, a company owner's
  * credential) against the instance administrator's list.
  */
+
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,28 +12,31 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as privateUpstreamsRemoveRoute from "@/app/api/instance/private-upstreams/remove/route";
 import * as privateUpstreamsRoute from "@/app/api/instance/private-upstreams/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, toolConnections, toolInvocations, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "@/server/auth/password";
 import { CONNECTION_TEST_ERRORS } from "@/server/connectors/test-errors";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
 import { call, sessionCookie } from "@/server/testing/api";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installExample,
+  ownerSession,
+  startRun,
+  type TestDatabase,
+} from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let appId: string;
@@ -125,14 +129,11 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ gateway: true }));
   companyId = demo.companyId;
   // The demo owner is the first account: this instance's administrator.
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  operatorCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  const owner = await ownerSession(database.db, demo);
+  operatorCookie = owner.cookie;
   const [other] = await database.db
     .insert(users)
     .values({ email: "owner-only@example.com", passwordHash: await hashPassword("x") })
@@ -150,12 +151,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await echo?.close();
   hostile?.server.closeAllConnections();
   await new Promise<void>((resolve) => hostile?.server.close(() => resolve()));
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("a company admin and loopback/private upstreams", () => {
@@ -242,17 +241,10 @@ describe("a company admin and loopback/private upstreams", () => {
 
     // Through the gateway: the echo example on that origin, called by an agent.
     setExampleUrlResolver(() => echo.url);
-    const installed = await call<{ connectionId: string }>(installRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId, exampleId: "echo" },
-    });
+    const installed = await installExample<{ connectionId: string }>(demo, "echo");
     expect(installed.status, JSON.stringify(installed.json)).toBe(201);
     connectionId = installed.json.connectionId;
-    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    });
+    const run = await startRun(demo);
     token = run.json.gateway.token;
     const ok = await call<{ result?: unknown }>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
       token,

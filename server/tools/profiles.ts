@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
 import { isValidGlob, MAX_GLOB_LENGTH } from "@/server/contracts/glob";
 import { BINDING_TARGETS, RISKS, type Risk } from "@/server/contracts/values";
@@ -143,7 +144,7 @@ export type ProfileView = ReturnType<typeof present>;
 
 async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: string) {
   const where = profileId
-    ? and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId))
+    ? companyRow(toolProfiles, companyId, profileId)
     : eq(toolProfiles.companyId, companyId);
   // The entries and bindings of the company's profiles (or of the one profile).
   const ofProfile = (t: typeof toolProfileEntries | typeof toolProfileBindings) =>
@@ -213,7 +214,7 @@ export async function updateProfile(
       const [row] = await tx
         .update(toolProfiles)
         .set({ ...input, updatedAt: ctx.now() })
-        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .where(companyRow(toolProfiles, companyId, profileId))
         .returning({ id: toolProfiles.id });
       if (!row) throw notFound("profile");
       return row;
@@ -236,7 +237,7 @@ export async function deleteProfile(ctx: ServiceContext, companyId: string, prof
     async (tx) => {
       const [row] = await tx
         .delete(toolProfiles)
-        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .where(companyRow(toolProfiles, companyId, profileId))
         .returning({ id: toolProfiles.id, name: toolProfiles.name });
       if (!row) throw notFound("profile");
       return row;
@@ -255,7 +256,7 @@ async function assertProfile(tx: Tx, companyId: string, profileId: string) {
   const [p] = await tx
     .select({ id: toolProfiles.id })
     .from(toolProfiles)
-    .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)));
+    .where(companyRow(toolProfiles, companyId, profileId));
   if (!p) throw notFound("profile");
 }
 
