@@ -13,6 +13,9 @@ export const createdAt = () =>
 export const updatedAt = () =>
   timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
+/** `created_at` and `updated_at`, both set to now on insert (spread into a table's columns). */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+
 /** A nullable timestamp with time zone. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

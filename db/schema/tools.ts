@@ -11,9 +11,9 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import { companyFk, companyKey, createdAt, id, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
-import { agents, approvals, companies, issues, projects, routines } from "./core";
+import { agents, approvals, companyOwned, issues, projects, routines } from "./core";
 import {
   APPLICATION_STATUSES,
   APPLICATION_TYPES,
@@ -37,8 +37,7 @@ import {
 export const toolApplications = pgTable(
   "tool_applications",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     /** Stable, namespacing slug: agents see tools as `<slug>__<tool>`. */
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -47,8 +46,7 @@ export const toolApplications = pgTable(
     status: text("status").notNull().default("active"),
     ownerUserId: uuid("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     archivedAt: ts("archived_at"),
   },
   (t) => [
@@ -122,8 +120,7 @@ export const instanceStdioCommands = pgTable(
     /** Seeded by the product (its own fixture servers). */
     builtin: boolean("builtin").notNull().default(false),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     unique("instance_stdio_commands_key_uq").on(t.key),
@@ -144,8 +141,7 @@ export const instanceStdioCommands = pgTable(
 export const toolStdioTemplates = pgTable(
   "tool_stdio_templates",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     command: text("command").notNull(),
@@ -166,8 +162,7 @@ export const toolStdioTemplates = pgTable(
       .default({ args: {}, env: {} }),
     status: text("status").notNull().default("active"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     disabledAt: ts("disabled_at"),
   },
   (t) => [
@@ -182,8 +177,7 @@ export const toolStdioTemplates = pgTable(
 export const toolConnections = pgTable(
   "tool_connections",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     applicationId: uuid("application_id").notNull(),
     name: text("name").notNull(),
     /** MVP: managed company connections only (personal connections are deferred). */
@@ -204,8 +198,7 @@ export const toolConnections = pgTable(
     catalogReviewedAt: ts("catalog_reviewed_at"),
     disabledReason: text("disabled_reason"),
     lastUsedAt: ts("last_used_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     archivedAt: ts("archived_at"),
   },
   (t) => [
@@ -223,8 +216,7 @@ export const toolConnections = pgTable(
 export const toolCatalogEntries = pgTable(
   "tool_catalog_entries",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     connectionId: uuid("connection_id").notNull(),
     kind: text("kind").notNull().default("tool"),
     name: text("name").notNull(),
@@ -250,8 +242,7 @@ export const toolCatalogEntries = pgTable(
     reviewedByUserId: uuid("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
     firstSeenAt: ts("first_seen_at").notNull().defaultNow(),
     lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_catalog_entries", t.companyId, t.id),
@@ -271,13 +262,11 @@ export const toolCatalogEntries = pgTable(
 export const toolProfiles = pgTable(
   "tool_profiles",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     status: text("status").notNull().default("active"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_profiles", t.companyId, t.id),
@@ -293,8 +282,7 @@ export const toolProfiles = pgTable(
 export const toolProfileEntries = pgTable(
   "tool_profile_entries",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     profileId: uuid("profile_id").notNull(),
     mode: text("mode").notNull().default("include"),
     selectorType: text("selector_type").notNull(),
@@ -344,8 +332,7 @@ export const toolProfileEntries = pgTable(
 export const toolProfileBindings = pgTable(
   "tool_profile_bindings",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     profileId: uuid("profile_id").notNull(),
     targetType: text("target_type").notNull(),
     projectId: uuid("project_id"),
@@ -389,8 +376,7 @@ export const toolProfileBindings = pgTable(
 export const toolPolicies = pgTable(
   "tool_policies",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     kind: text("kind").notNull(),
@@ -400,8 +386,7 @@ export const toolPolicies = pgTable(
     /** Kind-specific settings: rate-limit window and count, redaction paths, approval expiry. */
     effect: jsonb("effect").$type<Record<string, unknown>>().notNull().default({}),
     enabled: boolean("enabled").notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_policies", t.companyId, t.id),
@@ -415,8 +400,7 @@ export const toolPolicies = pgTable(
 export const toolTrustRules = pgTable(
   "tool_trust_rules",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     catalogEntryId: uuid("catalog_entry_id").notNull(),
     toolName: text("tool_name").notNull(),
     /** Pinned: the rule stops matching when the tool's schema changes. */
@@ -435,8 +419,7 @@ export const toolTrustRules = pgTable(
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     revokedByUserId: uuid("revoked_by_user_id").references(() => users.id, { onDelete: "set null" }),
     revokedAt: ts("revoked_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_trust_rules", t.companyId, t.id),

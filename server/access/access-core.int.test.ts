@@ -15,15 +15,16 @@ import * as profileRoute from "@/app/api/companies/[companyId]/tools/profiles/[p
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import { activityLog, companies, toolCallEvents, toolInvocations, toolPolicies, users } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { hashPassword } from "@/server/auth/password";
 import type { DemoCredentials } from "@/server/core/seed";
 import { recordAttempt } from "@/server/ledger/record-attempt";
 import { call, sessionCookie } from "@/server/testing/api";
 import { type SeededTool, seedApplication } from "@/server/testing/catalog";
-import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { clearSnapshotCache, getAccessSnapshot } from "./snapshot";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let agentId: string;

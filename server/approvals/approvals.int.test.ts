@@ -7,6 +7,7 @@ import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/acti
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { companies, issues, toolActionRequests, toolCatalogEntries } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
@@ -14,16 +15,9 @@ import { setExampleUrlResolver } from "@/server/examples/examples";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  ownerSession,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, ownerSession, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let issueId: string;

@@ -21,11 +21,11 @@ import { proposeFormalApproval } from "@/server/approvals/formal";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
 import { bareJwtCookie, type CallResult, call, sessionCookie } from "@/server/testing/api";
-import { ownerSession, type TestDatabase } from "@/server/testing/world";
+import { ownerSession } from "@/server/testing/world";
 import { pruneThrottles } from "./throttle";
 import { hashToken } from "./tokens";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let ownerId: string;
 let ownerCookie: string;

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
+import type { createTestDatabase } from "@/db/test/database";
 import { createHostileServer, HostileState, hostileOutputTransform } from "@/fixtures/mcp/hostile";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { addHttpConnection, closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
+import { addHttpConnection, closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 // Issue 14: a hostile upstream whose input schema nests 20,000 levels deep made the catalog
 // refresh answer 500 (stack overflow). Now the tool is quarantined with the reason.
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let connectionId: string;

@@ -10,20 +10,15 @@ import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[p
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import * as toolsRoute from "@/app/api/tool-gateway/tools/route";
+import type { createTestDatabase } from "@/db/test/database";
 import { createHostileServer, HOSTILE_SECRETS, HostileState } from "@/fixtures/mcp/hostile";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import {
-  addHttpConnection,
-  closeDemoWorld,
-  demoWorld,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { addHttpConnection, closeDemoWorld, demoWorld, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let connectionId: string;

@@ -14,15 +14,16 @@ import {
   toolGatewaySessions,
   toolProfileBindings,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { closeDemoWorld, demoWorld, installExample, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let outbox: HttpFixture<OutboxState>;
 let triage: { id: string; apiKey: string };

@@ -5,20 +5,15 @@ import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exa
 import * as slotsRoute from "@/app/api/companies/[companyId]/tools/runtime-slots/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { instanceStdioCommands } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
 import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { updateStdioCommand } from "@/server/runtime/catalog";
 import { call } from "@/server/testing/api";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 const board = () => ({ token: demo.boardApiKey });
 

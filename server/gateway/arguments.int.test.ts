@@ -21,6 +21,7 @@ import {
   toolCatalogEntries,
   toolInvocations,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
 import type { DemoCredentials } from "@/server/core/seed";
@@ -33,13 +34,7 @@ import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 // Acceptance of issue 14 (arguments checked against the tool's schema): over REST, over MCP
@@ -47,7 +42,7 @@ import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 // wrong type and an extra property are refused with `arguments_invalid` before any approval
 // card or upstream call, and each attempt is one ledger row with one audit event.
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let todo: HttpFixture<TodoState>;

@@ -30,6 +30,7 @@ import {
   toolResultArtifacts,
   users,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { FIXTURE_NAMES } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "@/server/auth/password";
@@ -41,15 +42,9 @@ import { call, sessionCookie } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { serveRoutes } from "@/server/testing/serve";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 const fixtures = new Map<string, HttpFixture<unknown>>();

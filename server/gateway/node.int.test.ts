@@ -10,6 +10,7 @@ import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connecti
 import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as profileEntriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
 import { companySecretAccessEvents, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
@@ -18,19 +19,13 @@ import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 const PATH = "/api/tool-gateway/mcp";
 const CANARY = "canary-node-listener-7f3e-do-not-leak";
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let echo: HttpFixture<unknown>;
 let install: { connectionId: string; profileId: string; tools: { name: string; status: string }[] };

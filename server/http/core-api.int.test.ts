@@ -27,20 +27,14 @@ import {
   toolGatewaySessions,
   users,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { hashPassword } from "@/server/auth/password";
 import { hashToken } from "@/server/auth/tokens";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call, sessionCookie } from "@/server/testing/api";
-import {
-  closeDemoWorld,
-  demoOwner,
-  demoWorld,
-  ownerSession,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoOwner, demoWorld, ownerSession, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let ownerCookie: string;
 let otherCompanyId: string;

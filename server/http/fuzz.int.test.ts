@@ -5,10 +5,11 @@ import { count, eq, sum } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCallEvents, toolInvocations, users } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { GatewayCallInput } from "@/server/gateway/call-tool";
 import { sessionCookie } from "@/server/testing/api";
-import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 // Property-based fuzzing of every route file under app/ (issue 14): generated bodies, path ids,
 // methods, headers and auth states. Properties: no input yields a 5xx; a 4xx body is
@@ -53,7 +54,7 @@ const NOT_FUZZED: Record<string, string> = {
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let routes: RouteFile[];
 let gatewayToken: string;

@@ -1,15 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
+import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
 import { assertSameOrigin } from "./route";
 
 /**
  * The CSRF origin check of cookie-authenticated writes (server/http/route.ts): the configured
  * public origin when there is one, else the Host header; X-Forwarded-Host only with TRUST_PROXY.
  */
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let cookie: string;
 let n = 0;

@@ -7,7 +7,7 @@ import { hashPassword } from "@/server/auth/password";
 import type { ServiceContext } from "@/server/context";
 import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { demoOwner, type TestDatabase } from "@/server/testing/world";
+import { demoOwner } from "@/server/testing/world";
 import {
   grantInstanceAdmin,
   isInstanceAdmin,
@@ -17,7 +17,7 @@ import {
 } from "./admins";
 import { defineInstanceSetting, readInstanceSetting, writeInstanceSetting } from "./settings";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let ownerId: string;
 let otherId: string;

@@ -25,10 +25,11 @@ import {
   toolConnections,
   toolStdioTemplates,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
-import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from "./catalog";
 import { probeBwrap, resetHostCaches, resolveSlotUser, stdioHostState } from "./host";
@@ -40,7 +41,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const MASTER_KEY_CANARY = "master-key-canary-9d41e7";
 const isRoot = process.getuid?.() === 0;
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let applicationId: string;

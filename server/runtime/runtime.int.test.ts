@@ -26,10 +26,11 @@ import {
   toolRuntimeSlots,
   toolStdioTemplates,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
-import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
 import { safePath } from "./env";
@@ -49,7 +50,7 @@ import { childProcesses, isProcessAlive, processGroupMembers, processIdentity } 
 const SECRET = "sekret-value-7f3a9c21-do-not-leak";
 const CANARY = "runtime-canary-value-4b1d";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let applicationId: string;

@@ -22,13 +22,14 @@ import {
   toolConnections,
   users,
 } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
 import { createBoardKey } from "@/server/core/board-keys";
 import { createCompany } from "@/server/core/companies";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
-import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { runDoctor } from "../http/doctor";
 import { MASTER_KEY_ENV, resetLocalProvider } from "./local-provider";
 import { migrateInlineCredentials } from "./migrate-inline";
@@ -40,7 +41,7 @@ const home = mkdtempSync(path.join(tmpdir(), "pc-secrets-int-"));
 process.env.PAPERCLIP_HOME = home;
 delete process.env[MASTER_KEY_ENV];
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let agentA: string;

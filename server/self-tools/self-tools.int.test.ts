@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, issueComments, issues } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { requireCompany } from "@/server/auth/authorize";
 import type { ServiceContext } from "@/server/context";
 import { createIssue } from "@/server/core/issues";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { closeDemoWorld, demoWorld, installExample, type TestDatabase } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let agentId: string;

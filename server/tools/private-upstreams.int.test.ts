@@ -21,22 +21,16 @@ import * as privateUpstreamsRemoveRoute from "@/app/api/instance/private-upstrea
 import * as privateUpstreamsRoute from "@/app/api/instance/private-upstreams/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, toolConnections, toolInvocations, users } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "@/server/auth/password";
 import { CONNECTION_TEST_ERRORS } from "@/server/connectors/test-errors";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { call, sessionCookie } from "@/server/testing/api";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installExample,
-  ownerSession,
-  startRun,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installExample, ownerSession, startRun } from "@/server/testing/world";
 
-let database: TestDatabase;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let companyId: string;
 let appId: string;
