@@ -3,6 +3,7 @@
  * The MCP client pool against a real MCP server (the SDK's McpServer over Streamable HTTP, and a
  * legacy HTTP+SSE one) on 127.0.0.1, written here. Nothing leaves the machine.
  */
+
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { listenLoopback } from "@/server/testing/serve";
 import { ServiceError } from "../errors";
 import { McpHttpPool } from "./mcp-http";
 import type { McpHttpTarget } from "./types";
@@ -239,8 +241,7 @@ async function startLegacySseUpstream(): Promise<{
     }
     res.writeHead(405, { allow: "GET" }).end();
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const { port } = httpServer.address() as AddressInfo;
+  const port = await listenLoopback(httpServer);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     state,

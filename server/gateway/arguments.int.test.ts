@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, count, eq, sql } from "drizzle-orm";
@@ -34,6 +33,7 @@ import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { listenLoopback } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
@@ -96,8 +96,7 @@ beforeAll(async () => {
     if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${await listenLoopback(listener)}`;
 }, 60_000);
 
 afterAll(async () => {

@@ -41,7 +41,7 @@ import { createSecret, revokeSecret } from "@/server/secrets/secrets";
 import { call, sessionCookie } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { serveRoutes } from "@/server/testing/serve";
+import { captureConsole, serveRoutes } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -77,13 +77,7 @@ async function startRunFor(agentId: string, issueId?: string) {
 
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-gw-"));
-  for (const method of ["log", "warn", "error"] as const) {
-    const original = console[method];
-    console[method] = (...args: unknown[]) => {
-      logs.push(args.map(String).join(" "));
-      original(...args);
-    };
-  }
+  captureConsole(logs);
   ({ database, demo } = await demoWorld({ gateway: true }));
   companyId = demo.companyId;
   for (const name of FIXTURE_NAMES)

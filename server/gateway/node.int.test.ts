@@ -19,6 +19,7 @@ import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { listenLoopback } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
@@ -58,8 +59,7 @@ beforeAll(async () => {
     if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${await listenLoopback(listener)}`;
 }, 60_000);
 
 afterAll(async () => {

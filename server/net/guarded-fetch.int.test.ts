@@ -4,9 +4,11 @@
  * off-machine: every non-loopback destination is refused before a socket is opened (the
  * resolver is injected, and literal addresses are classified before any connection).
  */
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { listenLoopback } from "@/server/testing/serve";
 import { ServiceError } from "../errors";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "./guarded-fetch";
 import { allowPrivateBy } from "./private-upstreams";
@@ -36,8 +38,7 @@ async function startServer(
     seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
     handler(req, res, body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLoopback(server);
   return {
     port,
     origin: `http://127.0.0.1:${port}`,

@@ -7,7 +7,6 @@
 
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
@@ -28,6 +27,7 @@ import { CONNECTION_TEST_ERRORS } from "@/server/connectors/test-errors";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { call, sessionCookie } from "@/server/testing/api";
+import { captureConsole, listenLoopback } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, installExample, ownerSession, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -110,19 +110,12 @@ async function startHostile() {
     else if (p === "/redirect") res.writeHead(302, { location: `http://169.254.169.254/${CANARY}` }).end();
     else res.writeHead(404).end(CANARY);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, origin: `http://127.0.0.1:${await listenLoopback(server)}` };
 }
 
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-private-upstreams-"));
-  for (const method of ["log", "warn", "error"] as const) {
-    const original = console[method];
-    console[method] = (...args: unknown[]) => {
-      logs.push(args.map(String).join(" "));
-      original(...args);
-    };
-  }
+  captureConsole(logs);
   ({ database, demo } = await demoWorld({ gateway: true }));
   companyId = demo.companyId;
   // The demo owner is the first account: this instance's administrator.
@@ -302,8 +295,7 @@ describe("connection test errors", () => {
     expect((await listAdd(operatorCookie, hostile.origin)).status).toBe(201);
     // A port with nothing listening (bound, then closed), also listed.
     const gone = http.createServer();
-    await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
-    const gonePort = (gone.address() as AddressInfo).port;
+    const gonePort = await listenLoopback(gone);
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     expect((await listAdd(operatorCookie, `http://127.0.0.1:${gonePort}`)).status).toBe(201);
 
