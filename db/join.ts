@@ -14,3 +14,15 @@ export function companyRow(
 ): SQL {
   return and(eq(target.companyId, companyId), eq(target.id, id))!;
 }
+
+/**
+ * `conditions` on rows of `table` in company `companyId` (`table.company_id = companyId AND
+ * …`): the company scope every company-owned query starts with.
+ */
+export function inCompany(
+  table: { companyId: AnyColumn },
+  companyId: AnyColumn | string,
+  ...conditions: (SQL | undefined)[]
+): SQL {
+  return and(eq(table.companyId, companyId), ...conditions)!;
+}

@@ -1,6 +1,6 @@
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -27,12 +27,7 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
   const [artifact] = await db
     .select({ content: toolResultArtifacts.content })
     .from(toolResultArtifacts)
-    .where(
-      and(
-        eq(toolResultArtifacts.companyId, r.companyId),
-        eq(toolResultArtifacts.invocationId, r.invocationId),
-      ),
-    )
+    .where(inCompany(toolResultArtifacts, r.companyId, eq(toolResultArtifacts.invocationId, r.invocationId)))
     .orderBy(desc(toolResultArtifacts.createdAt))
     .limit(1);
   const [inv] = await db
@@ -134,8 +129,9 @@ async function runApproved(
     .update(toolActionRequests)
     .set({ status: "executing", updatedAt: now })
     .where(
-      and(
-        eq(toolActionRequests.companyId, r.companyId),
+      inCompany(
+        toolActionRequests,
+        r.companyId,
         eq(toolActionRequests.id, r.id),
         eq(toolActionRequests.status, "approved"),
       ),
@@ -192,7 +188,7 @@ export async function executeActionRequest(ctx: ServiceContext, companyId: strin
   const [run] = await ctx.db
     .select({ projectId: heartbeatRuns.projectId, routineId: heartbeatRuns.routineId })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, r.runId!)));
+    .where(inCompany(heartbeatRuns, companyId, eq(heartbeatRuns.id, r.runId!)));
   return runApproved(
     ctx.db,
     r,
@@ -225,10 +221,7 @@ export async function consumeApprovalForAgent(
     .select()
     .from(toolActionRequests)
     .where(
-      and(
-        eq(toolActionRequests.companyId, gw.companyId),
-        eq(toolActionRequests.id, input.approvedActionRequestId!),
-      ),
+      inCompany(toolActionRequests, gw.companyId, eq(toolActionRequests.id, input.approvedActionRequestId!)),
     );
   const refuse = (code: OutcomeCode, message: string): GatewayCallOutcome =>
     refused(code, message, { actionRequestId: r?.id ?? null });

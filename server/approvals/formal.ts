@@ -1,7 +1,7 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
 import { APPROVAL_STATUSES } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
@@ -99,8 +99,9 @@ async function applyApproval(
           : { status: "revoked", revokedAt: now, updatedAt: now },
       )
       .where(
-        and(
-          eq(toolTrustRules.companyId, companyId),
+        inCompany(
+          toolTrustRules,
+          companyId,
           eq(toolTrustRules.id, payload.trustRuleId),
           eq(toolTrustRules.status, "pending_approval"),
         ),

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
 import { ArgumentConstraint } from "@/server/contracts/policy-schema";
 import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
@@ -46,7 +46,7 @@ export async function createTrustRuleFromRequest(
     const [run] = await ctx.db
       .select({ projectId: heartbeatRuns.projectId })
       .from(heartbeatRuns)
-      .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, ar.runId!)));
+      .where(inCompany(heartbeatRuns, companyId, eq(heartbeatRuns.id, ar.runId!)));
     projectId = run?.projectId ?? null;
     if (!projectId) throw invalidRequest("the approved call's run has no project; choose another scope");
   }
@@ -119,8 +119,9 @@ export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ru
         updatedAt: now,
       })
       .where(
-        and(
-          eq(toolTrustRules.companyId, companyId),
+        inCompany(
+          toolTrustRules,
+          companyId,
           eq(toolTrustRules.id, ruleId),
           inArray(toolTrustRules.status, ["active", "pending_approval"]),
         ),

@@ -1,5 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { companyRow } from "@/db/join";
+import { eq, inArray } from "drizzle-orm";
+import { companyRow, inCompany } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { compileInputSchema } from "../access/argument-schema";
 import { mutateAccess } from "../access/mutate";
@@ -107,8 +107,9 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
         .select()
         .from(toolCatalogEntries)
         .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
+          inCompany(
+            toolCatalogEntries,
+            companyId,
             eq(toolCatalogEntries.connectionId, connectionId),
             eq(toolCatalogEntries.kind, "tool"),
           ),

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -94,7 +94,7 @@ export async function createIssue(ctx: ServiceContext, companyId: string, input:
 export async function listIssues(ctx: ServiceContext, companyId: string, query: ListIssuesQuery) {
   await requireCompany(ctx, companyId, "company:read");
   const where = query.status
-    ? and(eq(issues.companyId, companyId), eq(issues.status, query.status))
+    ? inCompany(issues, companyId, eq(issues.status, query.status))
     : eq(issues.companyId, companyId);
   return issueQuery(ctx).where(where).orderBy(desc(issues.updatedAt)).limit(query.limit);
 }
@@ -132,7 +132,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
     .from(issueComments)
     .leftJoin(agents, companyRow(agents, issueComments.companyId, issueComments.authorAgentId))
     .leftJoin(users, eq(users.id, issueComments.authorUserId))
-    .where(and(eq(issueComments.companyId, issue.companyId), eq(issueComments.issueId, issue.id)))
+    .where(inCompany(issueComments, issue.companyId, eq(issueComments.issueId, issue.id)))
     .orderBy(asc(issueComments.createdAt), asc(issueComments.id));
   const documents = await ctx.db
     .select({
@@ -142,7 +142,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
       updatedAt: issueDocuments.updatedAt,
     })
     .from(issueDocuments)
-    .where(and(eq(issueDocuments.companyId, issue.companyId), eq(issueDocuments.issueId, issue.id)))
+    .where(inCompany(issueDocuments, issue.companyId, eq(issueDocuments.issueId, issue.id)))
     .orderBy(issueDocuments.key);
   let parentIdentifier: string | null = null;
   if (issue.parentId) {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
 import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -213,8 +213,9 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
       .update(heartbeatRuns)
       .set({ status: input.status, finishedAt: now, error: input.error ?? null })
       .where(
-        and(
-          eq(heartbeatRuns.companyId, run.companyId),
+        inCompany(
+          heartbeatRuns,
+          run.companyId,
           eq(heartbeatRuns.id, runId),
           inArray(heartbeatRuns.status, ["queued", "running"]),
         ),
@@ -225,8 +226,9 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
       .update(toolGatewaySessions)
       .set({ revokedAt: now, revokedReason: "run_finished" })
       .where(
-        and(
-          eq(toolGatewaySessions.companyId, run.companyId),
+        inCompany(
+          toolGatewaySessions,
+          run.companyId,
           eq(toolGatewaySessions.runId, runId),
           isNull(toolGatewaySessions.revokedAt),
         ),

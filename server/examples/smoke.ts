@@ -1,6 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, toolCallEvents } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -62,7 +62,7 @@ export async function runExampleSmoke(
     .where(
       input.agentId
         ? companyRow(agents, companyId, input.agentId)
-        : and(eq(agents.companyId, companyId), eq(agents.status, "active")),
+        : inCompany(agents, companyId, eq(agents.status, "active")),
     )
     .limit(1);
   if (!agent)
@@ -86,9 +86,7 @@ export async function runExampleSmoke(
       ? await ctx.db
           .select({ eventType: toolCallEvents.eventType })
           .from(toolCallEvents)
-          .where(
-            and(eq(toolCallEvents.companyId, companyId), eq(toolCallEvents.invocationId, read.invocationId)),
-          )
+          .where(inCompany(toolCallEvents, companyId, eq(toolCallEvents.invocationId, read.invocationId)))
       : [];
     checks.push({
       name: "allowed read appears in the audit",

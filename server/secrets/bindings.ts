@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -126,8 +126,9 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
       companyRow(companySecrets, companySecretBindings.companyId, companySecretBindings.secretId),
     )
     .where(
-      and(
-        eq(companySecretBindings.companyId, companyId),
+      inCompany(
+        companySecretBindings,
+        companyId,
         eq(companySecretBindings.connectionId, connectionId),
         ...(bindingId ? [eq(companySecretBindings.id, bindingId)] : []),
       ),
@@ -144,10 +145,7 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
         })
         .from(companySecretVersions)
         .where(
-          and(
-            eq(companySecretVersions.companyId, companyId),
-            inArray(companySecretVersions.secretId, secretIds),
-          ),
+          inCompany(companySecretVersions, companyId, inArray(companySecretVersions.secretId, secretIds)),
         )
     : [];
   const versionStatus = new Map(versions.map((v) => [`${v.secretId}:${v.version}`, v.status]));
@@ -219,8 +217,9 @@ export async function insertBinding(
       .select({ status: companySecretVersions.status })
       .from(companySecretVersions)
       .where(
-        and(
-          eq(companySecretVersions.companyId, companyId),
+        inCompany(
+          companySecretVersions,
+          companyId,
           eq(companySecretVersions.secretId, input.secretId),
           eq(companySecretVersions.version, input.version),
         ),
@@ -238,11 +237,12 @@ export async function insertBinding(
     const found = await tx
       .select({ id: agents.id })
       .from(agents)
-      .where(and(eq(agents.companyId, companyId), inArray(agents.id, allowed)));
+      .where(inCompany(agents, companyId, inArray(agents.id, allowed)));
     if (found.length !== allowed.length) throw notFound("agent");
   }
-  const sameTarget = and(
-    eq(companySecretBindings.companyId, companyId),
+  const sameTarget = inCompany(
+    companySecretBindings,
+    companyId,
     eq(companySecretBindings.connectionId, connectionId),
     eq(companySecretBindings.placement, input.placement),
     eq(companySecretBindings.target, target),
@@ -333,8 +333,9 @@ export async function unbindSecret(
     const [row] = await tx
       .delete(companySecretBindings)
       .where(
-        and(
-          eq(companySecretBindings.companyId, companyId),
+        inCompany(
+          companySecretBindings,
+          companyId,
           eq(companySecretBindings.connectionId, connectionId),
           eq(companySecretBindings.id, bindingId),
         ),

@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { companySecretBindings, companySecrets, toolConnections } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -233,8 +233,9 @@ export async function migrateInlineCredentials(
           .select({ placement: companySecretBindings.placement, target: companySecretBindings.target })
           .from(companySecretBindings)
           .where(
-            and(
-              eq(companySecretBindings.companyId, c.companyId),
+            inCompany(
+              companySecretBindings,
+              c.companyId,
               eq(companySecretBindings.connectionId, c.connectionId),
               isNull(companySecretBindings.revokedAt),
             ),

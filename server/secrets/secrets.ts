@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { companySecretBindings, companySecrets, companySecretVersions, toolConnections } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -157,7 +157,7 @@ export async function insertSecret(
   const [taken] = await tx
     .select({ id: companySecrets.id, status: companySecrets.status })
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, input.companyId), eq(companySecrets.name, input.name)));
+    .where(inCompany(companySecrets, input.companyId, eq(companySecrets.name, input.name)));
   if (taken) {
     throw conflict(
       "secret_name_taken",
@@ -199,7 +199,7 @@ export async function listSecrets(ctx: ServiceContext, companyId: string): Promi
     ctx.db
       .select({ secretId: companySecretBindings.secretId, n: count() })
       .from(companySecretBindings)
-      .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt)))
+      .where(inCompany(companySecretBindings, companyId, isNull(companySecretBindings.revokedAt)))
       .groupBy(companySecretBindings.secretId),
   ]);
   const bySecret = new Map(counts.map((c) => [c.secretId, Number(c.n)]));
@@ -223,9 +223,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
         revokedAt: companySecretVersions.revokedAt,
       })
       .from(companySecretVersions)
-      .where(
-        and(eq(companySecretVersions.companyId, companyId), eq(companySecretVersions.secretId, secretId)),
-      )
+      .where(inCompany(companySecretVersions, companyId, eq(companySecretVersions.secretId, secretId)))
       .orderBy(desc(companySecretVersions.version)),
     db
       .select({
@@ -245,8 +243,9 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
         companyRow(toolConnections, companySecretBindings.companyId, companySecretBindings.connectionId),
       )
       .where(
-        and(
-          eq(companySecretBindings.companyId, companyId),
+        inCompany(
+          companySecretBindings,
+          companyId,
           eq(companySecretBindings.secretId, secretId),
           isNull(companySecretBindings.revokedAt),
         ),
@@ -326,9 +325,9 @@ export async function addSecretVersion(
     const [{ max }] = (await tx
       .select({ max: sql<number | null>`max(${companySecretVersions.version})` })
       .from(companySecretVersions)
-      .where(
-        and(eq(companySecretVersions.companyId, companyId), eq(companySecretVersions.secretId, secretId)),
-      )) as [{ max: number | null }];
+      .where(inCompany(companySecretVersions, companyId, eq(companySecretVersions.secretId, secretId)))) as [
+      { max: number | null },
+    ];
     const version = Number(max ?? 0) + 1;
     await insertSecretVersion(tx, provider, {
       companyId,
@@ -375,8 +374,9 @@ export async function revokeSecret(
       .update(companySecretVersions)
       .set({ status: "revoked", revokedAt: now })
       .where(
-        and(
-          eq(companySecretVersions.companyId, companyId),
+        inCompany(
+          companySecretVersions,
+          companyId,
           eq(companySecretVersions.secretId, secretId),
           eq(companySecretVersions.status, "active"),
         ),

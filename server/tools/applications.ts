@@ -1,6 +1,6 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
@@ -141,9 +141,7 @@ export async function updateApplication(
         await tx
           .update(toolConnections)
           .set({ status: "archived", enabled: false, archivedAt: now, updatedAt: now })
-          .where(
-            and(eq(toolConnections.companyId, companyId), eq(toolConnections.applicationId, applicationId)),
-          );
+          .where(inCompany(toolConnections, companyId, eq(toolConnections.applicationId, applicationId)));
       }
       return row!;
     },

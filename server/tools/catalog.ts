@@ -1,8 +1,8 @@
 /** The catalogue verbs of a connection: list, refresh from the upstream, review, override risk. */
 
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
@@ -35,9 +35,7 @@ export async function listCatalog(ctx: ServiceContext, companyId: string, connec
   return ctx.db
     .select()
     .from(toolCatalogEntries)
-    .where(
-      and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
-    )
+    .where(inCompany(toolCatalogEntries, companyId, eq(toolCatalogEntries.connectionId, connectionId)))
     .orderBy(asc(toolCatalogEntries.name));
 }
 
@@ -61,8 +59,9 @@ export async function reviewCatalog(
           .select()
           .from(toolCatalogEntries)
           .where(
-            and(
-              eq(toolCatalogEntries.companyId, companyId),
+            inCompany(
+              toolCatalogEntries,
+              companyId,
               eq(toolCatalogEntries.connectionId, connectionId),
               eq(toolCatalogEntries.id, e.id),
             ),
@@ -143,8 +142,9 @@ export async function overrideRisk(
         })
         .from(toolCatalogEntries)
         .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
+          inCompany(
+            toolCatalogEntries,
+            companyId,
             eq(toolCatalogEntries.connectionId, connectionId),
             eq(toolCatalogEntries.id, entryId),
           ),

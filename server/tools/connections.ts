@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import { mutateAccess } from "../access/mutate";
 import { logActivity } from "../activity/log-activity";
@@ -172,10 +172,7 @@ export async function listConnections(
   const rows = await selectConnectionsWithApplication(ctx.db)
     .where(
       query.applicationId
-        ? and(
-            eq(toolConnections.companyId, companyId),
-            eq(toolConnections.applicationId, query.applicationId),
-          )
+        ? inCompany(toolConnections, companyId, eq(toolConnections.applicationId, query.applicationId))
         : eq(toolConnections.companyId, companyId),
     )
     .orderBy(asc(toolApplications.name), asc(toolConnections.name));

@@ -1,7 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
 import { isValidGlob, MAX_GLOB_LENGTH } from "@/server/contracts/glob";
 import { BINDING_TARGETS, RISKS, type Risk } from "@/server/contracts/values";
@@ -148,7 +148,7 @@ async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: 
     : eq(toolProfiles.companyId, companyId);
   // The entries and bindings of the company's profiles (or of the one profile).
   const ofProfile = (t: typeof toolProfileEntries | typeof toolProfileBindings) =>
-    profileId ? and(eq(t.companyId, companyId), eq(t.profileId, profileId)) : eq(t.companyId, companyId);
+    profileId ? inCompany(t, companyId, eq(t.profileId, profileId)) : eq(t.companyId, companyId);
   const [profiles, entries, bindings, names] = await Promise.all([
     ctx.db.select().from(toolProfiles).where(where).orderBy(asc(toolProfiles.name)),
     ctx.db
@@ -342,7 +342,7 @@ async function removeProfileChild(
     async (tx) => {
       const [r] = await tx
         .delete(table)
-        .where(and(eq(table.companyId, companyId), eq(table.profileId, profileId), eq(table.id, childId)))
+        .where(inCompany(table, companyId, eq(table.profileId, profileId), eq(table.id, childId)))
         .returning({ id: table.id });
       if (!r) throw notFound(`profile ${kind}`);
       return r;
