@@ -398,17 +398,18 @@ async function appIdOf(slug: string): Promise<string> {
   return rows[0]!.id;
 }
 
-describe("ledger, audit and redaction", () => {
-  const context = () => ({
-    companyId,
-    agentId,
-    runId: null,
-    issueId: null,
-    projectId: null,
-    routineId: null,
-    sessionValid: true,
-  });
+/** An attempt's context: the demo agent, outside any run, issue, project or routine. */
+const context = () => ({
+  companyId,
+  agentId,
+  runId: null,
+  issueId: null,
+  projectId: null,
+  routineId: null,
+  sessionValid: true,
+});
 
+describe("ledger, audit and redaction", () => {
   it("100 concurrent identical idempotent attempts create exactly one ledger row", async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
@@ -601,15 +602,7 @@ describe("rate limits", () => {
       recordAttempt(database.db, {
         actorType: "agent_key",
         actorId: "t",
-        context: {
-          companyId,
-          agentId,
-          runId: null,
-          issueId: null,
-          projectId: null,
-          routineId: null,
-          sessionValid: true,
-        },
+        context: context(),
         toolName: "github__list_issues",
         arguments: {},
         now: new Date(),

@@ -45,6 +45,20 @@ async function draft(subject: string): Promise<string> {
   return (sc.draftId ?? sc.id ?? sc.draft?.id)!;
 }
 
+/** The payload of the action card of request `id` on the issue thread. */
+async function cardPayload(id: string) {
+  const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
+    issueRoute.GET,
+    "GET",
+    "/",
+    {
+      ...board(),
+      params: { issueId },
+    },
+  );
+  return thread.json.comments.find((c) => c.payload?.actionRequestId === id)?.payload;
+}
+
 async function requestSend(draftId: string) {
   const res = await agentCall({ tool: "outbox__send_email", arguments: { draftId } });
   expect(res.status, JSON.stringify(res.json)).toBe(409);
@@ -127,13 +141,7 @@ describe("action requests", () => {
       .from(toolActionRequests)
       .where(eq(toolActionRequests.id, firstId));
     expect(old).toMatchObject({ status: "superseded", supersededById: newer });
-    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
-      issueRoute.GET,
-      "GET",
-      "/",
-      { ...board(), params: { issueId } },
-    );
-    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+    expect(await cardPayload(firstId)).toMatchObject({
       status: "superseded",
       supersededBy: newer,
     });
@@ -193,13 +201,7 @@ describe("action requests", () => {
     expect(retry.status).toBe(200);
     expect(retry.json.replayed).toBe(true);
     expect(outbox.state.outbox.length - sentBefore).toBe(1);
-    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
-      issueRoute.GET,
-      "GET",
-      "/",
-      { ...board(), params: { issueId } },
-    );
-    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+    expect(await cardPayload(firstId)).toMatchObject({
       status: "executed",
     });
   });

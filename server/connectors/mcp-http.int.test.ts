@@ -106,20 +106,22 @@ function createPagedServer(): McpServer {
   return mcp;
 }
 
+const freshUpstreamState = (): UpstreamState => ({
+  initializations: 0,
+  posts: 0,
+  deletes: 0,
+  getStreams: 0,
+  executions: {},
+  authorizations: [],
+  failNextPostEchoingHeaders: false,
+  servers: new Set(),
+});
+
 async function startUpstream(
   port = 0,
   factory: (state: UpstreamState) => McpServer = createMcpServer,
 ): Promise<Upstream> {
-  const state: UpstreamState = {
-    initializations: 0,
-    posts: 0,
-    deletes: 0,
-    getStreams: 0,
-    executions: {},
-    authorizations: [],
-    failNextPostEchoingHeaders: false,
-    servers: new Set(),
-  };
+  const state = freshUpstreamState();
   const sessions = new Map<string, { server: McpServer; transport: StreamableHTTPServerTransport }>();
 
   const httpServer = http.createServer(async (req, res) => {
@@ -211,16 +213,7 @@ async function startLegacySseUpstream(): Promise<{
     if (url.pathname === "/mcp" && req.method === "GET") {
       const transport = new SSEServerTransport("/messages", res);
       transports.set(transport.sessionId, transport);
-      const server = createMcpServer({
-        initializations: 0,
-        posts: 0,
-        deletes: 0,
-        getStreams: 0,
-        executions: {},
-        authorizations: [],
-        failNextPostEchoingHeaders: false,
-        servers: new Set(),
-      });
+      const server = createMcpServer(freshUpstreamState());
       servers.add(server);
       res.on("close", () => transports.delete(transport.sessionId));
       await server.connect(transport);

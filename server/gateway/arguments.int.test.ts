@@ -106,6 +106,13 @@ afterAll(async () => {
   await closeDemoWorld(database);
 });
 
+/** What `counts()` reads after one more attempt that was refused before any card or upstream call. */
+const oneMoreAttempt = (before: Awaited<ReturnType<typeof counts>>) => ({
+  ...before,
+  invocations: before.invocations + 1,
+  events: before.events + 1,
+});
+
 async function counts() {
   const [inv] = await database.db
     .select({ n: count() })
@@ -154,12 +161,7 @@ describe("arguments are checked against the tool's input schema", () => {
       expect(res.json.error.message).toContain(c.path);
       expect(res.json.error.details.issues[0]!.path).toBe(c.path);
       const after = await counts();
-      expect(after).toEqual({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        actionRequests: before.actionRequests,
-        upstream: before.upstream,
-      });
+      expect(after).toEqual(oneMoreAttempt(before));
       await expectRecordedDenial(res.json.error.invocationId);
     });
   }
@@ -186,12 +188,7 @@ describe("arguments are checked against the tool's input schema", () => {
         expect(sc.code).toBe("arguments_invalid");
         expect(sc.issues[0]!.path).toBe(c.path);
         const after = await counts();
-        expect(after, c.name).toEqual({
-          invocations: before.invocations + 1,
-          events: before.events + 1,
-          actionRequests: before.actionRequests,
-          upstream: before.upstream,
-        });
+        expect(after, c.name).toEqual(oneMoreAttempt(before));
         await expectRecordedDenial(sc.invocationId);
       }
     } finally {
@@ -277,11 +274,7 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
       expect(res.status, JSON.stringify(res.json)).toBe(400);
       expect(res.json.error.code).toBe("invalid_request");
       expect(res.json.error.message).toContain("arguments.key");
-      expect(await counts()).toMatchObject({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        upstream: before.upstream,
-      });
+      expect(await counts()).toMatchObject(oneMoreAttempt(before));
       await expectUnstorableRow(res.json.error.invocationId);
     }
     // In the tool name too (stored with U+FFFD), and in the idempotency key.
@@ -321,11 +314,7 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
       };
       expect(message.result.isError).toBe(true);
       expect(message.result.structuredContent.code).toBe("invalid_request");
-      expect(await counts()).toMatchObject({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        upstream: before.upstream,
-      });
+      expect(await counts()).toMatchObject(oneMoreAttempt(before));
       await expectUnstorableRow(message.result.structuredContent.invocationId);
     }
   });
