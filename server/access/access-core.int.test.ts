@@ -20,6 +20,7 @@ import { hashPassword } from "@/server/auth/password";
 import type { DemoCredentials } from "@/server/core/seed";
 import { recordAttempt } from "@/server/ledger/record-attempt";
 import { call, sessionCookie } from "@/server/testing/api";
+import { agentOnlyContext } from "@/server/testing/attempt";
 import { type SeededTool, seedApplication } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { clearSnapshotCache, getAccessSnapshot } from "./snapshot";
@@ -399,15 +400,7 @@ async function appIdOf(slug: string): Promise<string> {
 }
 
 /** An attempt's context: the demo agent, outside any run, issue, project or routine. */
-const context = () => ({
-  companyId,
-  agentId,
-  runId: null,
-  issueId: null,
-  projectId: null,
-  routineId: null,
-  sessionValid: true,
-});
+const context = () => agentOnlyContext(companyId, agentId);
 
 describe("ledger, audit and redaction", () => {
   it("100 concurrent identical idempotent attempts create exactly one ledger row", async () => {
