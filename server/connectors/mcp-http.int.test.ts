@@ -17,8 +17,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { serviceRejection as rejection } from "@/server/testing/rejection";
 import { listenLoopback } from "@/server/testing/serve";
-import { ServiceError } from "../errors";
 import { McpHttpPool } from "./mcp-http";
 import type { McpHttpTarget } from "./types";
 
@@ -244,16 +244,6 @@ async function startLegacySseUpstream(): Promise<{
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
-}
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
 }
 
 let upstream: Upstream;

@@ -8,6 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection, serviceRejection } from "@/server/testing/rejection";
 import { listenLoopback } from "@/server/testing/serve";
 import { ServiceError } from "../errors";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "./guarded-fetch";
@@ -49,21 +50,6 @@ async function startServer(
         server.close(() => resolve());
       }),
   };
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a rejection");
-}
-
-async function serviceRejection(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await rejection(p);
-  if (!(err instanceof ServiceError)) throw err;
-  return err;
 }
 
 const loopbackResolver =
