@@ -22,13 +22,14 @@ import {
   activityLog,
   instanceStdioCommands,
   toolApplications,
-  toolConnections,
+  type toolConnections,
   toolStdioTemplates,
 } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
+import { insertStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from "./catalog";
@@ -77,19 +78,12 @@ async function templateRow(id: string): Promise<TemplateRow> {
 }
 
 async function makeConnection(t: TemplateRow) {
-  const [row] = await database.db
-    .insert(toolConnections)
-    .values({
-      companyId,
-      applicationId,
-      name: `c ${randomUUID().slice(0, 8)}`,
-      stdioTemplateId: t.id,
-      status: "active",
-      enabled: true,
-      healthStatus: "ok",
-    })
-    .returning();
-  return row!;
+  return insertStdioConnection(database.db, {
+    companyId,
+    applicationId,
+    templateId: t.id,
+    name: `c ${randomUUID().slice(0, 8)}`,
+  });
 }
 
 async function callTool(t: TemplateRow, conn: typeof toolConnections.$inferSelect, name: string, args = {}) {

@@ -22,7 +22,7 @@ import {
   companies,
   heartbeatRuns,
   toolApplications,
-  toolConnections,
+  type toolConnections,
   toolRuntimeSlots,
   toolStdioTemplates,
 } from "@/db/schema";
@@ -30,6 +30,7 @@ import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
+import { insertStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
@@ -94,19 +95,12 @@ async function makeTemplate(
 }
 
 async function makeConnection(t: TemplateRow = template, company = companyId, appId = applicationId) {
-  const [row] = await database.db
-    .insert(toolConnections)
-    .values({
-      companyId: company,
-      applicationId: appId,
-      name: `lab ${++connectionCounter}`,
-      stdioTemplateId: t.id,
-      status: "active",
-      enabled: true,
-      healthStatus: "ok",
-    })
-    .returning();
-  return row!;
+  return insertStdioConnection(database.db, {
+    companyId: company,
+    applicationId: appId,
+    templateId: t.id,
+    name: `lab ${++connectionCounter}`,
+  });
 }
 
 function target(
