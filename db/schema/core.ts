@@ -17,6 +17,7 @@ import {
   companyFk,
   companyId,
   companyKey,
+  companyNamedKeys,
   createdAt,
   id,
   oneOf,
@@ -126,11 +127,7 @@ export const agents = pgTable(
     status: text("status").notNull().default("active"),
     ...timestamps(),
   },
-  (t) => [
-    companyKey("agents", t.companyId, t.id),
-    unique("agents_company_name_uq").on(t.companyId, t.name),
-    oneOf("agents_status_ck", t.status, AGENT_STATUSES),
-  ],
+  (t) => [...companyNamedKeys("agents", t), oneOf("agents_status_ck", t.status, AGENT_STATUSES)],
 );
 
 export const agentApiKeys = pgTable(
@@ -161,11 +158,7 @@ export const projects = pgTable(
     status: text("status").notNull().default("active"),
     ...timestamps(),
   },
-  (t) => [
-    companyKey("projects", t.companyId, t.id),
-    unique("projects_company_name_uq").on(t.companyId, t.name),
-    oneOf("projects_status_ck", t.status, PROJECT_STATUSES),
-  ],
+  (t) => [...companyNamedKeys("projects", t), oneOf("projects_status_ck", t.status, PROJECT_STATUSES)],
 );
 
 export const routines = pgTable(

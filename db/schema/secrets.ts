@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
-import { companyFk, companyKey, createdAt, oneOf, timestamps, ts } from "./_columns";
+import { companyFk, companyKey, companyNamedKeys, createdAt, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
 import { agents, companyOwned, heartbeatRuns } from "./core";
 import { toolConnections } from "./tools";
@@ -25,8 +25,7 @@ export const companySecrets = pgTable(
     revokedAt: ts("revoked_at"),
   },
   (t) => [
-    companyKey("company_secrets", t.companyId, t.id),
-    unique("company_secrets_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("company_secrets", t),
     oneOf("company_secrets_status_ck", t.status, SECRET_STATUSES),
   ],
 );

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { companyFk, companyKey, createdAt, id, oneOf, timestamps, ts } from "./_columns";
+import { companyFk, companyKey, companyNamedKeys, createdAt, id, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
 import { agents, approvals, companyOwned, issues, projects, routines } from "./core";
 import {
@@ -166,8 +166,7 @@ export const toolStdioTemplates = pgTable(
     disabledAt: ts("disabled_at"),
   },
   (t) => [
-    companyKey("tool_stdio_templates", t.companyId, t.id),
-    unique("tool_stdio_templates_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("tool_stdio_templates", t),
     oneOf("tool_stdio_templates_cwd_policy_ck", t.cwdPolicy, STDIO_CWD_POLICIES),
     oneOf("tool_stdio_templates_status_ck", t.status, TEMPLATE_STATUSES),
   ],
@@ -269,8 +268,7 @@ export const toolProfiles = pgTable(
     ...timestamps(),
   },
   (t) => [
-    companyKey("tool_profiles", t.companyId, t.id),
-    unique("tool_profiles_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("tool_profiles", t),
     oneOf("tool_profiles_status_ck", t.status, PROFILE_STATUSES),
   ],
 );
