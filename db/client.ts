@@ -4,6 +4,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { processSingleton } from "../server/config/process-singleton";
 import * as schema from "./schema";
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -287,22 +288,18 @@ export async function migrateDatabase(url: string, migrationsFolder = MIGRATIONS
   }
 }
 
-type GlobalDb = typeof globalThis & { __paperclipDb?: Database };
-
 /**
  * The process-wide database for the running app. Requires DATABASE_URL; `npm start` sets it
- * (to the embedded server when the operator did not). Kept on globalThis so dev reloads reuse it.
+ * (to the embedded server when the operator did not). A process singleton, so dev reloads reuse it.
  */
 export function getDb(): Db {
-  const g = globalThis as GlobalDb;
-  if (!g.__paperclipDb) {
+  return processSingleton("db", () => {
     const url = process.env.DATABASE_URL;
     if (!url) {
       throw new Error(
         "DATABASE_URL is not set: start the app with `npm start`, which provides the embedded database",
       );
     }
-    g.__paperclipDb = openDatabase(url, { max: Number(process.env.PAPERCLIP_DB_POOL ?? 10) });
-  }
-  return g.__paperclipDb.db;
+    return openDatabase(url, { max: Number(process.env.PAPERCLIP_DB_POOL ?? 10) });
+  }).db;
 }

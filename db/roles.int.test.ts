@@ -5,7 +5,7 @@ import { seedDemoIfEmpty } from "@/server/core/seed";
 import { inspectDatabaseRole } from "@/server/http/doctor";
 import { migrateDatabase } from "./client";
 import { APPEND_ONLY_TABLES, ensureLoginRole, roleOf } from "./roles";
-import { createTestDatabase } from "./test/database";
+import { createTestDatabase, pgCode } from "./test/database";
 
 /**
  * Least privilege in PostgreSQL (docs/security.md, "Database roles"): the role the app runs
@@ -16,16 +16,6 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: postgres.Sql;
 let owner: postgres.Sql;
 let companyId: string;
-
-async function pgCode(promise: PromiseLike<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (err) {
-    const e = err as { code?: string; cause?: { code?: string } };
-    return e.cause?.code ?? e.code;
-  }
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();

@@ -5,6 +5,7 @@
  */
 import { openDatabase } from "../db/client";
 import { recordAttempt } from "../server/ledger/record-attempt";
+import { agentOnlyContext } from "../server/testing/attempt";
 
 const env = (name: string) => {
   const v = process.env[name];
@@ -34,15 +35,7 @@ try {
       recordAttempt(database.db, {
         actorType: "agent_key",
         actorId: `worker-${process.pid}`,
-        context: {
-          companyId,
-          agentId,
-          runId: null,
-          issueId: null,
-          projectId: null,
-          routineId: null,
-          sessionValid: true,
-        },
+        context: agentOnlyContext(companyId, agentId),
         toolName: env("WORKER_TOOL"),
         // Distinct arguments: each attempt is its own invocation (no idempotent de-duplication).
         arguments: { title: `race ${process.pid} ${i}` },

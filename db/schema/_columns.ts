@@ -13,6 +13,9 @@ export const createdAt = () =>
 export const updatedAt = () =>
   timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
+/** `created_at` and `updated_at`, both set to now on insert (spread into a table's columns). */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });
+
 /** A nullable timestamp with time zone. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -44,3 +47,13 @@ export const companyFk = (
 /** The `(company_id, id)` key that composite company-bounded references point at. */
 export const companyKey = (table: string, companyCol: AnyPgColumn, idCol: AnyPgColumn) =>
   unique(`${table}_company_id_id_uq`).on(companyCol, idCol);
+
+/**
+ * The keys of a company-scoped table whose rows are named uniquely per company: the
+ * `(company_id, id)` key (`companyKey`) and a unique `(company_id, name)` (spread into the
+ * table's extras).
+ */
+export const companyNamedKeys = (
+  table: string,
+  t: { companyId: AnyPgColumn; id: AnyPgColumn; name: AnyPgColumn },
+) => [companyKey(table, t.companyId, t.id), unique(`${table}_company_name_uq`).on(t.companyId, t.name)];

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { createdAt, id, ts, updatedAt } from "./_columns";
+import { createdAt, id, timestamps, ts, updatedAt } from "./_columns";
 
 /**
  * Board users. Global (not company-scoped): one person can belong to several companies
@@ -18,8 +18,7 @@ export const users = pgTable(
     passwordHash: text("password_hash"),
     disabledAt: ts("disabled_at"),
     lastSignInAt: ts("last_sign_in_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`)],
 );

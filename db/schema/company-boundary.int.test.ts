@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../test/database";
+import { createTestDatabase, pgCode } from "../test/database";
 import {
   agents,
   companies,
@@ -70,17 +70,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.drop();
 });
-
-/** The PostgreSQL error code of a failed statement. */
-async function pgCode(promise: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (err) {
-    const e = err as { code?: string; cause?: { code?: string } };
-    return e.cause?.code ?? e.code;
-  }
-}
 
 /** Foreign keys from a company-scoped table to companies or to another company-scoped table. */
 async function companyScopedForeignKeys() {

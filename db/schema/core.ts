@@ -13,7 +13,18 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import {
+  companyFk,
+  companyId,
+  companyKey,
+  companyNamedKeys,
+  createdAt,
+  id,
+  oneOf,
+  timestamps,
+  ts,
+  updatedAt,
+} from "./_columns";
 import { users } from "./auth";
 import {
   ACTOR_TYPES,
@@ -48,23 +59,31 @@ export const companies = pgTable(
      * default (two people); when used, the approval records it (`owner_self_approved`).
      */
     ownerMaySelfApprove: boolean("owner_may_self_approve").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("companies_slug_uq").on(t.slug)],
 );
 
+/**
+ * The first columns of every company-scoped table: its `id` and the owning company, deleted
+ * with it (spread into a table's columns; `companyKey` and `companyFk` build on the pair).
+ */
+export function companyOwned() {
+  return {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+  };
+}
+
 export const companyMemberships = pgTable(
   "company_memberships",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role").$type<(typeof MEMBERSHIP_ROLES)[number]>().notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     unique("company_memberships_company_user_uq").on(t.companyId, t.userId),
@@ -80,8 +99,7 @@ export const companyMemberships = pgTable(
 export const boardApiKeys = pgTable(
   "board_api_keys",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     role: text("role").$type<"admin" | "member" | "viewer">().notNull(),
@@ -101,28 +119,21 @@ export const boardApiKeys = pgTable(
 export const agents = pgTable(
   "agents",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     title: text("title"),
     description: text("description"),
     adapterType: text("adapter_type").notNull().default("generic"),
     status: text("status").$type<(typeof AGENT_STATUSES)[number]>().notNull().default("active"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
-  (t) => [
-    companyKey("agents", t.companyId, t.id),
-    unique("agents_company_name_uq").on(t.companyId, t.name),
-    oneOf("agents_status_ck", t.status, AGENT_STATUSES),
-  ],
+  (t) => [...companyNamedKeys("agents", t), oneOf("agents_status_ck", t.status, AGENT_STATUSES)],
 );
 
 export const agentApiKeys = pgTable(
   "agent_api_keys",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     agentId: uuid("agent_id").notNull(),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
@@ -141,26 +152,19 @@ export const agentApiKeys = pgTable(
 export const projects = pgTable(
   "projects",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     status: text("status").$type<(typeof PROJECT_STATUSES)[number]>().notNull().default("active"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
-  (t) => [
-    companyKey("projects", t.companyId, t.id),
-    unique("projects_company_name_uq").on(t.companyId, t.name),
-    oneOf("projects_status_ck", t.status, PROJECT_STATUSES),
-  ],
+  (t) => [...companyNamedKeys("projects", t), oneOf("projects_status_ck", t.status, PROJECT_STATUSES)],
 );
 
 export const routines = pgTable(
   "routines",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     projectId: uuid("project_id"),
     agentId: uuid("agent_id"),
     name: text("name").notNull(),
@@ -168,8 +172,7 @@ export const routines = pgTable(
     /** Cron expression (five fields) or null for manually triggered routines. */
     schedule: text("schedule"),
     status: text("status").$type<(typeof ROUTINE_STATUSES)[number]>().notNull().default("active"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("routines", t.companyId, t.id),
@@ -182,8 +185,7 @@ export const routines = pgTable(
 export const issues = pgTable(
   "issues",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     number: integer("number").notNull(),
     title: text("title").notNull(),
     body: text("body").notNull().default(""),
@@ -193,8 +195,7 @@ export const issues = pgTable(
     parentId: uuid("parent_id"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdByAgentId: uuid("created_by_agent_id"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("issues", t.companyId, t.id),
@@ -215,8 +216,7 @@ export const issues = pgTable(
 export const issueComments = pgTable(
   "issue_comments",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     issueId: uuid("issue_id").notNull(),
     authorType: text("author_type").$type<(typeof COMMENT_AUTHOR_TYPES)[number]>().notNull(),
     authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
@@ -225,8 +225,7 @@ export const issueComments = pgTable(
     body: text("body").notNull().default(""),
     /** Structured content, e.g. an action card's request id and status. Never secrets. */
     payload: jsonb("payload").$type<Record<string, unknown>>(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("issue_comments", t.companyId, t.id),
@@ -249,16 +248,14 @@ export const issueComments = pgTable(
 export const issueDocuments = pgTable(
   "issue_documents",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     issueId: uuid("issue_id").notNull(),
     key: text("key").notNull(),
     body: text("body").notNull().default(""),
     revision: integer("revision").notNull().default(1),
     updatedByUserId: uuid("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
     updatedByAgentId: uuid("updated_by_agent_id"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("issue_documents", t.companyId, t.id),
@@ -272,8 +269,7 @@ export const issueDocuments = pgTable(
 export const heartbeatRuns = pgTable(
   "heartbeat_runs",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     agentId: uuid("agent_id").notNull(),
     issueId: uuid("issue_id"),
     projectId: uuid("project_id"),
@@ -311,8 +307,7 @@ export const heartbeatRuns = pgTable(
 export const approvals = pgTable(
   "approvals",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     kind: text("kind").notNull(),
     status: text("status").$type<(typeof APPROVAL_STATUSES)[number]>().notNull().default("pending"),
     title: text("title").notNull(),
@@ -329,8 +324,7 @@ export const approvals = pgTable(
     /** The proposer accepted it themselves under the company's owner exemption. */
     ownerSelfApproved: boolean("owner_self_approved").notNull().default(false),
     expiresAt: ts("expires_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("approvals", t.companyId, t.id),

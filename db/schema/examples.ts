@@ -1,6 +1,6 @@
 import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { companyFk, companyId, createdAt, id, oneOf, ts } from "./_columns";
-import { companies } from "./core";
+import { companyFk, createdAt, oneOf, ts } from "./_columns";
+import { companyOwned } from "./core";
 import { toolConnections } from "./tools";
 
 /**
@@ -13,8 +13,7 @@ import { toolConnections } from "./tools";
 export const exampleCredentials = pgTable(
   "example_credentials",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     connectionId: uuid("connection_id").notNull(),
     fixture: text("fixture").$type<"echo" | "todo" | "outbox" | "social">().notNull(),
     /** hex SHA-256 of the credential; the credential itself is never stored outside the secret. */

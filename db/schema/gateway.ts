@@ -13,12 +13,23 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { ActionRequestPreview } from "../../server/contracts/api/approvals";
-import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import {
+  companyFk,
+  companyId,
+  companyKey,
+  createdAt,
+  id,
+  oneOf,
+  timestamps,
+  ts,
+  updatedAt,
+} from "./_columns";
 import { users } from "./auth";
 import {
   agents,
   approvals,
   companies,
+  companyOwned,
   heartbeatRuns,
   issueComments,
   issues,
@@ -39,8 +50,7 @@ import {
 export const toolGatewaySessions = pgTable(
   "tool_gateway_sessions",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     agentId: uuid("agent_id").notNull(),
     runId: uuid("run_id").notNull(),
     issueId: uuid("issue_id"),
@@ -74,8 +84,7 @@ export const toolGatewaySessions = pgTable(
 export const toolRuntimeSlots = pgTable(
   "tool_runtime_slots",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     connectionId: uuid("connection_id").notNull(),
     templateId: uuid("template_id"),
     kind: text("kind").notNull().default("stdio"),
@@ -98,8 +107,7 @@ export const toolRuntimeSlots = pgTable(
     startedAt: ts("started_at"),
     lastUsedAt: ts("last_used_at"),
     stoppedAt: ts("stopped_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     /** The supervising server process (`host/pid/start ticks`): orphan reaping skips live owners. */
     supervisorId: text("supervisor_id"),
     /** The last lines of the slot's stderr, redacted and bounded, saved when it stops or crashes. */
@@ -126,8 +134,7 @@ export const toolRuntimeSlots = pgTable(
 export const toolInvocations = pgTable(
   "tool_invocations",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     runId: uuid("run_id"),
     issueId: uuid("issue_id"),
     agentId: uuid("agent_id"),
@@ -215,8 +222,7 @@ export const toolInvocations = pgTable(
 export const toolActionRequests = pgTable(
   "tool_action_requests",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     invocationId: uuid("invocation_id").notNull(),
     runId: uuid("run_id"),
     agentId: uuid("agent_id"),
@@ -256,8 +262,7 @@ export const toolActionRequests = pgTable(
     decisionNote: text("decision_note"),
     executedAt: ts("executed_at"),
     executionInvocationId: uuid("execution_invocation_id"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_action_requests", t.companyId, t.id),
@@ -355,8 +360,7 @@ export const toolCallEvents = pgTable(
 export const toolRateLimitCounters = pgTable(
   "tool_rate_limit_counters",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     policyId: uuid("policy_id").notNull(),
     scopeKey: text("scope_key").notNull(),
     tokens: doublePrecision("tokens").notNull(),
@@ -377,8 +381,7 @@ export const toolRateLimitCounters = pgTable(
 export const toolResultArtifacts = pgTable(
   "tool_result_artifacts",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     invocationId: uuid("invocation_id").notNull(),
     contentType: text("content_type").notNull().default("application/json"),
     content: text("content").notNull(),

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
-import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import { companyFk, companyKey, companyNamedKeys, createdAt, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
-import { agents, companies, heartbeatRuns } from "./core";
+import { agents, companyOwned, heartbeatRuns } from "./core";
 import { toolConnections } from "./tools";
 import { ACTOR_TYPES, SECRET_ACCESS_OUTCOMES, SECRET_PLACEMENTS, SECRET_STATUSES } from "./values";
 
@@ -13,8 +13,7 @@ import { ACTOR_TYPES, SECRET_ACCESS_OUTCOMES, SECRET_PLACEMENTS, SECRET_STATUSES
 export const companySecrets = pgTable(
   "company_secrets",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     provider: text("provider").notNull().default("local"),
@@ -22,13 +21,11 @@ export const companySecrets = pgTable(
     status: text("status").$type<(typeof SECRET_STATUSES)[number]>().notNull().default("active"),
     currentVersion: integer("current_version"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     revokedAt: ts("revoked_at"),
   },
   (t) => [
-    companyKey("company_secrets", t.companyId, t.id),
-    unique("company_secrets_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("company_secrets", t),
     oneOf("company_secrets_status_ck", t.status, SECRET_STATUSES),
   ],
 );
@@ -37,8 +34,7 @@ export const companySecrets = pgTable(
 export const companySecretVersions = pgTable(
   "company_secret_versions",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     secretId: uuid("secret_id").notNull(),
     version: integer("version").notNull(),
     ciphertext: text("ciphertext").notNull(),
@@ -67,8 +63,7 @@ export const companySecretVersions = pgTable(
 export const companySecretBindings = pgTable(
   "company_secret_bindings",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     secretId: uuid("secret_id").notNull(),
     connectionId: uuid("connection_id").notNull(),
     placement: text("placement").$type<(typeof SECRET_PLACEMENTS)[number]>().notNull(),
@@ -101,8 +96,7 @@ export const companySecretBindings = pgTable(
 export const companySecretAccessEvents = pgTable(
   "company_secret_access_events",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     secretId: uuid("secret_id").notNull(),
     version: integer("version"),
     connectionId: uuid("connection_id"),

@@ -20,9 +20,9 @@ import type {
   PolicyConditions,
   PolicySelectors,
 } from "../../server/contracts/policy-schema";
-import { companyFk, companyId, companyKey, createdAt, id, oneOf, ts, updatedAt } from "./_columns";
+import { companyFk, companyKey, companyNamedKeys, createdAt, id, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
-import { agents, approvals, companies, issues, projects, routines } from "./core";
+import { agents, approvals, companyOwned, issues, projects, routines } from "./core";
 import {
   APPLICATION_STATUSES,
   APPLICATION_TYPES,
@@ -47,8 +47,7 @@ import {
 export const toolApplications = pgTable(
   "tool_applications",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     /** Stable, namespacing slug: agents see tools as `<slug>__<tool>`. */
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -57,8 +56,7 @@ export const toolApplications = pgTable(
     status: text("status").$type<(typeof APPLICATION_STATUSES)[number]>().notNull().default("active"),
     ownerUserId: uuid("owner_user_id").references(() => users.id, { onDelete: "set null" }),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     archivedAt: ts("archived_at"),
   },
   (t) => [
@@ -109,8 +107,7 @@ export const instanceStdioCommands = pgTable(
     /** Seeded by the product (its own fixture servers). */
     builtin: boolean("builtin").notNull().default(false),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     unique("instance_stdio_commands_key_uq").on(t.key),
@@ -131,8 +128,7 @@ export const instanceStdioCommands = pgTable(
 export const toolStdioTemplates = pgTable(
   "tool_stdio_templates",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     command: text("command").notNull(),
@@ -153,13 +149,11 @@ export const toolStdioTemplates = pgTable(
       .default({ args: {}, env: {} }),
     status: text("status").$type<(typeof TEMPLATE_STATUSES)[number]>().notNull().default("active"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     disabledAt: ts("disabled_at"),
   },
   (t) => [
-    companyKey("tool_stdio_templates", t.companyId, t.id),
-    unique("tool_stdio_templates_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("tool_stdio_templates", t),
     oneOf("tool_stdio_templates_cwd_policy_ck", t.cwdPolicy, STDIO_CWD_POLICIES),
     oneOf("tool_stdio_templates_status_ck", t.status, TEMPLATE_STATUSES),
   ],
@@ -169,8 +163,7 @@ export const toolStdioTemplates = pgTable(
 export const toolConnections = pgTable(
   "tool_connections",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     applicationId: uuid("application_id").notNull(),
     name: text("name").notNull(),
     /** MVP: managed company connections only (personal connections are deferred). */
@@ -194,8 +187,7 @@ export const toolConnections = pgTable(
     catalogReviewedAt: ts("catalog_reviewed_at"),
     disabledReason: text("disabled_reason"),
     lastUsedAt: ts("last_used_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     archivedAt: ts("archived_at"),
   },
   (t) => [
@@ -213,8 +205,7 @@ export const toolConnections = pgTable(
 export const toolCatalogEntries = pgTable(
   "tool_catalog_entries",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     connectionId: uuid("connection_id").notNull(),
     kind: text("kind").$type<(typeof CATALOG_KINDS)[number]>().notNull().default("tool"),
     name: text("name").notNull(),
@@ -240,8 +231,7 @@ export const toolCatalogEntries = pgTable(
     reviewedByUserId: uuid("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
     firstSeenAt: ts("first_seen_at").notNull().defaultNow(),
     lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_catalog_entries", t.companyId, t.id),
@@ -261,17 +251,14 @@ export const toolCatalogEntries = pgTable(
 export const toolProfiles = pgTable(
   "tool_profiles",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     status: text("status").$type<(typeof PROFILE_STATUSES)[number]>().notNull().default("active"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
-    companyKey("tool_profiles", t.companyId, t.id),
-    unique("tool_profiles_company_name_uq").on(t.companyId, t.name),
+    ...companyNamedKeys("tool_profiles", t),
     oneOf("tool_profiles_status_ck", t.status, PROFILE_STATUSES),
   ],
 );
@@ -283,8 +270,7 @@ export const toolProfiles = pgTable(
 export const toolProfileEntries = pgTable(
   "tool_profile_entries",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     profileId: uuid("profile_id").notNull(),
     mode: text("mode").$type<(typeof PROFILE_ENTRY_MODES)[number]>().notNull().default("include"),
     selectorType: text("selector_type").$type<(typeof PROFILE_SELECTOR_TYPES)[number]>().notNull(),
@@ -334,8 +320,7 @@ export const toolProfileEntries = pgTable(
 export const toolProfileBindings = pgTable(
   "tool_profile_bindings",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     profileId: uuid("profile_id").notNull(),
     targetType: text("target_type").$type<(typeof BINDING_TARGETS)[number]>().notNull(),
     projectId: uuid("project_id"),
@@ -379,8 +364,7 @@ export const toolProfileBindings = pgTable(
 export const toolPolicies = pgTable(
   "tool_policies",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     name: text("name").notNull(),
     description: text("description"),
     kind: text("kind").notNull(),
@@ -390,8 +374,7 @@ export const toolPolicies = pgTable(
     /** Kind-specific settings: rate-limit window and count, redaction paths, approval expiry. */
     effect: jsonb("effect").$type<PolicyEffect>().notNull().default({}),
     enabled: boolean("enabled").notNull().default(true),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_policies", t.companyId, t.id),
@@ -405,8 +388,7 @@ export const toolPolicies = pgTable(
 export const toolTrustRules = pgTable(
   "tool_trust_rules",
   {
-    id: id(),
-    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    ...companyOwned(),
     catalogEntryId: uuid("catalog_entry_id").notNull(),
     toolName: text("tool_name").notNull(),
     /** Pinned: the rule stops matching when the tool's schema changes. */
@@ -432,8 +414,7 @@ export const toolTrustRules = pgTable(
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     revokedByUserId: uuid("revoked_by_user_id").references(() => users.id, { onDelete: "set null" }),
     revokedAt: ts("revoked_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     companyKey("tool_trust_rules", t.companyId, t.id),

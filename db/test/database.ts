@@ -47,3 +47,14 @@ export async function createTestDatabase(): Promise<
     },
   };
 }
+
+/** The PostgreSQL error code (SQLSTATE) a statement failed with, or undefined when it succeeded. */
+export async function pgCode(promise: PromiseLike<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (err) {
+    const e = err as { code?: string; cause?: { code?: string } };
+    return e.cause?.code ?? e.code;
+  }
+}

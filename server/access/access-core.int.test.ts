@@ -15,13 +15,14 @@ import * as profileRoute from "@/app/api/companies/[companyId]/tools/profiles/[p
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import { activityLog, companies, toolCallEvents, toolInvocations, toolPolicies, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { hashPassword } from "@/server/auth/password";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { recordAttempt } from "@/server/ledger/record-attempt";
 import { call, sessionCookie } from "@/server/testing/api";
+import { agentOnlyContext } from "@/server/testing/attempt";
 import { type SeededTool, seedApplication } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { clearSnapshotCache, getAccessSnapshot } from "./snapshot";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -35,10 +36,8 @@ const base = () => `/api/companies/${companyId}/tools`;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
   clearSnapshotCache();
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   agentId = demo.agents[0]!.id;
   github = (
@@ -53,8 +52,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 async function effectiveToolNames(query: Record<string, string> = {}) {
@@ -401,17 +399,10 @@ async function appIdOf(slug: string): Promise<string> {
   return rows[0]!.id;
 }
 
-describe("ledger, audit and redaction", () => {
-  const context = () => ({
-    companyId,
-    agentId,
-    runId: null,
-    issueId: null,
-    projectId: null,
-    routineId: null,
-    sessionValid: true,
-  });
+/** An attempt's context: the demo agent, outside any run, issue, project or routine. */
+const context = () => agentOnlyContext(companyId, agentId);
 
+describe("ledger, audit and redaction", () => {
   it("100 concurrent identical idempotent attempts create exactly one ledger row", async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
@@ -610,15 +601,7 @@ describe("rate limits", () => {
       recordAttempt(database.db, {
         actorType: "agent_key",
         actorId: "t",
-        context: {
-          companyId,
-          agentId,
-          runId: null,
-          issueId: null,
-          projectId: null,
-          routineId: null,
-          sessionValid: true,
-        },
+        context: context(),
         toolName: "github__list_issues",
         arguments: {},
         now: new Date(),

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { LRUCache } from "lru-cache";
+import { processSingleton } from "../config/process-singleton";
 import { jsonShapeProblem } from "../contracts/json-shape";
 
 // Arguments are checked against the catalog entry's input schema before any policy, approval
@@ -32,19 +33,15 @@ function newAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
   return ajv;
 }
 
-type Holder = typeof globalThis & {
-  __paperclipArgAjv?: { draft07: Ajv; draft2020: Ajv };
-  __paperclipArgValidators?: LRUCache<string, Compiled>;
-};
-const g = globalThis as Holder;
-g.__paperclipArgAjv ??= { draft07: newAjv(Ajv), draft2020: newAjv(Ajv2020 as unknown as typeof Ajv) };
-const instances = g.__paperclipArgAjv;
+const instances = processSingleton("argAjv", () => ({
+  draft07: newAjv(Ajv),
+  draft2020: newAjv(Ajv2020 as unknown as typeof Ajv),
+}));
 
 export type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; problem: string };
 
 /** Compiled validators by schema hash (bounded; an evicted schema is compiled again on use). */
-g.__paperclipArgValidators ??= new LRUCache<string, Compiled>({ max: 2000 });
-const validators = g.__paperclipArgValidators;
+const validators = processSingleton("argValidators", () => new LRUCache<string, Compiled>({ max: 2000 }));
 
 /**
  * Why an upstream input schema cannot be used (too deep, too large, not an object, an

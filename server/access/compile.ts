@@ -70,59 +70,28 @@ export const qualifiedName = (slug: string, tool: string) => `${slug}__${tool}`;
 
 function compilePolicy(p: SnapshotPolicy): CompiledPolicy {
   const name = p.name ?? p.id;
+  /** A policy that cannot be used: it matches wherever its selectors do, and denies. */
+  const broken = (
+    selectors: PolicySelectors | null,
+    problem: string,
+    priority = p.priority,
+  ): CompiledPolicy => ({
+    ok: false,
+    id: p.id,
+    name,
+    priority,
+    selectors,
+    problem,
+  });
   const selectors = PolicySelectors.safeParse(p.selectors ?? {});
-  if (!selectors.success) {
-    return {
-      ok: false,
-      id: p.id,
-      name,
-      priority: p.priority,
-      selectors: null,
-      problem: "selectors are malformed",
-    };
-  }
-  if (!isKnownPolicyKind(p.kind)) {
-    return {
-      ok: false,
-      id: p.id,
-      name,
-      priority: p.priority,
-      selectors: selectors.data,
-      problem: `unknown policy kind \`${String(p.kind).slice(0, 40)}\``,
-    };
-  }
+  if (!selectors.success) return broken(null, "selectors are malformed");
+  if (!isKnownPolicyKind(p.kind))
+    return broken(selectors.data, `unknown policy kind \`${String(p.kind).slice(0, 40)}\``);
   const conditions = PolicyConditions.safeParse(p.conditions ?? {});
-  if (!conditions.success) {
-    return {
-      ok: false,
-      id: p.id,
-      name,
-      priority: p.priority,
-      selectors: selectors.data,
-      problem: "conditions are malformed",
-    };
-  }
+  if (!conditions.success) return broken(selectors.data, "conditions are malformed");
   const effect = parsePolicyEffect(p.kind, p.effect);
-  if (!effect.success) {
-    return {
-      ok: false,
-      id: p.id,
-      name,
-      priority: p.priority,
-      selectors: selectors.data,
-      problem: "effect is malformed",
-    };
-  }
-  if (!Number.isFinite(p.priority)) {
-    return {
-      ok: false,
-      id: p.id,
-      name,
-      priority: 0,
-      selectors: selectors.data,
-      problem: "priority is not a number",
-    };
-  }
+  if (!effect.success) return broken(selectors.data, "effect is malformed");
+  if (!Number.isFinite(p.priority)) return broken(selectors.data, "priority is not a number", 0);
   return {
     ok: true,
     id: p.id,

@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import { inCompany } from "@/db/join";
 import { toolRateLimitCounters } from "@/db/schema";
 import type { RateLimitState } from "./types";
 
@@ -68,8 +69,9 @@ export async function readTokens(
     })
     .from(toolRateLimitCounters)
     .where(
-      and(
-        eq(toolRateLimitCounters.companyId, companyId),
+      inCompany(
+        toolRateLimitCounters,
+        companyId,
         inArray(
           toolRateLimitCounters.policyId,
           states.map((s) => s.policyId),

@@ -13,6 +13,7 @@ import {
   toolStdioTemplates,
   toolTrustRules,
 } from "@/db/schema";
+import { processSingleton } from "../config/process-singleton";
 import { databaseBreaker } from "../database/breaker";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
@@ -261,19 +262,13 @@ export async function loadAccessSnapshot(
 }
 
 type SnapshotCache = Map<string, { version: number; snapshot: AccessSnapshot }>;
-const g = globalThis as typeof globalThis & {
-  __paperclipSnapshotCache?: SnapshotCache;
-  __paperclipSnapshotLoads?: Map<string, Promise<AccessSnapshot>>;
-};
-g.__paperclipSnapshotCache ??= new Map();
-g.__paperclipSnapshotLoads ??= new Map();
-const cache: SnapshotCache = g.__paperclipSnapshotCache;
-const inFlight = g.__paperclipSnapshotLoads;
-if (!(g as { __paperclipSnapshotHook?: true }).__paperclipSnapshotHook) {
-  (g as { __paperclipSnapshotHook?: true }).__paperclipSnapshotHook = true;
+const cache: SnapshotCache = processSingleton("snapshotCache", () => new Map());
+const inFlight: Map<string, Promise<AccessSnapshot>> = processSingleton("snapshotLoads", () => new Map());
+processSingleton("snapshotRecoveryHook", () => {
   // After an outage nothing cached from before it is trusted: the next call reloads.
   databaseBreaker().onRecovered(() => cache.clear());
-}
+  return true;
+});
 
 /**
  * The company's snapshot, from this process's cache when the database's access version still

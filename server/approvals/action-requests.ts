@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, lte, ne, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { issueComments, toolActionRequests } from "@/db/schema";
 import type { Decision } from "../access/types";
 import { recordToolEvents } from "../audit/record-event";
@@ -54,7 +55,7 @@ export async function updateCard(
       payload: sql`coalesce(${issueComments.payload}, '{}'::jsonb) || ${JSON.stringify(patch)}::jsonb`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(issueComments.companyId, r.companyId), eq(issueComments.id, r.commentId)));
+    .where(companyRow(issueComments, r.companyId, r.commentId));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -44,12 +45,7 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
   const [artifact] = await db
     .select({ content: toolResultArtifacts.content })
     .from(toolResultArtifacts)
-    .where(
-      and(
-        eq(toolResultArtifacts.companyId, r.companyId),
-        eq(toolResultArtifacts.invocationId, r.invocationId),
-      ),
-    )
+    .where(inCompany(toolResultArtifacts, r.companyId, eq(toolResultArtifacts.invocationId, r.invocationId)))
     .orderBy(desc(toolResultArtifacts.createdAt))
     .limit(1);
   if (!artifact) return replayedOutcome(current);
@@ -190,8 +186,9 @@ async function runApproved(
     .update(toolActionRequests)
     .set({ status: "executing", updatedAt: now })
     .where(
-      and(
-        eq(toolActionRequests.companyId, r.companyId),
+      inCompany(
+        toolActionRequests,
+        r.companyId,
         eq(toolActionRequests.id, r.id),
         eq(toolActionRequests.status, "approved"),
       ),
@@ -254,7 +251,7 @@ export async function executeActionRequest(ctx: ServiceContext, companyId: strin
   const [run] = await ctx.db
     .select({ projectId: heartbeatRuns.projectId, routineId: heartbeatRuns.routineId })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, r.runId!)));
+    .where(inCompany(heartbeatRuns, companyId, eq(heartbeatRuns.id, r.runId!)));
   const ex: ExecContext = {
     companyId,
     agentId: r.agentId!,
@@ -284,10 +281,7 @@ export async function consumeApprovalForAgent(
     .select()
     .from(toolActionRequests)
     .where(
-      and(
-        eq(toolActionRequests.companyId, gw.companyId),
-        eq(toolActionRequests.id, input.approvedActionRequestId!),
-      ),
+      inCompany(toolActionRequests, gw.companyId, eq(toolActionRequests.id, input.approvedActionRequestId!)),
     );
   // Not an attempt on the request's invocation (another run's, another call): audited on
   // its own, without an invocation.

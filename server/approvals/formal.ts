@@ -1,6 +1,7 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from "@/db/schema";
 import type { FormalApproval } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
@@ -108,8 +109,9 @@ async function applyApproval(
           : { status: "revoked", revokedAt: now, updatedAt: now },
       )
       .where(
-        and(
-          eq(toolTrustRules.companyId, companyId),
+        inCompany(
+          toolTrustRules,
+          companyId,
           eq(toolTrustRules.id, payload.trustRuleId),
           eq(toolTrustRules.status, "pending_approval"),
         ),
@@ -119,7 +121,7 @@ async function applyApproval(
     await tx
       .update(toolPolicies)
       .set({ enabled: true, updatedAt: now })
-      .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, payload.policyId)));
+      .where(companyRow(toolPolicies, companyId, payload.policyId));
   }
   await bumpAccessVersion(tx, companyId);
 }
@@ -157,7 +159,7 @@ export async function decideFormalApproval(
     const [a] = await tx
       .select()
       .from(approvals)
-      .where(and(eq(approvals.companyId, companyId), eq(approvals.id, approvalId)))
+      .where(companyRow(approvals, companyId, approvalId))
       .for("update");
     if (!a) throw notFound("approval");
     if (a.status !== "pending") throw conflict("approval_decided", `the approval is already \`${a.status}\``);

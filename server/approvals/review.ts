@@ -1,6 +1,7 @@
 import { and, desc, eq, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolActionRequests, toolInvocations } from "@/db/schema";
 import type { ActionRequest as ActionRequestSchema } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
@@ -69,7 +70,7 @@ export async function loadRequest(db: Db | Tx, companyId: string, id: string, lo
   const q = db
     .select()
     .from(toolActionRequests)
-    .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.id, id)));
+    .where(companyRow(toolActionRequests, companyId, id));
   const [row] = lock ? await q.for("update") : await q;
   if (!row) throw notFound("action request");
   return row;
@@ -138,7 +139,7 @@ async function recordDecision(
         ? { approvalState: "approved", updatedAt: now }
         : { approvalState: "declined", executionStatus: "denied", updatedAt: now },
     )
-    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, r.invocationId)));
+    .where(companyRow(toolInvocations, companyId, r.invocationId));
   // The card names the person who decided (a board key's creator, not the key).
   await updateCard(tx, r, {
     status: decision,

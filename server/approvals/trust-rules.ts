@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolTrustRules } from "@/db/schema";
 import type { TrustRule, TrustRuleCreated } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
@@ -36,7 +37,7 @@ export async function createTrustRuleFromRequest(
   const [ar] = await ctx.db
     .select()
     .from(toolActionRequests)
-    .where(and(eq(toolActionRequests.companyId, companyId), eq(toolActionRequests.id, actionRequestId)));
+    .where(companyRow(toolActionRequests, companyId, actionRequestId));
   if (!ar) throw notFound("action request");
   if (ar.status !== "executed")
     throw conflict("approval_not_executed", "only an executed approval can become a trust rule");
@@ -47,7 +48,7 @@ export async function createTrustRuleFromRequest(
     const [run] = await ctx.db
       .select({ projectId: heartbeatRuns.projectId })
       .from(heartbeatRuns)
-      .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, ar.runId!)));
+      .where(inCompany(heartbeatRuns, companyId, eq(heartbeatRuns.id, ar.runId!)));
     projectId = run?.projectId ?? null;
     if (!projectId) throw invalidRequest("the approved call's run has no project; choose another scope");
   }
@@ -124,8 +125,9 @@ export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ru
         updatedAt: now,
       })
       .where(
-        and(
-          eq(toolTrustRules.companyId, companyId),
+        inCompany(
+          toolTrustRules,
+          companyId,
           eq(toolTrustRules.id, ruleId),
           inArray(toolTrustRules.status, ["active", "pending_approval"]),
         ),
@@ -135,7 +137,7 @@ export async function revokeTrustRule(ctx: ServiceContext, companyId: string, ru
       const [exists] = await tx
         .select({ status: toolTrustRules.status })
         .from(toolTrustRules)
-        .where(and(eq(toolTrustRules.companyId, companyId), eq(toolTrustRules.id, ruleId)));
+        .where(companyRow(toolTrustRules, companyId, ruleId));
       if (!exists) throw notFound("trust rule");
       return { id: ruleId, status: exists.status };
     }

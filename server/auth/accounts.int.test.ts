@@ -21,6 +21,7 @@ import { proposeFormalApproval } from "@/server/approvals/formal";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
 import { bareJwtCookie, type CallResult, call, sessionCookie } from "@/server/testing/api";
+import { ownerSession } from "@/server/testing/world";
 import { pruneThrottles } from "./throttle";
 import { hashToken } from "./tokens";
 
@@ -66,9 +67,9 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   setRouteClock(() => new Date(Date.now() + clockOffsetMs));
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  ownerId = owner!.id;
-  ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  const owner = await ownerSession(database.db, demo);
+  ownerId = owner.id;
+  ownerCookie = owner.cookie;
 });
 
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { agentApiKeys, agents, boardApiKeys } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import type { Actor, BoardKeyRole } from "../context";
@@ -109,10 +110,7 @@ export async function actorFromApiKey(db: Db, token: string, now: Date): Promise
         agentStatus: agents.status,
       })
       .from(agentApiKeys)
-      .innerJoin(
-        agents,
-        and(eq(agents.companyId, agentApiKeys.companyId), eq(agents.id, agentApiKeys.agentId)),
-      )
+      .innerJoin(agents, companyRow(agents, agentApiKeys.companyId, agentApiKeys.agentId))
       .where(and(eq(agentApiKeys.keyHash, hash), isNull(agentApiKeys.revokedAt)))
       .limit(1);
     if (!row) throw unauthenticated("the API key is unknown or revoked");

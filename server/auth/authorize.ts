@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { inCompany } from "@/db/join";
 import { companyMemberships } from "@/db/schema";
 import type { MembershipRole } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -49,7 +50,7 @@ export async function requireCompany(
       const [m] = await ctx.db
         .select({ role: companyMemberships.role })
         .from(companyMemberships)
-        .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, actor.userId)))
+        .where(inCompany(companyMemberships, companyId, eq(companyMemberships.userId, actor.userId)))
         .limit(1);
       if (!m) return deny(ctx, companyId, capability, notFound(hiddenAs));
       role = m.role;

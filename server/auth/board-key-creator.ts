@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "@/db/client";
+import { inCompany } from "@/db/join";
 import { boardApiKeys, companyMemberships, users } from "@/db/schema";
 
 /**
@@ -20,8 +21,9 @@ export function selectBoardKeysWithCreator<T extends SelectedFields>(db: Db | Tx
     .leftJoin(users, eq(users.id, boardApiKeys.createdByUserId))
     .leftJoin(
       companyMemberships,
-      and(
-        eq(companyMemberships.companyId, boardApiKeys.companyId),
+      inCompany(
+        companyMemberships,
+        boardApiKeys.companyId,
         eq(companyMemberships.userId, boardApiKeys.createdByUserId),
       ),
     );

@@ -48,6 +48,13 @@ export interface ThrottleKey {
   rule: ThrottleRule;
 }
 
+/** The throttle rows of these keys. */
+const onKeys = (keys: ThrottleKey[]) =>
+  inArray(
+    signInThrottles.key,
+    keys.map((k) => k.key),
+  );
+
 /** A row as it stands at `now`: served locks and expired windows start over. */
 function normalise(row: Row, rule: ThrottleRule, now: Date): Row {
   const r = { ...row };
@@ -73,12 +80,7 @@ async function lockRows(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], key
   const rows = await tx
     .select()
     .from(signInThrottles)
-    .where(
-      inArray(
-        signInThrottles.key,
-        keys.map((k) => k.key),
-      ),
-    )
+    .where(onKeys(keys))
     .orderBy(signInThrottles.key)
     .for("update");
   return keys.map((k) => ({ ...k, row: normalise(rows.find((r) => r.key === k.key)!, k.rule, now) }));
@@ -181,15 +183,7 @@ export async function settleAttempt(
 
 /** Read-only: milliseconds until an attempt on these keys can be made (0 when it can now). */
 export async function throttleRetryAfterMs(db: Db, keys: ThrottleKey[], now: Date): Promise<number> {
-  const rows = await db
-    .select()
-    .from(signInThrottles)
-    .where(
-      inArray(
-        signInThrottles.key,
-        keys.map((k) => k.key),
-      ),
-    );
+  const rows = await db.select().from(signInThrottles).where(onKeys(keys));
   let ms = 0;
   for (const k of keys) {
     const raw = rows.find((r) => r.key === k.key);

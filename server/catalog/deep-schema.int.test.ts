@@ -1,19 +1,13 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { createHostileServer, HostileState, hostileOutputTransform } from "@/fixtures/mcp/hostile";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { addHttpConnection, closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 // Issue 14: a hostile upstream whose input schema nests 20,000 levels deep made the catalog
 // refresh answer 500 (stack overflow). Now the tool is quarantined with the reason.
@@ -27,40 +21,21 @@ const state = new HostileState();
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-deep-schema-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-deep-schema-", gateway: true }));
   companyId = demo.companyId;
   state.deepSchemaDepth = 20_000;
   hostile = (await startHttpFixture(() => createHostileServer(state), {
     transformOutput: hostileOutputTransform(state),
   })) as HttpFixture<unknown>;
   await grantPrivateUpstreams(database.db, [hostile.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { slug: "deep", name: "Deep", type: "mcp_http" },
-  });
-  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: {
-      applicationId: app.json.id,
-      name: "deep",
-      transportConfig: { url: hostile.url },
-    },
-  });
+  const conn = await addHttpConnection(demo, { slug: "deep", name: "Deep", url: hostile.url });
   expect(conn.status, JSON.stringify(conn.json)).toBe(201);
   connectionId = conn.json.id;
 }, 60_000);
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await hostile?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 type Entry = { id: string; name: string; status: string; schemaProblem: string | null };

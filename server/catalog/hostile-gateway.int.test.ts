@@ -1,29 +1,22 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
 import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
 import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
 import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
 import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
 import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import * as toolsRoute from "@/app/api/tool-gateway/tools/route";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { createHostileServer, HOSTILE_SECRETS, HostileState } from "@/fixtures/mcp/hostile";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { addHttpConnection, closeDemoWorld, demoWorld, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -44,28 +37,11 @@ const catalog = async () =>
   ).json.entries;
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-hostile-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-hostile-", gateway: true }));
   companyId = demo.companyId;
   hostile = (await startHttpFixture(() => createHostileServer(state))) as HttpFixture<unknown>;
   await grantPrivateUpstreams(database.db, [hostile.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { slug: "hostile", name: "Hostile", type: "mcp_http" },
-  });
-  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: {
-      applicationId: app.json.id,
-      name: "hostile",
-      transportConfig: { url: hostile.url },
-    },
-  });
+  const conn = await addHttpConnection(demo, { slug: "hostile", name: "Hostile", url: hostile.url });
   connectionId = conn.json.id;
   expect(
     (
@@ -83,26 +59,20 @@ beforeAll(async () => {
   await call(entriesRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId, profileId: profile.json.id },
-    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
+    body: { mode: "include", selector: { type: "application", applicationId: conn.applicationId } },
   });
   await call(bindingsRoute.POST, "POST", "/", {
     ...board(),
     params: { companyId, profileId: profile.json.id },
     body: { targetType: "company" },
   });
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { agentId: demo.agents[0]!.id },
-    body: {},
-  });
+  const run = await startRun(demo);
   token = run.json.gateway.token;
 }, 60_000);
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await hostile.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("a hostile upstream", () => {

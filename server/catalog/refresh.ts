@@ -1,4 +1,5 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
+import { companyRow, inCompany } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { compileInputSchema } from "../access/argument-schema";
 import { mutateAccess } from "../access/mutate";
@@ -106,8 +107,9 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
         .select()
         .from(toolCatalogEntries)
         .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
+          inCompany(
+            toolCatalogEntries,
+            companyId,
             eq(toolCatalogEntries.connectionId, connectionId),
             eq(toolCatalogEntries.kind, "tool"),
           ),
@@ -168,7 +170,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
       await tx
         .update(toolConnections)
         .set({ catalogRefreshedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+        .where(companyRow(toolConnections, companyId, connectionId));
       return summary;
     },
     () => ({

@@ -1,13 +1,12 @@
 import type { Db } from "@/db/client";
+import { processSingleton } from "../config/process-singleton";
 import { mcpHttpPool } from "../connectors";
 import { systemContext } from "../context";
 import { logError, logInfo } from "../log";
 import { refreshConnectionCatalog } from "./refresh";
 
 type Watches = Map<string, { unsubscribe: () => void; last: number; timer: NodeJS.Timeout | null }>;
-const g = globalThis as typeof globalThis & { __paperclipCatalogWatches?: Watches };
-g.__paperclipCatalogWatches ??= new Map();
-const watches: Watches = g.__paperclipCatalogWatches;
+const watches: Watches = processSingleton("catalogWatches", () => new Map());
 
 const MIN_INTERVAL_MS = 5_000;
 

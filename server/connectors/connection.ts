@@ -1,14 +1,15 @@
-import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolApplications, toolConnections } from "@/db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 
 /** The join of a connection with its application: the same company and its application id. */
-export const connectionApplicationJoin = and(
-  eq(toolApplications.companyId, toolConnections.companyId),
-  eq(toolApplications.id, toolConnections.applicationId),
-)!;
+export const connectionApplicationJoin = companyRow(
+  toolApplications,
+  toolConnections.companyId,
+  toolConnections.applicationId,
+);
 
 /** `{ connection, application }` rows: every connection joined with its application. */
 export function selectConnectionsWithApplication(db: Db | Tx | ServiceContext["db"]) {
@@ -21,7 +22,7 @@ export function selectConnectionsWithApplication(db: Db | Tx | ServiceContext["d
 /** A connection of the company with its application; 404 `not_found` when there is none. */
 export async function loadConnection(tx: Tx | ServiceContext["db"], companyId: string, connectionId: string) {
   const [row] = await selectConnectionsWithApplication(tx).where(
-    and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)),
+    companyRow(toolConnections, companyId, connectionId),
   );
   if (!row) throw notFound("connection");
   return row;

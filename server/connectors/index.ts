@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { type toolApplications, type toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { ToolMetadata } from "../catalog/classify";
+import { processSingleton } from "../config/process-singleton";
 import { type Actor, actorRef } from "../context";
 import { ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
@@ -38,12 +39,9 @@ export interface UpstreamTarget {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 
-type PoolHolder = typeof globalThis & { __paperclipMcpHttpPool?: McpHttpPool };
-/** One pool per process (kept on globalThis so dev reloads do not duplicate clients). */
+/** One pool per process (a process singleton, so dev reloads do not duplicate clients). */
 export function mcpHttpPool(): McpHttpPool {
-  const g = globalThis as PoolHolder;
-  g.__paperclipMcpHttpPool ??= new McpHttpPool();
-  return g.__paperclipMcpHttpPool;
+  return processSingleton("mcpHttpPool", () => new McpHttpPool());
 }
 
 /**
@@ -99,12 +97,7 @@ export async function upstreamTargetFor(
       ? await db
           .select()
           .from(toolStdioTemplates)
-          .where(
-            and(
-              eq(toolStdioTemplates.companyId, opts.companyId),
-              eq(toolStdioTemplates.id, connection.stdioTemplateId),
-            ),
-          )
+          .where(companyRow(toolStdioTemplates, opts.companyId, connection.stdioTemplateId))
       : [];
     if (template?.status !== "active") {
       throw new ServiceError(

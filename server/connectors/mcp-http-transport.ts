@@ -2,6 +2,7 @@
  * The transport of one pooled remote MCP client: Streamable HTTP first, legacy HTTP+SSE when
  * the server answers the initialize POST with 400/404/405, the whole handshake bounded.
  */
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
@@ -12,6 +13,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import { ServiceError } from "../errors";
 import { logInfo } from "../log";
 import type { GuardedFetch } from "../net/guarded-fetch";
+import { timeoutAfter } from "../net/race-abort";
 
 export type Transport = StreamableHTTPClientTransport | SSEClientTransport;
 export type TransportKind = "streamable-http" | "sse";
@@ -45,14 +47,8 @@ export const passThroughValidator: jsonSchemaValidator = {
   },
 };
 
-/** Bounds `promise` by `ms`, rejecting with `onTimeout()` (the SSE start has no timeout of its own). */
-export function timeoutAfter<T>(promise: Promise<T>, ms: number, onTimeout: () => ServiceError): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+// Bounds a promise by a time (the SSE start has no timeout of its own); mcp-http.ts uses it too.
+export { timeoutAfter };
 
 /** Initialize answered with these: the server does not speak Streamable HTTP at this URL. */
 function shouldFallBackToSse(err: unknown): boolean {

@@ -3,6 +3,7 @@
  * The MCP client pool against a real MCP server (the SDK's McpServer over Streamable HTTP, and a
  * legacy HTTP+SSE one) on 127.0.0.1, written here. Nothing leaves the machine.
  */
+
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,7 +17,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ServiceError } from "../errors";
+import { serviceRejection as rejection } from "@/server/testing/rejection";
+import { listenLoopback } from "@/server/testing/serve";
 import { McpHttpPool } from "./mcp-http";
 import type { McpHttpTarget } from "./types";
 
@@ -104,20 +106,22 @@ function createPagedServer(): McpServer {
   return mcp;
 }
 
+const freshUpstreamState = (): UpstreamState => ({
+  initializations: 0,
+  posts: 0,
+  deletes: 0,
+  getStreams: 0,
+  executions: {},
+  authorizations: [],
+  failNextPostEchoingHeaders: false,
+  servers: new Set(),
+});
+
 async function startUpstream(
   port = 0,
   factory: (state: UpstreamState) => McpServer = createMcpServer,
 ): Promise<Upstream> {
-  const state: UpstreamState = {
-    initializations: 0,
-    posts: 0,
-    deletes: 0,
-    getStreams: 0,
-    executions: {},
-    authorizations: [],
-    failNextPostEchoingHeaders: false,
-    servers: new Set(),
-  };
+  const state = freshUpstreamState();
   const sessions = new Map<string, { server: McpServer; transport: StreamableHTTPServerTransport }>();
 
   const httpServer = http.createServer(async (req, res) => {
@@ -209,16 +213,7 @@ async function startLegacySseUpstream(): Promise<{
     if (url.pathname === "/mcp" && req.method === "GET") {
       const transport = new SSEServerTransport("/messages", res);
       transports.set(transport.sessionId, transport);
-      const server = createMcpServer({
-        initializations: 0,
-        posts: 0,
-        deletes: 0,
-        getStreams: 0,
-        executions: {},
-        authorizations: [],
-        failNextPostEchoingHeaders: false,
-        servers: new Set(),
-      });
+      const server = createMcpServer(freshUpstreamState());
       servers.add(server);
       res.on("close", () => transports.delete(transport.sessionId));
       await server.connect(transport);
@@ -239,8 +234,7 @@ async function startLegacySseUpstream(): Promise<{
     }
     res.writeHead(405, { allow: "GET" }).end();
   });
-  await new Promise<void>((resolve) => httpServer.listen(0, "127.0.0.1", resolve));
-  const { port } = httpServer.address() as AddressInfo;
+  const port = await listenLoopback(httpServer);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     state,
@@ -250,16 +244,6 @@ async function startLegacySseUpstream(): Promise<{
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };
-}
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
 }
 
 let upstream: Upstream;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { processCell, processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
 import type { BuiltinTool } from "./builtin";
 
@@ -15,9 +16,7 @@ export interface PluginDefinition {
 }
 
 type Registry = Map<string, PluginDefinition>;
-const g = globalThis as typeof globalThis & { __paperclipPlugins?: Registry };
-g.__paperclipPlugins ??= new Map();
-const registry: Registry = g.__paperclipPlugins;
+const registry: Registry = processSingleton("plugins", () => new Map());
 
 export function registerPlugin(plugin: PluginDefinition): void {
   if (!/^[a-z][a-z0-9-]{1,47}$/.test(plugin.id)) throw new Error(`invalid plugin id \`${plugin.id}\``);
@@ -32,7 +31,7 @@ export function listPlugins(): PluginDefinition[] {
   return [...registry.values()];
 }
 
-type SelfHolder = typeof globalThis & { __paperclipSelfTools?: readonly BuiltinTool[] };
+const registeredSelfTools = processCell<readonly BuiltinTool[]>("selfTools");
 
 /**
  * Paperclip's own agent tools register here (`server/self-tools/`, imported by the adapters):
@@ -40,12 +39,12 @@ type SelfHolder = typeof globalThis & { __paperclipSelfTools?: readonly BuiltinT
  * through this interface.
  */
 export function registerSelfTools(tools: readonly BuiltinTool[]): void {
-  (globalThis as SelfHolder).__paperclipSelfTools = tools;
+  registeredSelfTools.current = tools;
 }
 
 /** The registered self tools; none registered in this process fails closed. */
 export function selfTools(): readonly BuiltinTool[] {
-  const tools = (globalThis as SelfHolder).__paperclipSelfTools;
+  const tools = registeredSelfTools.current;
   if (!tools)
     throw new ServiceError("runtime_unavailable", "Paperclip's own tools are not loaded in this process");
   return tools;

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { inCompany } from "@/db/join";
 import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentsResponse } from "@/server/contracts/api/core";
@@ -134,7 +135,7 @@ export async function listAgentKeys(ctx: ServiceContext, agentId: string) {
       revokedAt: agentApiKeys.revokedAt,
     })
     .from(agentApiKeys)
-    .where(and(eq(agentApiKeys.companyId, agent.companyId), eq(agentApiKeys.agentId, agentId)))
+    .where(inCompany(agentApiKeys, agent.companyId, eq(agentApiKeys.agentId, agentId)))
     .orderBy(desc(agentApiKeys.createdAt));
 }
 
@@ -146,8 +147,9 @@ export async function revokeAgentKey(ctx: ServiceContext, agentId: string, keyId
       .update(agentApiKeys)
       .set({ revokedAt: ctx.now() })
       .where(
-        and(
-          eq(agentApiKeys.companyId, agent.companyId),
+        inCompany(
+          agentApiKeys,
+          agent.companyId,
           eq(agentApiKeys.agentId, agentId),
           eq(agentApiKeys.id, keyId),
           isNull(agentApiKeys.revokedAt),

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { inCompany } from "@/db/join";
 import { boardApiKeys, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { BoardKey } from "@/server/contracts/api/core";
@@ -94,13 +95,7 @@ export async function revokeBoardKey(ctx: ServiceContext, companyId: string, key
     const [row] = await tx
       .update(boardApiKeys)
       .set({ revokedAt: ctx.now() })
-      .where(
-        and(
-          eq(boardApiKeys.companyId, companyId),
-          eq(boardApiKeys.id, keyId),
-          isNull(boardApiKeys.revokedAt),
-        ),
-      )
+      .where(inCompany(boardApiKeys, companyId, eq(boardApiKeys.id, keyId), isNull(boardApiKeys.revokedAt)))
       .returning(keyColumns);
     if (!row) throw notFound("board key");
     await logActivity(tx, ctx, {

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Issue } from "@/server/contracts/api/core";
@@ -52,8 +53,8 @@ function issueQuery(ctx: ServiceContext) {
     .select(issueSelect)
     .from(issues)
     .innerJoin(companies, eq(companies.id, issues.companyId))
-    .leftJoin(agents, and(eq(agents.companyId, issues.companyId), eq(agents.id, issues.assigneeAgentId)))
-    .leftJoin(projects, and(eq(projects.companyId, issues.companyId), eq(projects.id, issues.projectId)));
+    .leftJoin(agents, companyRow(agents, issues.companyId, issues.assigneeAgentId))
+    .leftJoin(projects, companyRow(projects, issues.companyId, issues.projectId));
 }
 
 /** Creates an issue with the company's next number (taken atomically). */
@@ -95,7 +96,7 @@ export async function createIssue(ctx: ServiceContext, companyId: string, input:
 export async function listIssues(ctx: ServiceContext, companyId: string, query: ListIssuesQuery) {
   await requireCompany(ctx, companyId, "company:read");
   const where = query.status
-    ? and(eq(issues.companyId, companyId), eq(issues.status, query.status))
+    ? inCompany(issues, companyId, eq(issues.status, query.status))
     : eq(issues.companyId, companyId);
   const rows = await issueQuery(ctx).where(where).orderBy(desc(issues.updatedAt)).limit(query.limit);
   return rows satisfies Served<typeof Issue>[];
@@ -132,12 +133,9 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
       createdAt: issueComments.createdAt,
     })
     .from(issueComments)
-    .leftJoin(
-      agents,
-      and(eq(agents.companyId, issueComments.companyId), eq(agents.id, issueComments.authorAgentId)),
-    )
+    .leftJoin(agents, companyRow(agents, issueComments.companyId, issueComments.authorAgentId))
     .leftJoin(users, eq(users.id, issueComments.authorUserId))
-    .where(and(eq(issueComments.companyId, issue.companyId), eq(issueComments.issueId, issue.id)))
+    .where(inCompany(issueComments, issue.companyId, eq(issueComments.issueId, issue.id)))
     .orderBy(asc(issueComments.createdAt), asc(issueComments.id));
   const documents = await ctx.db
     .select({
@@ -147,13 +145,11 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
       updatedAt: issueDocuments.updatedAt,
     })
     .from(issueDocuments)
-    .where(and(eq(issueDocuments.companyId, issue.companyId), eq(issueDocuments.issueId, issue.id)))
+    .where(inCompany(issueDocuments, issue.companyId, eq(issueDocuments.issueId, issue.id)))
     .orderBy(issueDocuments.key);
   let parentIdentifier: string | null = null;
   if (issue.parentId) {
-    const [parent] = await issueQuery(ctx).where(
-      and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.parentId)),
-    );
+    const [parent] = await issueQuery(ctx).where(companyRow(issues, issue.companyId, issue.parentId));
     parentIdentifier = parent?.identifier ?? null;
   }
   return { ...issue, parentIdentifier, comments, documents };
@@ -198,7 +194,7 @@ export async function addComment(
     await tx
       .update(issues)
       .set({ updatedAt: ctx.now() })
-      .where(and(eq(issues.companyId, issue.companyId), eq(issues.id, issue.id)));
+      .where(companyRow(issues, issue.companyId, issue.id));
     await logActivity(tx, ctx, {
       companyId: issue.companyId,
       action: "issue.comment",

@@ -1,6 +1,7 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { asc, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { inCompany } from "@/db/join";
 import { companyMemberships, passwordSetTokens, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Member } from "@/server/contracts/api/members";
@@ -95,7 +96,7 @@ export async function addMember(
       .select(memberColumns)
       .from(companyMemberships)
       .innerJoin(users, eq(users.id, companyMemberships.userId))
-      .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, user!.id)));
+      .where(inCompany(companyMemberships, companyId, eq(companyMemberships.userId, user!.id)));
     const path = link ? `/set-password#token=${link.token}` : null;
     return {
       member: member!,
@@ -116,8 +117,9 @@ async function lockForChange(tx: Tx, companyId: string, userId: string) {
     .select({ id: companyMemberships.id, userId: companyMemberships.userId, role: companyMemberships.role })
     .from(companyMemberships)
     .where(
-      and(
-        eq(companyMemberships.companyId, companyId),
+      inCompany(
+        companyMemberships,
+        companyId,
         or(eq(companyMemberships.role, "owner"), eq(companyMemberships.userId, userId)),
       ),
     )

@@ -1,11 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as issuesRoute from "@/app/api/companies/[companyId]/issues/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as bindingRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/[bindingId]/route";
 import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
 import * as toolsRoute from "@/app/api/tool-gateway/tools/route";
@@ -18,15 +14,14 @@ import {
   toolGatewaySessions,
   toolProfileBindings,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { closeDemoWorld, demoWorld, installExample } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -48,20 +43,13 @@ async function counts() {
 }
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-runs-scope-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-runs-scope-", gateway: true }));
   triage = demo.agents[0]!;
   release = demo.agents[1]!;
   outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
   setExampleUrlResolver(() => outbox.url);
   await grantPrivateUpstreams(database.db, [outbox.url]);
-  const installed = await call(installRoute.POST, "POST", "/", {
-    token: demo.boardApiKey,
-    params: { companyId: demo.companyId, exampleId: "outbox" },
-  });
+  const installed = await installExample(demo, "outbox");
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   const issueOf = async (agentId: string) =>
     (
@@ -95,10 +83,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await outbox.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("agents start runs only for their own work", () => {

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Run } from "@/server/contracts/api/core";
@@ -54,14 +55,8 @@ function runQuery(ctx: ServiceContext) {
     .select(runSelect)
     .from(heartbeatRuns)
     .innerJoin(companies, eq(companies.id, heartbeatRuns.companyId))
-    .innerJoin(
-      agents,
-      and(eq(agents.companyId, heartbeatRuns.companyId), eq(agents.id, heartbeatRuns.agentId)),
-    )
-    .leftJoin(
-      issues,
-      and(eq(issues.companyId, heartbeatRuns.companyId), eq(issues.id, heartbeatRuns.issueId)),
-    );
+    .innerJoin(agents, companyRow(agents, heartbeatRuns.companyId, heartbeatRuns.agentId))
+    .leftJoin(issues, companyRow(issues, heartbeatRuns.companyId, heartbeatRuns.issueId));
 }
 
 /**
@@ -78,7 +73,7 @@ export async function resolveRunProject(
     const [issue] = await ctx.db
       .select({ projectId: issues.projectId })
       .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+      .where(companyRow(issues, companyId, input.issueId));
     if (!issue) throw notFound("issue");
     projectId ??= issue.projectId;
   }
@@ -86,7 +81,7 @@ export async function resolveRunProject(
     const [routine] = await ctx.db
       .select({ projectId: routines.projectId })
       .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+      .where(companyRow(routines, companyId, input.routineId));
     if (!routine) throw notFound("routine");
     projectId ??= routine.projectId;
   }
@@ -117,7 +112,7 @@ async function requireOwnWork(ctx: ServiceContext, companyId: string, agentId: s
     const [issue] = await ctx.db
       .select({ assignee: issues.assigneeAgentId, projectId: issues.projectId })
       .from(issues)
-      .where(and(eq(issues.companyId, companyId), eq(issues.id, input.issueId)));
+      .where(companyRow(issues, companyId, input.issueId));
     if (!issue) throw notFound("issue");
     if (issue.assignee !== agentId) throw scopeForbidden("the issue is not assigned to this agent");
     derivedProject = issue.projectId;
@@ -126,7 +121,7 @@ async function requireOwnWork(ctx: ServiceContext, companyId: string, agentId: s
     const [routine] = await ctx.db
       .select({ agentId: routines.agentId, projectId: routines.projectId })
       .from(routines)
-      .where(and(eq(routines.companyId, companyId), eq(routines.id, input.routineId)));
+      .where(companyRow(routines, companyId, input.routineId));
     if (!routine) throw notFound("routine");
     if (routine.agentId !== agentId) throw scopeForbidden("the routine belongs to another agent");
     derivedProject ??= routine.projectId;
@@ -220,8 +215,9 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
       .update(heartbeatRuns)
       .set({ status: input.status, finishedAt: now, error: input.error ?? null })
       .where(
-        and(
-          eq(heartbeatRuns.companyId, run.companyId),
+        inCompany(
+          heartbeatRuns,
+          run.companyId,
           eq(heartbeatRuns.id, runId),
           inArray(heartbeatRuns.status, ["queued", "running"]),
         ),
@@ -232,8 +228,9 @@ export async function finishRun(ctx: ServiceContext, runId: string, input: Finis
       .update(toolGatewaySessions)
       .set({ revokedAt: now, revokedReason: "run_finished" })
       .where(
-        and(
-          eq(toolGatewaySessions.companyId, run.companyId),
+        inCompany(
+          toolGatewaySessions,
+          run.companyId,
           eq(toolGatewaySessions.runId, runId),
           isNull(toolGatewaySessions.revokedAt),
         ),

@@ -1,4 +1,5 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolInvocations } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -13,7 +14,7 @@ export async function getRunTranscript(ctx: ServiceContext, companyId: string, r
   const [run] = await ctx.db
     .select({ id: heartbeatRuns.id })
     .from(heartbeatRuns)
-    .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, runId)));
+    .where(companyRow(heartbeatRuns, companyId, runId));
   if (!run) throw notFound("run");
   return ctx.db
     .select({
@@ -29,7 +30,7 @@ export async function getRunTranscript(ctx: ServiceContext, companyId: string, r
       attempts: toolInvocations.attempts,
     })
     .from(toolInvocations)
-    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.runId, runId)))
+    .where(inCompany(toolInvocations, companyId, eq(toolInvocations.runId, runId)))
     .orderBy(asc(toolInvocations.createdAt))
     .limit(500);
 }

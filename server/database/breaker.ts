@@ -1,5 +1,5 @@
 /**
- * The database circuit breaker: one per process (kept on globalThis, so the node listener's
+ * The database circuit breaker: one per process (a `processSingleton`, so the node listener's
  * copy of this module and the Next.js build's copy share it).
  *
  *   closed ── a connection failure ──▶ (probe) ── probe fails ──▶ open
@@ -16,6 +16,7 @@
  * into a second of 503s.
  */
 import { type Db, databaseProbe, type Tx } from "@/db/client";
+import { processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { databaseFailureOf } from "./unavailable";
@@ -215,12 +216,9 @@ export class DatabaseBreaker {
   }
 }
 
-const g = globalThis as typeof globalThis & { __paperclipDbBreaker?: DatabaseBreaker };
-
 /** The process's breaker. */
 export function databaseBreaker(): DatabaseBreaker {
-  g.__paperclipDbBreaker ??= new DatabaseBreaker();
-  return g.__paperclipDbBreaker;
+  return processSingleton("dbBreaker", () => new DatabaseBreaker());
 }
 
 /** The header every adapter answer carries with the breaker's state. */

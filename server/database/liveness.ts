@@ -12,6 +12,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { processCell } from "../config/process-singleton";
 import { type BreakerStatus, databaseBreaker, probeOf, withDeadline } from "./breaker";
 
 const SAMPLE_MS = 250;
@@ -24,13 +25,13 @@ interface LagSampler {
   samples: { at: number; lag: number }[];
 }
 
-const g = globalThis as typeof globalThis & { __paperclipLagSampler?: LagSampler };
+const samplerCell = processCell<LagSampler>("lagSampler");
 
 /** Starts the event-loop sampler once per process (an unref'd timer). */
 export function startLagSampler(): LagSampler {
-  if (g.__paperclipLagSampler) return g.__paperclipLagSampler;
+  if (samplerCell.current) return samplerCell.current;
   const sampler: LagSampler = { maxLagMs: 0, samples: [] };
-  g.__paperclipLagSampler = sampler;
+  samplerCell.current = sampler;
   let expected = Date.now() + SAMPLE_MS;
   const tick = () => {
     const now = Date.now();

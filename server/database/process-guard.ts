@@ -16,6 +16,7 @@
  * with its cause chain and the process exits, as Node would have.
  */
 import { recycleAllPools } from "@/db/client";
+import { processCell } from "../config/process-singleton";
 import { logError, logWarn } from "../log";
 
 /** The postgres.js null-socket write (and nothing else). */
@@ -26,16 +27,16 @@ export function isPostgresNullSocketWrite(err: unknown): boolean {
   return /nextWrite .*postgres[\\/]+(src|cjs[\\/]+src)[\\/]+connection\.js/.test(frames[0] ?? "");
 }
 
-const g = globalThis as typeof globalThis & { __paperclipProcessGuard?: { dropped: number } };
+const guard = processCell<{ dropped: number }>("processGuard");
 
 /** How many postgres.js null-socket writes were dropped (the health body reports it). */
-export const droppedSocketWrites = (): number => g.__paperclipProcessGuard?.dropped ?? 0;
+export const droppedSocketWrites = (): number => guard.current?.dropped ?? 0;
 
 export function installProcessGuards(): void {
-  if (g.__paperclipProcessGuard) return;
+  if (guard.current) return;
   const state = { dropped: 0 };
   let recycling = false;
-  g.__paperclipProcessGuard = state;
+  guard.current = state;
   process.on("uncaughtException", (err, origin) => {
     if (isPostgresNullSocketWrite(err)) {
       state.dropped++;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { inCompany } from "@/db/join";
 import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
 import type { Served } from "@/server/contracts/api/common";
@@ -160,7 +161,7 @@ async function installedApplication(ctx: ServiceContext, companyId: string, slug
   const [app] = await ctx.db
     .select()
     .from(toolApplications)
-    .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.slug, slug)));
+    .where(inCompany(toolApplications, companyId, eq(toolApplications.slug, slug)));
   return app ?? null;
 }
 

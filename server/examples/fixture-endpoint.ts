@@ -1,10 +1,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
+import { companyRow } from "@/db/join";
 import { exampleCredentials, toolConnections } from "@/db/schema";
 import { FIXTURES, type FixtureName, type FixtureStates, isFixtureName } from "@/fixtures/mcp";
 import { hashToken } from "../auth/tokens";
 import { examplesEnabled } from "../config/examples";
+import { processSingleton } from "../config/process-singleton";
 import { isServiceError } from "../errors";
 import { assertAllowedHost, currentGatewayDb } from "../gateway/http";
 
@@ -17,9 +19,7 @@ const CREDENTIAL = /^Bearer (pcex_[A-Za-z0-9_-]{43})$/;
  * process. Examples are demos holding only synthetic data: bounded, and forgotten by a restart.
  */
 type AnyState = FixtureStates[FixtureName];
-const g = globalThis as typeof globalThis & { __paperclipExampleStates?: LRUCache<string, AnyState> };
-g.__paperclipExampleStates ??= new LRUCache<string, AnyState>({ max: 2_000 });
-const states = g.__paperclipExampleStates;
+const states = processSingleton("exampleStates", () => new LRUCache<string, AnyState>({ max: 2_000 }));
 
 function stateFor<N extends FixtureName>(name: N, credentialHash: string): FixtureStates[N] {
   const key = `${name}:${credentialHash}`;
@@ -54,10 +54,7 @@ async function liveCredentialHash(request: Request, fixture: FixtureName): Promi
     .from(exampleCredentials)
     .innerJoin(
       toolConnections,
-      and(
-        eq(toolConnections.companyId, exampleCredentials.companyId),
-        eq(toolConnections.id, exampleCredentials.connectionId),
-      ),
+      companyRow(toolConnections, exampleCredentials.companyId, exampleCredentials.connectionId),
     )
     .where(
       and(

@@ -4,9 +4,9 @@
  * route, reached by their agents through the real gateway (REST and MCP over HTTP with the
  * SDK client). Nothing is mocked.
  */
+
 import { mkdtempSync } from "node:fs";
-import http, { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import http, { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -40,6 +40,7 @@ import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { resolveConnectionSecrets } from "@/server/secrets/resolve";
 import { call, sessionCookie } from "@/server/testing/api";
+import { listenLoopback, toRequest } from "@/server/testing/serve";
 import { handleExampleFixture } from "./fixture-endpoint";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -62,22 +63,6 @@ const agentCall = (token: string, body: unknown) =>
     body,
     headers: { host: new URL(origin).host },
   });
-
-async function toRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else if (v !== undefined) headers.set(k, v);
-  }
-  const body = chunks.length > 0 && req.method !== "GET" ? Buffer.concat(chunks) : undefined;
-  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`), {
-    method: req.method,
-    headers,
-    body,
-  });
-}
 
 /** A raw request with any Host/Origin (fetch forbids setting Host). */
 function rawPost(
@@ -156,8 +141,7 @@ beforeAll(async () => {
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenLoopback(server);
   origin = `http://127.0.0.1:${port}`;
   // The examples' default URL is `${publicOrigin()}/api/examples/mcp/<fixture>`: this server.
   process.env.PAPERCLIP_PUBLIC_URL = origin;

@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, toolCallEvents } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { ExampleSmokeResult } from "@/server/contracts/api/examples";
@@ -62,8 +63,8 @@ export async function runExampleSmoke(
     .from(agents)
     .where(
       input.agentId
-        ? and(eq(agents.companyId, companyId), eq(agents.id, input.agentId))
-        : and(eq(agents.companyId, companyId), eq(agents.status, "active")),
+        ? companyRow(agents, companyId, input.agentId)
+        : inCompany(agents, companyId, eq(agents.status, "active")),
     )
     .limit(1);
   if (!agent)
@@ -87,9 +88,7 @@ export async function runExampleSmoke(
       ? await ctx.db
           .select({ eventType: toolCallEvents.eventType })
           .from(toolCallEvents)
-          .where(
-            and(eq(toolCallEvents.companyId, companyId), eq(toolCallEvents.invocationId, read.invocationId)),
-          )
+          .where(inCompany(toolCallEvents, companyId, eq(toolCallEvents.invocationId, read.invocationId)))
       : [];
     checks.push({
       name: "allowed read appears in the audit",

@@ -1,40 +1,29 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as slotsRoute from "@/app/api/companies/[companyId]/tools/runtime-slots/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { instanceStdioCommands } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { updateStdioCommand } from "@/server/runtime/catalog";
 import { call } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-stdio-ex-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-stdio-ex-", gateway: true }));
 }, 60_000);
 
 afterAll(async () => {
   await shutdownAllSlots();
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("local stdio examples", () => {
@@ -50,11 +39,7 @@ describe("local stdio examples", () => {
     );
     expect(installed.status, JSON.stringify(installed.json)).toBe(201);
     expect(installed.json.tools.find((t) => t.name === "lab__crash")?.status).toBe("disabled");
-    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    });
+    const run = await startRun(demo);
     // `increment` is a write (fail-safe classification): identical retries would replay, so each
     // call carries its own idempotency key.
     const inc = (key: string) =>
@@ -93,14 +78,7 @@ describe("local stdio examples", () => {
   });
 
   it("smoke checks pass for the lab and the file sandbox", async () => {
-    expect(
-      (
-        await call(installRoute.POST, "POST", "/", {
-          ...board(),
-          params: { companyId: demo.companyId, exampleId: "fs-sandbox" },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await installExample(demo, "fs-sandbox")).status).toBe(201);
     for (const exampleId of ["lab", "fs-sandbox"]) {
       const res = await call<{ passed: boolean; checks: { name: string; passed: boolean }[] }>(
         smokeRoute.POST,
@@ -125,11 +103,7 @@ describe("local stdio examples", () => {
       .from(instanceStdioCommands)
       .where(eq(instanceStdioCommands.key, "paperclip.lab"));
     const operator = systemContext(database.db, "test");
-    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    });
+    const run = await startRun(demo);
     const inc = (key: string) =>
       call<{ error?: { code: string } }>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
         token: run.json.gateway.token,

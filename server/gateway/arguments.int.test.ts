@@ -1,18 +1,12 @@
-import { mkdtempSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
 import * as auditRoute from "@/app/api/companies/[companyId]/tools/audit/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
@@ -26,13 +20,12 @@ import {
   toolCatalogEntries,
   toolInvocations,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { runDoctor } from "@/server/http/doctor";
-import { setRouteDatabase } from "@/server/http/route";
 import { bindSecret } from "@/server/secrets/bindings";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { reviewedArgsOf } from "@/server/secrets/reviewed-args";
@@ -40,7 +33,8 @@ import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { setGatewayDatabase } from "./http";
+import { listenLoopback } from "@/server/testing/serve";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 // Acceptance of issue 14 (arguments checked against the tool's schema): over REST, over MCP
@@ -65,19 +59,12 @@ const INVALID: { name: string; args: Record<string, unknown>; path: string }[] =
 ];
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-gw-args-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-gw-args-", gateway: true }));
   companyId = demo.companyId;
   todo = (await startHttpFixture("todo")) as HttpFixture<TodoState>;
   setExampleUrlResolver(() => todo.url);
   await grantPrivateUpstreams(database.db, [todo.url]);
-  const installed = await call<{ connectionId: string }>(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, exampleId: "todo" },
-  });
+  const installed = await installExample<{ connectionId: string }>(demo, "todo");
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   todoConnectionId = installed.json.connectionId;
   const [kvSet] = await database.db
@@ -102,28 +89,28 @@ beforeAll(async () => {
     // An agent key may start runs only for its own work (issue 13): the issue assigned to it.
     .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
     .limit(1);
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    token: demo.agents[0]!.apiKey,
-    params: { agentId: demo.agents[0]!.id },
-    body: { issueId: issue!.id },
-  });
+  const run = await startRun(demo, { issueId: issue!.id, asAgent: true });
   expect(run.status, JSON.stringify(run.json)).toBe(201);
   token = run.json.gateway.token;
   listener = http.createServer((req, res) => {
     if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${await listenLoopback(listener)}`;
 }, 60_000);
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
   await todo?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
+});
+
+/** What `counts()` reads after one more attempt that was refused before any card or upstream call. */
+const oneMoreAttempt = (before: Awaited<ReturnType<typeof counts>>) => ({
+  ...before,
+  invocations: before.invocations + 1,
+  events: before.events + 1,
 });
 
 async function counts() {
@@ -174,12 +161,7 @@ describe("arguments are checked against the tool's input schema", () => {
       expect(res.json.error.message).toContain(c.path);
       expect(res.json.error.details.issues[0]!.path).toBe(c.path);
       const after = await counts();
-      expect(after).toEqual({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        actionRequests: before.actionRequests,
-        upstream: before.upstream,
-      });
+      expect(after).toEqual(oneMoreAttempt(before));
       await expectRecordedDenial(res.json.error.invocationId);
     });
   }
@@ -206,12 +188,7 @@ describe("arguments are checked against the tool's input schema", () => {
         expect(sc.code).toBe("arguments_invalid");
         expect(sc.issues[0]!.path).toBe(c.path);
         const after = await counts();
-        expect(after, c.name).toEqual({
-          invocations: before.invocations + 1,
-          events: before.events + 1,
-          actionRequests: before.actionRequests,
-          upstream: before.upstream,
-        });
+        expect(after, c.name).toEqual(oneMoreAttempt(before));
         await expectRecordedDenial(sc.invocationId);
       }
     } finally {
@@ -297,11 +274,7 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
       expect(res.status, JSON.stringify(res.json)).toBe(400);
       expect(res.json.error.code).toBe("invalid_request");
       expect(res.json.error.message).toContain("arguments.key");
-      expect(await counts()).toMatchObject({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        upstream: before.upstream,
-      });
+      expect(await counts()).toMatchObject(oneMoreAttempt(before));
       await expectUnstorableRow(res.json.error.invocationId);
     }
     // In the tool name too (stored with U+FFFD), and in the idempotency key.
@@ -341,11 +314,7 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
       };
       expect(message.result.isError).toBe(true);
       expect(message.result.structuredContent.code).toBe("invalid_request");
-      expect(await counts()).toMatchObject({
-        invocations: before.invocations + 1,
-        events: before.events + 1,
-        upstream: before.upstream,
-      });
+      expect(await counts()).toMatchObject(oneMoreAttempt(before));
       await expectUnstorableRow(message.result.structuredContent.invocationId);
     }
   });

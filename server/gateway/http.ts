@@ -15,6 +15,7 @@ import {
 } from "../errors";
 import { errorResponse, refuseUnstorable } from "../http/route";
 import { logError } from "../log";
+import { readBoundedText } from "../net/read-bounded";
 // Registers Paperclip's own agent tools with the connectors (they call the core verbs).
 import "../self-tools";
 import {
@@ -129,8 +130,8 @@ export async function readJson<T extends z.ZodType>(
   limit = 1024 * 1024,
   opts: { acceptUnstorable?: boolean } = {},
 ): Promise<z.output<T>> {
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > limit) throw payloadTooLarge(limit);
+  const text = await readBoundedText(request, limit);
+  if (text === null) throw payloadTooLarge(limit);
   if (jsonTextDepth(text, MAX_BODY_DEPTH) > MAX_BODY_DEPTH)
     throw invalidRequest(`the request body nests deeper than ${MAX_BODY_DEPTH} levels`);
   let raw: unknown;

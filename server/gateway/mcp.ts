@@ -14,7 +14,7 @@ import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from
 import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError, type ServiceError } from "../errors";
 import { logError } from "../log";
-import { readBoundedBytes } from "../net/read-bounded";
+import { readBoundedText } from "../net/read-bounded";
 import { gatewayCallTool } from "./call-tool";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
 import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
@@ -277,20 +277,9 @@ function unavailableHeaders(err: ServiceError): Record<string, string> {
   return { "retry-after": String(Math.max(1, Math.ceil(retry))), [BREAKER_HEADER]: databaseBreaker().state };
 }
 
-/** Reads a Web request's body up to `limit` bytes; null when it is larger. */
-async function boundedText(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return null;
-  if (!request.body) return "";
-  const bytes = await readBoundedBytes(request.body, limit);
-  return bytes === null
-    ? null
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-}
-
 /** The Next.js route handler's adapter (plain `next start` replicas serve the endpoint this way). */
 export async function handleGatewayMcp(request: Request): Promise<Response> {
-  const body = request.method === "POST" ? await boundedText(request, MAX_MCP_BODY_BYTES) : "";
+  const body = request.method === "POST" ? await readBoundedText(request, MAX_MCP_BODY_BYTES) : "";
   const res =
     body === null
       ? jsonError(413, "payload_too_large", `request body exceeds ${MAX_MCP_BODY_BYTES} bytes`)

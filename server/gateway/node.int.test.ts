@@ -1,31 +1,26 @@
-import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as connectionEnableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as profileEntriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
 import { companySecretAccessEvents, toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setRouteDatabase } from "@/server/http/route";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { setGatewayDatabase } from "./http";
+import { listenLoopback } from "@/server/testing/serve";
+import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
@@ -43,27 +38,16 @@ const nodeBodies: string[] = [];
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-gw-node-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-gw-node-", gateway: true }));
   echo = (await startHttpFixture("echo")) as HttpFixture<unknown>;
   setExampleUrlResolver(() => echo.url);
   await grantPrivateUpstreams(database.db, [echo.url]);
-  const res = await call<typeof install>(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId: demo.companyId, exampleId: "echo" },
-  });
+  const res = await installExample<typeof install>(demo, "echo");
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   install = res.json;
   // An application outside every profile: its tool exists but is hidden from the agent.
   await seedApplication(database.db, demo.companyId, "vault", [{ name: "read_secrets", risk: "read" }]);
-  const started = await call<typeof run>(agentRunsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { agentId: demo.agents[0]!.id },
-    body: {},
-  });
+  const started = await startRun<typeof run>(demo);
   expect(started.status).toBe(201);
   run = started.json;
   listener = http.createServer((req, res) => {
@@ -75,17 +59,14 @@ beforeAll(async () => {
     if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  origin = `http://127.0.0.1:${await listenLoopback(listener)}`;
 }, 60_000);
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await new Promise((resolve) => listener?.close(resolve));
   await echo?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 async function mcpClient(token: string) {

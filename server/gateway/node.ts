@@ -4,6 +4,7 @@ import { checkHealth } from "../core/health";
 import { BREAKER_HEADER } from "../database/breaker";
 import { checkLiveness } from "../database/liveness";
 import { logError } from "../log";
+import { readBoundedNodeText } from "../net/read-bounded";
 import { currentGatewayDb } from "./http";
 import { MAX_MCP_BODY_BYTES, serveGatewayMcp } from "./mcp";
 import { GATEWAY_MCP_PATH } from "./path";
@@ -20,32 +21,6 @@ function headerGetter(req: IncomingMessage) {
   };
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      req.resume();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        chunks.length = 0;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(over ? null : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 /**
  * The MCP endpoint on a plain `node:http` server, in front of Next.js (`scripts/server.ts`).
  * The same function as the Next.js route (`serveGatewayMcp`), without the framework's
@@ -56,7 +31,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const method = req.method ?? "GET";
-    const body = method === "POST" ? await readBody(req, MAX_MCP_BODY_BYTES) : "";
+    const body = method === "POST" ? await readBoundedNodeText(req, MAX_MCP_BODY_BYTES) : "";
     const url = req.url ?? GATEWAY_MCP_PATH;
     const headers = headerGetter(req);
     const out =

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { companies, heartbeatRuns, toolGatewaySessions } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
@@ -174,10 +175,7 @@ function buildSessionLookup(db: Db) {
     .from(toolGatewaySessions)
     .innerJoin(
       heartbeatRuns,
-      and(
-        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
-        eq(heartbeatRuns.id, toolGatewaySessions.runId),
-      ),
+      companyRow(heartbeatRuns, toolGatewaySessions.companyId, toolGatewaySessions.runId),
     )
     .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
     .where(eq(toolGatewaySessions.tokenHash, sql.placeholder("hash")))

@@ -27,12 +27,12 @@ import {
   toolGatewaySessions,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { hashPassword } from "@/server/auth/password";
 import { hashToken } from "@/server/auth/tokens";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call, sessionCookie } from "@/server/testing/api";
-import { setRouteDatabase } from "./route";
+import { closeDemoWorld, demoOwner, demoWorld, ownerSession, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -53,11 +53,9 @@ async function deniedIn(companyId: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  ownerCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  ({ database, demo } = await demoWorld());
+  const owner = await ownerSession(database.db, demo);
+  ownerCookie = owner.cookie;
 
   // A second company with its own owner, board key and agent.
   const [other] = await database.db
@@ -86,8 +84,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("health", () => {
@@ -328,7 +325,7 @@ describe("company boundary", () => {
   });
 
   it("the routes added for members and stdio commands refuse an outsider with 404 and log it", async () => {
-    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+    const owner = await demoOwner(database.db, demo);
     const before = (await deniedIn(demo.companyId)).length;
     const membersBefore = await database.db
       .select({ n: sql<number>`count(*)::int` })
@@ -343,12 +340,12 @@ describe("company boundary", () => {
       }),
       await call(memberRoute.PATCH, "PATCH", "/", {
         ...outsider,
-        params: { companyId: demo.companyId, userId: owner!.id },
+        params: { companyId: demo.companyId, userId: owner.id },
         body: { role: "viewer" },
       }),
       await call(memberRoute.DELETE, "DELETE", "/", {
         ...outsider,
-        params: { companyId: demo.companyId, userId: owner!.id },
+        params: { companyId: demo.companyId, userId: owner.id },
       }),
       await call(stdioCommandsRoute.GET, "GET", "/", outsider),
     ];
@@ -549,11 +546,7 @@ describe("runs", () => {
   });
 
   it("an agent starts its own run; another company's agent cannot read it", async () => {
-    const run = await call<{ id: string }>(agentRunsRoute.POST, "POST", "/", {
-      token: demo.agents[1]!.apiKey,
-      params: { agentId: demo.agents[1]!.id },
-      body: {},
-    });
+    const run = await startRun<{ id: string }>(demo, { agent: 1, asAgent: true });
     expect(run.status).toBe(201);
     const own = await call(runRoute.GET, "GET", "/", {
       token: demo.agents[1]!.apiKey,

@@ -1,17 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { count, eq, sum } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCallEvents, toolInvocations, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
 import { GatewayCallInput } from "@/server/gateway/call-tool";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
 import { sessionCookie } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 // Property-based fuzzing of every route file under app/ (issue 14): generated bodies, path ids,
 // methods, headers and auth states. Properties: no input yields a 5xx; a 4xx body is
@@ -63,11 +61,7 @@ let gatewayToken: string;
 let cookie: string;
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-fuzz-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-fuzz-", gateway: true }));
   const runs = (await import("@/app/api/agents/[agentId]/runs/route")) as unknown as RouteFile["handlers"];
   const started = await runs.POST!(
     new Request("http://localhost:3100/", {
@@ -113,9 +107,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete process.env.PAPERCLIP_TEST_MUTATION;
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 /**

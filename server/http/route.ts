@@ -17,6 +17,7 @@ import {
   unauthenticated,
 } from "../errors";
 import { logError } from "../log";
+import { readBoundedText } from "../net/read-bounded";
 // Registers Paperclip's own agent tools with the connectors (they call the core verbs).
 import "../self-tools";
 
@@ -101,10 +102,8 @@ function parseWith<T extends z.ZodType>(schema: T, value: unknown, where: string
 }
 
 async function readJsonBody(request: Request, limit: number): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw payloadTooLarge(limit);
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > limit) throw payloadTooLarge(limit);
+  const text = await readBoundedText(request, limit);
+  if (text === null) throw payloadTooLarge(limit);
   if (text.trim() === "") return undefined;
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
-import { users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { call, sessionCookie } from "@/server/testing/api";
-import { assertSameOrigin, setRouteDatabase } from "./route";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
+import { call } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
+import { assertSameOrigin } from "./route";
 
 /**
  * The CSRF origin check of cookie-authenticated writes (server/http/route.ts): the configured
@@ -17,11 +16,9 @@ let cookie: string;
 let n = 0;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  cookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  ({ database, demo } = await demoWorld());
+  const owner = await ownerSession(database.db, demo);
+  cookie = owner.cookie;
 });
 
 afterEach(() => {
@@ -29,8 +26,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 /** A cookie-authenticated project creation with the given headers. */

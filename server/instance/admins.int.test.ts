@@ -7,6 +7,7 @@ import { hashPassword } from "@/server/auth/password";
 import type { ServiceContext } from "@/server/context";
 import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { demoOwner } from "@/server/testing/world";
 import {
   grantInstanceAdmin,
   isInstanceAdmin,
@@ -31,8 +32,8 @@ const as = (actor: ServiceContext["actor"]): ServiceContext => ({
 beforeAll(async () => {
   database = await createTestDatabase();
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  ownerId = owner!.id;
+  const owner = await demoOwner(database.db, demo);
+  ownerId = owner.id;
   const [other] = await database.db
     .insert(users)
     .values({ email: "second@example.test", passwordHash: await hashPassword("x-password-123") })

@@ -75,6 +75,22 @@ export async function listInstanceAdmins(db: Db): Promise<InstanceAdminView[]> {
     .orderBy(asc(users.email));
 }
 
+/** The instance-wide activity row of a grant or revocation of `u`'s administration. */
+function logAdminChange(
+  tx: Tx,
+  ctx: ServiceContext,
+  change: "granted" | "revoked",
+  u: { id: string; email: string },
+) {
+  return logActivity(tx, ctx, {
+    companyId: null,
+    action: `instance_admin.${change}`,
+    entityType: "user",
+    entityId: u.id,
+    details: { email: u.email },
+  });
+}
+
 async function userByEmail(db: Db | Tx, email: string) {
   const [u] = await db
     .select({ id: users.id, email: users.email })
@@ -94,13 +110,7 @@ export async function grantInstanceAdmin(ctx: ServiceContext, email: string): Pr
       .insert(instanceAdmins)
       .values({ userId: u.id, grantedByUserId: by })
       .onConflictDoNothing({ target: instanceAdmins.userId });
-    await logActivity(tx, ctx, {
-      companyId: null,
-      action: "instance_admin.granted",
-      entityType: "user",
-      entityId: u.id,
-      details: { email: u.email },
-    });
+    await logAdminChange(tx, ctx, "granted", u);
     const [row] = await tx
       .select({ grantedAt: instanceAdmins.grantedAt })
       .from(instanceAdmins)
@@ -126,12 +136,6 @@ export async function revokeInstanceAdmin(ctx: ServiceContext, email: string): P
     const removed = await tx.delete(instanceAdmins).where(eq(instanceAdmins.userId, u.id)).returning();
     if (removed.length === 0)
       throw new ServiceError("not_found", `\`${email}\` is not an instance administrator`);
-    await logActivity(tx, ctx, {
-      companyId: null,
-      action: "instance_admin.revoked",
-      entityType: "user",
-      entityId: u.id,
-      details: { email: u.email },
-    });
+    await logAdminChange(tx, ctx, "revoked", u);
   });
 }

@@ -6,9 +6,11 @@
  * the pooled upstream clients keyed by the grants they carry) pick the change up on the next
  * call on every replica; removing an origin makes the next call fail closed.
  */
+
 import { and, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { companies, instanceSettings, toolApplications, toolConnections } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../config/examples";
@@ -86,10 +88,7 @@ export async function unlistedPrivateOrigins(
     .from(toolConnections)
     .innerJoin(
       toolApplications,
-      and(
-        eq(toolApplications.companyId, toolConnections.companyId),
-        eq(toolApplications.id, toolConnections.applicationId),
-      ),
+      companyRow(toolApplications, toolConnections.companyId, toolConnections.applicationId),
     )
     .where(and(eq(toolApplications.type, "mcp_http"), ne(toolConnections.status, "archived")));
   const byOrigin = new Map<string, { connections: number; companies: Set<string> }>();

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolInvocations } from "@/db/schema";
+import { processSingleton } from "../config/process-singleton";
 import { logError, logWarn } from "../log";
 
 /**
@@ -29,13 +30,9 @@ export function leaseMs(): number {
   return n;
 }
 
-type BootHolder = typeof globalThis & { __paperclipBootId?: string };
-
 /** This process's boot id (shared by the module copies of one process, see scripts/server.ts). */
 export function bootId(): string {
-  const g = globalThis as BootHolder;
-  g.__paperclipBootId ??= randomUUID();
-  return g.__paperclipBootId;
+  return processSingleton("bootId", () => randomUUID());
 }
 
 export interface LeaseOwner {

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { toolConnections, toolResultArtifacts } from "@/db/schema";
 import { recordToolEvents, type ToolEventInput, toolEventRows } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
+import { processSingleton } from "../config/process-singleton";
 import { sha256Hex } from "./canonical";
 import { completeInvocationWithEvent } from "./hot-statements";
 import { completeInvocation } from "./invocations";
@@ -47,19 +48,17 @@ export interface KeptResult {
 }
 
 const CONNECTION_USE_INTERVAL_MS = 60_000;
-type UseHolder = typeof globalThis & { __paperclipConnectionUse?: Map<string, number> };
 /**
  * Whether this process should record a use of the connection now: `last_used_at` is an
  * operator hint, written at most once a minute per connection and process, so that calls do
  * not queue on the connection row's lock.
  */
 function connectionUseDue(connectionId: string, now = Date.now()): boolean {
-  const g = globalThis as UseHolder;
-  g.__paperclipConnectionUse ??= new Map();
-  const last = g.__paperclipConnectionUse.get(connectionId);
+  const uses = processSingleton("connectionUse", () => new Map<string, number>());
+  const last = uses.get(connectionId);
   if (last !== undefined && now - last < CONNECTION_USE_INTERVAL_MS) return false;
-  if (g.__paperclipConnectionUse.size > 10_000) g.__paperclipConnectionUse.clear();
-  g.__paperclipConnectionUse.set(connectionId, now);
+  if (uses.size > 10_000) uses.clear();
+  uses.set(connectionId, now);
   return true;
 }
 

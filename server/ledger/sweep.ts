@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
+import { processCell } from "../config/process-singleton";
 import { databaseBreaker } from "../database/breaker";
 import { logError, logInfo } from "../log";
 import { leaseMs } from "./lease";
@@ -103,7 +104,7 @@ export async function expireLeaseIfPast(tx: Tx, companyId: string, invocationId:
   return true;
 }
 
-type SweeperHolder = typeof globalThis & { __paperclipLeaseSweeper?: NodeJS.Timeout };
+const sweeper = processCell<NodeJS.Timeout>("leaseSweeper");
 
 /**
  * Starts the sweeper loop of this process (once; instrumentation.ts calls it at start-up):
@@ -111,8 +112,7 @@ type SweeperHolder = typeof globalThis & { __paperclipLeaseSweeper?: NodeJS.Time
  * the loop carries on.
  */
 export function startLeaseSweeper(db: Db): void {
-  const g = globalThis as SweeperHolder;
-  if (g.__paperclipLeaseSweeper) return;
+  if (sweeper.current) return;
   let running = false;
   const pass = async () => {
     // While the database is down (the breaker is open) a sweep cannot run: skip, not log.
@@ -132,14 +132,13 @@ export function startLeaseSweeper(db: Db): void {
       running = false;
     }
   };
-  g.__paperclipLeaseSweeper = setInterval(() => void pass(), Math.max(250, Math.floor(leaseMs() / 2)));
-  g.__paperclipLeaseSweeper.unref?.();
+  sweeper.current = setInterval(() => void pass(), Math.max(250, Math.floor(leaseMs() / 2)));
+  sweeper.current.unref?.();
   void pass();
 }
 
 /** Stops this process's sweeper loop (tests; a server stops with its process). */
 export function stopLeaseSweeper(): void {
-  const g = globalThis as SweeperHolder;
-  if (g.__paperclipLeaseSweeper) clearInterval(g.__paperclipLeaseSweeper);
-  g.__paperclipLeaseSweeper = undefined;
+  if (sweeper.current) clearInterval(sweeper.current);
+  sweeper.current = undefined;
 }

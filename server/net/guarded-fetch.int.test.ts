@@ -4,9 +4,12 @@
  * off-machine: every non-loopback destination is refused before a socket is opened (the
  * resolver is injected, and literal addresses are classified before any connection).
  */
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection, serviceRejection } from "@/server/testing/rejection";
+import { listenLoopback } from "@/server/testing/serve";
 import { ServiceError } from "../errors";
 import { createGuardedFetch, type GuardedFetch, type Resolver } from "./guarded-fetch";
 import { allowPrivateBy } from "./private-upstreams";
@@ -36,8 +39,7 @@ async function startServer(
     seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
     handler(req, res, body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLoopback(server);
   return {
     port,
     origin: `http://127.0.0.1:${port}`,
@@ -48,21 +50,6 @@ async function startServer(
         server.close(() => resolve());
       }),
   };
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected a rejection");
-}
-
-async function serviceRejection(p: Promise<unknown>): Promise<ServiceError> {
-  const err = await rejection(p);
-  if (!(err instanceof ServiceError)) throw err;
-  return err;
 }
 
 const loopbackResolver =

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { serviceRejection as rejectionOf } from "@/server/testing/rejection";
 import { ServiceError } from "../errors";
 import { classifyAddress, parseIPv4, parseIPv6 } from "./addresses";
 import {
@@ -24,16 +25,6 @@ function codeOf(fn: () => unknown): string | undefined {
     return err instanceof ServiceError ? err.code : "not-a-service-error";
   }
   return undefined;
-}
-
-async function rejectionOf(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("address parsing", () => {

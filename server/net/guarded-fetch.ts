@@ -15,6 +15,7 @@
  *   unbuffered (MCP uses SSE), everything else is read with a byte counter and refused past
  *   `maxResponseBytes`.
  */
+
 import type { LookupAddress } from "node:dns";
 import { Agent, type Dispatcher, fetch as undiciFetch } from "undici";
 import { isServiceError, ServiceError } from "../errors";
@@ -31,6 +32,7 @@ import {
   TimeoutMarker,
   tooLarge,
 } from "./fetch-body";
+import { raceAbort } from "./race-abort";
 import {
   assertAllowedUrl,
   defaultResolver,
@@ -326,24 +328,6 @@ function linkAbort(signal: AbortSignal, controller: AbortController): () => void
   return () => {
     controllers.delete(controller);
   };
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 function mapError(

@@ -22,15 +22,15 @@ import {
   activityLog,
   instanceStdioCommands,
   toolApplications,
-  toolConnections,
+  type toolConnections,
   toolStdioTemplates,
-  users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
-import { setRouteDatabase } from "@/server/http/route";
-import { call, sessionCookie } from "@/server/testing/api";
+import { call } from "@/server/testing/api";
+import { insertStdioConnection } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from "./catalog";
 import { probeBwrap, resetHostCaches, resolveSlotUser, stdioHostState } from "./host";
@@ -78,19 +78,12 @@ async function templateRow(id: string): Promise<TemplateRow> {
 }
 
 async function makeConnection(t: TemplateRow) {
-  const [row] = await database.db
-    .insert(toolConnections)
-    .values({
-      companyId,
-      applicationId,
-      name: `c ${randomUUID().slice(0, 8)}`,
-      stdioTemplateId: t.id,
-      status: "active",
-      enabled: true,
-      healthStatus: "ok",
-    })
-    .returning();
-  return row!;
+  return insertStdioConnection(database.db, {
+    companyId,
+    applicationId,
+    templateId: t.id,
+    name: `c ${randomUUID().slice(0, 8)}`,
+  });
 }
 
 async function callTool(t: TemplateRow, conn: typeof toolConnections.$inferSelect, name: string, args = {}) {
@@ -130,9 +123,7 @@ beforeAll(async () => {
   setEnv("PAPERCLIP_STDIO", undefined);
   setEnv("PAPERCLIP_SANDBOX", undefined);
   setEnv("HOST", undefined);
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   const [app] = await database.db
     .insert(toolApplications)
@@ -149,12 +140,11 @@ afterEach(() => {
 
 afterAll(async () => {
   await shutdownAllSlots();
-  setRouteDatabase(null);
   for (const [k, v] of Object.entries(savedEnv)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("the operator's catalogue", () => {
@@ -183,8 +173,8 @@ describe("the operator's catalogue", () => {
     expect(byKey.json.error.code).toBe("instance_admin_required");
     expect((await call<ErrorBody>(commandsRoute.GET, "GET", "/", board())).status).toBe(403);
 
-    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const owner = await ownerSession(database.db, demo);
+    const cookie = owner.cookie;
     const created = await call<{ id: string; key: string }>(commandsRoute.POST, "POST", "/", {
       cookie,
       headers: { origin: "http://localhost:3100" },

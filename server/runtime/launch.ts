@@ -3,6 +3,7 @@
  * working directory, the spawn (its own process group), the protocol stream and the MCP
  * handshake. Exits and crashes are reported back to the supervisor through `LaunchDeps`.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +12,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
+import { timeoutAfter } from "../net/race-abort";
 import { auditRefusal, commandNotApproved, type LaunchSpec } from "./catalog";
 import type { RuntimeConfig } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
@@ -40,14 +42,6 @@ const MAX_LIST_PAGES = 50;
 const MAX_LIST_ITEMS = 1_000;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-function timeoutAfter<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** Process groups started and not yet confirmed gone; SIGKILLed synchronously on process exit. */
 export class ProcessGroups {

@@ -12,6 +12,7 @@
 import { and, eq, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
+import { processCell } from "../config/process-singleton";
 import { databaseBreaker } from "../database/breaker";
 import { logError, logInfo } from "../log";
 import { isProcessAlive } from "./processes";
@@ -74,14 +75,14 @@ export async function runtimeMaintenance(db: Db): Promise<void> {
   }
 }
 
-const g = globalThis as typeof globalThis & { __paperclipRuntimeMaintenance?: NodeJS.Timeout };
+const maintenance = processCell<NodeJS.Timeout>("runtimeMaintenance");
 
 /**
  * Runs `runtimeMaintenance` every `PAPERCLIP_RUNTIME_RECONCILE_MS` (default 30 s) and right
  * after the database comes back; once per process (an unref'd timer).
  */
 export function startRuntimeMaintenance(db: () => Db): void {
-  if (g.__paperclipRuntimeMaintenance) return;
+  if (maintenance.current) return;
   const every = Number(process.env.PAPERCLIP_RUNTIME_RECONCILE_MS) || 30_000;
   let running = false;
   const pass = () => {
@@ -91,7 +92,7 @@ export function startRuntimeMaintenance(db: () => Db): void {
       running = false;
     });
   };
-  g.__paperclipRuntimeMaintenance = setInterval(pass, every);
-  g.__paperclipRuntimeMaintenance.unref();
+  maintenance.current = setInterval(pass, every);
+  maintenance.current.unref();
   databaseBreaker().onRecovered(pass);
 }

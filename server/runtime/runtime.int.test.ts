@@ -3,6 +3,7 @@
  * Runtime slots end to end: real slot processes (the `lab` fixture over stdio), real process
  * groups and signals, real PostgreSQL rows, the admin routes.
  */
+
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -21,15 +22,16 @@ import {
   companies,
   heartbeatRuns,
   toolApplications,
-  toolConnections,
+  type toolConnections,
   toolRuntimeSlots,
   toolStdioTemplates,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
-import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { insertStdioConnection } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
 import { safePath } from "./env";
@@ -93,19 +95,12 @@ async function makeTemplate(
 }
 
 async function makeConnection(t: TemplateRow = template, company = companyId, appId = applicationId) {
-  const [row] = await database.db
-    .insert(toolConnections)
-    .values({
-      companyId: company,
-      applicationId: appId,
-      name: `lab ${++connectionCounter}`,
-      stdioTemplateId: t.id,
-      status: "active",
-      enabled: true,
-      healthStatus: "ok",
-    })
-    .returning();
-  return row!;
+  return insertStdioConnection(database.db, {
+    companyId: company,
+    applicationId: appId,
+    templateId: t.id,
+    name: `lab ${++connectionCounter}`,
+  });
 }
 
 function target(
@@ -169,9 +164,7 @@ beforeAll(async () => {
     capPerHost: 16,
     startTimeoutMs: 20_000,
   });
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   const [app] = await database.db
     .insert(toolApplications)
@@ -204,10 +197,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await shutdownAllSlots();
-  setRouteDatabase(null);
   delete process.env.RUNTIME_CANARY;
   delete process.env.LAB_ALLOWED;
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("stdio command templates", () => {

@@ -12,6 +12,7 @@
  * - the spawn plan: the slot user's uid/gid when the server is root, and bubblewrap around it
  *   with `PAPERCLIP_SANDBOX=bwrap`.
  */
+
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -33,6 +34,7 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { processCell } from "../config/process-singleton";
 import type { IsolationPlan, SlotUser } from "./host";
 
 const execFileAsync = promisify(execFile);
@@ -211,9 +213,7 @@ function computeSourceHash(root: string): string {
   return h.digest("hex").slice(0, 20);
 }
 
-type BundleHolder = typeof globalThis & {
-  __paperclipFixtureBundle?: { key: string; promise: Promise<string> };
-};
+const bundleBuild = processCell<{ key: string; promise: Promise<string> }>("fixtureBundle");
 
 /**
  * The path of the fixture bundle (`serve.mjs`, world-readable, in a directory only the server
@@ -221,10 +221,9 @@ type BundleHolder = typeof globalThis & {
  * `node serve.mjs <fixture> --stdio`.
  */
 export function fixtureBundle(runtime: string, root = productRoot()): Promise<string> {
-  const g = globalThis as BundleHolder;
   const hash = sourceHash(root);
   const key = `${runtime}:${hash}`;
-  const cached = g.__paperclipFixtureBundle;
+  const cached = bundleBuild.current;
   // Reused while its file is there (another server's pruning may have removed an old one).
   if (cached?.key === key && existsSync(path.join(runtime, "bundles", hash, "serve.mjs")))
     return cached.promise;
@@ -233,9 +232,9 @@ export function fixtureBundle(runtime: string, root = productRoot()): Promise<st
       ? // Still building (or removed since): wait for that build, then build again if needed.
         cached.promise.then((file) => (existsSync(file) ? file : buildBundle(runtime, root, hash)))
       : buildBundle(runtime, root, hash);
-  g.__paperclipFixtureBundle = { key, promise };
+  bundleBuild.current = { key, promise };
   promise.catch(() => {
-    if (g.__paperclipFixtureBundle?.promise === promise) g.__paperclipFixtureBundle = undefined;
+    if (bundleBuild.current?.promise === promise) bundleBuild.current = undefined;
   });
   return promise;
 }

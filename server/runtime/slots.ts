@@ -2,9 +2,11 @@
  * Admin views and actions on runtime slots: list, detail (with recent redacted stderr), stop
  * and restart. Reads need `company:read`; actions need `tools:manage_runtime`.
  */
+
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolRuntimeSlots } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { RuntimeSlot, RuntimeSlotDetail } from "@/server/contracts/api/runtime";
@@ -64,7 +66,7 @@ async function loadRow(ctx: ServiceContext, companyId: string, slotId: string): 
   const [row] = await ctx.db
     .select()
     .from(toolRuntimeSlots)
-    .where(and(eq(toolRuntimeSlots.companyId, companyId), eq(toolRuntimeSlots.id, slotId)));
+    .where(companyRow(toolRuntimeSlots, companyId, slotId));
   if (!row) throw notFound("runtime slot");
   return row;
 }

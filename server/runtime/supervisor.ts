@@ -18,6 +18,7 @@
  *
  * One supervisor per server process, kept on `globalThis` (`runtimeSupervisor()`).
  */
+
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
@@ -25,6 +26,7 @@ import os from "node:os";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db, Tx } from "@/db/client";
+import { processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
 import { logInfo, logWarn } from "../log";
 import { admissionVictims } from "./capacity";
@@ -481,11 +483,7 @@ export class RuntimeSupervisor {
   }
 }
 
-type Holder = typeof globalThis & { __paperclipRuntimeSupervisor?: RuntimeSupervisor };
-
-/** The process's supervisor (kept on globalThis so dev reloads do not duplicate slots). */
+/** The process's supervisor (a process singleton, so dev reloads do not duplicate slots). */
 export function runtimeSupervisor(): RuntimeSupervisor {
-  const g = globalThis as Holder;
-  g.__paperclipRuntimeSupervisor ??= new RuntimeSupervisor();
-  return g.__paperclipRuntimeSupervisor;
+  return processSingleton("runtimeSupervisor", () => new RuntimeSupervisor());
 }

@@ -4,9 +4,11 @@
  * (catalog.ts) and its slots; agents never supply a command, arguments, working directory,
  * environment or secret reference — no API takes them from an agent.
  */
+
 import path from "node:path";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { StdioTemplate } from "@/server/contracts/api/stdio";
@@ -116,7 +118,7 @@ export async function getStdioTemplate(ctx: ServiceContext, companyId: string, t
   const [row] = await ctx.db
     .select()
     .from(toolStdioTemplates)
-    .where(and(eq(toolStdioTemplates.companyId, companyId), eq(toolStdioTemplates.id, templateId)));
+    .where(companyRow(toolStdioTemplates, companyId, templateId));
   if (!row) throw notFound("stdio template");
   return present(row, (await connectionCounts(ctx, companyId)).get(row.id) ?? 0);
 }
@@ -248,7 +250,7 @@ export async function disableStdioTemplate(ctx: ServiceContext, companyId: strin
   const [existing] = await ctx.db
     .select()
     .from(toolStdioTemplates)
-    .where(and(eq(toolStdioTemplates.companyId, companyId), eq(toolStdioTemplates.id, templateId)));
+    .where(companyRow(toolStdioTemplates, companyId, templateId));
   if (!existing) throw notFound("stdio template");
   let row = existing;
   if (existing.status !== "disabled") {
@@ -260,7 +262,7 @@ export async function disableStdioTemplate(ctx: ServiceContext, companyId: strin
           await tx
             .update(toolStdioTemplates)
             .set({ status: "disabled", disabledAt: ctx.now(), updatedAt: ctx.now() })
-            .where(and(eq(toolStdioTemplates.companyId, companyId), eq(toolStdioTemplates.id, templateId)))
+            .where(companyRow(toolStdioTemplates, companyId, templateId))
             .returning()
         )[0]!,
       (t) => ({

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { SecretBinding } from "@/server/contracts/api/secrets";
@@ -124,14 +125,12 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
     .from(companySecretBindings)
     .innerJoin(
       companySecrets,
-      and(
-        eq(companySecrets.companyId, companySecretBindings.companyId),
-        eq(companySecrets.id, companySecretBindings.secretId),
-      ),
+      companyRow(companySecrets, companySecretBindings.companyId, companySecretBindings.secretId),
     )
     .where(
-      and(
-        eq(companySecretBindings.companyId, companyId),
+      inCompany(
+        companySecretBindings,
+        companyId,
         eq(companySecretBindings.connectionId, connectionId),
         ...(bindingId ? [eq(companySecretBindings.id, bindingId)] : []),
       ),
@@ -148,10 +147,7 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
         })
         .from(companySecretVersions)
         .where(
-          and(
-            eq(companySecretVersions.companyId, companyId),
-            inArray(companySecretVersions.secretId, secretIds),
-          ),
+          inCompany(companySecretVersions, companyId, inArray(companySecretVersions.secretId, secretIds)),
         )
     : [];
   const versionStatus = new Map(versions.map((v) => [`${v.secretId}:${v.version}`, v.status]));
@@ -214,7 +210,7 @@ export async function insertBinding(
   const [secret] = await tx
     .select({ id: companySecrets.id, name: companySecrets.name, status: companySecrets.status })
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, input.secretId)));
+    .where(companyRow(companySecrets, companyId, input.secretId));
   if (!secret) throw notFound("secret");
   if (secret.status !== "active")
     throw conflict("secret_revoked", `secret \`${secret.name}\` is revoked and cannot be bound`);
@@ -223,8 +219,9 @@ export async function insertBinding(
       .select({ status: companySecretVersions.status })
       .from(companySecretVersions)
       .where(
-        and(
-          eq(companySecretVersions.companyId, companyId),
+        inCompany(
+          companySecretVersions,
+          companyId,
           eq(companySecretVersions.secretId, input.secretId),
           eq(companySecretVersions.version, input.version),
         ),
@@ -242,11 +239,12 @@ export async function insertBinding(
     const found = await tx
       .select({ id: agents.id })
       .from(agents)
-      .where(and(eq(agents.companyId, companyId), inArray(agents.id, allowed)));
+      .where(inCompany(agents, companyId, inArray(agents.id, allowed)));
     if (found.length !== allowed.length) throw notFound("agent");
   }
-  const sameTarget = and(
-    eq(companySecretBindings.companyId, companyId),
+  const sameTarget = inCompany(
+    companySecretBindings,
+    companyId,
     eq(companySecretBindings.connectionId, connectionId),
     eq(companySecretBindings.placement, input.placement),
     eq(companySecretBindings.target, target),
@@ -337,8 +335,9 @@ export async function unbindSecret(
     const [row] = await tx
       .delete(companySecretBindings)
       .where(
-        and(
-          eq(companySecretBindings.companyId, companyId),
+        inCompany(
+          companySecretBindings,
+          companyId,
           eq(companySecretBindings.connectionId, connectionId),
           eq(companySecretBindings.id, bindingId),
         ),

@@ -13,10 +13,12 @@
  * first; while that file exists it is also tried for decryption, so a rotation interrupted
  * after the database commit but before the file swap still decrypts.
  */
+
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { paperclipHome } from "../config/home";
+import { processCell } from "../config/process-singleton";
 
 export const MASTER_KEY_FILE = "master.key";
 export const NEXT_MASTER_KEY_FILE = "master.key.next";
@@ -231,8 +233,7 @@ export class LocalSecretProvider {
   }
 }
 
-type ProviderCache = { source: string; provider: LocalSecretProvider } | null;
-const g = globalThis as typeof globalThis & { __paperclipSecretProvider?: ProviderCache };
+const cached = processCell<{ source: string; provider: LocalSecretProvider }>("secretProvider");
 
 function cacheKey(): string {
   const fromEnv = process.env[MASTER_KEY_ENV]?.trim();
@@ -247,14 +248,14 @@ function cacheKey(): string {
  */
 export function localProvider(opts: { create?: boolean } = {}): LocalSecretProvider {
   const source = cacheKey();
-  const hit = g.__paperclipSecretProvider;
+  const hit = cached.current;
   if (hit && hit.source === source) return hit.provider;
   const provider = new LocalSecretProvider(loadMasterKey(opts), loadExtraKeys());
-  g.__paperclipSecretProvider = { source, provider };
+  cached.current = { source, provider };
   return provider;
 }
 
 /** Forgets the cached provider (after a rotation, or in tests that swap keys). */
 export function resetLocalProvider(): void {
-  g.__paperclipSecretProvider = null;
+  cached.current = undefined;
 }

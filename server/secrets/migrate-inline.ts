@@ -1,5 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { companySecretBindings, companySecrets, toolConnections } from "@/db/schema";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
@@ -224,7 +225,7 @@ export async function migrateInlineCredentials(
       const [row] = await tx
         .select({ transportConfig: toolConnections.transportConfig })
         .from(toolConnections)
-        .where(and(eq(toolConnections.companyId, c.companyId), eq(toolConnections.id, c.connectionId)))
+        .where(companyRow(toolConnections, c.companyId, c.connectionId))
         .for("update");
       const config = row?.transportConfig ?? {};
       const [bindings, names] = await Promise.all([
@@ -232,8 +233,9 @@ export async function migrateInlineCredentials(
           .select({ placement: companySecretBindings.placement, target: companySecretBindings.target })
           .from(companySecretBindings)
           .where(
-            and(
-              eq(companySecretBindings.companyId, c.companyId),
+            inCompany(
+              companySecretBindings,
+              c.companyId,
               eq(companySecretBindings.connectionId, c.connectionId),
               isNull(companySecretBindings.revokedAt),
             ),
@@ -304,7 +306,7 @@ export async function migrateInlineCredentials(
         await tx
           .update(toolConnections)
           .set({ transportConfig: withoutMigrated(config, planned), updatedAt: new Date() })
-          .where(and(eq(toolConnections.companyId, c.companyId), eq(toolConnections.id, c.connectionId)));
+          .where(companyRow(toolConnections, c.companyId, c.connectionId));
         await bumpAccessVersion(tx, c.companyId);
         await logActivity(tx, ctx, {
           companyId: c.companyId,

@@ -4,8 +4,10 @@
  * be decrypted, nothing is returned and the call must be refused with `missing_secret`.
  * Every resolution records one `company_secret_access_events` row per secret; never a value.
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+
+import { eq, inArray, isNull } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import { inCompany } from "@/db/join";
 import {
   companySecretAccessEvents,
   companySecretBindings,
@@ -69,8 +71,9 @@ async function loadBindings(db: Db | Tx, companyId: string, connectionId: string
     .select()
     .from(companySecretBindings)
     .where(
-      and(
-        eq(companySecretBindings.companyId, companyId),
+      inCompany(
+        companySecretBindings,
+        companyId,
         eq(companySecretBindings.connectionId, connectionId),
         isNull(companySecretBindings.revokedAt),
       ),
@@ -81,16 +84,11 @@ async function loadBindings(db: Db | Tx, companyId: string, connectionId: string
     db
       .select()
       .from(companySecrets)
-      .where(and(eq(companySecrets.companyId, companyId), inArray(companySecrets.id, secretIds))),
+      .where(inCompany(companySecrets, companyId, inArray(companySecrets.id, secretIds))),
     db
       .select()
       .from(companySecretVersions)
-      .where(
-        and(
-          eq(companySecretVersions.companyId, companyId),
-          inArray(companySecretVersions.secretId, secretIds),
-        ),
-      ),
+      .where(inCompany(companySecretVersions, companyId, inArray(companySecretVersions.secretId, secretIds))),
   ]);
   return {
     bindings,
@@ -284,7 +282,7 @@ export async function connectionsMissingSecrets(db: Db | Tx, companyId: string):
   const bindings = await db
     .select({ connectionId: companySecretBindings.connectionId })
     .from(companySecretBindings)
-    .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt)));
+    .where(inCompany(companySecretBindings, companyId, isNull(companySecretBindings.revokedAt)));
   const ids = [...new Set(bindings.map((b) => b.connectionId))];
   const out: string[] = [];
   for (const id of ids)

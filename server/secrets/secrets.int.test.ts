@@ -22,14 +22,14 @@ import {
   toolConnections,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { systemContext } from "@/server/context";
 import { createBoardKey } from "@/server/core/board-keys";
 import { createCompany } from "@/server/core/companies";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { runDoctor } from "../http/doctor";
 import { MASTER_KEY_ENV, resetLocalProvider } from "./local-provider";
 import { migrateInlineCredentials } from "./migrate-inline";
@@ -100,10 +100,8 @@ async function accessEvents(secretId: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
   resetLocalProvider();
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
   agentA = demo.agents[0]!.id;
   agentB = demo.agents[1]!.id;
@@ -127,8 +125,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
   rmSync(home, { recursive: true, force: true });
 });
 

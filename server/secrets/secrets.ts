@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { companySecretBindings, companySecrets, companySecretVersions, toolConnections } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { SecretDetail, SecretSummary as SecretSummarySchema } from "@/server/contracts/api/secrets";
@@ -158,7 +159,7 @@ export async function insertSecret(
   const [taken] = await tx
     .select({ id: companySecrets.id, status: companySecrets.status })
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, input.companyId), eq(companySecrets.name, input.name)));
+    .where(inCompany(companySecrets, input.companyId, eq(companySecrets.name, input.name)));
   if (taken) {
     throw conflict(
       "secret_name_taken",
@@ -200,7 +201,7 @@ export async function listSecrets(ctx: ServiceContext, companyId: string): Promi
     ctx.db
       .select({ secretId: companySecretBindings.secretId, n: count() })
       .from(companySecretBindings)
-      .where(and(eq(companySecretBindings.companyId, companyId), isNull(companySecretBindings.revokedAt)))
+      .where(inCompany(companySecretBindings, companyId, isNull(companySecretBindings.revokedAt)))
       .groupBy(companySecretBindings.secretId),
   ]);
   const bySecret = new Map(counts.map((c) => [c.secretId, Number(c.n)]));
@@ -214,7 +215,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
   const [secret] = await db
     .select()
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+    .where(companyRow(companySecrets, companyId, secretId));
   if (!secret) throw notFound("secret");
   const [versions, bindings] = await Promise.all([
     db
@@ -227,9 +228,7 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
         revokedAt: companySecretVersions.revokedAt,
       })
       .from(companySecretVersions)
-      .where(
-        and(eq(companySecretVersions.companyId, companyId), eq(companySecretVersions.secretId, secretId)),
-      )
+      .where(inCompany(companySecretVersions, companyId, eq(companySecretVersions.secretId, secretId)))
       .orderBy(desc(companySecretVersions.version)),
     db
       .select({
@@ -246,14 +245,12 @@ async function loadSecretView(db: Db | Tx, companyId: string, secretId: string) 
       .from(companySecretBindings)
       .innerJoin(
         toolConnections,
-        and(
-          eq(toolConnections.companyId, companySecretBindings.companyId),
-          eq(toolConnections.id, companySecretBindings.connectionId),
-        ),
+        companyRow(toolConnections, companySecretBindings.companyId, companySecretBindings.connectionId),
       )
       .where(
-        and(
-          eq(companySecretBindings.companyId, companyId),
+        inCompany(
+          companySecretBindings,
+          companyId,
           eq(companySecretBindings.secretId, secretId),
           isNull(companySecretBindings.revokedAt),
         ),
@@ -310,7 +307,7 @@ async function lockSecret(tx: Tx, companyId: string, secretId: string) {
   const [secret] = await tx
     .select()
     .from(companySecrets)
-    .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)))
+    .where(companyRow(companySecrets, companyId, secretId))
     .for("update");
   if (!secret) throw notFound("secret");
   return secret;
@@ -333,9 +330,9 @@ export async function addSecretVersion(
     const [{ max }] = (await tx
       .select({ max: sql<number | null>`max(${companySecretVersions.version})` })
       .from(companySecretVersions)
-      .where(
-        and(eq(companySecretVersions.companyId, companyId), eq(companySecretVersions.secretId, secretId)),
-      )) as [{ max: number | null }];
+      .where(inCompany(companySecretVersions, companyId, eq(companySecretVersions.secretId, secretId)))) as [
+      { max: number | null },
+    ];
     const version = Number(max ?? 0) + 1;
     await insertSecretVersion(tx, provider, {
       companyId,
@@ -347,7 +344,7 @@ export async function addSecretVersion(
     await tx
       .update(companySecrets)
       .set({ currentVersion: version, updatedAt: ctx.now() })
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+      .where(companyRow(companySecrets, companyId, secretId));
     await logActivity(tx, ctx, {
       companyId,
       action: "company_secret.version_add",
@@ -377,13 +374,14 @@ export async function revokeSecret(
     await tx
       .update(companySecrets)
       .set({ status: "revoked", revokedAt: now, updatedAt: now })
-      .where(and(eq(companySecrets.companyId, companyId), eq(companySecrets.id, secretId)));
+      .where(companyRow(companySecrets, companyId, secretId));
     const versions = await tx
       .update(companySecretVersions)
       .set({ status: "revoked", revokedAt: now })
       .where(
-        and(
-          eq(companySecretVersions.companyId, companyId),
+        inCompany(
+          companySecretVersions,
+          companyId,
           eq(companySecretVersions.secretId, secretId),
           eq(companySecretVersions.status, "active"),
         ),

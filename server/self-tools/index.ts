@@ -1,5 +1,6 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { companies, heartbeatRuns, issueComments, issueDocuments, issues } from "@/db/schema";
 import { ISSUE_STATUSES, type IssueStatus } from "@/server/contracts/values";
 import { type BuiltinTool, type SelfToolContext, toolError } from "../connectors/builtin";
@@ -40,7 +41,7 @@ async function issueInCompany(ctx: SelfToolContext, issueId: string | undefined)
     })
     .from(issues)
     .innerJoin(companies, eq(companies.id, issues.companyId))
-    .where(and(eq(issues.companyId, ctx.companyId), eq(issues.id, id)));
+    .where(companyRow(issues, ctx.companyId, id));
   // Another company's issue answers exactly like a missing one.
   if (!row) throw toolError("issue not found");
   return row;
@@ -66,7 +67,7 @@ export const SELF_TOOLS: BuiltinTool[] = [
     }),
     run: async (ctx, a) => {
       const where = a.status
-        ? and(eq(issues.companyId, ctx.companyId), eq(issues.status, a.status as IssueStatus))
+        ? inCompany(issues, ctx.companyId, eq(issues.status, a.status as IssueStatus))
         : eq(issues.companyId, ctx.companyId);
       const rows = await ctx.db
         .select({
@@ -100,8 +101,9 @@ export const SELF_TOOLS: BuiltinTool[] = [
         })
         .from(issueComments)
         .where(
-          and(
-            eq(issueComments.companyId, ctx.companyId),
+          inCompany(
+            issueComments,
+            ctx.companyId,
             eq(issueComments.issueId, issue.id),
             eq(issueComments.kind, "text"),
           ),
@@ -111,7 +113,7 @@ export const SELF_TOOLS: BuiltinTool[] = [
       const documents = await ctx.db
         .select({ key: issueDocuments.key, revision: issueDocuments.revision })
         .from(issueDocuments)
-        .where(and(eq(issueDocuments.companyId, ctx.companyId), eq(issueDocuments.issueId, issue.id)));
+        .where(inCompany(issueDocuments, ctx.companyId, eq(issueDocuments.issueId, issue.id)));
       return { issue, comments, documents };
     },
   },
@@ -128,8 +130,9 @@ export const SELF_TOOLS: BuiltinTool[] = [
         .select({ key: issueDocuments.key, body: issueDocuments.body, revision: issueDocuments.revision })
         .from(issueDocuments)
         .where(
-          and(
-            eq(issueDocuments.companyId, ctx.companyId),
+          inCompany(
+            issueDocuments,
+            ctx.companyId,
             eq(issueDocuments.issueId, issue.id),
             eq(issueDocuments.key, a.key as string),
           ),
@@ -154,7 +157,7 @@ export const SELF_TOOLS: BuiltinTool[] = [
           finishedAt: heartbeatRuns.finishedAt,
         })
         .from(heartbeatRuns)
-        .where(and(eq(heartbeatRuns.companyId, ctx.companyId), eq(heartbeatRuns.agentId, ctx.agentId)))
+        .where(inCompany(heartbeatRuns, ctx.companyId, eq(heartbeatRuns.agentId, ctx.agentId)))
         .orderBy(desc(heartbeatRuns.createdAt))
         .limit(a.limit as number);
       return { runs };

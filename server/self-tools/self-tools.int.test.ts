@@ -1,20 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, issueComments, issues } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { requireCompany } from "@/server/auth/authorize";
 import type { ServiceContext } from "@/server/context";
 import { createIssue } from "@/server/core/issues";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld, installExample } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -36,17 +31,10 @@ const selfCall = (tool: string, args: unknown) =>
   });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-self-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-self-", gateway: true }));
   companyId = demo.companyId;
   agentId = demo.agents[0]!.id;
-  const install = await call(installRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, exampleId: "paperclip-self" },
-  });
+  const install = await installExample(demo, "paperclip-self");
   expect(install.status, JSON.stringify(install.json)).toBe(201);
   const rows = await database.db
     .select({ id: issues.id })
@@ -66,9 +54,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 const activityFor = (action: string, entityId: string) =>

@@ -59,3 +59,23 @@ export async function seedApplication(
   await db.transaction((tx) => bumpAccessVersion(tx, companyId));
   return { applicationId: app!.id, connectionId: conn!.id, tools: out };
 }
+
+/** Inserts an active, enabled, healthy stdio connection of `templateId` (a template's launch). */
+export async function insertStdioConnection(
+  db: Db,
+  v: { companyId: string; applicationId: string; templateId: string; name: string },
+): Promise<typeof toolConnections.$inferSelect> {
+  const [row] = await db
+    .insert(toolConnections)
+    .values({
+      companyId: v.companyId,
+      applicationId: v.applicationId,
+      name: v.name,
+      stdioTemplateId: v.templateId,
+      status: "active",
+      enabled: true,
+      healthStatus: "ok",
+    })
+    .returning();
+  return row!;
+}

@@ -1,9 +1,13 @@
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+/** A `node:http` request as a Web `Request` (its body read whole), at `origin` (by default its Host). */
+export async function toRequest(
+  req: IncomingMessage,
+  origin = `http://${req.headers.host ?? "127.0.0.1"}`,
+): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const headers = new Headers();
@@ -14,6 +18,26 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
   const body =
     chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
   return new Request(new URL(req.url ?? "/", origin), { method: req.method, headers, body });
+}
+
+/** Starts `server` on an ephemeral port of 127.0.0.1; the port. */
+export async function listenLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * Tees `console.log/warn/error` into `logs` (each call's arguments joined by spaces), for tests
+ * that check what the server logged — a canary must never appear there.
+ */
+export function captureConsole(logs: string[]): void {
+  for (const method of ["log", "warn", "error"] as const) {
+    const original = console[method];
+    console[method] = (...args: unknown[]) => {
+      logs.push(args.map(String).join(" "));
+      original(...args);
+    };
+  }
 }
 
 /**
@@ -35,8 +59,7 @@ export async function serveRoutes(
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenLoopback(server);
   return {
     origin: `http://localhost:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,5 +1,6 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import type { Application, ApplicationRecord } from "@/server/contracts/api/applications";
 import type { Served } from "@/server/contracts/api/common";
@@ -55,10 +56,7 @@ export async function listApplications(ctx: ServiceContext, companyId: string) {
     .from(toolCatalogEntries)
     .innerJoin(
       toolConnections,
-      and(
-        eq(toolConnections.companyId, toolCatalogEntries.companyId),
-        eq(toolConnections.id, toolCatalogEntries.connectionId),
-      ),
+      companyRow(toolConnections, toolCatalogEntries.companyId, toolCatalogEntries.connectionId),
     )
     .where(eq(toolCatalogEntries.companyId, companyId))
     .groupBy(
@@ -129,7 +127,7 @@ export async function updateApplication(
       const [current] = await tx
         .select()
         .from(toolApplications)
-        .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, applicationId)))
+        .where(companyRow(toolApplications, companyId, applicationId))
         .for("update");
       if (!current) throw notFound("application");
       if (current.status === "archived")
@@ -138,16 +136,14 @@ export async function updateApplication(
       const [row] = await tx
         .update(toolApplications)
         .set({ ...input, updatedAt: now, archivedAt: input.status === "archived" ? now : undefined })
-        .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, applicationId)))
+        .where(companyRow(toolApplications, companyId, applicationId))
         .returning();
       if (input.status === "archived") {
         // Its connections are archived with it (also final).
         await tx
           .update(toolConnections)
           .set({ status: "archived", enabled: false, archivedAt: now, updatedAt: now })
-          .where(
-            and(eq(toolConnections.companyId, companyId), eq(toolConnections.applicationId, applicationId)),
-          );
+          .where(inCompany(toolConnections, companyId, eq(toolConnections.applicationId, applicationId)));
       }
       return row! satisfies Served<typeof ApplicationRecord>;
     },

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { agents, companies, issues, toolCallEvents, toolInvocations } from "@/db/schema";
 import type { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import type { Served } from "@/server/contracts/api/common";
@@ -70,14 +71,8 @@ export async function listAuditEvents(ctx: ServiceContext, companyId: string, q:
     })
     .from(toolCallEvents)
     .innerJoin(companies, eq(companies.id, toolCallEvents.companyId))
-    .leftJoin(
-      agents,
-      and(eq(agents.companyId, toolCallEvents.companyId), eq(agents.id, toolCallEvents.agentId)),
-    )
-    .leftJoin(
-      issues,
-      and(eq(issues.companyId, toolCallEvents.companyId), eq(issues.id, toolCallEvents.issueId)),
-    )
+    .leftJoin(agents, companyRow(agents, toolCallEvents.companyId, toolCallEvents.agentId))
+    .leftJoin(issues, companyRow(issues, toolCallEvents.companyId, toolCallEvents.issueId))
     .where(and(...conds))
     .orderBy(desc(toolCallEvents.seq))
     .limit(q.limit + 1);

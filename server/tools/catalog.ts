@@ -1,6 +1,8 @@
 /** The catalogue verbs of a connection: list, refresh from the upstream, review, override risk. */
-import { and, asc, eq } from "drizzle-orm";
+
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import type {
   CatalogRefreshResult,
@@ -42,9 +44,7 @@ export async function listCatalog(ctx: ServiceContext, companyId: string, connec
   const rows = await ctx.db
     .select()
     .from(toolCatalogEntries)
-    .where(
-      and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.connectionId, connectionId)),
-    )
+    .where(inCompany(toolCatalogEntries, companyId, eq(toolCatalogEntries.connectionId, connectionId)))
     .orderBy(asc(toolCatalogEntries.name));
   return rows satisfies Served<typeof ConnectionCatalogEntry>[];
 }
@@ -69,8 +69,9 @@ export async function reviewCatalog(
           .select()
           .from(toolCatalogEntries)
           .where(
-            and(
-              eq(toolCatalogEntries.companyId, companyId),
+            inCompany(
+              toolCatalogEntries,
+              companyId,
               eq(toolCatalogEntries.connectionId, connectionId),
               eq(toolCatalogEntries.id, e.id),
             ),
@@ -106,7 +107,7 @@ export async function reviewCatalog(
       await tx
         .update(toolConnections)
         .set({ catalogReviewedAt: now, updatedAt: now })
-        .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)));
+        .where(companyRow(toolConnections, companyId, connectionId));
       return input.entries.length;
     },
     () => ({
@@ -154,8 +155,9 @@ export async function overrideRisk(
         })
         .from(toolCatalogEntries)
         .where(
-          and(
-            eq(toolCatalogEntries.companyId, companyId),
+          inCompany(
+            toolCatalogEntries,
+            companyId,
             eq(toolCatalogEntries.connectionId, connectionId),
             eq(toolCatalogEntries.id, entryId),
           ),

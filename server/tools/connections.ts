@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Connection, ConnectionTestResult } from "@/server/contracts/api/connections";
@@ -148,7 +149,7 @@ function setConnection(
         await tx
           .update(toolConnections)
           .set({ ...values, updatedAt: ctx.now() })
-          .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.id, connectionId)))
+          .where(companyRow(toolConnections, companyId, connectionId))
           .returning()
       )[0]!,
     activity,
@@ -173,10 +174,7 @@ export async function listConnections(
   const rows = await selectConnectionsWithApplication(ctx.db)
     .where(
       query.applicationId
-        ? and(
-            eq(toolConnections.companyId, companyId),
-            eq(toolConnections.applicationId, query.applicationId),
-          )
+        ? inCompany(toolConnections, companyId, eq(toolConnections.applicationId, query.applicationId))
         : eq(toolConnections.companyId, companyId),
     )
     .orderBy(asc(toolApplications.name), asc(toolConnections.name));
@@ -209,7 +207,7 @@ export async function createConnection(ctx: ServiceContext, companyId: string, i
   const [app] = await ctx.db
     .select()
     .from(toolApplications)
-    .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.id, input.applicationId)));
+    .where(companyRow(toolApplications, companyId, input.applicationId));
   if (!app) throw notFound("application");
   if (app.status !== "active") throw conflict("application_archived", "the application is archived");
   checkConfig(app.type, input.transportConfig, input.stdioTemplateId);

@@ -1,5 +1,6 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
+import { inCompany } from "@/db/join";
 import {
   agents,
   companies,
@@ -68,7 +69,7 @@ export async function loadNames(db: Db | Tx, companyId: string) {
         connectionId: toolCatalogEntries.connectionId,
       })
       .from(toolCatalogEntries)
-      .where(and(eq(toolCatalogEntries.companyId, companyId), eq(toolCatalogEntries.kind, "tool")))
+      .where(inCompany(toolCatalogEntries, companyId, eq(toolCatalogEntries.kind, "tool")))
       .orderBy(toolCatalogEntries.name),
   ]);
   return {

@@ -1,4 +1,5 @@
-import { and, count, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { count, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { inCompany } from "@/db/join";
 import { toolApplications, toolCallEvents, toolConnections, toolRuntimeSlots } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -14,17 +15,18 @@ export async function getToolsOverview(ctx: ServiceContext, companyId: string) {
     ctx.db
       .select({ n: count() })
       .from(toolApplications)
-      .where(and(eq(toolApplications.companyId, companyId), eq(toolApplications.status, "active"))),
+      .where(inCompany(toolApplications, companyId, eq(toolApplications.status, "active"))),
     ctx.db
       .select({ n: count() })
       .from(toolConnections)
-      .where(and(eq(toolConnections.companyId, companyId), eq(toolConnections.status, "active"))),
+      .where(inCompany(toolConnections, companyId, eq(toolConnections.status, "active"))),
     ctx.db
       .select({ n: count() })
       .from(toolRuntimeSlots)
       .where(
-        and(
-          eq(toolRuntimeSlots.companyId, companyId),
+        inCompany(
+          toolRuntimeSlots,
+          companyId,
           inArray(toolRuntimeSlots.status, ["starting", "running", "idle"]),
         ),
       ),
@@ -40,8 +42,9 @@ export async function getToolsOverview(ctx: ServiceContext, companyId: string) {
       })
       .from(toolCallEvents)
       .where(
-        and(
-          eq(toolCallEvents.companyId, companyId),
+        inCompany(
+          toolCallEvents,
+          companyId,
           gte(toolCallEvents.createdAt, since),
           ne(toolCallEvents.eventType, "discovery"),
         ),

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow } from "@/db/join";
 import { agents, projects, toolPolicies } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Policy, PolicyTestResult } from "@/server/contracts/api/policies";
@@ -161,7 +162,7 @@ export async function updatePolicy(
       const [current] = await tx
         .select()
         .from(toolPolicies)
-        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .where(companyRow(toolPolicies, companyId, policyId))
         .for("update");
       if (!current) throw notFound("policy");
       const kind = input.kind ?? current.kind;
@@ -191,7 +192,7 @@ export async function updatePolicy(
       const [updated] = await tx
         .update(toolPolicies)
         .set({ ...input, kind, effect, ...(gated ? { enabled: false } : {}), updatedAt: ctx.now() })
-        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .where(companyRow(toolPolicies, companyId, policyId))
         .returning();
       return updated!;
     },
@@ -213,7 +214,7 @@ export async function deletePolicy(ctx: ServiceContext, companyId: string, polic
     async (tx) => {
       const [r] = await tx
         .delete(toolPolicies)
-        .where(and(eq(toolPolicies.companyId, companyId), eq(toolPolicies.id, policyId)))
+        .where(companyRow(toolPolicies, companyId, policyId))
         .returning({ id: toolPolicies.id, name: toolPolicies.name });
       if (!r) throw notFound("policy");
       return r;
@@ -237,14 +238,14 @@ export async function resolveAccessContext(
   const [agent] = await ctx.db
     .select({ id: agents.id })
     .from(agents)
-    .where(and(eq(agents.companyId, companyId), eq(agents.id, input.agentId)));
+    .where(companyRow(agents, companyId, input.agentId));
   if (!agent) throw notFound("agent");
   const projectId = await resolveRunProject(ctx, companyId, input);
   if (input.projectId) {
     const [project] = await ctx.db
       .select({ id: projects.id })
       .from(projects)
-      .where(and(eq(projects.companyId, companyId), eq(projects.id, input.projectId)));
+      .where(companyRow(projects, companyId, input.projectId));
     if (!project) throw notFound("project");
   }
   return {

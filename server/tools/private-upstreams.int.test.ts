@@ -4,33 +4,31 @@
  * fixture servers, the real gateway. A company admin (the demo board key, a company owner's
  * credential) against the instance administrator's list.
  */
+
 import { mkdtempSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
 import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as connectionTestRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as privateUpstreamsRemoveRoute from "@/app/api/instance/private-upstreams/remove/route";
 import * as privateUpstreamsRoute from "@/app/api/instance/private-upstreams/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, toolConnections, toolInvocations, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "@/server/auth/password";
 import { CONNECTION_TEST_ERRORS } from "@/server/connectors/test-errors";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
 import { call, sessionCookie } from "@/server/testing/api";
+import { captureConsole, listenLoopback } from "@/server/testing/serve";
+import { closeDemoWorld, demoWorld, installExample, ownerSession, startRun } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -112,27 +110,17 @@ async function startHostile() {
     else if (p === "/redirect") res.writeHead(302, { location: `http://169.254.169.254/${CANARY}` }).end();
     else res.writeHead(404).end(CANARY);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { server, origin: `http://127.0.0.1:${await listenLoopback(server)}` };
 }
 
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-private-upstreams-"));
-  for (const method of ["log", "warn", "error"] as const) {
-    const original = console[method];
-    console[method] = (...args: unknown[]) => {
-      logs.push(args.map(String).join(" "));
-      original(...args);
-    };
-  }
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  captureConsole(logs);
+  ({ database, demo } = await demoWorld({ gateway: true }));
   companyId = demo.companyId;
   // The demo owner is the first account: this instance's administrator.
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  operatorCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  const owner = await ownerSession(database.db, demo);
+  operatorCookie = owner.cookie;
   const [other] = await database.db
     .insert(users)
     .values({ email: "owner-only@example.com", passwordHash: await hashPassword("x") })
@@ -150,12 +138,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await echo?.close();
   hostile?.server.closeAllConnections();
   await new Promise<void>((resolve) => hostile?.server.close(() => resolve()));
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("a company admin and loopback/private upstreams", () => {
@@ -242,17 +228,10 @@ describe("a company admin and loopback/private upstreams", () => {
 
     // Through the gateway: the echo example on that origin, called by an agent.
     setExampleUrlResolver(() => echo.url);
-    const installed = await call<{ connectionId: string }>(installRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId, exampleId: "echo" },
-    });
+    const installed = await installExample<{ connectionId: string }>(demo, "echo");
     expect(installed.status, JSON.stringify(installed.json)).toBe(201);
     connectionId = installed.json.connectionId;
-    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    });
+    const run = await startRun(demo);
     token = run.json.gateway.token;
     const ok = await call<{ result?: unknown }>(callRoute.POST, "POST", "/api/tool-gateway/tools/call", {
       token,
@@ -316,8 +295,7 @@ describe("connection test errors", () => {
     expect((await listAdd(operatorCookie, hostile.origin)).status).toBe(201);
     // A port with nothing listening (bound, then closed), also listed.
     const gone = http.createServer();
-    await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
-    const gonePort = (gone.address() as AddressInfo).port;
+    const gonePort = await listenLoopback(gone);
     await new Promise<void>((resolve) => gone.close(() => resolve()));
     expect((await listAdd(operatorCookie, `http://127.0.0.1:${gonePort}`)).status).toBe(201);
 

@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
+import { companyRow, inCompany } from "@/db/join";
 import { toolProfileBindings, toolProfileEntries, toolProfiles } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Profile } from "@/server/contracts/api/profiles";
@@ -144,11 +145,11 @@ export type ProfileView = ReturnType<typeof present>;
 
 async function loadProfiles(ctx: ServiceContext, companyId: string, profileId?: string) {
   const where = profileId
-    ? and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId))
+    ? companyRow(toolProfiles, companyId, profileId)
     : eq(toolProfiles.companyId, companyId);
   // The entries and bindings of the company's profiles (or of the one profile).
   const ofProfile = (t: typeof toolProfileEntries | typeof toolProfileBindings) =>
-    profileId ? and(eq(t.companyId, companyId), eq(t.profileId, profileId)) : eq(t.companyId, companyId);
+    profileId ? inCompany(t, companyId, eq(t.profileId, profileId)) : eq(t.companyId, companyId);
   const [profiles, entries, bindings, names] = await Promise.all([
     ctx.db.select().from(toolProfiles).where(where).orderBy(asc(toolProfiles.name)),
     ctx.db
@@ -214,7 +215,7 @@ export async function updateProfile(
       const [row] = await tx
         .update(toolProfiles)
         .set({ ...input, updatedAt: ctx.now() })
-        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .where(companyRow(toolProfiles, companyId, profileId))
         .returning({ id: toolProfiles.id });
       if (!row) throw notFound("profile");
       return row;
@@ -237,7 +238,7 @@ export async function deleteProfile(ctx: ServiceContext, companyId: string, prof
     async (tx) => {
       const [row] = await tx
         .delete(toolProfiles)
-        .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)))
+        .where(companyRow(toolProfiles, companyId, profileId))
         .returning({ id: toolProfiles.id, name: toolProfiles.name });
       if (!row) throw notFound("profile");
       return row;
@@ -256,7 +257,7 @@ async function assertProfile(tx: Tx, companyId: string, profileId: string) {
   const [p] = await tx
     .select({ id: toolProfiles.id })
     .from(toolProfiles)
-    .where(and(eq(toolProfiles.companyId, companyId), eq(toolProfiles.id, profileId)));
+    .where(companyRow(toolProfiles, companyId, profileId));
   if (!p) throw notFound("profile");
 }
 
@@ -342,7 +343,7 @@ async function removeProfileChild(
     async (tx) => {
       const [r] = await tx
         .delete(table)
-        .where(and(eq(table.companyId, companyId), eq(table.profileId, profileId), eq(table.id, childId)))
+        .where(inCompany(table, companyId, eq(table.profileId, profileId), eq(table.id, childId)))
         .returning({ id: table.id });
       if (!r) throw notFound(`profile ${kind}`);
       return r;
