@@ -37,13 +37,17 @@ export async function admit(
   },
 ): Promise<Admission> {
   const { kind, now } = input;
+  // postgres-js takes timestamps as ISO text in raw SQL (a Date parameter is not serialised).
+  const at = now.toISOString();
   const hash = input.source;
   await lockQuota(tx, `admission:${kind}`);
-  await tx.execute(sql`delete from oauth_admissions where kind = ${kind} and expires_at <= ${now}`);
+  await tx.execute(
+    sql`delete from oauth_admissions where kind = ${kind} and expires_at <= ${at}::timestamptz`,
+  );
   const expires = new Date(now.getTime() + input.windowMs);
   const inserted = await tx.execute<{ id: string }>(sql`
     insert into oauth_admissions (kind, source_hash, expires_at)
-    select ${kind}, ${hash}, ${expires}
+    select ${kind}, ${hash}, ${expires.toISOString()}::timestamptz
     where (select count(*) from oauth_admissions where kind = ${kind}) < ${input.perInstance}
       and (select count(*) from oauth_admissions where kind = ${kind} and source_hash = ${hash}) < ${input.perSource}
     returning id`);

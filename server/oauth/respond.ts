@@ -46,10 +46,7 @@ export async function oauthEndpoint(
     if (isOAuthError(err)) return oauthErrorResponse(err);
     if (isServiceError(err)) return serviceErrorResponse(err, requestId);
     // Only the endpoint and the request id: never the body, query or headers.
-    logError("oauth.unhandled", err instanceof Error ? new Error(err.name) : err, {
-      endpoint: name,
-      requestId,
-    });
+    logError("oauth.unhandled", err, { endpoint: name, requestId });
     return oauthErrorResponse(new ServerError(`internal error (request ${requestId})`));
   }
 }

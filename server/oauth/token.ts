@@ -166,6 +166,7 @@ async function redeemDevice(ctx: ServiceContext, client: OAuthClient, form: URLS
   const deviceCode = form.get("device_code");
   if (!deviceCode) throw new InvalidRequestError("device_code is required");
   const now = ctx.now();
+  const at = now.toISOString();
   // One statement polls: it records this poll and, when it came sooner than the interval,
   // widens the interval by 5 s (RFC 8628 §3.5) — the previous poll time comes from the locked row.
   const [poll] = await ctx.db.execute<{
@@ -177,17 +178,17 @@ async function redeemDevice(ctx: ServiceContext, client: OAuthClient, form: URLS
     slow: boolean;
   }>(sql`
     update oauth_device_authorizations d
-    set last_polled_at = ${now},
+    set last_polled_at = ${at}::timestamptz,
         interval_seconds = case
           when prev.last_polled_at is not null
-           and prev.last_polled_at > ${now}::timestamptz - make_interval(secs => prev.interval_seconds)
+           and prev.last_polled_at > ${at}::timestamptz - make_interval(secs => prev.interval_seconds)
           then prev.interval_seconds + 5 else prev.interval_seconds end
     from (select id, last_polled_at, interval_seconds from oauth_device_authorizations
           where device_code_hash = ${hashToken(deviceCode)} for update) prev
     where d.id = prev.id
     returning d.id, d.status, d.client_id, d.grant_id, d.expires_at,
       (prev.last_polled_at is not null
-        and prev.last_polled_at > ${now}::timestamptz - make_interval(secs => prev.interval_seconds)) as slow`);
+        and prev.last_polled_at > ${at}::timestamptz - make_interval(secs => prev.interval_seconds)) as slow`);
   if (!poll || poll.client_id !== client.id) throw new InvalidGrantError("the device code is unknown");
   if (new Date(poll.expires_at) <= now) throw new ExpiredTokenError("the device code expired; start again");
   if (poll.status === "denied") throw new AccessDeniedError("the person declined");

@@ -1,0 +1,684 @@
+/**
+ * The public MCP connection's authorization server against PostgreSQL, served on a real
+ * loopback HTTP server and driven by real clients: the MCP SDK's OAuthClientProvider +
+ * StreamableHTTPClientTransport and oauth4webapi as a strict OAuth 2.1 client.
+ * (issue 18; docs/public-mcp-requirements.md maps each rule to a test here)
+ */
+
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { and, eq, sql } from "drizzle-orm";
+import * as oauth from "oauth4webapi";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
+import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
+import * as companiesRoute from "@/app/api/companies/route";
+import * as consentRoute from "@/app/api/mcp-connect/[requestId]/route";
+import * as deviceRoute from "@/app/api/mcp-device/route";
+import * as mcpGatewayRoute from "@/app/api/tool-gateway/mcp/route";
+import * as authorizeRoute from "@/app/mcp/oauth/authorize/route";
+import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
+import * as registerRoute from "@/app/mcp/oauth/register/route";
+import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
+import * as tokenRoute from "@/app/mcp/oauth/token/route";
+import * as mcpRoute from "@/app/mcp/paperclip/route";
+import { companies, companyMemberships, instanceSettings, oauthGrants, users } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setRouteClock, setRouteDatabase } from "@/server/http/route";
+import { call, sessionCookie } from "@/server/testing/api";
+import { serveRoutes } from "@/server/testing/serve";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let server: { origin: string; close: () => Promise<void> };
+let ownerId: string;
+let ownerCookie: string;
+let viewerId: string;
+let viewerCookie: string;
+let otherCompanyId: string;
+let clock = Date.now();
+const REDIRECT = "http://127.0.0.1:33418/callback";
+
+type Handler = (r: Request) => Promise<Response>;
+const routes = (): Record<string, Handler> => ({
+  "/.well-known/oauth-protected-resource/mcp/paperclip": wkResource.GET as Handler,
+  "/.well-known/oauth-authorization-server": wkServer.GET as Handler,
+  "/mcp/oauth/register": registerRoute.POST as Handler,
+  "/mcp/oauth/authorize": authorizeRoute.GET as Handler,
+  "/mcp/oauth/token": tokenRoute.POST as Handler,
+  "/mcp/oauth/revoke": revokeRoute.POST as Handler,
+  "/mcp/oauth/device_authorization": deviceAuthRoute.POST as Handler,
+  "/mcp/paperclip": ((r: Request) =>
+    r.method === "POST"
+      ? mcpRoute.POST(r)
+      : r.method === "GET"
+        ? mcpRoute.GET(r)
+        : mcpRoute.DELETE(r)) as Handler,
+});
+
+async function setEnabled(on: boolean) {
+  await database.db
+    .insert(instanceSettings)
+    .values({ key: "enablePublicMcp", value: on })
+    .onConflictDoUpdate({ target: instanceSettings.key, set: { value: on } });
+}
+
+async function addUser(email: string, name: string, companyId: string, role: string) {
+  const [u] = await database.db.insert(users).values({ email, name }).returning();
+  await database.db.insert(companyMemberships).values({ companyId, userId: u!.id, role });
+  return u!.id;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setRouteClock(() => new Date(clock));
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+  ownerId = owner!.id;
+  ownerCookie = await sessionCookie(database.db, ownerId, demo.ownerEmail);
+  viewerId = await addUser("viewer@acme.example", "Vera Viewer", demo.companyId, "viewer");
+  viewerCookie = await sessionCookie(database.db, viewerId, "viewer@acme.example");
+  const [other] = await database.db
+    .insert(companies)
+    .values({ name: "Globex", slug: "globex", issuePrefix: "GLX" })
+    .returning();
+  otherCompanyId = other!.id;
+  await database.db
+    .insert(companyMemberships)
+    .values({ companyId: otherCompanyId, userId: ownerId, role: "owner" });
+  server = await serveRoutes(routes() as never);
+  process.env.PAPERCLIP_PUBLIC_URL = server.origin;
+  await setEnabled(true);
+});
+
+afterAll(async () => {
+  setRouteClock(null);
+  setRouteDatabase(null);
+  delete process.env.PAPERCLIP_PUBLIC_URL;
+  delete process.env.TRUST_PROXY;
+  await server?.close();
+  await database?.drop();
+});
+
+beforeEach(async () => {
+  // Every test starts from a fresh quota window: the receipts are the only state shared.
+  await database.db.execute(sql`delete from oauth_admissions`);
+});
+
+/** What a signed-in browser does on the consent page: load it, then press Connect (or Cancel). */
+async function consent(
+  authorizationUrl: URL | string,
+  opts: { cookie?: string; companyId?: string; write?: boolean; approve?: boolean } = {},
+): Promise<URL> {
+  const res = await fetch(authorizationUrl, { redirect: "manual" });
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get("location")!);
+  if (!location.pathname.startsWith("/mcp-connect/")) return location;
+  const requestId = location.pathname.split("/").pop()!;
+  const cookie = opts.cookie ?? ownerCookie;
+  const view = await call<{ organizations: { id: string; available: boolean }[] }>(
+    consentRoute.GET,
+    "GET",
+    "/",
+    {
+      cookie,
+      params: { requestId },
+    },
+  );
+  expect(view.status).toBe(200);
+  const decided = await call<{ redirectTo: string; error?: { code: string } }>(
+    consentRoute.POST,
+    "POST",
+    "/",
+    {
+      cookie,
+      params: { requestId },
+      body: {
+        approve: opts.approve ?? true,
+        companyId: opts.companyId ?? view.json.organizations[0]!.id,
+        write: opts.write ?? true,
+      },
+    },
+  );
+  if (decided.status !== 200) throw Object.assign(new Error(`consent ${decided.status}`), { res: decided });
+  return new URL(decided.json.redirectTo);
+}
+
+class TestProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  lastAuthorizationUrl?: URL;
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "SDK Test Client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.lastAuthorizationUrl = url;
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+async function sdkConnect(provider: TestProvider) {
+  const url = new URL("/mcp/paperclip", server.origin);
+  const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+  await expect(new Client({ name: "t", version: "1" }).connect(first)).rejects.toThrow(/Unauthorized/i);
+  const back = await consent(provider.lastAuthorizationUrl!);
+  expect(back.searchParams.get("iss")).toBe(server.origin);
+  await first.finishAuth(back.searchParams.get("code")!);
+  const client = new Client({ name: "t", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+  return client;
+}
+
+describe("the MCP SDK client", () => {
+  it("discovers, registers, is sent to consent, calls paperclip_connection and refreshes after expiry", async () => {
+    const provider = new TestProvider();
+    const client = await sdkConnect(provider);
+    expect(provider.lastAuthorizationUrl!.searchParams.get("resource")).toBe(
+      `${server.origin}/mcp/paperclip`,
+    );
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toEqual(["paperclip_connection"]);
+    const result = await client.callTool({ name: "paperclip_connection", arguments: {} });
+    const info = result.structuredContent as {
+      person: { id: string };
+      company: { id: string };
+      scopes: string[];
+    };
+    expect(info.person.id).toBe(ownerId);
+    expect([demo.companyId, otherCompanyId]).toContain(info.company.id);
+    expect(info.scopes).toEqual(expect.arrayContaining(["paperclip:read", "paperclip:write"]));
+    const firstAccess = provider.saved!.access_token;
+    expect(provider.saved!.refresh_token).toMatch(/^pcor_/);
+    clock += 16 * 60_000; // the access token (15 min) has expired
+    await client.callTool({ name: "paperclip_connection", arguments: {} });
+    expect(provider.saved!.access_token).not.toBe(firstAccess);
+    await client.close();
+  });
+});
+
+async function strictClient(extra: Partial<oauth.Client> = {}) {
+  const issuer = new URL(server.origin);
+  const opts = { [oauth.allowInsecureRequests]: true, algorithm: "oauth2" as const };
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, opts));
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      {
+        redirect_uris: [REDIRECT],
+        client_name: "Strict Client",
+        grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+        token_endpoint_auth_method: "none",
+        ...extra,
+      },
+      { [oauth.allowInsecureRequests]: true },
+    ),
+  );
+  return { as, client: registered as oauth.Client, insecure: { [oauth.allowInsecureRequests]: true } };
+}
+
+async function strictAuthorize(
+  s: Awaited<ReturnType<typeof strictClient>>,
+  params: Record<string, string> = {},
+  consentOpts: Parameters<typeof consent>[1] = {},
+) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(s.as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: s.client.client_id,
+    redirect_uri: REDIRECT,
+    response_type: "code",
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+    scope: "paperclip:read paperclip:write offline_access",
+    resource: `${server.origin}/mcp/paperclip`,
+    state,
+    ...params,
+  }).toString();
+  const back = await consent(url, consentOpts);
+  return { back, verifier, state };
+}
+
+async function strictTokens(
+  s: Awaited<ReturnType<typeof strictClient>>,
+  consentOpts: Parameters<typeof consent>[1] = {},
+) {
+  const { back, verifier, state } = await strictAuthorize(s, {}, consentOpts);
+  const params = oauth.validateAuthResponse(s.as, s.client, back, state);
+  const response = await oauth.authorizationCodeGrantRequest(
+    s.as,
+    s.client,
+    oauth.None(),
+    params,
+    REDIRECT,
+    verifier,
+    {
+      ...s.insecure,
+      additionalParameters: { resource: `${server.origin}/mcp/paperclip` },
+    },
+  );
+  return { tokens: await oauth.processAuthorizationCodeResponse(s.as, s.client, response), params, verifier };
+}
+
+const grantOf = async (accessToken: string) => {
+  const [row] = await database.db.execute<{ grant_id: string }>(
+    sql`select grant_id from oauth_tokens where token_hash = encode(sha256(${accessToken}::bytea), 'hex')`,
+  );
+  return row!.grant_id;
+};
+
+const mcpCall = (token: string) =>
+  fetch(new URL("/mcp/paperclip", server.origin), {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+
+describe("oauth4webapi as a strict client", () => {
+  it("checks issuer and iss, refuses code reuse (revoking the grant), rotates refresh tokens", async () => {
+    const s = await strictClient();
+    expect(s.as.issuer).toBe(server.origin);
+    const { tokens, params, verifier } = await strictTokens(s);
+    expect(tokens.access_token).toMatch(/^pcoa_/);
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    // A second redemption of the same code is refused, and what the first issued is revoked.
+    const again = await oauth.authorizationCodeGrantRequest(
+      s.as,
+      s.client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      verifier,
+      s.insecure,
+    );
+    await expect(oauth.processAuthorizationCodeResponse(s.as, s.client, again)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+  });
+
+  it("rotates refresh tokens; replaying a used one is invalid_grant and revokes the grant", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    const rotated = await oauth.processRefreshTokenResponse(
+      s.as,
+      s.client,
+      await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.None(), tokens.refresh_token!, s.insecure),
+    );
+    expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await mcpCall(rotated.access_token)).status).toBe(200);
+    const grantId = await grantOf(rotated.access_token);
+    const replay = await oauth.refreshTokenGrantRequest(
+      s.as,
+      s.client,
+      oauth.None(),
+      tokens.refresh_token!,
+      s.insecure,
+    );
+    await expect(oauth.processRefreshTokenResponse(s.as, s.client, replay)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    const [grant] = await database.db.select().from(oauthGrants).where(eq(oauthGrants.id, grantId));
+    expect(grant?.revokedReason).toBe("refresh_replay");
+    const res = await mcpCall(rotated.access_token);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toContain(
+      `resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp/paperclip"`,
+    );
+  });
+
+  it("validates resource and scope before rotating: a refused refresh leaves the token usable", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    const wrong = await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.None(), tokens.refresh_token!, {
+      ...s.insecure,
+      additionalParameters: { resource: "https://elsewhere.example/mcp" },
+    });
+    await expect(oauth.processRefreshTokenResponse(s.as, s.client, wrong)).rejects.toMatchObject({
+      error: "invalid_target",
+    });
+    const wider = await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.None(), tokens.refresh_token!, {
+      ...s.insecure,
+      additionalParameters: { scope: "paperclip:read paperclip:configure" },
+    });
+    await expect(oauth.processRefreshTokenResponse(s.as, s.client, wider)).rejects.toMatchObject({
+      error: "invalid_scope",
+    });
+    const ok = await oauth.processRefreshTokenResponse(
+      s.as,
+      s.client,
+      await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.None(), tokens.refresh_token!, s.insecure),
+    );
+    expect(ok.access_token).toMatch(/^pcoa_/);
+  });
+
+  it("revokes (RFC 7009), also while the connection is switched off", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    await setEnabled(false);
+    try {
+      await oauth.processRevocationResponse(
+        await oauth.revocationRequest(s.as, s.client, oauth.None(), tokens.refresh_token!, s.insecure),
+      );
+    } finally {
+      await setEnabled(true);
+    }
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+  });
+
+  it("device flow: authorization_pending → slow_down → approval on /mcp-device → tokens", async () => {
+    const s = await strictClient();
+    const device = await oauth.processDeviceAuthorizationResponse(
+      s.as,
+      s.client,
+      await oauth.deviceAuthorizationRequest(
+        s.as,
+        s.client,
+        oauth.None(),
+        { scope: "paperclip:read", resource: `${server.origin}/mcp/paperclip` },
+        s.insecure,
+      ),
+    );
+    expect(device.interval).toBe(5);
+    expect(device.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    const poll = () =>
+      oauth.deviceCodeGrantRequest(s.as, s.client, oauth.None(), device.device_code, s.insecure);
+    await expect(oauth.processDeviceCodeResponse(s.as, s.client, await poll())).rejects.toMatchObject({
+      error: "authorization_pending",
+    });
+    await expect(oauth.processDeviceCodeResponse(s.as, s.client, await poll())).rejects.toMatchObject({
+      error: "slow_down",
+    });
+    const view = await call<{ organizations: { id: string }[] }>(deviceRoute.GET, "GET", "/", {
+      cookie: ownerCookie,
+      query: { user_code: device.user_code.toLowerCase() },
+    });
+    expect(view.status).toBe(200);
+    const approved = await call(deviceRoute.POST, "POST", "/", {
+      cookie: ownerCookie,
+      body: { userCode: device.user_code, approve: true, companyId: demo.companyId },
+    });
+    expect(approved.status).toBe(200);
+    clock += 11_000; // beyond the widened 10 s interval
+    const tokens = await oauth.processDeviceCodeResponse(s.as, s.client, await poll());
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    // The device code is single use.
+    clock += 11_000;
+    await expect(oauth.processDeviceCodeResponse(s.as, s.client, await poll())).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+  });
+});
+
+describe("concurrency and quotas (one database, every request racing)", () => {
+  it("20 concurrent refreshes of one token: exactly one succeeds and the grant is revoked", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    const grantId = await grantOf(tokens.access_token);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(s.as.token_endpoint!, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: tokens.refresh_token!,
+            client_id: s.client.client_id,
+          }),
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const [grant] = await database.db.select().from(oauthGrants).where(eq(oauthGrants.id, grantId));
+    expect(grant?.revokedReason).toBe("refresh_replay");
+    // The winner's new tokens died with the grant.
+    const winner = (await results.find((r) => r.status === 200)!.json()) as { access_token: string };
+    expect((await mcpCall(winner.access_token)).status).toBe(401);
+  });
+
+  it("concurrent redemptions of one code: exactly one wins", async () => {
+    const s = await strictClient();
+    const { back, verifier } = await strictAuthorize(s);
+    const body = new URLSearchParams({
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: s.client.client_id,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(s.as.token_endpoint!, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+  });
+
+  it("61 registrations from 12 sources in a minute: exactly 60; the 7th from one source is 429", async () => {
+    process.env.TRUST_PROXY = "1";
+    try {
+      const register = (source: string) =>
+        fetch(new URL("/mcp/oauth/register", server.origin), {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": source },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: "quota" }),
+        });
+      const one = await Promise.all(Array.from({ length: 7 }, () => register("198.51.100.200")));
+      expect(one.filter((r) => r.status === 201)).toHaveLength(6);
+      const refused = one.find((r) => r.status === 429)!;
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      await database.db.execute(sql`delete from oauth_admissions`);
+      const spread = await Promise.all(
+        Array.from({ length: 61 }, (_, i) => register(`198.51.100.${(i % 12) + 1}`)),
+      );
+      // 12 sources × at most 6 = 72 > 60: the instance limit decides.
+      expect(spread.filter((r) => r.status === 201)).toHaveLength(60);
+      expect(spread.filter((r) => r.status === 429)).toHaveLength(1);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
+  });
+});
+
+describe("enablement, consent rules and refusals", () => {
+  it("switched off: 503 public_mcp_disabled on discovery, register, authorize, token, device and MCP", async () => {
+    await setEnabled(false);
+    try {
+      const o = server.origin;
+      const form = { "content-type": "application/x-www-form-urlencoded" };
+      const answers = await Promise.all([
+        fetch(`${o}/.well-known/oauth-authorization-server`),
+        fetch(`${o}/.well-known/oauth-protected-resource/mcp/paperclip`),
+        fetch(`${o}/mcp/oauth/register`, { method: "POST", body: "{}" }),
+        fetch(`${o}/mcp/oauth/authorize?client_id=x`, { redirect: "manual" }),
+        fetch(`${o}/mcp/oauth/token`, { method: "POST", headers: form, body: "grant_type=refresh_token" }),
+        fetch(`${o}/mcp/oauth/device_authorization`, { method: "POST", headers: form, body: "client_id=x" }),
+        mcpCall("pcoa_x"),
+      ]);
+      for (const a of answers) {
+        expect(a.status).toBe(503);
+        expect(((await a.json()) as { error: { code: string } }).error.code).toBe("public_mcp_disabled");
+      }
+    } finally {
+      await setEnabled(true);
+    }
+  });
+
+  it("publishes the discovery documents the issue lists", async () => {
+    const prm = (await (
+      await fetch(`${server.origin}/.well-known/oauth-protected-resource/mcp/paperclip`)
+    ).json()) as Record<string, unknown>;
+    expect(prm.resource).toBe(`${server.origin}/mcp/paperclip`);
+    expect(prm.scopes_supported).toEqual(["paperclip:read", "paperclip:write", "paperclip:configure"]);
+    const as = (await (
+      await fetch(`${server.origin}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    expect(as).toMatchObject({
+      issuer: server.origin,
+      code_challenge_methods_supported: ["S256"],
+      token_endpoint_auth_methods_supported: ["none"],
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      device_authorization_endpoint: `${server.origin}/mcp/oauth/device_authorization`,
+      revocation_endpoint: `${server.origin}/mcp/oauth/revoke`,
+    });
+    expect(as.scopes_supported).toContain("offline_access");
+  });
+
+  it("a company_id pin refuses approval for another company", async () => {
+    const s = await strictClient();
+    await expect(
+      strictAuthorize(s, { company_id: demo.companyId }, { companyId: otherCompanyId }),
+    ).rejects.toMatchObject({
+      res: { status: 403 },
+    });
+  });
+
+  it("a viewer cannot grant write; the grant is read-only", async () => {
+    const s = await strictClient();
+    await expect(
+      strictTokens(s, { cookie: viewerCookie, companyId: demo.companyId, write: true }),
+    ).rejects.toMatchObject({
+      res: { status: 403 },
+    });
+    const { tokens } = await strictTokens(s, {
+      cookie: viewerCookie,
+      companyId: demo.companyId,
+      write: false,
+    });
+    expect(tokens.scope?.split(" ")).not.toContain("paperclip:write");
+  });
+
+  it("removing the member makes the next MCP call 401", async () => {
+    const userId = await addUser("temp@acme.example", "Tim Temp", demo.companyId, "member");
+    const cookie = await sessionCookie(database.db, userId, "temp@acme.example");
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s, { cookie, companyId: demo.companyId });
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    await database.db
+      .delete(companyMemberships)
+      .where(and(eq(companyMemberships.userId, userId), eq(companyMemberships.companyId, demo.companyId)));
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+  });
+
+  it("OAuth tokens are refused by /api/* and the agent gateway; board and agent keys by /mcp/paperclip and consent", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    expect(
+      (await call(companiesRoute.GET, "GET", "/api/companies", { token: tokens.access_token })).status,
+    ).toBe(401);
+    const gw = await call(mcpGatewayRoute.POST, "POST", "/api/tool-gateway/mcp", {
+      token: tokens.access_token,
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    });
+    expect(gw.status).toBe(401);
+    expect((await mcpCall(demo.boardApiKey)).status).toBe(401);
+    expect((await mcpCall(demo.agents[0]!.apiKey)).status).toBe(401);
+    const res = await fetch(
+      `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({
+        client_id: s.client.client_id,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: "S256",
+        scope: "paperclip:read",
+      })}`,
+      { redirect: "manual" },
+    );
+    const requestId = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
+    const byKey = await call(consentRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { requestId },
+      body: { approve: true, companyId: demo.companyId },
+    });
+    expect(byKey.status).toBe(401);
+  });
+
+  it("refuses a wrong resource and a missing PKCE with a redirect carrying iss", async () => {
+    const s = await strictClient();
+    const base = {
+      client_id: s.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: "S256",
+      scope: "paperclip:read",
+      state: "st",
+    };
+    for (const [patch, error] of [
+      [{ resource: "https://elsewhere.example/mcp" }, "invalid_target"],
+      [{ code_challenge_method: "plain" }, "invalid_request"],
+      [{ scope: "paperclip:write" }, "invalid_scope"],
+    ] as const) {
+      const res = await fetch(
+        `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({ ...base, ...patch })}`,
+        {
+          redirect: "manual",
+        },
+      );
+      const loc = new URL(res.headers.get("location")!);
+      expect(loc.searchParams.get("error")).toBe(error);
+      expect(loc.searchParams.get("iss")).toBe(server.origin);
+      expect(loc.searchParams.get("state")).toBe("st");
+    }
+  });
+
+  it("a token value never appears in any table except as its hash", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    const dump = await database.db.execute<{ t: string }>(sql`
+      select string_agg(row_to_json(x)::text, '') as t from (
+        select * from oauth_tokens union all select null::uuid, null, null, null, null, null, null, null, null where false
+      ) x`);
+    const activity = await database.db.execute<{ t: string }>(
+      sql`select string_agg(row_to_json(a)::text, '') as t from activity_log a`,
+    );
+    for (const secret of [tokens.access_token, tokens.refresh_token!]) {
+      expect(dump[0]?.t ?? "").not.toContain(secret);
+      expect(activity[0]?.t ?? "").not.toContain(secret);
+    }
+  });
+});
