@@ -17,36 +17,18 @@ import {
   oauthGrants,
   users,
 } from "@/db/schema";
+import type { ConsentOrganization, ConsentView } from "@/server/contracts/public-mcp";
 import type { MembershipRole } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { hashToken, mintToken } from "../auth/tokens";
+
+export type { ConsentOrganization, ConsentView };
+
 import type { ServiceContext } from "../context";
 import { forbidden, invalidRequest, notFound, unauthenticated } from "../errors";
 import { redirectToClient } from "./authorize";
 import { LIFETIMES, requirePublicMcpEnabled } from "./config";
 import { isMutationScope, roleMayWrite, scopesForRole } from "./store";
-
-export interface ConsentOrganization {
-  id: string;
-  name: string;
-  role: MembershipRole | null;
-  /** False for a pinned company that is deleted or not yours: shown as "unavailable". */
-  available: boolean;
-  canWrite: boolean;
-  /** Why write access is disabled, when it is. */
-  writeDisabledReason: string | null;
-}
-
-export interface ConsentView {
-  kind: "browser" | "device";
-  requestId: string;
-  client: { name: string | null; selfReported: true; origin: string | null; clientId: string };
-  scopes: string[];
-  wantsWrite: boolean;
-  pinnedCompanyId: string | null;
-  organizations: ConsentOrganization[];
-  expiresAt: string;
-}
 
 function requireBrowserUser(ctx: ServiceContext): { userId: string } {
   if (ctx.actor.type !== "user" || !ctx.actor.sessionId)
