@@ -33,7 +33,14 @@ export function appNavLinks(
       { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
     ],
     instance: instanceAdmin
-      ? [{ label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" }]
+      ? [
+          { label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" },
+          {
+            label: "Experimental",
+            href: `${base}/settings/experimental`,
+            testId: "nav-experimental-settings",
+          },
+        ]
       : [],
   };
 }

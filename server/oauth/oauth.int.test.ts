@@ -5,6 +5,8 @@
  * (issue 18; docs/public-mcp-requirements.md maps each rule to a test here)
  */
 
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -44,6 +46,11 @@ let viewerId: string;
 let viewerCookie: string;
 let otherCompanyId: string;
 let clock = Date.now();
+/** The second server process (scripts/oauth-server-worker.ts) on the same database. */
+let replica: { child: ChildProcess; origin: string };
+/** Alternates requests between the two processes. */
+const across = (i: number, pathname: string) =>
+  new URL(pathname, i % 2 === 0 ? server.origin : replica.origin);
 const REDIRECT = "http://127.0.0.1:33418/callback";
 
 type Handler = (r: Request) => Promise<Response>;
@@ -97,19 +104,42 @@ beforeAll(async () => {
   server = await serveRoutes(routes() as never);
   process.env.PAPERCLIP_PUBLIC_URL = server.origin;
   await setEnabled(true);
-});
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(process.cwd(), "scripts", "oauth-server-worker.ts")],
+    {
+      // The replica believes X-Forwarded-For like this process does in the quota test.
+      env: { ...process.env, WORKER_DATABASE_URL: database.url, TRUST_PROXY: "1" },
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const origin = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const line = out.split("\n")[0];
+      if (out.includes("\n")) resolve((JSON.parse(line!) as { origin: string }).origin);
+    });
+    child.on("exit", (code) => reject(new Error(`replica exited ${code}`)));
+  });
+  replica = { child, origin };
+}, 60_000);
 
 afterAll(async () => {
   setRouteClock(null);
   setRouteDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   delete process.env.TRUST_PROXY;
+  replica?.child.stdin?.end();
+  await new Promise((r) => replica?.child.once("exit", r) ?? r(null));
   await server?.close();
   await database?.drop();
 });
 
 beforeEach(async () => {
-  // Every test starts from a fresh quota window: the receipts are the only state shared.
+  // Every test starts from a fresh quota window (the receipts are the only state shared) and
+  // from the real time: the replica process runs on the real clock.
+  clock = Date.now();
   await database.db.execute(sql`delete from oauth_admissions`);
 });
 
@@ -450,13 +480,13 @@ describe("oauth4webapi as a strict client", () => {
 });
 
 describe("concurrency and quotas (one database, every request racing)", () => {
-  it("20 concurrent refreshes of one token: exactly one succeeds and the grant is revoked", async () => {
+  it("20 concurrent refreshes over two processes: exactly one succeeds and the grant is revoked", async () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s);
     const grantId = await grantOf(tokens.access_token);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        fetch(s.as.token_endpoint!, {
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(across(i, "/mcp/oauth/token"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: new URLSearchParams({
@@ -475,7 +505,7 @@ describe("concurrency and quotas (one database, every request racing)", () => {
     expect((await mcpCall(winner.access_token)).status).toBe(401);
   });
 
-  it("concurrent redemptions of one code: exactly one wins", async () => {
+  it("concurrent redemptions of one code over two processes: exactly one wins", async () => {
     const s = await strictClient();
     const { back, verifier } = await strictAuthorize(s);
     const body = new URLSearchParams({
@@ -486,8 +516,8 @@ describe("concurrency and quotas (one database, every request racing)", () => {
       client_id: s.client.client_id,
     });
     const results = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        fetch(s.as.token_endpoint!, {
+      Array.from({ length: 10 }, (_, i) =>
+        fetch(across(i, "/mcp/oauth/token"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body,
@@ -497,11 +527,12 @@ describe("concurrency and quotas (one database, every request racing)", () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
-  it("61 registrations from 12 sources in a minute: exactly 60; the 7th from one source is 429", async () => {
+  it("61 registrations from 12 sources over two processes: exactly 60; the 7th from one source is 429", async () => {
     process.env.TRUST_PROXY = "1";
     try {
+      let n = 0;
       const register = (source: string) =>
-        fetch(new URL("/mcp/oauth/register", server.origin), {
+        fetch(across(n++, "/mcp/oauth/register"), {
           method: "POST",
           headers: { "content-type": "application/json", "x-forwarded-for": source },
           body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: "quota" }),
