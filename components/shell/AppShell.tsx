@@ -31,6 +31,11 @@ export function appNavLinks(
     settings: [
       { label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" },
       { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
+      {
+        label: "Assistant connection (MCP)",
+        href: `${base}/settings/assistant-connections`,
+        testId: "nav-assistant-connections",
+      },
     ],
     instance: instanceAdmin
       ? [

@@ -20,3 +20,18 @@ export interface ConsentView {
   organizations: ConsentOrganization[];
   expiresAt: string;
 }
+
+/** One of my assistant connections (Assistant connections pages). */
+export interface AssistantConnection {
+  id: string;
+  name: string;
+  companyId: string;
+  companyName: string;
+  clientName: string | null;
+  clientId: string;
+  /** True when the grant holds `paperclip:write`. */
+  write: boolean;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}

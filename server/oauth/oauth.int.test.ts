@@ -23,6 +23,8 @@ import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/pape
 import * as companiesRoute from "@/app/api/companies/route";
 import * as consentRoute from "@/app/api/mcp-connect/[requestId]/route";
 import * as deviceRoute from "@/app/api/mcp-device/route";
+import * as connectionRevokeRoute from "@/app/api/me/assistant-connections/[grantId]/revoke/route";
+import * as connectionsRoute from "@/app/api/me/assistant-connections/route";
 import * as mcpGatewayRoute from "@/app/api/tool-gateway/mcp/route";
 import * as authorizeRoute from "@/app/mcp/oauth/authorize/route";
 import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
@@ -695,6 +697,32 @@ describe("enablement, consent rules and refusals", () => {
       expect(loc.searchParams.get("iss")).toBe(server.origin);
       expect(loc.searchParams.get("state")).toBe("st");
     }
+  });
+
+  it("lists my connections and revokes one (another person's is 404); the next MCP call is 401", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s, { companyId: demo.companyId });
+    const grantId = await grantOf(tokens.access_token);
+    const mine = await call<{ connections: { id: string; write: boolean; name: string }[] }>(
+      connectionsRoute.GET,
+      "GET",
+      "/",
+      { cookie: ownerCookie, query: { companyId: demo.companyId } },
+    );
+    const listed = mine.json.connections.find((c) => c.id === grantId)!;
+    expect(listed).toMatchObject({ write: true, name: "Ada Owner's Strict Client connection" });
+    const theirs = await call(connectionRevokeRoute.POST, "POST", "/", {
+      cookie: viewerCookie,
+      params: { grantId },
+    });
+    expect(theirs.status).toBe(404);
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+    const revoked = await call(connectionRevokeRoute.POST, "POST", "/", {
+      cookie: ownerCookie,
+      params: { grantId },
+    });
+    expect(revoked.status).toBe(200);
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
   });
 
   it("a token value never appears in any table except as its hash", async () => {
