@@ -8,6 +8,7 @@ import type { ServiceContext } from "../context";
 import { authorize } from "../oauth/authorize";
 import { deviceAuthorization } from "../oauth/device";
 import { discovery } from "../oauth/discovery";
+import { limitPerProcess } from "../oauth/limiter";
 import { register } from "../oauth/register";
 import { oauthEndpoint } from "../oauth/respond";
 import { revoke } from "../oauth/revoke";
@@ -22,7 +23,10 @@ function context(requestId: string, reason: string): ServiceContext {
 const endpoint =
   (name: string, run: (ctx: ServiceContext, request: Request) => Promise<Response>) =>
   (request: Request): Promise<Response> =>
-    oauthEndpoint(name, request, (requestId) => run(context(requestId, `oauth_${name}`), request));
+    oauthEndpoint(name, request, (requestId) => {
+      limitPerProcess(name, requestSource(request.headers));
+      return run(context(requestId, `oauth_${name}`), request);
+    });
 
 const cors = (handler: (request: Request) => Promise<Response>) => async (request: Request) => {
   const response = await handler(request);
