@@ -6,7 +6,7 @@
  * consent page. Errors that can be redirected carry `iss` (RFC 9207); an unknown client or a
  * redirect URI it did not register is never redirected to (OAuth 2.1 §4.1.2.1).
  */
-import { count, eq, lt } from "drizzle-orm";
+import { and, count, eq, isNull, lt } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { oauthAuthorizationRequests } from "@/db/schema";
 import type { ServiceContext } from "../context";
@@ -134,8 +134,13 @@ async function pendingRoom(tx: Tx, clientId: string): Promise<boolean> {
   const [mine] = await tx
     .select({ n: count() })
     .from(oauthAuthorizationRequests)
-    .where(eq(oauthAuthorizationRequests.clientId, clientId));
+    .where(
+      and(eq(oauthAuthorizationRequests.clientId, clientId), isNull(oauthAuthorizationRequests.decidedAt)),
+    );
   if ((mine?.n ?? 0) >= QUOTAS.pendingRequestsPerClient) return false;
-  const [all] = await tx.select({ n: count() }).from(oauthAuthorizationRequests);
+  const [all] = await tx
+    .select({ n: count() })
+    .from(oauthAuthorizationRequests)
+    .where(isNull(oauthAuthorizationRequests.decidedAt));
   return (all?.n ?? 0) < QUOTAS.pendingRequestsPerInstance;
 }

@@ -725,6 +725,61 @@ describe("enablement, consent rules and refusals", () => {
     expect((await mcpCall(tokens.access_token)).status).toBe(401);
   });
 
+  it("GET on the MCP endpoint is 405; switching off and on again resumes an unexpired grant", async () => {
+    const s = await strictClient();
+    const { tokens } = await strictTokens(s);
+    const get = await fetch(`${server.origin}/mcp/paperclip`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(get.status).toBe(405);
+    await setEnabled(false);
+    try {
+      expect((await mcpCall(tokens.access_token)).status).toBe(503);
+    } finally {
+      await setEnabled(true);
+    }
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+  });
+
+  it("at most 10 pending authorization requests per client; the 11th is temporarily_unavailable", async () => {
+    const s = await strictClient();
+    const url = async () =>
+      `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({
+        client_id: s.client.client_id,
+        redirect_uri: REDIRECT,
+        response_type: "code",
+        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+        code_challenge_method: "S256",
+        scope: "paperclip:read",
+      })}`;
+    const locations: URL[] = [];
+    for (let i = 0; i < 11; i++)
+      locations.push(new URL((await fetch(await url(), { redirect: "manual" })).headers.get("location")!));
+    expect(locations.slice(0, 10).every((l) => l.pathname.startsWith("/mcp-connect/"))).toBe(true);
+    expect(locations[10]!.searchParams.get("error")).toBe("temporarily_unavailable");
+    expect(locations[10]!.searchParams.get("iss")).toBe(server.origin);
+    // Expired requests are removed first: ten minutes later there is room again.
+    clock += 11 * 60_000;
+    expect(
+      new URL((await fetch(await url(), { redirect: "manual" })).headers.get("location")!).pathname,
+    ).toMatch(/^\/mcp-connect\//);
+  });
+
+  it("device logins: 6 new per minute per source, the 7th is 429 with Retry-After", async () => {
+    const s = await strictClient();
+    const start = () =>
+      fetch(s.as.device_authorization_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: s.client.client_id, scope: "paperclip:read" }),
+      });
+    const answers = [];
+    for (let i = 0; i < 7; i++) answers.push(await start());
+    expect(answers.slice(0, 6).every((a) => a.status === 200)).toBe(true);
+    expect(answers[6]!.status).toBe(429);
+    expect(Number(answers[6]!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("a token value never appears in any table except as its hash", async () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s);
