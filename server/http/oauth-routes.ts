@@ -39,7 +39,7 @@ export const oauthRoutes = {
   protectedResource: cors(endpoint("discovery", (ctx) => discovery(ctx, "resource"))),
   authorizationServer: cors(endpoint("discovery", (ctx) => discovery(ctx, "server"))),
   register: cors(endpoint("register", (ctx, r) => register(ctx, r, requestSource(r.headers)))),
-  authorize: endpoint("authorize", authorize),
+  authorize: endpoint("authorize", (ctx, r) => authorize(ctx, r, requestSource(r.headers))),
   token: cors(endpoint("token", token)),
   revoke: cors(endpoint("revoke", revoke)),
   deviceAuthorization: cors(

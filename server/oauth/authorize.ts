@@ -10,6 +10,7 @@ import { and, count, eq, isNull, lt } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { oauthAuthorizationRequests } from "@/db/schema";
 import type { ServiceContext } from "../context";
+import { isCimdClientId, resolveCimdClient } from "./cimd";
 import {
   canonicalResource,
   LIFETIMES,
@@ -22,11 +23,13 @@ import {
   InvalidRequestError,
   InvalidScopeError,
   InvalidTargetError,
+  isOAuthError,
   type OAuthError,
   TemporarilyUnavailableError,
 } from "./errors";
 import { lockQuota } from "./quota";
-import { findClient, redirectAllowed } from "./store";
+import { oauthErrorResponse } from "./respond";
+import { findClient, type OAuthClient, redirectAllowed } from "./store";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PKCE = /^[A-Za-z0-9_-]{43}$/;
@@ -42,9 +45,22 @@ export function redirectToClient(
   return new Response(null, { status: 302, headers: { location: url.href, "cache-control": "no-store" } });
 }
 
-/** A page for errors that must not be redirected (unknown client, unregistered redirect URI). */
-function directError(err: OAuthError): Response {
-  return Response.json(err.toResponseObject(), { status: 400, headers: { "cache-control": "no-store" } });
+/** Errors that must not be redirected (unknown client, unregistered redirect URI): JSON, no redirect. */
+const directError = (err: OAuthError): Response => oauthErrorResponse(err);
+
+/**
+ * The client a request names: a registered one, or a CIMD URL resolved through ./cimd.ts. A
+ * CIMD request whose resource or scope is already invalid is refused before anything is fetched.
+ */
+export async function clientForRequest(
+  ctx: ServiceContext,
+  clientId: string,
+  params: { resource: string | null; scope: string | null },
+  source: string,
+): Promise<OAuthClient | null> {
+  if (!isCimdClientId(clientId)) return findClient(ctx.db, clientId);
+  checkResourceAndScopes(params.resource, params.scope, "paperclip:read");
+  return resolveCimdClient(ctx, clientId, source);
 }
 
 /** Validates `resource` and `scope` (also used by the device and token endpoints). */
@@ -64,10 +80,21 @@ export function checkResourceAndScopes(
   return { resource, scopes };
 }
 
-export async function authorize(ctx: ServiceContext, request: Request): Promise<Response> {
+export async function authorize(ctx: ServiceContext, request: Request, source: string): Promise<Response> {
   await requirePublicMcpEnabled(ctx.db);
   const q = new URL(request.url).searchParams;
-  const client = await findClient(ctx.db, q.get("client_id") ?? "");
+  let client: OAuthClient | null;
+  try {
+    client = await clientForRequest(
+      ctx,
+      q.get("client_id") ?? "",
+      { resource: q.get("resource"), scope: q.get("scope") },
+      source,
+    );
+  } catch (err) {
+    if (isOAuthError(err)) return directError(err);
+    throw err;
+  }
   if (!client) return directError(new InvalidRequestError("unknown client_id"));
   const redirectUri = q.get("redirect_uri");
   if (!redirectUri || !redirectAllowed(client, redirectUri))

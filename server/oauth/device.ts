@@ -9,7 +9,7 @@ import { and, count, eq, gt, lt } from "drizzle-orm";
 import { oauthDeviceAuthorizations } from "@/db/schema";
 import { hashToken, mintToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
-import { checkResourceAndScopes } from "./authorize";
+import { checkResourceAndScopes, clientForRequest } from "./authorize";
 import { LIFETIMES, oauthUrls, QUOTAS, requirePublicMcpEnabled } from "./config";
 import {
   InvalidClientError,
@@ -20,7 +20,6 @@ import {
 import { admit, lockQuota, sourceHash } from "./quota";
 import { DEVICE_GRANT } from "./register";
 import { oauthJson, readForm } from "./respond";
-import { findClient } from "./store";
 
 const ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
 
@@ -37,7 +36,12 @@ export async function deviceAuthorization(
 ): Promise<Response> {
   await requirePublicMcpEnabled(ctx.db);
   const form = await readForm(request);
-  const client = await findClient(ctx.db, form.get("client_id") ?? "");
+  const client = await clientForRequest(
+    ctx,
+    form.get("client_id") ?? "",
+    { resource: form.get("resource"), scope: form.get("scope") },
+    source,
+  );
   if (!client) throw new InvalidClientError("unknown client_id");
   if (!client.grantTypes.includes(DEVICE_GRANT))
     throw new UnauthorizedClientError("the client did not register the device_code grant type");

@@ -5,7 +5,10 @@
  * (issue 18; docs/public-mcp-requirements.md maps each rule to a test here)
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -56,6 +59,62 @@ const across = (i: number, pathname: string) =>
 const REDIRECT = "http://127.0.0.1:33418/callback";
 
 type Handler = (r: Request) => Promise<Response>;
+
+/** A loopback HTTPS server (port 3219) with a throwaway self-signed certificate, serving CIMD documents. */
+let cimd!: { server: HttpsServer; certFile: string; origin: string; hits: number };
+const CIMD_PORT = 3219;
+async function startCimdFixture() {
+  const dir = mkdtempSync(path.join(tmpdir(), "pc-cimd-"));
+  const key = path.join(dir, "key.pem");
+  const certFile = path.join(dir, "cert.pem");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      certFile,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+    ],
+    { stdio: "ignore" },
+  );
+  const origin = `https://localhost:${CIMD_PORT}`;
+  const doc = (id: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      client_id: id,
+      client_name: "CIMD Client",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token", "client_credentials"],
+      token_endpoint_auth_method: "none",
+      ...extra,
+    });
+  const state = { hits: 0 };
+  const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(certFile) }, (req, res) => {
+    state.hits++;
+    const url = `${origin}${req.url}`;
+    if (req.url === "/ok.json") res.writeHead(200, { "content-type": "application/json" }).end(doc(url));
+    else if (req.url === "/mismatch.json") res.writeHead(200).end(doc(`${origin}/other.json`));
+    else if (req.url === "/redirect.json") res.writeHead(302, { location: `${origin}/ok.json` }).end();
+    else if (req.url === "/big.json") res.writeHead(200).end(doc(url, { padding: "x".repeat(40 * 1024) }));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(CIMD_PORT, "127.0.0.1", r));
+  return Object.defineProperty({ server, certFile, origin, hits: 0 }, "hits", { get: () => state.hits });
+}
 const routes = (): Record<string, Handler> => ({
   "/.well-known/oauth-protected-resource/mcp/paperclip": wkResource.GET as Handler,
   "/.well-known/oauth-authorization-server": wkServer.GET as Handler,
@@ -106,12 +165,20 @@ beforeAll(async () => {
   server = await serveRoutes(routes() as never);
   process.env.PAPERCLIP_PUBLIC_URL = server.origin;
   await setEnabled(true);
+  cimd = await startCimdFixture();
   const child = spawn(
     process.execPath,
     ["--import", "tsx", path.join(process.cwd(), "scripts", "oauth-server-worker.ts")],
     {
-      // The replica believes X-Forwarded-For like this process does in the quota test.
-      env: { ...process.env, WORKER_DATABASE_URL: database.url, TRUST_PROXY: "1" },
+      // The replica believes X-Forwarded-For like this process does in the quota test, and
+      // trusts the CIMD fixture's test certificate (only there: that process's NODE_EXTRA_CA_CERTS).
+      env: {
+        ...process.env,
+        WORKER_DATABASE_URL: database.url,
+        TRUST_PROXY: "1",
+        NODE_EXTRA_CA_CERTS: cimd.certFile,
+        WORKER_CIMD_FIXTURE_HOST: "localhost",
+      },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
@@ -135,6 +202,7 @@ afterAll(async () => {
   replica?.child.stdin?.end();
   await new Promise((r) => replica?.child.once("exit", r) ?? r(null));
   await server?.close();
+  await new Promise((r) => (cimd ? cimd.server.close(r) : r(null)));
   await database?.drop();
 });
 
@@ -553,6 +621,75 @@ describe("concurrency and quotas (one database, every request racing)", () => {
     } finally {
       delete process.env.TRUST_PROXY;
     }
+  });
+});
+
+describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
+  const cimdCount = async () =>
+    Number(
+      (
+        await database.db.execute<{ n: string }>(
+          sql`select count(*) as n from oauth_admissions where kind = 'cimd'`,
+        )
+      )[0]!.n,
+    );
+  const authorizeAt = async (clientId: string, source: string, patch: Record<string, string> = {}) =>
+    fetch(
+      new URL(
+        `/mcp/oauth/authorize?${new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          response_type: "code",
+          code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+          code_challenge_method: "S256",
+          scope: "paperclip:read",
+          resource: `${server.origin}/mcp/paperclip`,
+          ...patch,
+        })}`,
+        replica.origin,
+      ),
+      { redirect: "manual", headers: { "x-forwarded-for": source } },
+    );
+
+  it("admits, fetches, validates and caches a document; reuse costs no admission", async () => {
+    const first = await authorizeAt(`${cimd.origin}/ok.json`, "192.0.2.1");
+    expect(first.status).toBe(302);
+    expect(new URL(first.headers.get("location")!).pathname).toMatch(/^\/mcp-connect\//);
+    expect(await cimdCount()).toBe(1);
+    const hits = cimd.hits;
+    expect((await authorizeAt(`${cimd.origin}/ok.json`, "192.0.2.1")).status).toBe(302);
+    expect(await cimdCount()).toBe(1);
+    expect(cimd.hits).toBe(hits);
+  });
+
+  it("refuses a client_id mismatch, a redirect, > 32 KiB and a private address, each consuming admission", async () => {
+    const cases = [
+      [`${cimd.origin}/mismatch.json`, "invalid_client_metadata"],
+      [`${cimd.origin}/redirect.json`, "invalid_client"],
+      [`${cimd.origin}/big.json`, "invalid_client"],
+      [`https://127.0.0.1:${CIMD_PORT}/ok.json`, "invalid_client"],
+    ] as const;
+    for (const [i, [clientId, error]] of cases.entries()) {
+      const before = await cimdCount();
+      const res = await authorizeAt(clientId, `192.0.2.${10 + i}`);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error).toBe(error);
+      // The loopback host the fixture does not name is refused by the guard, not by TLS.
+      if (clientId.includes("127.0.0.1"))
+        expect(body.error_description).toMatch(/loopback|private|not allowed|blocked/i);
+      expect(await cimdCount()).toBe(before + 1);
+    }
+  });
+
+  it("refuses an invalid resource without fetching or admitting", async () => {
+    const hits = cimd.hits;
+    const res = await authorizeAt(`${cimd.origin}/fresh.json`, "192.0.2.30", {
+      resource: "https://elsewhere.example/mcp",
+    });
+    expect(((await res.json()) as { error: string }).error).toBe("invalid_target");
+    expect(cimd.hits).toBe(hits);
+    expect(await cimdCount()).toBe(0);
   });
 });
 
