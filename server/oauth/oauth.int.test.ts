@@ -252,6 +252,26 @@ async function consent(
   return new URL(decided.json.redirectTo);
 }
 
+/** An authorization URL with fresh PKCE, read-only scope and the given overrides. */
+async function authorizeUrl(
+  clientId: string,
+  patch: Record<string, string> = {},
+  origin = server.origin,
+): Promise<URL> {
+  return new URL(
+    `/mcp/oauth/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: "S256",
+      scope: "paperclip:read",
+      ...patch,
+    })}`,
+    origin,
+  );
+}
+
 class TestProvider implements OAuthClientProvider {
   info?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
@@ -635,20 +655,11 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
     );
   const authorizeAt = async (clientId: string, source: string, patch: Record<string, string> = {}) =>
     fetch(
-      new URL(
-        `/mcp/oauth/authorize?${new URLSearchParams({
-          client_id: clientId,
-          redirect_uri: REDIRECT,
-          response_type: "code",
-          code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-          code_challenge_method: "S256",
-          scope: "paperclip:read",
-          resource: `${server.origin}/mcp/paperclip`,
-          ...patch,
-        })}`,
-        replica.origin,
-      ),
-      { redirect: "manual", headers: { "x-forwarded-for": source } },
+      await authorizeUrl(clientId, { resource: `${server.origin}/mcp/paperclip`, ...patch }, replica.origin),
+      {
+        redirect: "manual",
+        headers: { "x-forwarded-for": source },
+      },
     );
 
   it("admits, fetches, validates and caches a document; reuse costs no admission", async () => {
@@ -787,17 +798,7 @@ describe("enablement, consent rules and refusals", () => {
     expect(gw.status).toBe(401);
     expect((await mcpCall(demo.boardApiKey)).status).toBe(401);
     expect((await mcpCall(demo.agents[0]!.apiKey)).status).toBe(401);
-    const res = await fetch(
-      `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({
-        client_id: s.client.client_id,
-        redirect_uri: REDIRECT,
-        response_type: "code",
-        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-        code_challenge_method: "S256",
-        scope: "paperclip:read",
-      })}`,
-      { redirect: "manual" },
-    );
+    const res = await fetch(await authorizeUrl(s.client.client_id), { redirect: "manual" });
     const requestId = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
     const byKey = await call(consentRoute.POST, "POST", "/", {
       token: demo.boardApiKey,
@@ -809,26 +810,14 @@ describe("enablement, consent rules and refusals", () => {
 
   it("refuses a wrong resource and a missing PKCE with a redirect carrying iss", async () => {
     const s = await strictClient();
-    const base = {
-      client_id: s.client.client_id,
-      redirect_uri: REDIRECT,
-      response_type: "code",
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-      code_challenge_method: "S256",
-      scope: "paperclip:read",
-      state: "st",
-    };
     for (const [patch, error] of [
       [{ resource: "https://elsewhere.example/mcp" }, "invalid_target"],
       [{ code_challenge_method: "plain" }, "invalid_request"],
       [{ scope: "paperclip:write" }, "invalid_scope"],
     ] as const) {
-      const res = await fetch(
-        `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({ ...base, ...patch })}`,
-        {
-          redirect: "manual",
-        },
-      );
+      const res = await fetch(await authorizeUrl(s.client.client_id, { state: "st", ...patch }), {
+        redirect: "manual",
+      });
       const loc = new URL(res.headers.get("location")!);
       expect(loc.searchParams.get("error")).toBe(error);
       expect(loc.searchParams.get("iss")).toBe(server.origin);
@@ -880,15 +869,7 @@ describe("enablement, consent rules and refusals", () => {
 
   it("at most 10 pending authorization requests per client; the 11th is temporarily_unavailable", async () => {
     const s = await strictClient();
-    const url = async () =>
-      `${server.origin}/mcp/oauth/authorize?${new URLSearchParams({
-        client_id: s.client.client_id,
-        redirect_uri: REDIRECT,
-        response_type: "code",
-        code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
-        code_challenge_method: "S256",
-        scope: "paperclip:read",
-      })}`;
+    const url = () => authorizeUrl(s.client.client_id);
     const locations: URL[] = [];
     for (let i = 0; i < 11; i++)
       locations.push(new URL((await fetch(await url(), { redirect: "manual" })).headers.get("location")!));
