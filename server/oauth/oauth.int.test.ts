@@ -24,6 +24,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
 import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
 import * as companiesRoute from "@/app/api/companies/route";
+import * as setupRoute from "@/app/api/mcp/setup/route";
 import * as consentRoute from "@/app/api/mcp-connect/[requestId]/route";
 import * as deviceRoute from "@/app/api/mcp-device/route";
 import * as connectionRevokeRoute from "@/app/api/me/assistant-connections/[grantId]/revoke/route";
@@ -35,6 +36,7 @@ import * as registerRoute from "@/app/mcp/oauth/register/route";
 import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
 import * as tokenRoute from "@/app/mcp/oauth/token/route";
 import * as mcpRoute from "@/app/mcp/paperclip/route";
+import * as setupMdRoute from "@/app/mcp/setup.md/route";
 import { companies, companyMemberships, instanceSettings, oauthGrants, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
@@ -896,6 +898,37 @@ describe("enablement, consent rules and refusals", () => {
     expect(answers.slice(0, 6).every((a) => a.status === 200)).toBe(true);
     expect(answers[6]!.status).toBe(429);
     expect(Number(answers[6]!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("set-up: signed-in browsers only, the configured origin only, an invitation without credentials", async () => {
+    const forged = { "x-forwarded-host": "evil.example", host: "evil.example" };
+    process.env.TRUST_PROXY = "1";
+    try {
+      const mine = await call<{
+        enabled: boolean;
+        endpoint: string;
+        invitationUrl: string;
+        markdown: string;
+      }>(setupRoute.GET, "GET", "/api/mcp/setup", {
+        cookie: ownerCookie,
+        headers: forged,
+        query: { companyId: demo.companyId },
+      });
+      expect(mine.status).toBe(200);
+      expect(mine.json.endpoint).toBe(`${server.origin}/mcp/paperclip`);
+      expect(mine.json.invitationUrl).toBe(`${server.origin}/mcp/setup?company_id=${demo.companyId}`);
+      expect(JSON.stringify(mine.json)).not.toContain("evil.example");
+      expect((await call(setupRoute.GET, "GET", "/api/mcp/setup", { token: demo.boardApiKey })).status).toBe(
+        403,
+      );
+      const md = await setupMdRoute.GET();
+      expect(md.headers.get("content-type")).toMatch(/text\/markdown/);
+      const text = await md.text();
+      expect(text).toContain(`codex mcp add paperclip --url ${server.origin}/mcp/paperclip`);
+      expect(text).toContain("paperclipai mcp login --device");
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
   });
 
   it("a token value never appears in any table except as its hash", async () => {
