@@ -37,10 +37,18 @@ import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
 import * as tokenRoute from "@/app/mcp/oauth/token/route";
 import * as mcpRoute from "@/app/mcp/paperclip/route";
 import * as setupMdRoute from "@/app/mcp/setup.md/route";
-import { companies, companyMemberships, instanceSettings, oauthGrants, users } from "@/db/schema";
+import {
+  companies,
+  companyMemberships,
+  instanceSettings,
+  oauthClients,
+  oauthGrants,
+  users,
+} from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
+import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
 import { serveRoutes } from "@/server/testing/serve";
 
@@ -703,6 +711,61 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
     expect(((await res.json()) as { error: string }).error).toBe("invalid_target");
     expect(cimd.hits).toBe(hits);
     expect(await cimdCount()).toBe(0);
+  });
+});
+
+describe("never-consented clients", () => {
+  it("30 per source are the limit; those older than an hour are collected, consented ones kept", async () => {
+    process.env.TRUST_PROXY = "1";
+    try {
+      const source = "198.51.100.77";
+      const old = new Date(Date.now() - 2 * 60 * 60_000);
+      await database.db.insert(oauthClients).values(
+        Array.from({ length: 30 }, (_, i) => ({
+          clientId: `pcci_seeded_${i}`,
+          kind: "dcr",
+          redirectUris: [REDIRECT],
+          applicationType: "native",
+          grantTypes: ["authorization_code"],
+          scope: "paperclip:read",
+          sourceHash: sourceHash(source),
+          // Half are fresh, half are over an hour old; one old one was consented.
+          createdAt: i < 15 ? new Date() : old,
+          consentedAt: i === 29 ? old : null,
+        })),
+      );
+      const register = () =>
+        fetch(new URL("/mcp/oauth/register", server.origin), {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": source },
+          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        });
+      // The 14 old never-consented ones are collected first: room for 15 more, of which 6 a minute.
+      expect((await register()).status).toBe(201);
+      const left = await database.db
+        .select({ id: oauthClients.clientId })
+        .from(oauthClients)
+        .where(sql`${oauthClients.clientId} like 'pcci_seeded_%'`);
+      expect(left.map((r) => r.id)).toContain("pcci_seeded_29");
+      expect(left).toHaveLength(16);
+      // Now fill up to 30 never-consented clients from this source and see the next refused.
+      await database.db.insert(oauthClients).values(
+        Array.from({ length: 14 }, (_, i) => ({
+          clientId: `pcci_fill_${i}`,
+          kind: "dcr",
+          redirectUris: [REDIRECT],
+          applicationType: "native",
+          grantTypes: ["authorization_code"],
+          scope: "paperclip:read",
+          sourceHash: sourceHash(source),
+        })),
+      );
+      const refused = await register();
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe("too_many_requests");
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
   });
 });
 
