@@ -36,21 +36,17 @@ function requireBrowserUser(ctx: ServiceContext): { userId: string } {
   return { userId: ctx.actor.userId };
 }
 
-/** The client's identifying origin: its `client_uri`, its CIMD URL, or its first redirect's origin. */
-function clientOrigin(c: {
-  clientUri: string | null;
-  clientId: string;
-  redirectUris: string[];
-}): string | null {
-  for (const candidate of [c.clientUri, c.clientId, c.redirectUris[0]]) {
-    try {
-      if (candidate) {
-        const u = new URL(candidate);
-        if (u.protocol === "https:" || u.protocol === "http:") return u.origin;
-      }
-    } catch {}
+/**
+ * The client's identifying origin: where a CIMD document lives, else where the code is sent
+ * (its first redirect). Never the self-reported `client_uri`, which could claim anyone.
+ */
+function clientOrigin(c: { kind: string; clientId: string; redirectUris: string[] }): string | null {
+  const candidate = c.kind === "cimd" ? c.clientId : c.redirectUris[0];
+  try {
+    return candidate ? new URL(candidate).origin : null;
+  } catch {
+    return null;
   }
-  return null;
 }
 
 async function organizations(
