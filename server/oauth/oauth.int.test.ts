@@ -154,7 +154,17 @@ async function addUser(email: string, name: string, companyId: string, role: str
   return u!.id;
 }
 
+/** Everything this process logs, checked for token values by the canary test. */
+const logged: string[] = [];
+
 beforeAll(async () => {
+  for (const level of ["log", "warn", "error", "info"] as const) {
+    const original = console[level].bind(console);
+    console[level] = (...args: unknown[]) => {
+      logged.push(args.map(String).join(" "));
+      original(...args);
+    };
+  }
   database = await createTestDatabase();
   setRouteDatabase(database.db);
   setRouteClock(() => new Date(clock));
@@ -994,7 +1004,7 @@ describe("enablement, consent rules and refusals", () => {
     }
   });
 
-  it("a token value never appears in any table except as its hash", async () => {
+  it("a token value never appears in logs or in any table except as its hash", async () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s);
     const dump = await database.db.execute<{ t: string }>(sql`
@@ -1004,7 +1014,18 @@ describe("enablement, consent rules and refusals", () => {
     const activity = await database.db.execute<{ t: string }>(
       sql`select string_agg(row_to_json(a)::text, '') as t from activity_log a`,
     );
+    // A refused redemption and a token-endpoint failure log nothing of the body either.
+    await fetch(s.as.token_endpoint!, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: `${tokens.refresh_token}x`,
+        client_id: s.client.client_id,
+      }),
+    });
     for (const secret of [tokens.access_token, tokens.refresh_token!]) {
+      expect(logged.join("\n")).not.toContain(secret);
       expect(dump[0]?.t ?? "").not.toContain(secret);
       expect(activity[0]?.t ?? "").not.toContain(secret);
     }
