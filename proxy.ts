@@ -7,6 +7,15 @@ import { newNonce, pageSecurityHeaders } from "@/server/http/security-headers";
 // The request path is passed to server components too (layouts do not receive it), so the
 // shell can highlight the active section and sign-in can return the user where they were going.
 export function proxy(request: NextRequest) {
+  // `/mcp/setup` with `Accept: text/markdown` serves the same instructions as `/mcp/setup.md`.
+  if (
+    request.nextUrl.pathname === "/mcp/setup" &&
+    /\btext\/markdown\b/i.test(request.headers.get("accept") ?? "")
+  ) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/mcp/setup.md";
+    return NextResponse.rewrite(url);
+  }
   const nonce = newNonce();
   const security = pageSecurityHeaders({ nonce, dev: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);

@@ -15,6 +15,20 @@ export type Actor =
    * already confined to the run, builds one.
    */
   | { type: "agent"; companyId: string; agentId: string; runId: string }
+  /**
+   * A person acting through an assistant connection (server/oauth): one OAuth grant, bound to
+   * one company and the grant's scopes narrowed by the person's current role. Only the public
+   * MCP endpoint (`/mcp/paperclip`) builds one; every `/api/*` route and the agent gateway
+   * refuse OAuth access tokens.
+   */
+  | {
+      type: "oauth_grant";
+      grantId: string;
+      companyId: string;
+      userId: string;
+      clientId: string;
+      scopes: readonly string[];
+    }
   | { type: "system"; reason: string };
 
 export interface ServiceContext {
@@ -49,6 +63,8 @@ export function actorRef(actor: Actor): { actorType: ActorType; actorId: string 
       return { actorType: "agent_key", actorId: actor.keyId };
     case "agent":
       return { actorType: "agent", actorId: actor.agentId };
+    case "oauth_grant":
+      return { actorType: "oauth_grant", actorId: actor.grantId };
     case "system":
       return { actorType: "system", actorId: actor.reason };
   }

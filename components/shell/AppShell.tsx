@@ -31,9 +31,21 @@ export function appNavLinks(
     settings: [
       { label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" },
       { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
+      {
+        label: "Assistant connection (MCP)",
+        href: `${base}/settings/assistant-connections`,
+        testId: "nav-assistant-connections",
+      },
     ],
     instance: instanceAdmin
-      ? [{ label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" }]
+      ? [
+          { label: "Instance", href: `${base}/settings/instance`, testId: "nav-instance-settings" },
+          {
+            label: "Experimental",
+            href: `${base}/settings/experimental`,
+            testId: "nav-experimental-settings",
+          },
+        ]
       : [],
   };
 }

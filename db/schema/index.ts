@@ -2,5 +2,6 @@ export * from "./auth";
 export * from "./core";
 export * from "./examples";
 export * from "./gateway";
+export * from "./oauth";
 export * from "./secrets";
 export * from "./tools";

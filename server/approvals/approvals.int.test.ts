@@ -12,7 +12,6 @@ import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import {
   companies,
-  issues,
   toolActionRequests,
   toolCallEvents,
   toolCatalogEntries,

@@ -46,6 +46,11 @@ export async function requireCompany(
       if (!AGENT_RUN_CAPABILITIES.includes(capability))
         return deny(ctx, companyId, capability, forbidden(`agents lack the \`${capability}\` capability`));
       return { companyId, role: "member" };
+    case "oauth_grant":
+      // Assistant connections act only through the public MCP endpoint's own tools, which
+      // check the grant themselves; no board verb accepts them (fail closed).
+      if (actor.companyId !== companyId) return deny(ctx, companyId, capability, notFound(hiddenAs));
+      return deny(ctx, companyId, capability, forbidden("assistant connections cannot use board verbs"));
     case "user": {
       const [m] = await ctx.db
         .select({ role: companyMemberships.role })

@@ -9,6 +9,13 @@ export const TOKEN_PREFIXES = {
   userSession: "pcs_",
   /** One-time set-password link. */
   passwordSet: "pcp_",
+  /** Public MCP connection (server/oauth): access and refresh tokens, codes, device codes. */
+  oauthAccess: "pcoa_",
+  oauthRefresh: "pcor_",
+  oauthCode: "pcoc_",
+  oauthDeviceCode: "pcod_",
+  /** A dynamically registered client's `client_id` (public, not a secret). */
+  oauthClient: "pcci_",
 } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIXES;
 

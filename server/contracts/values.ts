@@ -21,7 +21,15 @@ export const RUN_FINAL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
 
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected", "cancelled", "expired"] as const;
 
-export const ACTOR_TYPES = ["user", "board_key", "agent", "agent_key", "gateway_session", "system"] as const;
+export const ACTOR_TYPES = [
+  "user",
+  "board_key",
+  "agent",
+  "agent_key",
+  "gateway_session",
+  "oauth_grant",
+  "system",
+] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 // Tools & Access

@@ -57,6 +57,12 @@ export const ERRORS = {
   private_upstream_exists: { status: 409, doc: "the origin is already on the private-upstream list" },
   private_upstreams_full: { status: 409, doc: "the private-upstream list is full" },
 
+  // ── public MCP connection (server/oauth, server/public-mcp; docs/public-mcp.md) ───────
+  public_mcp_disabled: {
+    status: 503,
+    doc: "assistant connections (MCP) are turned off on this instance (Settings › Experimental)",
+  },
+
   // ── approvals (server/approvals) ────────────────────────────────────────────────────────
   approval_same_person: { status: 403, doc: "another person must accept a change you proposed" },
   approval_decided: { status: 409, doc: "the approval is already decided" },

@@ -4,7 +4,7 @@ import path from "node:path";
 import { count, eq, sum } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolCallEvents, toolInvocations, users } from "@/db/schema";
+import { instanceSettings, toolCallEvents, toolInvocations, users } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { GatewayCallInput } from "@/server/gateway/call-tool";
@@ -81,6 +81,8 @@ beforeAll(async () => {
     .from(users)
     .where(eq(users.email, demo.ownerEmail));
   cookie = await sessionCookie(database.db, owner!.id, demo.ownerEmail);
+  // The public MCP connection on, so its endpoints are fuzzed past the 503 of the off switch.
+  await database.db.insert(instanceSettings).values({ key: "enablePublicMcp", value: true });
   routes = [];
   const files = routeFiles();
   for (const skipped of Object.keys(NOT_FUZZED)) expect(files).toContain(path.join(APP, skipped));
@@ -413,7 +415,14 @@ function errorShapeOk(route: RouteFile, text: string): boolean {
   }
   const e = (json as { error?: { code?: unknown; message?: unknown } })?.error;
   if (e && typeof e.code === "string" && typeof e.message === "string") return true;
-  return route.pattern.endsWith("/mcp") && (json as { jsonrpc?: unknown })?.jsonrpc === "2.0" && !!e;
+  // The OAuth endpoints answer in the OAuth wire format (RFC 6749 §5.2, RFC 6750 §3).
+  const oauthRoute = route.pattern.startsWith("/mcp/") || route.pattern.startsWith("/.well-known/");
+  if (oauthRoute && typeof (json as { error?: unknown })?.error === "string") return true;
+  return (
+    (route.pattern.endsWith("/mcp") || route.pattern === "/mcp/paperclip") &&
+    (json as { jsonrpc?: unknown })?.jsonrpc === "2.0" &&
+    !!e
+  );
 }
 
 const statusLog: Record<string, number> = {};
@@ -422,6 +431,9 @@ async function holds(route: RouteFile, g: Generated): Promise<boolean> {
   if (!sent) return true;
   if (process.env.FUZZ_DEBUG)
     statusLog[`${sent.status} ${route.file}`] = (statusLog[`${sent.status} ${route.file}`] ?? 0) + 1;
+  // The public MCP switch is itself fuzzed (PUT /api/instance/public-mcp): while it is off, its
+  // endpoints answer the documented 503 `public_mcp_disabled`.
+  if (sent.status === 503 && sent.text.includes('"code":"public_mcp_disabled"')) return true;
   if (sent.status >= 500)
     throw new Error(`${sent.status} for ${sent.description}: ${sent.text.slice(0, 300)}`);
   if (sent.status >= 400 && sent.status < 500 && !errorShapeOk(route, sent.text))

@@ -68,6 +68,10 @@ let routeClock: (() => Date) | null = null;
 export function setRouteClock(clock: (() => Date) | null): void {
   routeClock = clock;
 }
+/** The clock routes give verbs (the real one unless a test set another). */
+export function routeNow(): Date {
+  return routeClock ? routeClock() : new Date();
+}
 
 export function errorResponse(err: ServiceError, requestId: string): Response {
   const body: Record<string, unknown> = { code: err.code, message: err.message };

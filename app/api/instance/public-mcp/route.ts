@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { route } from "@/server/http/route";
+import { publicMcpEnabled, setPublicMcpEnabled } from "@/server/oauth/config";
+
+// Settings › Experimental › Assistant connections (MCP). Changing it: instance admins only
+// (the verb checks; board API keys never pass). Takes effect on the next request.
+export const GET = route({ actors: ["board"] }, async ({ ctx }) => ({
+  enabled: await publicMcpEnabled(ctx.db),
+}));
+
+export const PUT = route(
+  { actors: ["board"], body: z.object({ enabled: z.boolean() }).strict() },
+  async ({ ctx, body }) => ({ enabled: await setPublicMcpEnabled(ctx, body.enabled) }),
+);

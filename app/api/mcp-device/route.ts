@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { route, uuidParam } from "@/server/http/route";
+import { decideDevice, loadDeviceConsent } from "@/server/oauth/consent";
+
+// The device-login page's verbs: a browser session only (the verbs refuse board keys).
+const userCode = z.string().min(8).max(20);
+
+export const GET = route({ actors: ["board"], query: z.object({ user_code: userCode }) }, ({ ctx, query }) =>
+  loadDeviceConsent(ctx, query.user_code),
+);
+
+export const POST = route(
+  {
+    actors: ["board"],
+    body: z
+      .object({
+        userCode,
+        approve: z.boolean(),
+        companyId: uuidParam.optional(),
+        write: z.boolean().optional(),
+      })
+      .strict(),
+  },
+  ({ ctx, body }) => decideDevice(ctx, body.userCode, body),
+);

@@ -1,0 +1,5 @@
+import { oauthRoutes } from "@/server/http/oauth-routes";
+
+export const dynamic = "force-dynamic";
+
+export const GET = oauthRoutes.authorize;

@@ -1,0 +1,234 @@
+/**
+ * Storage of the authorization server: clients, grants and their token family. Tokens are
+ * minted with `server/auth/tokens.ts` (32 random bytes, base64url, a readable prefix) and only
+ * their SHA-256 is stored. Grants are rechecked on every use against the person's *current*
+ * membership and role, so a removed member or a demoted role takes effect at once.
+ */
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { companies, companyMemberships, oauthClients, oauthGrants, oauthTokens, users } from "@/db/schema";
+import type { MembershipRole } from "@/server/contracts/values";
+import { logActivity } from "../activity/log-activity";
+import { roleHas } from "../auth/capabilities";
+import { hashToken, mintToken } from "../auth/tokens";
+import type { ServiceContext } from "../context";
+import { LIFETIMES, MUTATION_SCOPES, OFFLINE_ACCESS } from "./config";
+
+export type OAuthClient = typeof oauthClients.$inferSelect;
+export type OAuthGrant = typeof oauthGrants.$inferSelect;
+
+export async function findClient(db: Db | Tx, clientId: string): Promise<OAuthClient | null> {
+  if (!clientId || clientId.length > 2048) return null;
+  const [row] = await db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)).limit(1);
+  return row ?? null;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+export const isLoopbackRedirect = (url: URL): boolean =>
+  url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname.toLowerCase());
+
+/**
+ * Exact redirect URI match; a native client's loopback redirect may differ only in its port
+ * (RFC 8252 §7.3, OAuth 2.1 §8.4.2).
+ */
+export function redirectAllowed(
+  client: Pick<OAuthClient, "redirectUris" | "applicationType">,
+  uri: string,
+): boolean {
+  if (client.redirectUris.includes(uri)) return true;
+  if (client.applicationType !== "native") return false;
+  let asked: URL;
+  try {
+    asked = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (!isLoopbackRedirect(asked)) return false;
+  return client.redirectUris.some((r) => {
+    const reg = new URL(r);
+    return (
+      isLoopbackRedirect(reg) &&
+      reg.hostname === asked.hostname &&
+      reg.pathname === asked.pathname &&
+      reg.search === asked.search
+    );
+  });
+}
+
+/** Which requested scopes a role may hold: read needs `company:read`, write `work:write`, configure `tools:admin`. */
+export function scopesForRole(role: MembershipRole, scopes: readonly string[]): string[] {
+  return scopes.filter((s) => {
+    if (s === "paperclip:read") return roleHas(role, "company:read");
+    if (s === "paperclip:write") return roleHas(role, "work:write");
+    if (s === "paperclip:configure") return roleHas(role, "tools:admin");
+    return s === OFFLINE_ACCESS;
+  });
+}
+
+export const roleMayWrite = (role: MembershipRole): boolean => roleHas(role, "work:write");
+export const isMutationScope = (s: string): boolean => (MUTATION_SCOPES as readonly string[]).includes(s);
+
+export interface LiveGrant {
+  grant: OAuthGrant;
+  role: MembershipRole;
+  /** The grant's scopes that the person's current role still permits. */
+  effectiveScopes: string[];
+  userEmail: string;
+  userName: string | null;
+  companyName: string;
+  clientName: string | null;
+  clientId: string;
+}
+
+/**
+ * The grant as it may act now: unrevoked, its person enabled and still a member of its
+ * company (which still exists), scopes narrowed by the role the person holds today. Instance
+ * admin never elevates a grant: only the membership counts. Null when it may not act.
+ */
+export async function liveGrant(db: Db | Tx, grantId: string): Promise<LiveGrant | null> {
+  const [row] = await db
+    .select({
+      grant: oauthGrants,
+      role: companyMemberships.role,
+      disabledAt: users.disabledAt,
+      userEmail: users.email,
+      userName: users.name,
+      companyName: companies.name,
+      clientName: oauthClients.clientName,
+      clientId: oauthClients.clientId,
+    })
+    .from(oauthGrants)
+    .innerJoin(users, eq(users.id, oauthGrants.userId))
+    .innerJoin(companies, eq(companies.id, oauthGrants.companyId))
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+    .innerJoin(
+      companyMemberships,
+      and(
+        eq(companyMemberships.companyId, oauthGrants.companyId),
+        eq(companyMemberships.userId, oauthGrants.userId),
+      ),
+    )
+    .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+    .limit(1);
+  if (!row || row.disabledAt) return null;
+  const role = row.role as MembershipRole;
+  const effectiveScopes = scopesForRole(role, row.grant.scopes);
+  if (!effectiveScopes.includes("paperclip:read")) return null;
+  return { ...row, role, effectiveScopes };
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+/** Whether this grant's client gets refresh tokens: `offline_access` asked, or `refresh_token` registered. */
+export const wantsRefresh = (scopes: readonly string[], client: Pick<OAuthClient, "grantTypes">): boolean =>
+  scopes.includes(OFFLINE_ACCESS) || client.grantTypes.includes("refresh_token");
+
+/** Mints an access token (and a refresh token when `refresh`) for a grant; returns the token response. */
+export async function issueTokens(
+  tx: Db | Tx,
+  grant: Pick<OAuthGrant, "id" | "companyId">,
+  scopes: readonly string[],
+  refresh: boolean,
+  now: Date,
+): Promise<IssuedTokens> {
+  const access = mintToken("oauthAccess");
+  const rows: (typeof oauthTokens.$inferInsert)[] = [
+    {
+      companyId: grant.companyId,
+      grantId: grant.id,
+      kind: "access",
+      tokenHash: access.hash,
+      scopes: [...scopes],
+      expiresAt: new Date(now.getTime() + LIFETIMES.accessTokenMs),
+    },
+  ];
+  const refreshToken = refresh ? mintToken("oauthRefresh") : null;
+  if (refreshToken)
+    rows.push({
+      companyId: grant.companyId,
+      grantId: grant.id,
+      kind: "refresh",
+      tokenHash: refreshToken.hash,
+      scopes: [...scopes],
+      expiresAt: new Date(now.getTime() + LIFETIMES.refreshTokenMs),
+    });
+  await tx.insert(oauthTokens).values(rows);
+  const wire = scopes.filter((s) => s !== OFFLINE_ACCESS || refreshToken);
+  return {
+    access_token: access.token,
+    token_type: "Bearer",
+    expires_in: Math.floor(LIFETIMES.accessTokenMs / 1000),
+    scope: wire.join(" "),
+    ...(refreshToken ? { refresh_token: refreshToken.token } : {}),
+  };
+}
+
+export async function findToken(db: Db | Tx, token: string, kind: "access" | "refresh") {
+  const [row] = await db
+    .select()
+    .from(oauthTokens)
+    .where(and(eq(oauthTokens.tokenHash, hashToken(token)), eq(oauthTokens.kind, kind)))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Revokes a grant and its whole token family (one conditional UPDATE: only the first caller
+ * revokes, and only it writes the activity row). Returns whether this call revoked it.
+ */
+export async function revokeGrant(
+  db: Db | Tx,
+  ctx: ServiceContext,
+  grantId: string,
+  reason: "user" | "refresh_replay" | "code_replay" | "client_revocation",
+): Promise<boolean> {
+  const now = ctx.now();
+  const [row] = await db
+    .update(oauthGrants)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+    .returning({
+      id: oauthGrants.id,
+      companyId: oauthGrants.companyId,
+      userId: oauthGrants.userId,
+      clientId: oauthGrants.clientId,
+    });
+  if (!row) return false;
+  await db.delete(oauthTokens).where(eq(oauthTokens.grantId, grantId));
+  await logActivity(db, ctx, {
+    companyId: row.companyId,
+    action:
+      reason === "refresh_replay" || reason === "code_replay"
+        ? "oauth_grant.replay_revoked"
+        : "oauth_grant.revoked",
+    entityType: "oauth_grant",
+    entityId: row.id,
+    details: { userId: row.userId, clientId: row.clientId, reason },
+  });
+  return true;
+}
+
+/** `last_used_at` at most once a minute per grant, so the bearer check stays (mostly) a read. */
+export async function touchGrant(db: Db | Tx, grantId: string, now: Date): Promise<void> {
+  await db
+    .update(oauthGrants)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(oauthGrants.id, grantId),
+        or(isNull(oauthGrants.lastUsedAt), lt(oauthGrants.lastUsedAt, new Date(now.getTime() - 60_000))),
+      ),
+    );
+}
+
+/** Grants of these clients, for listing. */
+export async function grantsOfClients(db: Db | Tx, clientIds: string[]) {
+  if (clientIds.length === 0) return [];
+  return db.select().from(oauthGrants).where(inArray(oauthGrants.clientId, clientIds));
+}

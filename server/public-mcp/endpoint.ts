@@ -1,0 +1,124 @@
+/**
+ * `POST /mcp/paperclip`: the public MCP endpoint, stateless Streamable HTTP with JSON
+ * responses (no sessions, no SSE: GET → 405). Behind the bearer gate; its first tool,
+ * `paperclip_connection`, says who and where the connection acts. The rest of the tool
+ * surface is the next issue.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Db } from "@/db/client";
+import { issuer, publicMcpEnabled } from "../oauth/config";
+import type { LiveGrant } from "../oauth/store";
+import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
+
+const MAX_BODY = 1024 * 1024;
+
+export const CONNECTION_TOOL = {
+  name: "paperclip_connection",
+  title: "This Paperclip connection",
+  description:
+    "Who this connection acts as, in which organization, with which scopes, and where to manage it.",
+  inputSchema: { type: "object" as const, properties: {}, additionalProperties: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+};
+
+function connectionInfo(live: LiveGrant, scopes: readonly string[]) {
+  return {
+    person: { id: live.grant.userId, name: live.userName, email: live.userEmail },
+    company: { id: live.grant.companyId, name: live.companyName },
+    client: { clientId: live.clientId, name: live.clientName },
+    connection: { id: live.grant.id, name: live.grant.name, createdAt: live.grant.createdAt.toISOString() },
+    scopes: [...scopes],
+    role: live.role,
+    manage: `${issuer()}/assistant-connections`,
+  };
+}
+
+function buildServer(live: LiveGrant, scopes: readonly string[]): Server {
+  const server = new Server(
+    { name: "paperclip", version: "1.0.0" },
+    {
+      capabilities: { tools: {} },
+      instructions: `Paperclip, acting as ${live.userName ?? live.userEmail} in ${live.companyName}. Call paperclip_connection to see this connection.`,
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [CONNECTION_TOOL] }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    if (req.params.name !== CONNECTION_TOOL.name)
+      return {
+        isError: true,
+        content: [{ type: "text", text: `unknown tool \`${req.params.name.slice(0, 100)}\`` }],
+      };
+    const info = connectionInfo(live, scopes);
+    return { content: [{ type: "text", text: JSON.stringify(info, null, 2) }], structuredContent: info };
+  });
+  return server;
+}
+
+const withCors = (response: Response): Response => {
+  const headers = new Headers(response.headers);
+  for (const [k, v] of Object.entries(MCP_CORS_HEADERS)) headers.set(k, v);
+  return new Response(response.body, { status: response.status, headers });
+};
+
+export function mcpPreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...MCP_CORS_HEADERS,
+      "access-control-allow-methods": "POST, GET, DELETE, OPTIONS",
+      "access-control-allow-headers":
+        "authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id",
+      "access-control-max-age": "600",
+    },
+  });
+}
+
+export async function handlePublicMcp(db: Db, request: Request, now: Date): Promise<Response> {
+  if (!(await publicMcpEnabled(db)))
+    return withCors(
+      Response.json(
+        {
+          error: {
+            code: "public_mcp_disabled",
+            message:
+              "assistant connections (MCP) are turned off on this instance; an instance administrator can enable them in Settings › Experimental",
+          },
+        },
+        { status: 503, headers: { "cache-control": "no-store" } },
+      ),
+    );
+  if (request.method !== "POST")
+    return withCors(
+      Response.json(
+        {
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "this endpoint is stateless: POST JSON-RPC only" },
+          id: null,
+        },
+        { status: 405, headers: { allow: "POST" } },
+      ),
+    );
+  const gate = await authenticateBearer(db, request, now);
+  if (!gate.ok) return gate.response;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY)
+    return withCors(
+      Response.json(
+        { jsonrpc: "2.0", error: { code: -32600, message: "body too large" }, id: null },
+        { status: 413 },
+      ),
+    );
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  const server = buildServer(gate.live, gate.actor.scopes);
+  await server.connect(transport);
+  try {
+    return withCors(await transport.handleRequest(request));
+  } finally {
+    void server.close();
+  }
+}

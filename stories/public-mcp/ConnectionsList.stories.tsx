@@ -1,0 +1,56 @@
+import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { userEvent, within } from "storybook/test";
+import { ExperimentalCard } from "@/components/instance/ExperimentalCard";
+import { ConnectionsList } from "@/components/public-mcp/ConnectionsList";
+import { failure, withFetch } from "./mock-fetch";
+
+const meta = {
+  title: "Assistant connections/Connections",
+  component: ConnectionsList,
+  parameters: { layout: "padded" },
+  args: {
+    showCompany: true,
+    initial: [
+      {
+        id: "44444444-4444-4444-8444-444444444444",
+        name: "Ada Owner's Claude Code connection",
+        companyId: "11111111-1111-4111-8111-111111111111",
+        companyName: "Acme",
+        clientName: "Claude Code",
+        clientId: "pcci_example",
+        write: true,
+        scopes: ["paperclip:read", "paperclip:write"],
+        createdAt: "2026-12-01T09:00:00.000Z",
+        lastUsedAt: "2026-12-02T05:00:00.000Z",
+      },
+    ],
+  },
+  decorators: [withFetch(() => ({ status: 200, body: { revoked: true } }))],
+} satisfies Meta<typeof ConnectionsList>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const List: Story = {};
+export const Empty: Story = { args: { initial: [] } };
+
+/** Revoke removes the row once the server confirms. */
+export const Revoked: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByText("Revoke"));
+    await canvas.findByText("No assistant connections");
+  },
+};
+
+/** Settings › Experimental: a failed save rolls the switch back. */
+export const ExperimentalRollback: Story = {
+  render: () => (
+    <ExperimentalCard initialEnabled={false} endpoint="https://paperclip.example/mcp/paperclip" />
+  ),
+  decorators: [withFetch(() => failure("internal_error", "internal error"))],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("public-mcp-toggle"));
+    await canvas.findByRole("alert");
+  },
+};
