@@ -197,6 +197,10 @@ export const toolConnections = pgTable(
     trustedLocal: boolean("trusted_local").notNull().default(false),
     /** Read-only tools found on refresh may become active without review. */
     autoApproveReadTools: boolean("auto_approve_read_tools").notNull().default(false),
+    /** The upstream may ask the agent's model to sample (spends the agent's model): off by default. */
+    allowSampling: boolean("allow_sampling").notNull().default(false),
+    /** The upstream may ask the agent (and its person) for input: off by default. */
+    allowElicitation: boolean("allow_elicitation").notNull().default(false),
     healthStatus: text("health_status").notNull().default("unknown"),
     healthCheckedAt: ts("health_checked_at"),
     healthError: text("health_error"),

@@ -15,6 +15,10 @@ export const TOOL_EVENT_TYPES = [
   "timeout",
   "runtime_failure",
   "replayed",
+  /** The agent (or a dropped connection) cancelled the call while it ran upstream. */
+  "cancelled",
+  /** An upstream's request to the agent during a call (sampling, elicitation, roots): relayed or refused. */
+  "upstream_request",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

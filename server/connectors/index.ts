@@ -12,6 +12,8 @@ import { resolveConnectionSecrets } from "../secrets/resolve";
 import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin, selfTools } from "./plugins";
+import type { UpstreamCallHooks } from "./types";
+import { progressOptions } from "./upstream-session";
 
 type ApplicationRow = typeof toolApplications.$inferSelect;
 type ConnectionRow = typeof toolConnections.$inferSelect;
@@ -24,7 +26,10 @@ export interface UpstreamTarget {
   url: string | null;
   /** The operator's grants for this URL's origin (loopback/private reachable only through them). */
   privateUpstreams: PrivateUpstreamGrant[];
+  /** Idle timeout of a call (progress resets it). */
   timeoutMs: number;
+  /** The hard maximum of a call however much progress it reports. */
+  maxCallMs: number;
   maxResultBytes: number;
   headers: Record<string, string>;
   pluginId: string | null;
@@ -36,6 +41,8 @@ export interface UpstreamTarget {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** A call reporting progress may outlive its idle timeout, up to this (`maxCallMs`). */
+export const DEFAULT_MAX_CALL_MS = 5 * 60_000;
 export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 
 type PoolHolder = typeof globalThis & { __paperclipMcpHttpPool?: McpHttpPool };
@@ -74,6 +81,7 @@ export async function upstreamTargetFor(
   const config = connection.transportConfig as {
     url?: string;
     timeoutMs?: number;
+    maxCallMs?: number;
     maxResultBytes?: number;
     headers?: Record<string, string>;
     pluginId?: string;
@@ -143,6 +151,7 @@ export async function upstreamTargetFor(
     url: config.url ?? null,
     privateUpstreams,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxCallMs: Math.max(config.maxCallMs ?? DEFAULT_MAX_CALL_MS, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxResultBytes: config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     headers,
     pluginId: config.pluginId ?? null,
@@ -233,13 +242,17 @@ export async function callUpstreamTool(
   name: string,
   args: Record<string, unknown>,
   self: SelfToolContext | null,
+  live: { signal?: AbortSignal; hooks?: UpstreamCallHooks } = {},
 ): Promise<UpstreamResult> {
+  live.signal?.throwIfAborted();
   switch (t.type) {
     case "mcp_http": {
       if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
       const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
         timeoutMs: t.timeoutMs,
         maxResultBytes: t.maxResultBytes,
+        signal: live.signal,
+        hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
       });
       return {
         result: out.result as UpstreamResult["result"],
@@ -259,7 +272,17 @@ export async function callUpstreamTool(
     case "mcp_stdio": {
       if (!t.stdio)
         throw new ServiceError("unsafe_command_template", "the connection has no command template");
-      const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, { timeoutMs: t.timeoutMs });
+      // A slot's client is shared by its calls: progress (by token) and cancellation reach
+      // the call; requests and log messages of a slot are not relayed (upstream-session.ts).
+      const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, {
+        timeoutMs: t.timeoutMs,
+        signal: live.signal,
+        requestOptions: progressOptions(
+          live.hooks
+            ? { onProgress: live.hooks.onProgress, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs }
+            : undefined,
+        ),
+      });
       if (isDeferred(out)) {
         throw new ServiceError(
           "runtime_deferred",

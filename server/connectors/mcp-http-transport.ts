@@ -12,6 +12,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import { ServiceError } from "../errors";
 import { logInfo } from "../log";
 import type { GuardedFetch } from "../net/guarded-fetch";
+import type { RelayCapabilities, UpstreamCallHooks } from "./types";
 
 export type Transport = StreamableHTTPClientTransport | SSEClientTransport;
 export type TransportKind = "streamable-http" | "sse";
@@ -35,6 +36,9 @@ export interface Entry {
   /** Removed from the pool; closed once no call uses it any more. */
   retired: boolean;
   closed: boolean;
+  /** A call's own session: what it declared upstream, and where the upstream's messages go. */
+  capabilities?: RelayCapabilities;
+  hooks?: UpstreamCallHooks;
 }
 
 /** Output validation is the agent's client's business; compiling upstream-supplied JSON

@@ -17,6 +17,8 @@
  * Headers and scrubbing: `mcp-http-headers.ts`; transports: `mcp-http-transport.ts`; failures:
  * `mcp-http-errors.ts`. One pool per process (the caller keeps it on `globalThis`). Framework-free.
  */
+
+import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -53,10 +55,37 @@ import type {
   McpCallOptions,
   McpHttpPoolOptions,
   McpHttpTarget,
+  RelayCapabilities,
   ToolsListChangedListener,
+  UpstreamCallHooks,
 } from "./types";
+import {
+  attachRelayHandlers,
+  declaredCapabilities,
+  needsOwnSession,
+  progressOptions,
+} from "./upstream-session";
 
 export type { CallToolOutcome, McpCallOptions, McpHttpPoolOptions, McpHttpTarget } from "./types";
+
+/**
+ * Which client a request runs on: the shared pooled one (undefined), the discovery client
+ * (declares every relay capability, so that the catalog sees the tools an upstream offers
+ * only to clients that can be asked; it answers every upstream request with an error), or a
+ * call's own exclusive session.
+ */
+interface SessionKind {
+  key: string;
+  capabilities?: RelayCapabilities;
+  hooks?: UpstreamCallHooks;
+  exclusive: boolean;
+}
+
+const DISCOVERY: SessionKind = {
+  key: "discovery",
+  capabilities: { sampling: {}, elicitation: {}, roots: {} },
+  exclusive: false,
+};
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
@@ -136,17 +165,28 @@ export class McpHttpPool {
   ): Promise<CallToolOutcome> {
     const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
     const maxBytes = opts.maxResultBytes ?? this.maxResultBytes;
+    const hooks = opts.hooks;
+    // A call that offers the upstream a capability gets a session of its own (upstream-session.ts).
+    const own: SessionKind | undefined = needsOwnSession(hooks)
+      ? { key: `own:${randomUUID()}`, capabilities: hooks?.capabilities, hooks, exclusive: true }
+      : undefined;
     const result = await this.run(
       target,
       opts.signal,
       // Only a refusal that happened before the upstream accepted the request is retried.
       (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
-      async (client) =>
-        (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
+      async (client, entry) => {
+        if (own && hooks?.logLevel && client.getServerCapabilities()?.logging)
+          await client.setLoggingLevel(hooks.logLevel as "info", { timeout }).catch(() => {});
+        if (own) entry.hooks = hooks;
+        return (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
           timeout,
           signal: opts.signal,
-        })) as CallToolResult,
+          ...progressOptions(hooks),
+        })) as CallToolResult;
+      },
       timeout,
+      own,
     );
     const fullJson = JSON.stringify(result);
     const originalBytes = Buffer.byteLength(fullJson, "utf8");
@@ -275,6 +315,7 @@ export class McpHttpPool {
         return items;
       },
       timeout,
+      DISCOVERY,
     );
   }
 
@@ -283,16 +324,17 @@ export class McpHttpPool {
     target: McpHttpTarget,
     signal: AbortSignal | undefined,
     retryable: (err: unknown, entry: Entry) => boolean,
-    op: (client: Client) => Promise<T>,
+    op: (client: Client, entry: Entry) => Promise<T>,
     timeout: number,
+    own?: SessionKind,
   ): Promise<T> {
     signal?.throwIfAborted();
     for (let attempt = 0; ; attempt++) {
-      const entry = this.entryFor(target);
+      const entry = this.entryFor(target, own);
       this.acquire(entry);
       try {
         const client = await entry.ready;
-        return await op(client);
+        return await op(client, entry);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (attempt === 0 && !entry.retired && retryable(err, entry)) {
@@ -308,15 +350,18 @@ export class McpHttpPool {
         throw httpCallError(err, entry, timeout);
       } finally {
         this.release(entry);
+        // A call's own session ends with it (DELETE to the upstream, then close).
+        if (own?.exclusive)
+          void this.retire(entry, { force: true, terminate: true, reason: "call_finished" });
       }
     }
   }
 
-  private entryFor(target: McpHttpTarget): Entry {
+  private entryFor(target: McpHttpTarget, own?: SessionKind): Entry {
     const allowPrivate = allowPrivateBy(target.privateUpstreams);
     const url = assertAllowedUrl(target.url, allowPrivate); // fails fast, before any entry
     const headers = sanitizeHeaders(target.headers, target.connectionId);
-    const key = poolKey(target, headers);
+    const key = own ? `${poolKey(target, headers)}:${own.key}` : poolKey(target, headers);
     const existing = this.entries.get(key);
     if (existing && !existing.retired) return existing;
 
@@ -337,6 +382,8 @@ export class McpHttpPool {
       inFlight: 0,
       retired: false,
       closed: false,
+      capabilities: own?.capabilities,
+      hooks: own?.hooks,
     };
     entry.ready = connectEntry(entry, url, headers, target.timeoutMs ?? this.defaultTimeoutMs, {
       newClient: (e) => this.newClient(e),
@@ -353,9 +400,10 @@ export class McpHttpPool {
 
   private newClient(entry: Entry): Client {
     const client = new Client(this.clientInfo, {
-      capabilities: {},
+      capabilities: declaredCapabilities(entry.capabilities),
       jsonSchemaValidator: passThroughValidator,
     });
+    attachRelayHandlers(client, () => entry.hooks);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.emitToolsChanged(entry.connectionId);
     });

@@ -94,6 +94,7 @@ export const EXECUTION_STATUSES = [
   "succeeded",
   "failed",
   "timeout",
+  "cancelled",
 ] as const;
 
 export const ACTION_REQUEST_STATUSES = [

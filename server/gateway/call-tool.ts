@@ -11,6 +11,7 @@ import {
   refused,
   replayedOutcome,
 } from "./outcome";
+import type { LiveCall } from "./relay/live";
 import type { GatewayContext } from "./sessions";
 
 export { MAX_RESULT_DEPTH } from "./guard-result";
@@ -29,6 +30,7 @@ export async function gatewayCallTool(
   gw: GatewayContext,
   input: GatewayCallInput,
   now = new Date(),
+  live?: LiveCall,
 ): Promise<GatewayCallOutcome> {
   if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
   const attempt = await recordAttempt(db, {
@@ -77,7 +79,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
-    { claimed: attempt.claimed, snapshot: attempt.snapshot },
+    { claimed: attempt.claimed, snapshot: attempt.snapshot, live },
   );
   return outcome;
 }

@@ -11,6 +11,7 @@ import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
 import { guardResult } from "./guard-result";
 import { type ExecOutcome, executionFailure, failureCode, refused, unclaimedRefusal } from "./outcome";
+import { type LiveCall, upstreamHooks } from "./relay/live";
 import type { GatewayContext } from "./sessions";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
@@ -49,6 +50,8 @@ export async function executeInvocation(
     claimed?: boolean;
     /** The snapshot the decision was made on: its connection rows are used when present. */
     snapshot?: AccessSnapshot;
+    /** The agent's SSE stream of this call: progress, logs, upstream requests, cancellation. */
+    live?: LiveCall;
   } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
@@ -118,13 +121,24 @@ export async function executeInvocation(
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
-    const up = await callUpstreamTool(upstream, toolName, args, {
-      db,
-      companyId: ex.companyId,
-      agentId: ex.agentId,
-      runId: ex.runId,
-      issueId: ex.issueId,
-    });
+    const live = opts.live;
+    const up = await callUpstreamTool(
+      upstream,
+      toolName,
+      args,
+      { db, companyId: ex.companyId, agentId: ex.agentId, runId: ex.runId, issueId: ex.issueId },
+      live
+        ? {
+            signal: live.signal,
+            hooks: upstreamHooks(db, live, {
+              connection: row.connection,
+              audit: base,
+              secrets: upstream.secretValues,
+              timeoutMs: upstream.timeoutMs,
+            }),
+          }
+        : {},
+    );
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
@@ -149,6 +163,13 @@ export async function executeInvocation(
       resultJson: guarded.json,
     };
   } catch (err) {
+    if (opts.live?.signal.aborted) {
+      // The agent cancelled (or dropped its stream): the upstream was told, the ledger says so.
+      await recordOutcome(db, record, "cancelled", "cancelled", { errorCode: "upstream_cancelled" });
+      return refused("upstream_cancelled", "the call was cancelled before the upstream answered", {
+        invocationId: inv.id,
+      });
+    }
     const code = failureCode(err);
     if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
     const timeout = code === "upstream_timeout";

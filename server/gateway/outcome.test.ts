@@ -47,6 +47,7 @@ const EXPECTED_STATUS: Record<OutcomeCode, number> = {
   missing_secret: 503,
   runtime_deferred: 503,
   upstream_timeout: 504,
+  upstream_cancelled: 499,
 };
 
 const INV = "00000000-0000-4000-8000-000000000001";

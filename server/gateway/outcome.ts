@@ -58,6 +58,7 @@ const OUTCOME_CODE_LIST = [
   "missing_secret",
   "runtime_deferred",
   "upstream_timeout",
+  "upstream_cancelled",
 ] as const satisfies readonly ErrorCode[];
 export type OutcomeCode = (typeof OUTCOME_CODE_LIST)[number];
 

@@ -49,6 +49,8 @@ export interface GatewayContext {
    * needs no second round trip to validate its cached snapshot.
    */
   accessVersion?: number;
+  /** What the agent's MCP client declared at initialize and its `logging/setLevel` (streams.ts). */
+  mcpClient?: { capabilities: Record<string, unknown> | null; logLevel: string | null };
 }
 
 /**
@@ -170,6 +172,8 @@ function buildSessionLookup(db: Db) {
       lastUsedAt: toolGatewaySessions.lastUsedAt,
       runStatus: heartbeatRuns.status,
       accessVersion: companies.accessVersion,
+      mcpClientCapabilities: toolGatewaySessions.mcpClientCapabilities,
+      mcpLogLevel: toolGatewaySessions.mcpLogLevel,
     })
     .from(toolGatewaySessions)
     .innerJoin(
@@ -279,5 +283,9 @@ export async function authenticateGatewayToken(
       .set({ lastUsedAt: sql`now()` })
       .where(eq(toolGatewaySessions.id, row.id));
   }
-  return { ...contextOf(row), accessVersion: row.accessVersion };
+  return {
+    ...contextOf(row),
+    accessVersion: row.accessVersion,
+    mcpClient: { capabilities: row.mcpClientCapabilities, logLevel: row.mcpLogLevel },
+  };
 }

@@ -190,7 +190,7 @@ export async function claimExecution(
 }
 
 interface InvocationOutcome {
-  status: "succeeded" | "failed" | "timeout";
+  status: "succeeded" | "failed" | "timeout" | "cancelled";
   resultHash?: string | null;
   resultSize?: number | null;
   resultSummary?: Record<string, unknown> | null;

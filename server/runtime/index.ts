@@ -1,3 +1,4 @@
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 /**
  * Runtime slots: supervised, pooled local stdio MCP servers. The public surface the
  * connectors and the server start-up use; see docs/runtime.md.
@@ -48,7 +49,13 @@ export function stdioCallTool(
   target: StdioTarget,
   name: string,
   args: Record<string, unknown>,
-  opts: { timeoutMs?: number; signal?: AbortSignal; onSlot?: (slotId: string | null) => void } = {},
+  opts: {
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    onSlot?: (slotId: string | null) => void;
+    /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
+    requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
+  } = {},
 ): Promise<CallToolResult | Deferred> {
   return runtimeSupervisor().callTool(db, target, name, args, opts);
 }

@@ -23,6 +23,7 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import os from "node:os";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { type CallToolResult, CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db, Tx } from "@/db/client";
 import { ServiceError } from "../errors";
@@ -190,7 +191,13 @@ export class RuntimeSupervisor {
     target: StdioTarget,
     name: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs?: number; signal?: AbortSignal; onSlot?: (slotId: string | null) => void } = {},
+    opts: {
+      timeoutMs?: number;
+      signal?: AbortSignal;
+      onSlot?: (slotId: string | null) => void;
+      /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
+      requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
+    } = {},
   ): Promise<CallToolResult | Deferred> {
     const timeout = opts.timeoutMs ?? 10_000;
     return this.use(
@@ -199,6 +206,7 @@ export class RuntimeSupervisor {
       async (client, slot) => {
         opts.onSlot?.(slot.rowId);
         return (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
+          ...opts.requestOptions,
           timeout,
           signal: opts.signal,
         })) as CallToolResult;

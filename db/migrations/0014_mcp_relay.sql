@@ -1,0 +1,25 @@
+CREATE TABLE "tool_gateway_relay_requests" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"company_id" uuid NOT NULL,
+	"session_id" uuid NOT NULL,
+	"invocation_id" uuid,
+	"relay_id" text NOT NULL,
+	"method" text NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"response" jsonb,
+	"expires_at" timestamp with time zone NOT NULL,
+	"answered_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "tool_gateway_relay_requests_relay_uq" UNIQUE("session_id","relay_id"),
+	CONSTRAINT "tool_gateway_relay_requests_status_ck" CHECK ("tool_gateway_relay_requests"."status" in ('pending', 'answered', 'cancelled'))
+);
+--> statement-breakpoint
+ALTER TABLE "tool_invocations" DROP CONSTRAINT "tool_invocations_execution_status_ck";--> statement-breakpoint
+ALTER TABLE "tool_gateway_sessions" ADD COLUMN "mcp_client_capabilities" jsonb;--> statement-breakpoint
+ALTER TABLE "tool_gateway_sessions" ADD COLUMN "mcp_log_level" text;--> statement-breakpoint
+ALTER TABLE "tool_connections" ADD COLUMN "allow_sampling" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "tool_connections" ADD COLUMN "allow_elicitation" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "tool_gateway_relay_requests" ADD CONSTRAINT "tool_gateway_relay_requests_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tool_gateway_relay_requests" ADD CONSTRAINT "tool_gateway_relay_requests_session_fk" FOREIGN KEY ("company_id","session_id") REFERENCES "public"."tool_gateway_sessions"("company_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "tool_gateway_relay_requests_expiry_idx" ON "tool_gateway_relay_requests" USING btree ("expires_at");--> statement-breakpoint
+ALTER TABLE "tool_invocations" ADD CONSTRAINT "tool_invocations_execution_status_ck" CHECK ("tool_invocations"."execution_status" in ('pending', 'denied', 'awaiting_approval', 'deferred', 'running', 'succeeded', 'failed', 'timeout', 'cancelled'));
