@@ -1,23 +1,21 @@
 import { randomUUID } from "node:crypto";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
-  type CallToolResult,
   JSONRPCRequestSchema,
-  ListToolsRequestSchema,
+  type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedBytes } from "../net/read-bounded";
-import { gatewayCallTool } from "./call-tool";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
-import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
-import { mcpToolResult } from "./outcome";
-import { type GatewayContext, recordGatewayRefusal } from "./sessions";
+import { rpcErrorBody } from "./mcp-errors";
+import { isRawJson, type McpMethodContext } from "./mcp-methods";
+import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from "./mcp-server";
+import { sessionCapabilities } from "./mcp-visible";
+import { gatewayMcpScope } from "./path";
+import { recordGatewayRefusal } from "./sessions";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -55,63 +53,6 @@ function jsonError(
   };
 }
 
-const sharedValidator = new AjvJsonSchemaValidator();
-
-async function callTool(
-  gw: GatewayContext,
-  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-): Promise<CallToolResult> {
-  const meta = params._meta ?? {};
-  const outcome = await gatewayCallTool(currentGatewayDb(), gw, {
-    tool: params.name,
-    arguments: params.arguments ?? {},
-    idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
-    approvedActionRequestId:
-      typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
-  });
-  return mcpToolResult(outcome);
-}
-
-/**
- * What an unexpected failure inside a handler tells the agent: a request id to quote, never
- * the error itself (it may hold SQL, hostnames or upstream text). Service errors keep their
- * message, which is written for callers.
- */
-function internalFailure(err: unknown): Error {
-  if (isServiceError(err)) return err;
-  const requestId = randomUUID();
-  logError("gateway.mcp_handler_failed", err, { requestId });
-  return new Error(`internal error (request ${requestId})`);
-}
-
-function buildServer(gw: GatewayContext): Server {
-  const server = new Server(
-    { name: "paperclip-gateway", version: "1.0.0" },
-    {
-      capabilities: { tools: {} },
-      // One validator for every request: the SDK would otherwise build a new Ajv per server.
-      jsonSchemaValidator: sharedValidator,
-      instructions:
-        "Tools from Paperclip's governed gateway. Every call is checked against your profile and policies and recorded. A refused call returns isError with a `code` in structuredContent.",
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    try {
-      return { tools: await gatewayListTools(currentGatewayDb(), gw) };
-    } catch (err) {
-      throw internalFailure(err);
-    }
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    try {
-      return await callTool(gw, req.params as Parameters<typeof callTool>[1]);
-    } catch (err) {
-      throw internalFailure(err);
-    }
-  });
-  return server;
-}
-
 /** `application/json`, parameters ignored (the SDK transport's rule). */
 function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
@@ -132,22 +73,26 @@ function jsonRpcResponse(id: string | number, resultJson: string | Buffer): Gate
   };
 }
 
-function jsonRpcError(id: string | number, err: Error): GatewayMcpResponse {
+function jsonRpcError(id: string | number, err: unknown): GatewayMcpResponse {
   return {
     status: 200,
     headers: { ...BASE_HEADERS, "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: err.message } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, error: rpcErrorBody(err) }),
   };
 }
 
 /**
- * The two requests agents send all the time — `tools/call` and `tools/list`, one JSON-RPC
- * request per POST — answered without building an SDK server and transport per request.
- * Anything else, or anything the SDK transport would refuse (headers, protocol version,
- * malformed messages, batches, notifications), returns null and takes the SDK path, so the
- * protocol's edge cases have one implementation. The answers are the ones the SDK path gives.
+ * A JSON-RPC request for a method the gateway serves (`mcp-server.ts`), one per POST, answered
+ * without building an SDK server and transport per request. Anything else, or anything the
+ * SDK transport would refuse (headers, protocol version, malformed messages, batches,
+ * notifications, a method this session is not offered), returns null and takes the SDK path,
+ * so the protocol's edge cases have one implementation. Both paths call the same handlers.
  */
-async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse | null> {
+async function fastPath(
+  req: GatewayMcpRequest,
+  ctx: McpMethodContext,
+  caps: ServerCapabilities,
+): Promise<GatewayMcpResponse | null> {
   const accept = req.headers.get("accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return null;
   if (!isJsonContentType(req.headers.get("content-type"))) return null;
@@ -160,45 +105,31 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
     return null;
   }
   if (!message || typeof message !== "object" || Array.isArray(message)) return null;
-  const m = message as { method?: unknown };
-  if (m.method !== "tools/list" && m.method !== "tools/call") return null;
+  const name = (message as { method?: unknown }).method;
+  if (typeof name !== "string" || !Object.hasOwn(GATEWAY_METHODS, name)) return null;
   // The transport's own message validation (strict: integer or string id, no unknown keys),
   // so the fast path accepts exactly what the SDK path would.
   const request = JSONRPCRequestSchema.safeParse(message);
   if (!request.success) return null;
   const id = request.data.id;
-  if (m.method === "tools/list") {
-    if (!ListToolsRequestSchema.safeParse(message).success) return invalidParams(gw);
-    try {
-      return jsonRpcResponse(id, await gatewayListToolsJson(currentGatewayDb(), gw));
-    } catch (err) {
-      return jsonRpcError(id, internalFailure(err));
-    }
+  const method = methodFor(name, caps);
+  if (!method) return null;
+  try {
+    const out = await method.handle(ctx, request.data.params);
+    return jsonRpcResponse(id, isRawJson(out) ? out.raw : JSON.stringify(out));
+  } catch (err) {
+    await auditRpcRefusal(ctx, err);
+    return jsonRpcError(id, err);
   }
-  if (m.method === "tools/call") {
-    const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success) return invalidParams(gw);
-    try {
-      const result = await callTool(gw, parsed.data.params as Parameters<typeof callTool>[1]);
-      return jsonRpcResponse(id, JSON.stringify(result));
-    } catch (err) {
-      return jsonRpcError(id, internalFailure(err));
-    }
-  }
-  return null;
 }
 
-/**
- * A well-formed JSON-RPC request whose params the schema refuses: audited, then answered by
- * the SDK path (which words the JSON-RPC error), so both paths still give the same answer.
- */
-async function invalidParams(gw: GatewayContext): Promise<null> {
-  await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "invalid_params");
-  return null;
-}
-
-async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse> {
-  const server = buildServer(gw);
+async function sdkPath(
+  req: GatewayMcpRequest,
+  ctx: McpMethodContext,
+  caps: ServerCapabilities,
+): Promise<GatewayMcpResponse> {
+  const gw = ctx.gw;
+  const server = buildGatewayServer(ctx, caps);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -218,7 +149,8 @@ async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gate
 }
 
 /**
- * `/api/tool-gateway/mcp`: MCP over Streamable HTTP in stateless mode (each POST carries its
+ * `/api/tool-gateway/mcp` (tools named `<slug>__<tool>`) and `/api/tool-gateway/mcp/apps/<slug>`
+ * (one application, upstream names): MCP over Streamable HTTP in stateless mode (each POST carries its
  * own authentication and is answered for that session alone), so any replica can answer any
  * request and no MCP session state lives in process memory. Served by the Next.js route and
  * by the node listener in front of it (`server/gateway/node.ts`), which share this function.
@@ -232,7 +164,9 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         allow: "POST",
       });
     }
+    const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+    const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
     if (jsonTextDepth(req.body, MAX_MCP_DEPTH) > MAX_MCP_DEPTH) {
       // Bounded before anything parses or walks it (arguments sit 3 levels down).
       await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "too_deep");
@@ -246,7 +180,15 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         }),
       };
     }
-    return (await fastPath(req, gw)) ?? (await sdkPath(req, gw));
+    let caps: ServerCapabilities;
+    try {
+      // Also checks the endpoint: a per-application path of an unknown application is 404.
+      caps = await sessionCapabilities(ctx);
+    } catch (err) {
+      if (isServiceError(err)) await recordGatewayRefusal(ctx.db, gw, err.code, "endpoint");
+      throw err;
+    }
+    return (await fastPath(req, ctx, caps)) ?? (await sdkPath(req, ctx, caps));
   } catch (err) {
     if (isServiceError(err)) {
       return jsonError(
