@@ -5,8 +5,8 @@
  *
  * Such a client is never shared: the Streamable HTTP client cannot tell which of several
  * concurrent calls an upstream request belongs to, and an elicitation meant for one agent must
- * never reach another. A call without relay capabilities uses the pooled client; its progress
- * still arrives (by progress token), its log messages do not (they carry no call).
+ * never reach another. A call without relay capabilities or a log level uses the pooled
+ * client; its progress still arrives (by progress token).
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
@@ -19,10 +19,14 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RelayCapabilities, UpstreamCallHooks } from "./types";
 
-/** Whether a call needs its own upstream session (it offers the upstream a capability). */
+/**
+ * Whether a call needs its own upstream session: it offers the upstream a capability, or the
+ * agent asked for log messages (which name no request, so only a session of the call's own
+ * can tell whose they are).
+ */
 export function needsOwnSession(hooks: UpstreamCallHooks | undefined): boolean {
   const c = hooks?.capabilities;
-  return Boolean(c && (c.sampling || c.elicitation || c.roots));
+  return Boolean((c && (c.sampling || c.elicitation || c.roots)) || hooks?.logLevel);
 }
 
 /** The client capabilities to declare for `caps` (only what the agent declared). */

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { invalidParams } from "./mcp-errors";
 import type { GatewayScope } from "./path";
+import type { LiveCall } from "./relay/live";
 import type { GatewayContext } from "./sessions";
 
 /** What every MCP method handler is given: the session, the endpoint, the database. */
@@ -8,6 +9,8 @@ export interface McpMethodContext {
   db: Db;
   gw: GatewayContext;
   scope: GatewayScope;
+  /** A `tools/call` answered on an SSE stream: what may be relayed during it (`streams.ts`). */
+  live?: LiveCall;
 }
 
 /** A result already encoded as JSON (a memoised listing), copied as bytes into the response. */

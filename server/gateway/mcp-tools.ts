@@ -28,13 +28,19 @@ async function callTool(ctx: McpMethodContext, params: unknown): Promise<CallToo
     p._meta !== undefined && p._meta !== null && typeof p._meta === "object"
       ? (p._meta as Record<string, unknown>)
       : {};
-  const outcome = await gatewayCallTool(ctx.db, ctx.gw, {
-    tool: qualifiedToolName(ctx, p.name),
-    arguments: args ?? {},
-    idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
-    approvedActionRequestId:
-      typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
-  });
+  const outcome = await gatewayCallTool(
+    ctx.db,
+    ctx.gw,
+    {
+      tool: qualifiedToolName(ctx, p.name),
+      arguments: args ?? {},
+      idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
+      approvedActionRequestId:
+        typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
+    },
+    new Date(),
+    ctx.live,
+  );
   // Unknown and hidden tools: one protocol error (the refusal is on the ledger and audit trail).
   if (!outcome.ok && outcome.code === "tool_denied") throw unknownTool();
   return mcpToolResult(outcome);

@@ -15,7 +15,9 @@ import { isRawJson, type McpMethodContext } from "./mcp-methods";
 import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from "./mcp-server";
 import { sessionCapabilities } from "./mcp-visible";
 import { gatewayMcpScope } from "./path";
+import { handleInbound, type InboundAnswer, mayBeInbound } from "./relay/inbound";
 import { recordGatewayRefusal } from "./sessions";
+import { streamToolCall, wantsStream } from "./streams";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -35,7 +37,8 @@ export interface GatewayMcpRequest extends GatewayRequestHead {
 export interface GatewayMcpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer | null;
+  /** A stream: a call answered with SSE (`streams.ts`); the HTTP server pipes it and cancels it on disconnect. */
+  body: string | Buffer | ReadableStream<Uint8Array> | null;
 }
 
 const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
@@ -114,6 +117,21 @@ async function fastPath(
   const id = request.data.id;
   const method = methodFor(name, caps);
   if (!method) return null;
+  const meta = (request.data.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (name === "tools/call" && wantsStream(ctx.gw, meta)) {
+    return streamToolCall(
+      ctx.db,
+      ctx.gw,
+      id,
+      meta,
+      (live) => method.handle({ ...ctx, live }, request.data.params),
+      async (err) => {
+        await auditRpcRefusal(ctx, err);
+        return rpcErrorBody(err);
+      },
+      BASE_HEADERS,
+    );
+  }
   try {
     const out = await method.handle(ctx, request.data.params);
     return jsonRpcResponse(id, isRawJson(out) ? out.raw : JSON.stringify(out));
@@ -180,10 +198,15 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         }),
       };
     }
+    if (mayBeInbound(req.body)) {
+      const answer = await handleInbound(ctx.db, gw, req.body);
+      if (answer) return inboundResponse(answer);
+    }
     let caps: ServerCapabilities;
     try {
       // Also checks the endpoint: a per-application path of an unknown application is 404.
-      caps = await sessionCapabilities(ctx);
+      // `logging`: the session's `logging/setLevel` is kept (relay/inbound.ts).
+      caps = { ...(await sessionCapabilities(ctx)), logging: {} };
     } catch (err) {
       if (isServiceError(err)) await recordGatewayRefusal(ctx.db, gw, err.code, "endpoint");
       throw err;
@@ -202,6 +225,19 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     logError("gateway.mcp_unhandled", err, { requestId });
     return jsonError(500, "internal_error", `internal error (request ${requestId})`);
   }
+}
+
+function inboundResponse(answer: InboundAnswer): GatewayMcpResponse {
+  if (answer.kind === "accepted") return { status: 202, headers: { ...BASE_HEADERS }, body: null };
+  const body =
+    answer.kind === "result"
+      ? { jsonrpc: "2.0", id: answer.id, result: answer.result }
+      : { jsonrpc: "2.0", id: answer.id, error: { code: answer.code, message: answer.message } };
+  return {
+    status: 200,
+    headers: { ...BASE_HEADERS, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  };
 }
 
 /** Reads a Web request's body up to `limit` bytes; null when it is larger. */
@@ -229,6 +265,9 @@ export async function handleGatewayMcp(request: Request): Promise<Response> {
           toRequest: () =>
             new Request(request.url, { method: request.method, headers: request.headers, body }),
         });
-  const out = typeof res.body === "string" || res.body === null ? res.body : new Uint8Array(res.body);
+  const out =
+    typeof res.body === "string" || res.body === null || res.body instanceof ReadableStream
+      ? res.body
+      : new Uint8Array(res.body);
   return new Response(out, { status: res.status, headers: res.headers });
 }

@@ -41,6 +41,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 }
 
 /**
+ * Writes an SSE body as it is produced; a client that goes away cancels the stream (and with
+ * it the call, `streams.ts`).
+ */
+async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const onClose = () => {
+    if (!res.writableFinished) void reader.cancel().catch(() => {});
+  };
+  res.on("close", onClose);
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/**
  * The MCP endpoint on a plain `node:http` server, in front of Next.js (`scripts/server.ts`).
  * The same function as the Next.js route (`serveGatewayMcp`), without the framework's
  * per-request work (about 4.5 ms of CPU per request on the benchmark machine, more than an
@@ -88,6 +113,10 @@ export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResp
             },
           });
     res.writeHead(out.status, out.headers);
+    if (out.body instanceof ReadableStream) {
+      await pipeStream(out.body, res);
+      return;
+    }
     res.end(out.body ?? undefined);
   } catch {
     // serveGatewayMcp maps every error itself; this is a broken socket or a write after close.

@@ -8,7 +8,6 @@
  * `notifications/cancelled` and the ledger records `cancelled`), as does the agent's own
  * `notifications/cancelled`, which may arrive at any replica (`relay/pending.ts`).
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import type { RelayCapabilities } from "../connectors/types";
 import { type LiveCall, LOG_LEVELS, type LogLevel } from "./relay/live";
@@ -50,8 +49,8 @@ export function streamToolCall(
   gw: GatewayContext,
   id: string | number,
   meta: Record<string, unknown> | undefined,
-  call: (live: LiveCall) => Promise<CallToolResult>,
-  failure: (err: unknown) => Error,
+  call: (live: LiveCall) => Promise<unknown>,
+  errorBody: (err: unknown) => Promise<Record<string, unknown>>,
   headers: Record<string, string>,
 ): StreamedResponse {
   const controller = new AbortController();
@@ -93,8 +92,7 @@ export function streamToolCall(
       if (!(controller.signal.reason instanceof CallCancelled && controller.signal.reason.by === "agent"))
         send({ jsonrpc: "2.0", id, result });
     } catch (err) {
-      if (!controller.signal.aborted)
-        send({ jsonrpc: "2.0", id, error: { code: -32603, message: failure(err).message } });
+      if (!controller.signal.aborted) send({ jsonrpc: "2.0", id, error: await errorBody(err) });
     } finally {
       unsubscribe();
       finish();

@@ -1,0 +1,391 @@
+/**
+ * Issue 17, deliverables 2 and 3: what an upstream sends during a call reaches the agent over
+ * the call's SSE stream — elicitation (governed by the connection's policy, audited), progress,
+ * log messages — the answers come back, possibly through another replica (a second process on
+ * the same database), and a cancellation or a dropped stream stops the call upstream and is
+ * on the ledger as `cancelled`. Real PostgreSQL, a real upstream over Streamable HTTP, the SDK
+ * client as the agent.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
+import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
+import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
+import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
+import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
+import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
+import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
+import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
+import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
+import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
+import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
+import { toolCallEvents, toolGatewayRelayRequests, toolInvocations } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { setGatewayDatabase } from "./http";
+import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
+
+const PATH = "/api/tool-gateway/mcp";
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let upstream: HttpFixture<unknown>;
+const state = new RelayState();
+let connectionId: string;
+let token: string;
+let sessionId: string;
+let listener: http.Server;
+/** The in-process replica (A) and the second process (B). */
+let originA: string;
+let originB: string;
+let replica: ChildProcess;
+const board = () => ({ token: demo.boardApiKey });
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-relay-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  const companyId = demo.companyId;
+  upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
+  await grantPrivateUpstreams(database.db, [upstream.url]);
+  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { slug: "relay", name: "Relay", type: "mcp_http" },
+  });
+  const conn = await call<{ id: string; allowElicitation: boolean }>(connectionsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { applicationId: app.json.id, name: "relay", transportConfig: { url: upstream.url } },
+  });
+  expect(conn.status, JSON.stringify(conn.json)).toBe(201);
+  // The policy is off by default.
+  expect(conn.json.allowElicitation).toBe(false);
+  connectionId = conn.json.id;
+  const tested = await call<{ health: string }>(testRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, connectionId },
+  });
+  expect(tested.json.health, JSON.stringify(tested.json)).toBe("ok");
+  await call(refreshRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } });
+  const entries = (
+    await call<{ entries: { id: string }[] }>(catalogRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId, connectionId },
+    })
+  ).json.entries;
+  await call(reviewRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, connectionId },
+    body: { entries: entries.map((e) => ({ id: e.id, action: "approve" })) },
+  });
+  expect(
+    (await call(enableRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } })).status,
+  ).toBeLessThan(300);
+  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { name: "Relay" },
+  });
+  await call(entriesRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, profileId: profile.json.id },
+    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
+  });
+  await call(bindingsRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, profileId: profile.json.id },
+    body: { targetType: "company" },
+  });
+  const run = await call<{ gateway: { token: string; sessionId: string } }>(
+    agentRunsRoute.POST,
+    "POST",
+    "/",
+    {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    },
+  );
+  token = run.json.gateway.token;
+  sessionId = run.json.gateway.sessionId;
+
+  listener = http.createServer((req, res) => {
+    if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  originA = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+
+  replica = spawn(process.execPath, ["--import", "tsx", "server/testing/gateway-replica.ts"], {
+    env: { ...process.env, DATABASE_URL: database.url },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: replica.stdout! });
+    rl.once("line", resolve);
+    replica.once("exit", (code) => reject(new Error(`replica exited (${code})`)));
+  });
+  originB = (JSON.parse(line) as { url: string }).url;
+}, 90_000);
+
+afterAll(async () => {
+  replica?.kill("SIGTERM");
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await new Promise((resolve) => listener?.close(resolve));
+  await upstream?.close();
+  await database?.drop();
+});
+
+const setPolicy = async (allowElicitation: boolean) => {
+  const res = await call(connectionRoute.PATCH, "PATCH", "/", {
+    ...board(),
+    params: { companyId: demo.companyId, connectionId },
+    body: { allowElicitation },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+};
+
+/**
+ * The agent: an SDK client on replica A. With `answersTo`, every POST that carries no request
+ * (a JSON-RPC response or a notification: the agent's answers and cancellations) goes to that
+ * replica instead.
+ */
+async function agent(opts: { elicitation?: boolean; answersTo?: string } = {}) {
+  const routed: string[] = [];
+  const fetchVia: typeof fetch = async (input, init) => {
+    const body = typeof init?.body === "string" ? init.body : "";
+    let target = String(input instanceof Request ? input.url : input);
+    if (
+      opts.answersTo &&
+      init?.method === "POST" &&
+      body &&
+      !/"method"\s*:\s*"(?!notifications\/)/.test(body)
+    ) {
+      target = target.replace(originA, opts.answersTo);
+      routed.push(body);
+    }
+    return fetch(target, init);
+  };
+  const client = new Client(
+    { name: "relay-test-agent", version: "1.0.0" },
+    { capabilities: opts.elicitation ? { elicitation: { form: {} } } : {} },
+  );
+  if (opts.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (req) => ({
+      action: "accept",
+      content: { name: `Ada (asked: ${(req.params as { message: string }).message})` },
+    }));
+  }
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${originA}${PATH}`), {
+      fetch: fetchVia,
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  return { client, routed };
+}
+
+const events = (type: string) =>
+  database.db
+    .select()
+    .from(toolCallEvents)
+    .where(and(eq(toolCallEvents.sessionId, sessionId), eq(toolCallEvents.eventType, type)));
+
+const textOf = (r: object) => ((r as { content: { text: string }[] }).content[0] as { text: string }).text;
+
+describe("server-to-client requests", () => {
+  it("with the policy off, an elicitation is refused upstream and audited", async () => {
+    const { client } = await agent({ elicitation: true });
+    const before = state.elicitations.length;
+    const result = await client.callTool({ name: "relay__ask", arguments: {} }, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect(state.elicitations.length).toBe(before);
+    const refused = (await events("upstream_request")).filter((e) => e.decision === "deny");
+    expect(refused.length).toBe(1);
+    expect(refused[0]!.errorClass).toBe("elicitation/create");
+    await client.close();
+  });
+
+  it("with the policy on, the elicitation reaches the agent and its answer the upstream", async () => {
+    await setPolicy(true);
+    const { client } = await agent({ elicitation: true });
+    const result = await client.callTool(
+      { name: "relay__ask", arguments: { question: "Who are you?" } },
+      CallToolResultSchema,
+    );
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(textOf(result)).toContain("Ada (asked: Who are you?)");
+    expect(state.elicitations.at(-1)).toMatchObject({ action: "accept" });
+    // The upstream saw exactly what the agent declared, on a session of the call's own.
+    expect(state.clientCapabilities.at(-1)).toEqual({ elicitation: { form: {} } });
+    const allowed = (await events("upstream_request")).filter((e) => e.decision === "allow");
+    expect(allowed.length).toBe(1);
+    const rows = await database.db
+      .select()
+      .from(toolGatewayRelayRequests)
+      .where(eq(toolGatewayRelayRequests.sessionId, sessionId));
+    expect(rows.map((r) => r.status)).toEqual(["answered"]);
+    await client.close();
+  });
+
+  it("an answer delivered to a second server process completes the call on the first", async () => {
+    const { client, routed } = await agent({ elicitation: true, answersTo: originB });
+    const result = await client.callTool(
+      { name: "relay__ask", arguments: { question: "Via B?" } },
+      CallToolResultSchema,
+    );
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(textOf(result)).toContain("Via B?");
+    // The answer really went to the other process.
+    expect(routed.some((b) => b.includes('"result"') && b.includes("Ada"))).toBe(true);
+    await client.close();
+  });
+
+  it("an answer from another session is not accepted", async () => {
+    const res = await fetch(`${originB}${PATH}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "pc-00000000-0000-4000-8000-000000000000", result: {} }),
+    });
+    expect(res.status).toBe(202);
+    const refusals = (await events("decision")).filter((e) => e.reasonCode === "relay_answer_unknown");
+    expect(refusals.length).toBe(1);
+  });
+});
+
+describe("progress, logging and long calls", () => {
+  it("10 progress notifications keep a 12 s call alive past the 10 s idle timeout", async () => {
+    const { client } = await agent();
+    await client.setLoggingLevel("info");
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => {
+      logs.push(n.params);
+    });
+    const progress: number[] = [];
+    const started = Date.now();
+    const result = await client.callTool(
+      { name: "relay__ticker", arguments: { steps: 10, ms: 12_000 } },
+      CallToolResultSchema,
+      {
+        onprogress: (p) => progress.push(p.progress),
+        timeout: 30_000,
+      },
+    );
+    expect(Date.now() - started).toBeGreaterThan(11_000);
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(textOf(result)).toBe("done after 10 steps");
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(logs.length).toBe(10);
+    expect(logs[0]).toMatchObject({ level: "info", logger: "ticker", data: { step: 1 } });
+    await client.close();
+  }, 40_000);
+
+  it("without progress the same call is stopped by the idle timeout", async () => {
+    // A plain JSON answer (no progress token, nothing to relay): the idle timeout is the bound.
+    await database.db.execute(
+      sql`update tool_gateway_sessions set mcp_log_level = null where id = ${sessionId}`,
+    );
+    const { client } = await agent();
+    const result = await client.callTool(
+      { name: "relay__ticker", arguments: { steps: 2, ms: 12_000 } },
+      CallToolResultSchema,
+      {
+        timeout: 30_000,
+      },
+    );
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toContain("upstream_timeout");
+    await client.close();
+  }, 40_000);
+});
+
+describe("cancellation", () => {
+  it("the agent's notifications/cancelled, sent to another replica, stops a slow write upstream", async () => {
+    const { client, routed } = await agent({ answersTo: originB });
+    const abort = new AbortController();
+    const pending = client.callTool(
+      { name: "relay__slow_write", arguments: { id: "w1", ms: 20_000 } },
+      CallToolResultSchema,
+      {
+        signal: abort.signal,
+        onprogress: () => {},
+      },
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    abort.abort("changed my mind");
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => state.cancelled.map((c) => c.id), { timeout: 10_000 }).toContain("w1");
+    expect(routed.some((b) => b.includes("notifications/cancelled"))).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            await database.db
+              .select({ status: toolInvocations.executionStatus })
+              .from(toolInvocations)
+              .where(eq(toolInvocations.sessionId, sessionId))
+          ).map((r) => r.status),
+        { timeout: 10_000 },
+      )
+      .toContain("cancelled");
+    expect(state.written).not.toContain("w1");
+    expect((await events("cancelled")).length).toBe(1);
+    await client.close();
+  }, 30_000);
+
+  it("a dropped stream cancels the call upstream", async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${originA}${PATH}`, {
+      method: "POST",
+      signal: abort.signal,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: {
+          name: "relay__slow_write",
+          arguments: { id: "w2", ms: 20_000 },
+          _meta: { progressToken: "p" },
+        },
+      }),
+    });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    await new Promise((r) => setTimeout(r, 1_000));
+    abort.abort();
+    await expect.poll(() => state.cancelled.map((c) => c.id), { timeout: 10_000 }).toContain("w2");
+    expect(state.written).not.toContain("w2");
+    await expect.poll(async () => (await events("cancelled")).length, { timeout: 10_000 }).toBe(2);
+  }, 30_000);
+});
