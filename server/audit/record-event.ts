@@ -19,6 +19,8 @@ export const TOOL_EVENT_TYPES = [
   "cancelled",
   /** An upstream's request to the agent during a call (sampling, elicitation, roots): relayed or refused. */
   "upstream_request",
+  /** A stored result artifact read through the gateway (`resources/read`). */
+  "artifact_read",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

@@ -9,6 +9,7 @@ import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { isServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedBytes } from "../net/read-bounded";
+import { artifactReadRequest, readArtifact } from "./artifacts";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
 import { rpcErrorBody } from "./mcp-errors";
 import { isRawJson, type McpMethodContext } from "./mcp-methods";
@@ -201,6 +202,14 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     if (mayBeInbound(req.body)) {
       const answer = await handleInbound(ctx.db, gw, req.body);
       if (answer) return inboundResponse(answer);
+    }
+    const artifact = artifactReadRequest(req.body);
+    if (artifact) {
+      try {
+        return jsonRpcResponse(artifact.id, JSON.stringify(await readArtifact(ctx.db, gw, artifact.uri)));
+      } catch (err) {
+        return jsonRpcError(artifact.id, err);
+      }
     }
     let caps: ServerCapabilities;
     try {

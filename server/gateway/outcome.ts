@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { AttemptResult } from "../ledger/record-attempt";
+import { artifactLink } from "./artifact-link";
 
 /**
  * The governed call's contract: what an agent sends, what it gets back, and the one mapping of
@@ -253,8 +254,12 @@ export function restResponse(outcome: GatewayCallOutcome): GatewayCallOutcome | 
 /** The MCP form of an outcome: refusals are tool results the model can read, not protocol errors. */
 export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
   if (outcome.ok) {
+    const content = outcome.result.content as CallToolResult["content"];
     return {
-      content: outcome.result.content as CallToolResult["content"],
+      // A truncated result links to the whole one (artifacts.ts).
+      content: outcome.artifactId
+        ? [...content, artifactLink(outcome.artifactId, outcome.invocationId)]
+        : content,
       ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
       ...(outcome.result.isError ? { isError: true } : {}),
       _meta: {

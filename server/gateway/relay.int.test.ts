@@ -389,3 +389,42 @@ describe("cancellation", () => {
     await expect.poll(async () => (await events("cancelled")).length, { timeout: 10_000 }).toBe(2);
   }, 30_000);
 });
+
+describe("large results", () => {
+  it("a 2 MB result links to its artifact; the run reads all of it, another run cannot", async () => {
+    const bytes = 2 * 1024 * 1024;
+    const { client } = await agent();
+    const result = await client.callTool({ name: "relay__big", arguments: { bytes } }, CallToolResultSchema);
+    expect(result.isError, JSON.stringify(result).slice(0, 500)).toBeFalsy();
+    const content = result.content as { type: string; uri?: string; text?: string }[];
+    expect(JSON.stringify(result).length).toBeLessThan(1024 * 1024 + 4096);
+    const link = content.find((c) => c.type === "resource_link");
+    expect(link?.uri).toMatch(/^paperclip:\/\/artifacts\/[0-9a-f-]{36}$/);
+
+    const read = await client.readResource({ uri: link!.uri! });
+    const stored = JSON.parse((read.contents[0] as { text: string }).text) as { content: { text: string }[] };
+    expect(stored.content[0]!.text.length).toBe(bytes);
+    expect(stored.content[0]!.text.startsWith("0123456789abcdef")).toBe(true);
+    expect((await events("artifact_read")).length).toBe(1);
+    await client.close();
+
+    // Another run's session: the same answer as for an id that does not exist.
+    const other = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[1]!.id },
+      body: {},
+    });
+    expect(other.status, JSON.stringify(other.json)).toBe(201);
+    const outsider = new Client({ name: "outsider", version: "1.0.0" });
+    await outsider.connect(
+      new StreamableHTTPClientTransport(new URL(`${originA}${PATH}`), {
+        requestInit: { headers: { Authorization: `Bearer ${other.json.gateway.token}` } },
+      }),
+    );
+    await expect(outsider.readResource({ uri: link!.uri! })).rejects.toThrow(/Resource not found/);
+    await expect(
+      outsider.readResource({ uri: "paperclip://artifacts/00000000-0000-4000-8000-000000000000" }),
+    ).rejects.toThrow(/Resource not found/);
+    await outsider.close();
+  }, 30_000);
+});
