@@ -15,6 +15,7 @@ import {
 } from "@/db/schema";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
+import { accessChangedKey, GATEWAY_CHANNEL } from "./changes";
 import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
 
 /**
@@ -29,6 +30,8 @@ export async function bumpAccessVersion(tx: Tx, companyId: string): Promise<numb
     .set({ accessVersion: sql`${companies.accessVersion} + 1` })
     .where(eq(companies.id, companyId))
     .returning({ v: companies.accessVersion });
+  // Delivered at commit to every replica's listeners (list_changed streams, changes.ts).
+  await tx.execute(sql`select pg_notify(${GATEWAY_CHANNEL}, ${accessChangedKey(companyId)})`);
   return row?.v ?? 0;
 }
 

@@ -11,6 +11,7 @@ import { logError } from "../log";
 import { readBoundedBytes } from "../net/read-bounded";
 import { artifactReadRequest, readArtifact } from "./artifacts";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
+import { openChangeStream } from "./list-changes";
 import { rpcErrorBody } from "./mcp-errors";
 import { isRawJson, type McpMethodContext } from "./mcp-methods";
 import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from "./mcp-server";
@@ -177,11 +178,23 @@ async function sdkPath(
 export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMcpResponse> {
   try {
     if (req.method === "DELETE") return { status: 204, headers: { ...BASE_HEADERS }, body: null };
+    if (req.method === "GET" && req.headers.get("accept")?.includes("text/event-stream")) {
+      // The session's change stream: list_changed notifications (list-changes.ts).
+      const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
+      const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+      const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
+      await sessionCapabilities(ctx); // a per-application path of an unknown application is 404
+      return await openChangeStream(ctx, BASE_HEADERS);
+    }
     if (req.method !== "POST") {
-      // No server-initiated stream in stateless mode.
-      return jsonError(405, "method_not_allowed", "this endpoint takes JSON-RPC over POST", {
-        allow: "POST",
-      });
+      return jsonError(
+        405,
+        "method_not_allowed",
+        "this endpoint takes JSON-RPC over POST (GET: an event stream)",
+        {
+          allow: "GET, POST",
+        },
+      );
     }
     const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
@@ -215,7 +228,8 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     try {
       // Also checks the endpoint: a per-application path of an unknown application is 404.
       // `logging`: the session's `logging/setLevel` is kept (relay/inbound.ts).
-      caps = { ...(await sessionCapabilities(ctx)), logging: {} };
+      // `listChanged`: a GET stream is told when the visible set changes (list-changes.ts).
+      caps = withListChanged(await sessionCapabilities(ctx));
     } catch (err) {
       if (isServiceError(err)) await recordGatewayRefusal(ctx.db, gw, err.code, "endpoint");
       throw err;
@@ -234,6 +248,16 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     logError("gateway.mcp_unhandled", err, { requestId });
     return jsonError(500, "internal_error", `internal error (request ${requestId})`);
   }
+}
+
+function withListChanged(caps: ServerCapabilities): ServerCapabilities {
+  return {
+    ...caps,
+    tools: { ...caps.tools, listChanged: true },
+    ...(caps.resources ? { resources: { ...caps.resources, listChanged: true } } : {}),
+    ...(caps.prompts ? { prompts: { ...caps.prompts, listChanged: true } } : {}),
+    logging: {},
+  };
 }
 
 function inboundResponse(answer: InboundAnswer): GatewayMcpResponse {

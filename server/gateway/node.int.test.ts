@@ -321,7 +321,12 @@ describe("MCP endpoint on the node:http listener", () => {
         403,
         "host_not_allowed",
       ],
-      ["GET", { method: "GET" }, 405, "method_not_allowed"],
+      [
+        "GET without SSE",
+        { method: "GET", headers: { accept: "application/json" } },
+        405,
+        "method_not_allowed",
+      ],
       ["DELETE", { method: "DELETE" }, 204],
       [
         "body over 1 MiB",
@@ -379,7 +384,7 @@ describe("MCP endpoint on the node:http listener", () => {
     }
     for (const name of ["no bearer", "invalid bearer"])
       expect(answers.get(name)!.headers["www-authenticate"]).toMatch(/^Bearer realm=/);
-    expect(answers.get("GET")!.headers.allow).toBe("POST");
+    expect(answers.get("GET without SSE")!.headers.allow).toBe("GET, POST");
     expect(answers.get("notification")!.text).toBe("");
     expect(JSON.parse(answers.get("ping")!.text)).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
     const batch = JSON.parse(answers.get("batch")!.text) as { id: number; result: { tools: unknown[] } }[];
@@ -447,7 +452,7 @@ describe("MCP endpoint on the node:http listener", () => {
       }),
       await viaNode({ body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }),
       await viaNode({ token: null, body: rpc("tools/list") }),
-      await viaNode({ method: "GET" }),
+      await viaNode({ method: "GET", headers: { accept: "application/json" } }),
       await viaNode({ method: "DELETE" }),
     ];
     for (const a of answers) {

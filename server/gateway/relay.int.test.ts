@@ -19,6 +19,7 @@ import {
   CallToolResultSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -426,5 +427,52 @@ describe("large results", () => {
       outsider.readResource({ uri: "paperclip://artifacts/00000000-0000-4000-8000-000000000000" }),
     ).rejects.toThrow(/Resource not found/);
     await outsider.close();
+  }, 30_000);
+});
+
+describe("list changes", () => {
+  it("an agent holding a GET stream on another replica is told when its visible tools change, and only then", async () => {
+    const client = new Client({ name: "watcher", version: "1.0.0" });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changes++;
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${originB}${PATH}`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(before).toContain("relay__big");
+    // Give the replica's GET stream a moment to be listening.
+    await new Promise((r) => setTimeout(r, 1_000));
+
+    // A change that does not alter what this agent sees: nothing is sent.
+    await setPolicy(false);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(changes).toBe(0);
+
+    const entries = (
+      await call<{ entries: { id: string; name: string }[] }>(catalogRoute.GET, "GET", "/", {
+        ...board(),
+        params: { companyId: demo.companyId, connectionId },
+      })
+    ).json.entries;
+    const profiles = await database.db.execute<{ id: string }>(
+      sql`select id from tool_profiles where company_id = ${demo.companyId} and name = 'Relay'`,
+    );
+    const excluded = await call(entriesRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId: demo.companyId, profileId: (profiles as unknown as { id: string }[])[0]!.id },
+      body: {
+        mode: "exclude",
+        selector: { type: "catalog_entry", catalogEntryId: entries.find((e) => e.name === "big")!.id },
+      },
+    });
+    expect(excluded.status, JSON.stringify(excluded.json)).toBe(201);
+    await expect.poll(() => changes, { timeout: 10_000 }).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("relay__big");
+    await client.close();
   }, 30_000);
 });

@@ -13,9 +13,11 @@
  */
 import type postgres from "postgres";
 import type { Db } from "@/db/client";
+import { GATEWAY_CHANNEL } from "../../access/changes";
 import { logWarn } from "../../log";
 
-export const RELAY_CHANNEL = "paperclip_mcp_relay";
+/** One channel for the relay and for access changes (`server/access/changes.ts`). */
+export const RELAY_CHANNEL = GATEWAY_CHANNEL;
 
 type Handler = () => void;
 
