@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../errors";
 import type { AttemptResult } from "../ledger/record-attempt";
+import { artifactLink } from "./artifact-link";
 import {
   attemptRefusal,
   executionFailure,
@@ -94,7 +95,8 @@ describe("one outcome mapping for REST and MCP", () => {
     expect(restOutcome(ok)).toEqual({ status: 200, body: ok });
     expect(restResponse(ok)).toBe(ok);
     expect(mcpToolResult(ok)).toEqual({
-      content: [{ type: "text", text: "hi" }],
+      // A truncated result links to its stored artifact.
+      content: [{ type: "text", text: "hi" }, artifactLink("art", INV)],
       structuredContent: { a: 1 },
       _meta: { invocationId: INV, replayed: false, artifactId: "art" },
     });
