@@ -24,17 +24,9 @@ import {
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
-import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
-import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
 import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
-import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
-import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
 import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
-import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import { toolCallEvents, toolGatewayRelayRequests, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
@@ -42,7 +34,7 @@ import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { connectUpstream } from "@/server/testing/gateway-upstream";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
@@ -52,6 +44,7 @@ let demo: DemoCredentials;
 let upstream: HttpFixture<unknown>;
 const state = new RelayState();
 let connectionId: string;
+let profileId: string;
 let token: string;
 let sessionId: string;
 let listener: http.Server;
@@ -69,56 +62,20 @@ beforeAll(async () => {
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   const companyId = demo.companyId;
   upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
-  await grantPrivateUpstreams(database.db, [upstream.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { slug: "relay", name: "Relay", type: "mcp_http" },
+  const connected = await connectUpstream(database.db, {
+    companyId,
+    boardToken: demo.boardApiKey,
+    slug: "relay",
+    url: upstream.url,
   });
-  const conn = await call<{ id: string; allowElicitation: boolean }>(connectionsRoute.POST, "POST", "/", {
+  connectionId = connected.connectionId;
+  profileId = connected.profileId;
+  const conn = await call<{ allowElicitation: boolean }>(connectionRoute.GET, "GET", "/", {
     ...board(),
-    params: { companyId },
-    body: { applicationId: app.json.id, name: "relay", transportConfig: { url: upstream.url } },
+    params: { companyId, connectionId },
   });
-  expect(conn.status, JSON.stringify(conn.json)).toBe(201);
   // The policy is off by default.
   expect(conn.json.allowElicitation).toBe(false);
-  connectionId = conn.json.id;
-  const tested = await call<{ health: string }>(testRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, connectionId },
-  });
-  expect(tested.json.health, JSON.stringify(tested.json)).toBe("ok");
-  await call(refreshRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } });
-  const entries = (
-    await call<{ entries: { id: string }[] }>(catalogRoute.GET, "GET", "/", {
-      ...board(),
-      params: { companyId, connectionId },
-    })
-  ).json.entries;
-  await call(reviewRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, connectionId },
-    body: { entries: entries.map((e) => ({ id: e.id, action: "approve" })) },
-  });
-  expect(
-    (await call(enableRoute.POST, "POST", "/", { ...board(), params: { companyId, connectionId } })).status,
-  ).toBeLessThan(300);
-  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { name: "Relay" },
-  });
-  await call(entriesRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, profileId: profile.json.id },
-    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
-  });
-  await call(bindingsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId, profileId: profile.json.id },
-    body: { targetType: "company" },
-  });
   const run = await call<{ gateway: { token: string; sessionId: string } }>(
     agentRunsRoute.POST,
     "POST",
@@ -459,12 +416,9 @@ describe("list changes", () => {
         params: { companyId: demo.companyId, connectionId },
       })
     ).json.entries;
-    const profiles = await database.db.execute<{ id: string }>(
-      sql`select id from tool_profiles where company_id = ${demo.companyId} and name = 'Relay'`,
-    );
     const excluded = await call(entriesRoute.POST, "POST", "/", {
       ...board(),
-      params: { companyId: demo.companyId, profileId: (profiles as unknown as { id: string }[])[0]!.id },
+      params: { companyId: demo.companyId, profileId },
       body: {
         mode: "exclude",
         selector: { type: "catalog_entry", catalogEntryId: entries.find((e) => e.name === "big")!.id },
