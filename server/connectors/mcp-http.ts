@@ -26,9 +26,11 @@ import {
   McpError,
   type Prompt,
   type Resource,
+  type ResourceTemplate,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { ZodType } from "zod";
 import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { assertAllowedUrl, createGuardedFetch, describeOrigin } from "../net/guarded-fetch";
@@ -187,6 +189,35 @@ export class McpHttpPool {
       const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
+  }
+
+  /** All resource templates; `[]` when the server has no resources capability. */
+  async listResourceTemplates(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll(target, opts, "resources", async (client, cursor, options) => {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, options);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    });
+  }
+
+  /**
+   * One request upstream whose result `schema` checks (`resources/read`, `prompts/get`,
+   * `completion/complete`, `resources/subscribe`). Retried only when refused before dispatch.
+   */
+  async request<T>(
+    target: McpHttpTarget,
+    request: { method: string; params?: Record<string, unknown> },
+    schema: ZodType<T>,
+    opts: McpCallOptions = {},
+  ): Promise<T> {
+    const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
+    return this.run(
+      target,
+      opts.signal,
+      (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
+      (client) =>
+        client.request(request as never, schema as never, { timeout, signal: opts.signal }) as Promise<T>,
+      timeout,
+    );
   }
 
   /**

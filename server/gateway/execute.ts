@@ -3,7 +3,7 @@ import { executionTargetOf } from "../access/snapshot";
 import type { AccessSnapshot, Decision } from "../access/types";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { watchToolListChanges } from "../catalog/watch";
-import { callUpstreamTool, upstreamTargetFor } from "../connectors";
+import { callUpstreamTool, type UpstreamResult, type UpstreamTarget, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
 import { isServiceError } from "../errors";
 import { claimExecution } from "../ledger/invocations";
@@ -49,6 +49,11 @@ export async function executeInvocation(
     claimed?: boolean;
     /** The snapshot the decision was made on: its connection rows are used when present. */
     snapshot?: AccessSnapshot;
+    /**
+     * The upstream request when it is not `tools/call` (`resources/read`, `prompts/get`, …):
+     * its answer in the shape of a tool result, so that it is guarded and bounded the same way.
+     */
+    operation?: (upstream: UpstreamTarget) => Promise<UpstreamResult>;
   } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
@@ -118,13 +123,15 @@ export async function executeInvocation(
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
-    const up = await callUpstreamTool(upstream, toolName, args, {
-      db,
-      companyId: ex.companyId,
-      agentId: ex.agentId,
-      runId: ex.runId,
-      issueId: ex.issueId,
-    });
+    const up = opts.operation
+      ? await opts.operation(upstream)
+      : await callUpstreamTool(upstream, toolName, args, {
+          db,
+          companyId: ex.companyId,
+          agentId: ex.agentId,
+          runId: ex.runId,
+          issueId: ex.issueId,
+        });
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
