@@ -12,6 +12,7 @@ import { logError } from "../log";
 import { guardResult } from "./guard-result";
 import { type ExecOutcome, executionFailure, failureCode, refused, unclaimedRefusal } from "./outcome";
 import type { GatewayContext } from "./sessions";
+import { outputSchemaProblem, upstreamResultMeta } from "./tool-output";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
 export interface ExecContext {
@@ -132,7 +133,16 @@ export async function executeInvocation(
           runId: ex.runId,
           issueId: ex.issueId,
         });
+    const outputProblem = opts.operation
+      ? null
+      : outputSchemaProblem(opts.snapshot, target.catalogEntryId, up);
+    if (outputProblem) {
+      // The call ran upstream; what it returned breaks the tool's declared contract.
+      await recordOutcome(db, record, "failed", "execution_failed", { errorCode: "upstream_error" });
+      return refused("upstream_error", outputProblem, { invocationId: inv.id });
+    }
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
+    const meta = upstreamResultMeta(up, upstream.secretValues);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
       await recordOutcome(db, record, "succeeded", "result_returned", {
@@ -150,7 +160,7 @@ export async function executeInvocation(
       ok: true,
       invocationId: inv.id,
       replayed: false,
-      result: guarded.result,
+      result: meta ? { ...guarded.result, _meta: meta } : guarded.result,
       truncated: guarded.truncated,
       artifactId,
       resultJson: guarded.json,

@@ -270,6 +270,12 @@ describe("resources, prompts and completion through the gateway", () => {
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name)).toContain("echo");
     expect(tools.some((t) => t.name.includes("__"))).toBe(false);
+    // Metadata preserved: the output schema (and the SDK client checks the result against it).
+    const structured = tools.find((t) => t.name === "get-structured-content");
+    expect(structured?.outputSchema).toMatchObject({ type: "object" });
+    const weather = await c.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
+    expect(weather.structuredContent).toBeTruthy();
+    expect(weather._meta?.["io.paperclip/invocationId"]).toBeTruthy();
     const echo = await c.callTool({ name: "echo", arguments: { message: "hi" } });
     expect(JSON.stringify(echo.content)).toContain("hi");
     const { resources } = await c.listResources();

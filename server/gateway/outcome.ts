@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { AttemptResult } from "../ledger/record-attempt";
@@ -22,6 +23,8 @@ export interface ToolResult {
   content: unknown[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /** The upstream's result `_meta` (bounded, guarded; never the gateway's own keys). */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -266,10 +269,12 @@ export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
       content: outcome.result.content as CallToolResult["content"],
       ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
       ...(outcome.result.isError ? { isError: true } : {}),
+      // The upstream's `_meta` is kept; the gateway's own keys are namespaced (`io.paperclip/…`).
       _meta: {
-        invocationId: outcome.invocationId,
-        replayed: outcome.replayed,
-        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
+        ...(outcome.result._meta ?? {}),
+        [`${PAPERCLIP_META_PREFIX}invocationId`]: outcome.invocationId,
+        [`${PAPERCLIP_META_PREFIX}replayed`]: outcome.replayed,
+        ...(outcome.artifactId ? { [`${PAPERCLIP_META_PREFIX}artifactId`]: outcome.artifactId } : {}),
       },
     };
   }
