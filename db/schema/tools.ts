@@ -236,6 +236,11 @@ export const toolCatalogEntries = pgTable(
     description: text("description"),
     inputSchema: jsonb("input_schema").$type<Record<string, unknown>>(),
     annotations: jsonb("annotations").$type<Record<string, unknown>>(),
+    /** A tool's `outputSchema` (checked to compile at refresh; results are validated against it). */
+    outputSchema: jsonb("output_schema").$type<Record<string, unknown>>(),
+    /** The upstream's `icons` (https sources only) and bounded `_meta`, as served to agents. */
+    icons: jsonb("icons").$type<Record<string, unknown>[]>(),
+    meta: jsonb("meta").$type<Record<string, unknown>>(),
     /** SHA-256 of the canonical input schema. */
     schemaHash: text("schema_hash").notNull(),
     /** SHA-256 of canonical {name, title, description, inputSchema, annotations}. */

@@ -144,6 +144,9 @@ export async function loadAccessSnapshot(
         title: toolCatalogEntries.title,
         inputSchema: toolCatalogEntries.inputSchema,
         annotations: toolCatalogEntries.annotations,
+        outputSchema: toolCatalogEntries.outputSchema,
+        icons: toolCatalogEntries.icons,
+        meta: toolCatalogEntries.meta,
       })
       .from(toolCatalogEntries)
       .where(eq(toolCatalogEntries.companyId, companyId)),
@@ -204,6 +207,9 @@ export async function loadAccessSnapshot(
       title: e.title,
       inputSchema: e.inputSchema,
       annotations: e.annotations,
+      ...(e.outputSchema ? { outputSchema: e.outputSchema } : {}),
+      ...(e.icons ? { icons: e.icons } : {}),
+      ...(e.meta ? { meta: e.meta } : {}),
     })),
     profiles: [...profileMap.values()],
     bindings: bindings.map((b) => ({

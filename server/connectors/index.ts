@@ -179,6 +179,9 @@ export async function listUpstreamTools(
         description: x.description ?? null,
         inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
         annotations: (x.annotations as Record<string, unknown>) ?? null,
+        outputSchema: x.outputSchema,
+        icons: x.icons,
+        meta: x._meta,
       }));
     }
     case "paperclip_self":
@@ -198,6 +201,9 @@ export async function listUpstreamTools(
         description: x.description ?? null,
         inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
         annotations: (x.annotations as Record<string, unknown>) ?? null,
+        outputSchema: (x as { outputSchema?: unknown }).outputSchema,
+        icons: (x as { icons?: unknown }).icons,
+        meta: (x as { _meta?: unknown })._meta,
       }));
     }
     default:
@@ -205,7 +211,7 @@ export async function listUpstreamTools(
   }
 }
 
-function mcpTarget(t: UpstreamTarget) {
+export function mcpTarget(t: UpstreamTarget) {
   return {
     connectionId: t.connectionId,
     url: t.url!,

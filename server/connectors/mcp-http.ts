@@ -28,9 +28,11 @@ import {
   McpError,
   type Prompt,
   type Resource,
+  type ResourceTemplate,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { ZodType } from "zod";
 import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { assertAllowedUrl, createGuardedFetch, describeOrigin } from "../net/guarded-fetch";
@@ -50,42 +52,24 @@ import {
   type TransportKind,
   timeoutAfter,
 } from "./mcp-http-transport";
+import { truncatedResult } from "./mcp-http-truncate";
 import type {
   CallToolOutcome,
   McpCallOptions,
   McpHttpPoolOptions,
   McpHttpTarget,
-  RelayCapabilities,
   ToolsListChangedListener,
-  UpstreamCallHooks,
 } from "./types";
 import {
   attachRelayHandlers,
+  DISCOVERY,
   declaredCapabilities,
   needsOwnSession,
   progressOptions,
+  type SessionKind,
 } from "./upstream-session";
 
 export type { CallToolOutcome, McpCallOptions, McpHttpPoolOptions, McpHttpTarget } from "./types";
-
-/**
- * Which client a request runs on: the shared pooled one (undefined), the discovery client
- * (declares every relay capability, so that the catalog sees the tools an upstream offers
- * only to clients that can be asked; it answers every upstream request with an error), or a
- * call's own exclusive session.
- */
-interface SessionKind {
-  key: string;
-  capabilities?: RelayCapabilities;
-  hooks?: UpstreamCallHooks;
-  exclusive: boolean;
-}
-
-const DISCOVERY: SessionKind = {
-  key: "discovery",
-  capabilities: { sampling: {}, elicitation: {}, roots: {} },
-  exclusive: false,
-};
 
 export const DEFAULT_IDLE_MS = 5 * 60_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
@@ -94,37 +78,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TRANSPORT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_LIST_ITEMS = 1_000;
 const MAX_LIST_PAGES = 100;
-
-function utf8Prefix(text: string, maxBytes: number): string {
-  const buf = Buffer.from(text, "utf8");
-  if (buf.length <= maxBytes) return text;
-  return buf
-    .subarray(0, maxBytes)
-    .toString("utf8")
-    .replace(/\uFFFD+$/, "");
-}
-
-/** The stand-in for a result larger than `maxBytes`: a text preview and `_meta.truncated`. */
-function truncatedResult(result: CallToolResult, originalBytes: number, maxBytes: number): CallToolResult {
-  const notice =
-    `[Result truncated: the upstream returned ${originalBytes} bytes, more than the ${maxBytes}-byte limit. ` +
-    "The full result was kept by the gateway.]";
-  const text = result.content
-    .filter((c): c is Extract<typeof c, { type: "text" }> => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
-  // Leave room for the notice and JSON escaping of the preview (worst case ×6 for \uXXXX).
-  const budget = Math.max(0, Math.floor((maxBytes - 1024) / 6));
-  const preview = text ? utf8Prefix(text, budget) : "";
-  const content: CallToolResult["content"] = [{ type: "text", text: notice }];
-  if (preview) content.push({ type: "text", text: preview });
-  return {
-    content,
-    // Truncation is not an upstream failure; an upstream error result stays an error.
-    isError: result.isError === true,
-    _meta: { truncated: true, originalBytes },
-  };
-}
 
 export class McpHttpPool {
   private readonly entries = new Map<string, Entry>();
@@ -227,6 +180,35 @@ export class McpHttpPool {
       const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
+  }
+
+  /** All resource templates; `[]` when the server has no resources capability. */
+  async listResourceTemplates(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll(target, opts, "resources", async (client, cursor, options) => {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, options);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    });
+  }
+
+  /**
+   * One request upstream whose result `schema` checks (`resources/read`, `prompts/get`,
+   * `completion/complete`, `resources/subscribe`). Retried only when refused before dispatch.
+   */
+  async request<T>(
+    target: McpHttpTarget,
+    request: { method: string; params?: Record<string, unknown> },
+    schema: ZodType<T>,
+    opts: McpCallOptions = {},
+  ): Promise<T> {
+    const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
+    return this.run(
+      target,
+      opts.signal,
+      (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
+      (client) =>
+        client.request(request as never, schema as never, { timeout, signal: opts.signal }) as Promise<T>,
+      timeout,
+    );
   }
 
   /**

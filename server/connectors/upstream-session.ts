@@ -72,3 +72,22 @@ export function progressOptions(hooks: UpstreamCallHooks | undefined) {
     ...(hooks.hardMaxMs ? { maxTotalTimeout: hooks.hardMaxMs } : {}),
   };
 }
+
+/**
+ * Which client a request runs on: the shared pooled one (undefined), the discovery client
+ * (declares every relay capability, so that the catalog sees the tools an upstream offers
+ * only to clients that can be asked; it answers every upstream request with an error), or a
+ * call's own exclusive session.
+ */
+export interface SessionKind {
+  key: string;
+  capabilities?: RelayCapabilities;
+  hooks?: UpstreamCallHooks;
+  exclusive: boolean;
+}
+
+export const DISCOVERY: SessionKind = {
+  key: "discovery",
+  capabilities: { sampling: {}, elicitation: {}, roots: {} },
+  exclusive: false,
+};

@@ -33,7 +33,7 @@ export const CONNECTION_STATUSES = ["draft", "active", "disabled", "archived"] a
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export const CONNECTION_HEALTH = ["unknown", "ok", "error", "missing_secret"] as const;
 
-export const CATALOG_KINDS = ["tool", "resource", "prompt"] as const;
+export const CATALOG_KINDS = ["tool", "resource", "resource_template", "prompt"] as const;
 export const CATALOG_STATUSES = ["active", "quarantined", "disabled", "removed"] as const;
 export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
 export const RISKS = ["read", "write", "destructive"] as const;

@@ -23,6 +23,9 @@ export interface AgentToolDescriptor {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  icons?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
 }
 
 const SAFE_ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
@@ -52,8 +55,11 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
     const annotations: Record<string, unknown> = {};
     for (const k of SAFE_ANNOTATIONS)
       if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];
+    // The gateway's risk class overrides the hints it governs.
     annotations.readOnlyHint = risk === "read";
     annotations.destructiveHint = risk === "destructive";
+    const annotationTitle = sanitizeText(e.annotations?.title, 200);
+    if (annotationTitle) annotations.title = annotationTitle;
     // Upstream metadata is untrusted: strip invisible characters and injection spans from what
     // an agent reads (the catalog keeps the raw text so reviewers see what the upstream sent).
     const title = sanitizeText(e.title, 200);
@@ -68,6 +74,14 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
         inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
           .structuredContent as Record<string, unknown>) ?? { type: "object" },
         annotations,
+        ...(e.outputSchema
+          ? {
+              outputSchema: guardContent({ content: [], structuredContent: e.outputSchema }, METADATA_GUARD)
+                .result.structuredContent as Record<string, unknown>,
+            }
+          : {}),
+        ...(e.icons?.length ? { icons: e.icons } : {}),
+        ...(e.meta ? { _meta: e.meta } : {}),
       },
     });
   }

@@ -2,8 +2,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { z } from "zod";
+import { COMPLETION_METHODS } from "./mcp-completion";
 import { GatewayRpcError, internalFailure } from "./mcp-errors";
 import { isRawJson, type McpMethod, type McpMethodContext, type McpMethodTable } from "./mcp-methods";
+import { PROMPT_METHODS } from "./mcp-prompts";
+import { RESOURCE_METHODS } from "./mcp-resources";
 import { TOOL_METHODS } from "./mcp-tools";
 import { recordGatewayRefusal } from "./sessions";
 
@@ -14,6 +17,9 @@ import { recordGatewayRefusal } from "./sessions";
  */
 export const GATEWAY_METHODS: McpMethodTable = {
   ...TOOL_METHODS,
+  ...RESOURCE_METHODS,
+  ...PROMPT_METHODS,
+  ...COMPLETION_METHODS,
 };
 
 /** The method's handler if this session is offered its family. */

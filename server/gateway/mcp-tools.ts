@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { gatewayCallTool } from "./call-tool";
+import { refusalError } from "./govern-request";
 import { gatewayListToolsJson } from "./list-tools";
 import { listCursor } from "./mcp-cursor";
 import { invalidParams, unknownTool } from "./mcp-errors";
@@ -43,6 +44,8 @@ async function callTool(ctx: McpMethodContext, params: unknown): Promise<CallToo
   );
   // Unknown and hidden tools: one protocol error (the refusal is on the ledger and audit trail).
   if (!outcome.ok && outcome.code === "tool_denied") throw unknownTool();
+  // The upstream's own JSON-RPC error: its code, scrubbed message and bounded data.
+  if (!outcome.ok && outcome.rpcError) throw refusalError(outcome);
   return mcpToolResult(outcome);
 }
 

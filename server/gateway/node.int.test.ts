@@ -203,7 +203,7 @@ describe("MCP endpoint on the node:http listener", () => {
     await client.close();
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ text: "over node:http" });
-    const invocationId = (result._meta as { invocationId?: string }).invocationId!;
+    const invocationId = (result._meta as Record<string, string>)["io.paperclip/invocationId"]!;
     expect(invocationId).toMatch(/^[0-9a-f-]{36}$/);
     const [row] = await database.db
       .select()
@@ -517,7 +517,7 @@ describe("MCP endpoint on the node:http listener", () => {
     const [row] = await database.db
       .select()
       .from(toolInvocations)
-      .where(eq(toolInvocations.id, result._meta.invocationId));
+      .where(eq(toolInvocations.id, result._meta["io.paperclip/invocationId"]));
     expect(row?.executionStatus).toBe("succeeded");
     // The secret was really resolved for the upstream (so the canary was in play).
     const access = await database.db

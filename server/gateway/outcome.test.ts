@@ -98,14 +98,28 @@ describe("one outcome mapping for REST and MCP", () => {
       // A truncated result links to its stored artifact.
       content: [{ type: "text", text: "hi" }, artifactLink("art", INV)],
       structuredContent: { a: 1 },
-      _meta: { invocationId: INV, replayed: false, artifactId: "art" },
+      _meta: {
+        "io.paperclip/invocationId": INV,
+        "io.paperclip/replayed": false,
+        "io.paperclip/artifactId": "art",
+      },
     });
     const replay = replayedOutcome({ id: INV, executionStatus: "succeeded", resultSummary: { n: 1 } });
-    expect(mcpToolResult(replay)._meta).toEqual({ invocationId: INV, replayed: true });
+    expect(mcpToolResult(replay)._meta).toEqual({
+      "io.paperclip/invocationId": INV,
+      "io.paperclip/replayed": true,
+    });
     expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
       content: [],
       isError: true,
-      _meta: { invocationId: INV, replayed: false },
+      _meta: { "io.paperclip/invocationId": INV, "io.paperclip/replayed": false },
+    });
+    // The upstream's own result _meta is kept beside the gateway's keys.
+    expect(
+      mcpToolResult({ ...ok, result: { content: [], _meta: { "example.com/k": 1 } } })._meta,
+    ).toMatchObject({
+      "example.com/k": 1,
+      "io.paperclip/invocationId": INV,
     });
   });
 

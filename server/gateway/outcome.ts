@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { AttemptResult } from "../ledger/record-attempt";
@@ -23,6 +24,8 @@ export interface ToolResult {
   content: unknown[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /** The upstream's result `_meta` (bounded, guarded; never the gateway's own keys). */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -89,6 +92,8 @@ export type GatewayCallOutcome =
       issueUrl?: string;
       /** For `arguments_invalid`: the validator's findings (JSON Pointer + message). */
       details?: { issues: { path: string; message: string }[] };
+      /** The upstream's own JSON-RPC error (code, scrubbed message, bounded data), when it sent one. */
+      rpcError?: { code: number; message: string; data?: unknown };
     };
 
 export type Refusal = Extract<GatewayCallOutcome, { ok: false }>;
@@ -229,9 +234,17 @@ export function executionFailure(err: unknown, invocationId: string): Refusal {
     return refused("arguments_invalid", isServiceError(err) ? err.message : "invalid arguments", {
       invocationId,
     });
-  return code === "upstream_timeout"
-    ? refused("upstream_timeout", "the upstream did not answer in time", { invocationId })
-    : refused("upstream_error", "the upstream call failed", { invocationId });
+  if (code === "upstream_timeout")
+    return refused("upstream_timeout", "the upstream did not answer in time", { invocationId });
+  return refused("upstream_error", "the upstream call failed", { invocationId, ...upstreamRpcError(err) });
+}
+
+/** The upstream's JSON-RPC error carried by a connector failure (`mcp-http-errors.ts`). */
+function upstreamRpcError(err: unknown): { rpcError?: NonNullable<Refusal["rpcError"]> } {
+  const d = isServiceError(err) ? err.details : undefined;
+  if (!d || typeof d.mcpCode !== "number" || !Number.isSafeInteger(d.mcpCode)) return {};
+  const message = typeof d.rpcMessage === "string" ? d.rpcMessage : "the upstream refused the request";
+  return { rpcError: { code: d.mcpCode, message, ...(d.rpcData !== undefined ? { data: d.rpcData } : {}) } };
 }
 
 /** The REST form of an outcome: 200 with the outcome, or the refusal's status with `{error}`. */
@@ -262,10 +275,12 @@ export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
         : content,
       ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
       ...(outcome.result.isError ? { isError: true } : {}),
+      // The upstream's `_meta` is kept; the gateway's own keys are namespaced (`io.paperclip/…`).
       _meta: {
-        invocationId: outcome.invocationId,
-        replayed: outcome.replayed,
-        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
+        ...(outcome.result._meta ?? {}),
+        [`${PAPERCLIP_META_PREFIX}invocationId`]: outcome.invocationId,
+        [`${PAPERCLIP_META_PREFIX}replayed`]: outcome.replayed,
+        ...(outcome.artifactId ? { [`${PAPERCLIP_META_PREFIX}artifactId`]: outcome.artifactId } : {}),
       },
     };
   }
