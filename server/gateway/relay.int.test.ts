@@ -17,7 +17,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -131,7 +133,9 @@ const setPolicy = async (allowElicitation: boolean) => {
  * (a JSON-RPC response or a notification: the agent's answers and cancellations) goes to that
  * replica instead.
  */
-async function agent(opts: { elicitation?: boolean; answersTo?: string } = {}) {
+async function agent(
+  opts: { elicitation?: boolean; sampling?: boolean; roots?: boolean; answersTo?: string } = {},
+) {
   const routed: string[] = [];
   const fetchVia: typeof fetch = async (input, init) => {
     const body = typeof init?.body === "string" ? init.body : "";
@@ -149,8 +153,26 @@ async function agent(opts: { elicitation?: boolean; answersTo?: string } = {}) {
   };
   const client = new Client(
     { name: "relay-test-agent", version: "1.0.0" },
-    { capabilities: opts.elicitation ? { elicitation: { form: {} } } : {} },
+    {
+      capabilities: {
+        ...(opts.elicitation ? { elicitation: { form: {} } } : {}),
+        ...(opts.sampling ? { sampling: {} } : {}),
+        ...(opts.roots ? { roots: {} } : {}),
+      },
+    },
   );
+  if (opts.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: "assistant",
+      content: { type: "text", text: "a short summary" },
+      model: "test-model",
+    }));
+  }
+  if (opts.roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: [{ uri: "file:///workspace", name: "workspace" }],
+    }));
+  }
   if (opts.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (req) => ({
       action: "accept",
@@ -205,7 +227,33 @@ describe("server-to-client requests", () => {
       .select()
       .from(toolGatewayRelayRequests)
       .where(eq(toolGatewayRelayRequests.sessionId, sessionId));
-    expect(rows.map((r) => r.status)).toEqual(["answered"]);
+    // The pending row lives only while the call waits (the audit trail keeps the event).
+    expect(rows).toEqual([]);
+    await client.close();
+  });
+
+  it("sampling follows its own policy flag; roots are relayed when the agent offers them", async () => {
+    const { client } = await agent({ sampling: true, roots: true });
+    const refused = await client.callTool(
+      { name: "relay__summarise", arguments: { text: "x" } },
+      CallToolResultSchema,
+    );
+    expect(refused.isError).toBe(true);
+    const patched = await call(connectionRoute.PATCH, "PATCH", "/", {
+      ...board(),
+      params: { companyId: demo.companyId, connectionId },
+      body: { allowSampling: true },
+    });
+    expect(patched.status).toBe(200);
+    const sampled = await client.callTool(
+      { name: "relay__summarise", arguments: { text: "x" } },
+      CallToolResultSchema,
+    );
+    expect(sampled.isError, JSON.stringify(sampled)).toBeFalsy();
+    expect(textOf(sampled)).toContain("a short summary");
+    const roots = await client.callTool({ name: "relay__roots", arguments: {} }, CallToolResultSchema);
+    expect(textOf(roots)).toContain("file:///workspace");
+    expect(state.clientCapabilities.at(-1)).toEqual({ sampling: {}, roots: {} });
     await client.close();
   });
 

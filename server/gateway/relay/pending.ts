@@ -92,15 +92,14 @@ export async function relayRequest(
     }
   } finally {
     unsubscribe();
-    // Whatever ended the wait, the request is no longer answerable.
+    // Whatever ended the wait, the request is no longer answerable: the row goes (the audit
+    // trail keeps the `upstream_request` event), so the table holds only waiting requests.
     await db
-      .update(toolGatewayRelayRequests)
-      .set({ status: "cancelled" })
+      .delete(toolGatewayRelayRequests)
       .where(
         and(
           eq(toolGatewayRelayRequests.sessionId, owner.sessionId),
           eq(toolGatewayRelayRequests.relayId, relayId),
-          eq(toolGatewayRelayRequests.status, "pending"),
         ),
       )
       .catch(() => {});
