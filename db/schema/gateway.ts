@@ -108,6 +108,42 @@ export const toolGatewayRelayRequests = pgTable(
   ],
 );
 
+/**
+ * The remote (HTTP) MCP sessions of the connector pool, per replica: what the Runtime page
+ * shows beside the stdio slots. Written by the pool on connect, use (at most every 30 s),
+ * error and close (`server/connectors/remote-sessions.ts`); a call's own short-lived sessions
+ * (relayed calls) are not recorded.
+ */
+export const toolRemoteSessions = pgTable(
+  "tool_remote_sessions",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id").notNull(),
+    /** `calls` (the shared client) or `discovery` (catalog listing). */
+    purpose: text("purpose").notNull(),
+    /** The server process holding the session (`host/pid`). */
+    replica: text("replica").notNull(),
+    /** scheme://host:port only. */
+    origin: text("origin").notNull(),
+    transport: text("transport").notNull(),
+    state: text("state").notNull().default("ready"),
+    errors: integer("errors").notNull().default(0),
+    /** Scrubbed of header values, bounded. */
+    lastError: text("last_error"),
+    reconnects: integer("reconnects").notNull().default(0),
+    closeReason: text("close_reason"),
+    openedAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    closedAt: ts("closed_at"),
+  },
+  (t) => [
+    index("tool_remote_sessions_company_idx").on(t.companyId, t.state, t.openedAt),
+    companyFk("tool_remote_sessions_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
+    oneOf("tool_remote_sessions_state_ck", t.state, ["ready", "closed"]),
+  ],
+);
+
 /** Supervised runtime units: a local stdio process or a remote session handle. */
 export const toolRuntimeSlots = pgTable(
   "tool_runtime_slots",

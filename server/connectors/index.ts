@@ -12,6 +12,7 @@ import { resolveConnectionSecrets } from "../secrets/resolve";
 import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin, selfTools } from "./plugins";
+import { remoteSessionObserver } from "./remote-sessions";
 import type { UpstreamCallHooks } from "./types";
 import { progressOptions } from "./upstream-session";
 
@@ -36,6 +37,8 @@ export interface UpstreamTarget {
   /** Secret values released for this call: results are scrubbed of them. */
   secretValues: string[];
   credentialScope: string;
+  /** Where the pool records its remote sessions (the Runtime page). */
+  db?: Db;
   /** stdio only: the slot's template, env-var secrets and run (per-run slots). */
   stdio: { target: StdioTarget; db: Db } | null;
 }
@@ -146,6 +149,7 @@ export async function upstreamTargetFor(
       : [];
   return {
     type: application.type,
+    db,
     companyId: opts.companyId,
     connectionId: connection.id,
     url: config.url ?? null,
@@ -212,7 +216,9 @@ export async function listUpstreamTools(
 }
 
 export function mcpTarget(t: UpstreamTarget) {
+  const db = t.db;
   return {
+    observe: db ? () => remoteSessionObserver(db, t.companyId) : undefined,
     connectionId: t.connectionId,
     url: t.url!,
     headers: t.headers,

@@ -12,6 +12,7 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import { ServiceError } from "../errors";
 import { logInfo } from "../log";
 import type { GuardedFetch } from "../net/guarded-fetch";
+import type { RemoteSessionObserver } from "./remote-sessions";
 import type { RelayCapabilities, UpstreamCallHooks } from "./types";
 
 export type Transport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -39,6 +40,8 @@ export interface Entry {
   /** A call's own session: what it declared upstream, and where the upstream's messages go. */
   capabilities?: RelayCapabilities;
   hooks?: UpstreamCallHooks;
+  /** Where the client's life is recorded (remote-sessions.ts). */
+  observer?: RemoteSessionObserver;
 }
 
 /** Output validation is the agent's client's business; compiling upstream-supplied JSON

@@ -83,6 +83,8 @@ export class McpHttpPool {
   private readonly entries = new Map<string, Entry>();
   /** Which transport worked for a key, so a reconnect does not probe again. */
   private readonly transportKinds = new Map<string, TransportKind>();
+  /** Reconnects per client key (shown on the Runtime page). */
+  private readonly reconnects = new Map<string, number>();
   private readonly listeners = new Map<string, Set<ToolsListChangedListener>>();
   private readonly idleMs: number;
   private readonly defaultTimeoutMs: number;
@@ -320,6 +322,8 @@ export class McpHttpPool {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (attempt === 0 && !entry.retired && retryable(err, entry)) {
+          this.reconnects.set(entry.key, (this.reconnects.get(entry.key) ?? 0) + 1);
+          if (this.reconnects.size > 10_000) this.reconnects.clear();
           logInfo("mcp_http.reconnecting", {
             connectionId: entry.connectionId,
             origin: entry.origin,
@@ -372,6 +376,14 @@ export class McpHttpPool {
       preferred: (k) => this.transportKinds.get(k),
       remember: (k, kind) => this.transportKinds.set(k, kind),
     });
+    // The Runtime page's record of a pooled client (a call's own session is not recorded).
+    entry.observer = own?.exclusive ? undefined : target.observe?.();
+    const opened = { connectionId: entry.connectionId, purpose: own?.key ?? "calls", origin: entry.origin };
+    const reconnects = this.reconnects.get(key) ?? 0;
+    entry.ready.then(
+      () => entry.observer?.opened({ ...opened, transport: entry.kind ?? "streamable-http", reconnects }),
+      () => {},
+    );
     entry.ready.catch(() => {
       // A failed connect is not cached: the next call tries again.
       void this.retire(entry, { force: true, terminate: false, reason: "connect_failed" });
@@ -391,6 +403,7 @@ export class McpHttpPool {
     });
     client.onerror = (err) => {
       if (entry.retired || entry.closed) return;
+      entry.observer?.failed(scrub(messageOf(err), entry.secrets));
       logWarn("mcp_http.transport_error", {
         connectionId: entry.connectionId,
         origin: entry.origin,
@@ -418,6 +431,7 @@ export class McpHttpPool {
 
   private acquire(entry: Entry) {
     entry.inFlight++;
+    entry.observer?.used();
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
   }
@@ -449,6 +463,7 @@ export class McpHttpPool {
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
     if (first && how.reason !== "connect_failed") {
+      entry.observer?.closed(how.reason);
       logInfo("mcp_http.closed", {
         connectionId: entry.connectionId,
         origin: entry.origin,

@@ -4,6 +4,7 @@
 import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Resolver } from "../net/guarded-fetch";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
+import type { RemoteSessionObserver } from "./remote-sessions";
 
 export type { CallToolResult, Prompt, Resource, Tool };
 
@@ -27,6 +28,8 @@ export interface McpHttpTarget {
   privateUpstreams: readonly PrivateUpstreamGrant[];
   /** Per-request timeout for this connection; default the pool's (10 s). */
   timeoutMs?: number;
+  /** Records a new pooled client of this target (the Runtime page's remote sessions). */
+  observe?: () => RemoteSessionObserver;
 }
 
 /** What the agent's client declared (as it declared it), offered upstream for one call, never more. */

@@ -33,6 +33,9 @@ import { toolCallEvents, toolGatewayRelayRequests, toolInvocations } from "@/db/
 import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
+import { mcpHttpPool } from "@/server/connectors";
+import { listRemoteSessions } from "@/server/connectors/remote-sessions";
+import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
@@ -477,4 +480,27 @@ describe("list changes", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain("relay__big");
     await client.close();
   }, 30_000);
+});
+
+describe("remote sessions on the Runtime page", () => {
+  it("the pooled clients of the connection are recorded, used and closed", async () => {
+    const ctx = systemContext(database.db, "test");
+    const live = (await listRemoteSessions(ctx, demo.companyId)).filter(
+      (r) => r.connectionId === connectionId && r.state === "ready",
+    );
+    // The shared call client and the discovery client of this replica (calls' own sessions are not recorded).
+    expect(live.map((r) => r.purpose).sort()).toEqual(["calls", "discovery"]);
+    expect(live.every((r) => r.origin === new URL(upstream.url).origin && r.lastUsedAt)).toBe(true);
+    await mcpHttpPool().invalidate(connectionId);
+    await expect
+      .poll(async () =>
+        (await listRemoteSessions(ctx, demo.companyId))
+          .filter((r) => r.connectionId === connectionId && r.state === "ready")
+          .map((r) => r.id)
+          .filter((id) => live.some((l) => l.id === id)),
+      )
+      .toEqual([]);
+    const closed = (await listRemoteSessions(ctx, demo.companyId)).find((r) => r.id === live[0]!.id)!;
+    expect(closed.closeReason).toBe("invalidated");
+  });
 });
