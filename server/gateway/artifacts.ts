@@ -12,7 +12,7 @@ import { toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { recordToolEvents } from "../audit/record-event";
 import { ARTIFACT_URI_PREFIX, isArtifactUri } from "./artifact-link";
 import { unknownResource } from "./mcp-errors";
-import { type GatewayContext, recordGatewayRefusal } from "./sessions";
+import { type GatewayContext, recordGatewayRefusal, sessionEventFields } from "./sessions";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,16 +51,8 @@ export async function readArtifact(db: Db, gw: GatewayContext, uri: string) {
   }
   await recordToolEvents(db, [
     {
-      companyId: gw.companyId,
+      ...sessionEventFields(gw),
       eventType: "artifact_read",
-      actorType: "gateway_session",
-      actorId: gw.sessionId,
-      sessionId: gw.sessionId,
-      runId: gw.runId,
-      agentId: gw.agentId,
-      issueId: gw.issueId,
-      projectId: gw.projectId,
-      routineId: gw.routineId,
       invocationId: row.invocationId,
       toolName: row.toolName,
       decision: "allow",

@@ -7,8 +7,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -21,9 +19,9 @@ import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { connectUpstream } from "@/server/testing/gateway-upstream";
 import { setGatewayDatabase } from "./http";
-import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 /** The fixture port of this work (the brief's 3218); override with EVERYTHING_PORT. */
 const PORT = Number(process.env.EVERYTHING_PORT ?? 3218);
@@ -31,7 +29,7 @@ const PATH = "/api/tool-gateway/mcp";
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let everything: ChildProcess;
-let listener: http.Server;
+let listener: Awaited<ReturnType<typeof startGatewayListener>>;
 let origin: string;
 let token: string;
 let connectionId: string;
@@ -69,19 +67,15 @@ beforeAll(async () => {
     body: {},
   });
   token = run.json.gateway.token;
-  listener = http.createServer((req, res) => {
-    if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  listener = await startGatewayListener();
+  origin = listener.origin;
 }, 90_000);
 
 afterAll(async () => {
   everything?.kill("SIGTERM");
   setRouteDatabase(null);
   setGatewayDatabase(null);
-  await new Promise((resolve) => listener?.close(resolve));
+  await listener?.close();
   await database?.drop();
 });
 

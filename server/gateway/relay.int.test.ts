@@ -8,8 +8,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -39,9 +37,9 @@ import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
+import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { connectUpstream } from "@/server/testing/gateway-upstream";
 import { setGatewayDatabase } from "./http";
-import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 const PATH = "/api/tool-gateway/mcp";
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -52,7 +50,7 @@ let connectionId: string;
 let profileId: string;
 let token: string;
 let sessionId: string;
-let listener: http.Server;
+let listener: Awaited<ReturnType<typeof startGatewayListener>>;
 /** The in-process replica (A) and the second process (B). */
 let originA: string;
 let originB: string;
@@ -94,12 +92,8 @@ beforeAll(async () => {
   token = run.json.gateway.token;
   sessionId = run.json.gateway.sessionId;
 
-  listener = http.createServer((req, res) => {
-    if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-  originA = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  listener = await startGatewayListener();
+  originA = listener.origin;
 
   replica = spawn(process.execPath, ["--import", "tsx", "server/testing/gateway-replica.ts"], {
     env: { ...process.env, DATABASE_URL: database.url },
@@ -117,7 +111,7 @@ afterAll(async () => {
   replica?.kill("SIGTERM");
   setRouteDatabase(null);
   setGatewayDatabase(null);
-  await new Promise((resolve) => listener?.close(resolve));
+  await listener?.close();
   await upstream?.close();
   await database?.drop();
 });

@@ -201,6 +201,21 @@ function sessionLookup(db: Db) {
 
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookup>["execute"]>>[number];
 
+/** The audit identity of an event a gateway session caused (actor, session, run context). */
+export function sessionEventFields(gw: Omit<GatewayContext, "accessVersion">) {
+  return {
+    companyId: gw.companyId,
+    actorType: "gateway_session" as const,
+    actorId: gw.sessionId,
+    sessionId: gw.sessionId,
+    runId: gw.runId,
+    agentId: gw.agentId,
+    issueId: gw.issueId,
+    projectId: gw.projectId,
+    routineId: gw.routineId,
+  };
+}
+
 /**
  * A refused request of a known session, on its company's audit trail (`decision`, `deny`).
  * Best effort: the request is refused whether or not the event could be written.
@@ -213,16 +228,8 @@ export async function recordGatewayRefusal(
 ): Promise<void> {
   await recordToolEvents(db, [
     {
-      companyId: gw.companyId,
+      ...sessionEventFields(gw),
       eventType: "decision",
-      actorType: "gateway_session",
-      actorId: gw.sessionId,
-      sessionId: gw.sessionId,
-      runId: gw.runId,
-      agentId: gw.agentId,
-      issueId: gw.issueId,
-      projectId: gw.projectId,
-      routineId: gw.routineId,
       decision: "deny",
       reasonCode,
       errorClass,

@@ -1,4 +1,3 @@
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 /**
  * Runtime slots: supervised, pooled local stdio MCP servers. The public surface the
  * connectors and the server start-up use; see docs/runtime.md.
@@ -6,7 +5,13 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
-import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
+import {
+  type Deferred,
+  isDeferred,
+  runtimeSupervisor,
+  type StdioCallOptions,
+  type StdioTarget,
+} from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
 export {
@@ -49,13 +54,7 @@ export function stdioCallTool(
   target: StdioTarget,
   name: string,
   args: Record<string, unknown>,
-  opts: {
-    timeoutMs?: number;
-    signal?: AbortSignal;
-    onSlot?: (slotId: string | null) => void;
-    /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
-    requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
-  } = {},
+  opts: StdioCallOptions = {},
 ): Promise<CallToolResult | Deferred> {
   return runtimeSupervisor().callTool(db, target, name, args, opts);
 }

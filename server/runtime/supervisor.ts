@@ -50,6 +50,15 @@ const LAST_USED_WRITE_INTERVAL_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Options of one stdio tool call. */
+export interface StdioCallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onSlot?: (slotId: string | null) => void;
+  /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
+  requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
+}
+
 export class RuntimeSupervisor {
   config: RuntimeConfig;
   readonly host = os.hostname();
@@ -191,13 +200,7 @@ export class RuntimeSupervisor {
     target: StdioTarget,
     name: string,
     args: Record<string, unknown>,
-    opts: {
-      timeoutMs?: number;
-      signal?: AbortSignal;
-      onSlot?: (slotId: string | null) => void;
-      /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
-      requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
-    } = {},
+    opts: StdioCallOptions = {},
   ): Promise<CallToolResult | Deferred> {
     const timeout = opts.timeoutMs ?? 10_000;
     return this.use(

@@ -5,16 +5,8 @@
  *
  *   DATABASE_URL=… tsx server/testing/gateway-replica.ts
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { handleGatewayMcpNode, isGatewayMcpPath } from "../gateway/node";
+import { startGatewayListener } from "./gateway-listener";
 
-const server = http.createServer((req, res) => {
-  if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
-  else res.writeHead(404).end();
-});
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
-});
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+const listener = await startGatewayListener();
+process.stdout.write(`${JSON.stringify({ url: listener.origin })}\n`);
+process.on("SIGTERM", () => void listener.close().then(() => process.exit(0)));
