@@ -163,6 +163,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // CONFORMANCE_HOLD_SECONDS: keep the fixture and the gateway up for a manual look (the MCP
+  // Inspector, docs/gateway.md) before tearing down.
+  const hold = Number(process.env.CONFORMANCE_HOLD_SECONDS ?? 0);
+  if (hold > 0) {
+    console.log(
+      `holding ${hold}s: gateway ${gatewayUrl.replace(/\/apps\/conformance$/, "")}, fixture ${fixture.url}`,
+    );
+    await new Promise((r) => setTimeout(r, hold * 1000));
+  }
   writeFileSync(
     SUMMARY_FILE,
     JSON.stringify(
