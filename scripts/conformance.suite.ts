@@ -10,6 +10,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
@@ -209,5 +211,18 @@ describe("MCP conformance suite (server scenarios)", () => {
       r.failed.filter((s) => !(s in KNOWN_GATEWAY_GAPS)),
       r.output.slice(-6000),
     ).toEqual([]);
+  });
+
+  it("forwards the request _meta upstream, without the keys the gateway owns", async () => {
+    const client = new Client({ name: "meta-check", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl)));
+    const result = await client.callTool({
+      name: "echo_request_meta",
+      arguments: {},
+      _meta: { "example.com/trace": "t-1", idempotencyKey: "k-1", "io.paperclip/forged": true },
+    });
+    await client.close();
+    const echoed = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+    expect(echoed).toEqual({ "example.com/trace": "t-1" });
   });
 });

@@ -239,6 +239,8 @@ export async function callUpstreamTool(
   name: string,
   args: Record<string, unknown>,
   self: SelfToolContext | null,
+  /** The agent's request `_meta` for remote MCP upstreams (bounded, without the gateway's keys). */
+  meta?: Record<string, unknown>,
 ): Promise<UpstreamResult> {
   switch (t.type) {
     case "mcp_http": {
@@ -246,6 +248,7 @@ export async function callUpstreamTool(
       const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
         timeoutMs: t.timeoutMs,
         maxResultBytes: t.maxResultBytes,
+        meta,
       });
       return {
         result: out.result as UpstreamResult["result"],

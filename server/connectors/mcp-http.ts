@@ -144,10 +144,14 @@ export class McpHttpPool {
       // Only a refusal that happened before the upstream accepted the request is retried.
       (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
       async (client) =>
-        (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
-          timeout,
-          signal: opts.signal,
-        })) as CallToolResult,
+        (await client.callTool(
+          { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
+          CallToolResultSchema,
+          {
+            timeout,
+            signal: opts.signal,
+          },
+        )) as CallToolResult,
       timeout,
     );
     const fullJson = JSON.stringify(result);

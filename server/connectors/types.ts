@@ -36,6 +36,8 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** Overrides the pool's `maxResultBytes` for this call. */
   maxResultBytes?: number;
+  /** The request `_meta` to send upstream (already bounded and stripped of the gateway's keys). */
+  meta?: Record<string, unknown>;
 }
 
 /**

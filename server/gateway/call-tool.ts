@@ -29,6 +29,8 @@ export async function gatewayCallTool(
   gw: GatewayContext,
   input: GatewayCallInput,
   now = new Date(),
+  /** MCP only: the request `_meta` to forward upstream (`forwardedMeta` in mcp-tools.ts). */
+  requestMeta?: Record<string, unknown>,
 ): Promise<GatewayCallOutcome> {
   if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
   const attempt = await recordAttempt(db, {
@@ -77,7 +79,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
-    { claimed: attempt.claimed, snapshot: attempt.snapshot },
+    { claimed: attempt.claimed, snapshot: attempt.snapshot, requestMeta },
   );
   return outcome;
 }

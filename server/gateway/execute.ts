@@ -55,6 +55,8 @@ export async function executeInvocation(
      * its answer in the shape of a tool result, so that it is guarded and bounded the same way.
      */
     operation?: (upstream: UpstreamTarget) => Promise<UpstreamResult>;
+    /** The agent's request `_meta`, forwarded to the upstream (`forwardedMeta`). */
+    requestMeta?: Record<string, unknown>;
   } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
@@ -126,13 +128,19 @@ export async function executeInvocation(
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const up = opts.operation
       ? await opts.operation(upstream)
-      : await callUpstreamTool(upstream, toolName, args, {
-          db,
-          companyId: ex.companyId,
-          agentId: ex.agentId,
-          runId: ex.runId,
-          issueId: ex.issueId,
-        });
+      : await callUpstreamTool(
+          upstream,
+          toolName,
+          args,
+          {
+            db,
+            companyId: ex.companyId,
+            agentId: ex.agentId,
+            runId: ex.runId,
+            issueId: ex.issueId,
+          },
+          opts.requestMeta,
+        );
     const outputProblem = opts.operation
       ? null
       : outputSchemaProblem(opts.snapshot, target.catalogEntryId, up);
