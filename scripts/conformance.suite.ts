@@ -13,25 +13,13 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
-import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
-import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
-import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
-import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
-import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
-import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
-import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import { createTestDatabase } from "@/db/test/database";
 import { startConformanceFixture } from "@/fixtures/mcp/conformance";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "@/server/gateway/node";
 import { setRouteDatabase } from "@/server/http/route";
-import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installMcpApplication } from "@/server/testing/mcp-app";
 
 /**
  * Scenarios that fail through the gateway until the relay work of issue 17 (deliverables 2 and
@@ -100,54 +88,8 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   setGatewayDatabase(database.db);
   const demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100")) as DemoCredentials;
-  const board = { token: demo.boardApiKey };
-  const companyId = demo.companyId;
-  await grantPrivateUpstreams(database.db, [fixture.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    body: { slug: "conformance", name: "Conformance fixture", type: "mcp_http" },
-  });
-  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    body: { applicationId: app.json.id, name: "conformance", transportConfig: { url: fixture.url } },
-  });
-  const params = { companyId, connectionId: conn.json.id };
-  await call(testRoute.POST, "POST", "/", { ...board, params });
-  await call(refreshRoute.POST, "POST", "/", { ...board, params });
-  const entries = (
-    await call<{ entries: { id: string }[] }>(catalogRoute.GET, "GET", "/", { ...board, params })
-  ).json.entries;
   // Allow-all: every entry reviewed, one profile with the whole application, bound company-wide.
-  await call(reviewRoute.POST, "POST", "/", {
-    ...board,
-    params,
-    body: { entries: entries.map((e) => ({ id: e.id, action: "approve" })) },
-  });
-  await call(enableRoute.POST, "POST", "/", { ...board, params });
-  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    body: { name: "Conformance (allow all)" },
-  });
-  const profileParams = { companyId, profileId: profile.json.id };
-  await call(entriesRoute.POST, "POST", "/", {
-    ...board,
-    params: profileParams,
-    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
-  });
-  await call(bindingsRoute.POST, "POST", "/", {
-    ...board,
-    params: profileParams,
-    body: { targetType: "company" },
-  });
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    ...board,
-    params: { agentId: demo.agents[0]!.id },
-    body: {},
-  });
-  const token = run.json.gateway.token;
+  const { token } = await installMcpApplication(database.db, demo, { slug: "conformance", url: fixture.url });
   // The gateway's node listener, with the session token an agent runtime would configure
   // (the suite's client sends no credentials of its own).
   gateway = http.createServer((req, res) => {
