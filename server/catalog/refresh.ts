@@ -2,7 +2,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { compileInputSchema } from "../access/argument-schema";
 import { mutateAccess } from "../access/mutate";
-import type { Risk } from "../access/types";
 import { requireCompany } from "../auth/authorize";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
@@ -13,7 +12,14 @@ import { jsonShapeProblem } from "../contracts/json-shape";
 import { conflict, ServiceError } from "../errors";
 import { logWarn } from "../log";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "./classify";
-import { type CatalogItem, checkOutputSchema, cleanIcons, cleanMeta, normalizeSurface } from "./surface";
+import {
+  type CatalogColumns,
+  type CatalogItem,
+  checkOutputSchema,
+  cleanIcons,
+  cleanMeta,
+  normalizeSurface,
+} from "./surface";
 
 /** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
 export function normalizeTool(t: ToolMetadata) {
@@ -65,23 +71,7 @@ export function normalizeTool(t: ToolMetadata) {
 }
 
 /** The catalog columns an upstream tool describes (written when it appears and when it changes). */
-/** One upstream tool, resource, template or prompt in catalog form. */
-interface UpstreamEntry {
-  name: string;
-  title?: string | null;
-  description?: string | null;
-  inputSchema?: Record<string, unknown> | null;
-  annotations?: Record<string, unknown> | null;
-  outputSchema?: Record<string, unknown> | null;
-  icons: Record<string, unknown>[] | null;
-  meta: Record<string, unknown> | null;
-  schemaHash: string;
-  versionHash: string;
-  risk: Risk;
-  schemaProblem: string | null;
-}
-
-function upstreamColumns(t: UpstreamEntry) {
+function upstreamColumns(t: CatalogColumns) {
   return {
     title: t.title,
     description: t.description,
@@ -140,7 +130,9 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
     throw new ServiceError(classified.code, classified.message, classified.details);
   }
   const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
-  const kinds: [string, Map<string, UpstreamEntry>][] = [["tool", new Map(upstream.map((t) => [t.name, t]))]];
+  const kinds: [string, Map<string, CatalogColumns>][] = [
+    ["tool", new Map(upstream.map((t) => [t.name, t]))],
+  ];
   if (surface)
     for (const kind of ["resource", "resource_template", "prompt"] as const)
       kinds.push([kind, new Map(surface.filter((x) => x.kind === kind).map((x) => [x.name, x]))]);

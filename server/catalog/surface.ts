@@ -13,20 +13,25 @@ import { sanitizeText, toolHashes } from "./classify";
  * covers it and a change goes back to review.
  */
 
-export interface CatalogItem {
-  kind: "resource" | "resource_template" | "prompt";
+/** One upstream tool, resource, template or prompt in the form of its catalog columns. */
+export interface CatalogColumns {
   name: string;
-  title: string | null;
-  description: string | null;
-  inputSchema: Record<string, unknown> | null;
-  annotations: Record<string, unknown> | null;
+  title?: string | null;
+  description?: string | null;
+  inputSchema?: Record<string, unknown> | null;
+  annotations?: Record<string, unknown> | null;
+  outputSchema?: Record<string, unknown> | null;
   icons: Record<string, unknown>[] | null;
   meta: Record<string, unknown> | null;
   schemaHash: string;
   versionHash: string;
-  /** Reads by default (ADR: resources and prompts are read-only views). */
   risk: Risk;
   schemaProblem: string | null;
+}
+
+/** A resource, template or prompt: reads by default (ADR: read-only views). */
+export interface CatalogItem extends CatalogColumns {
+  kind: "resource" | "resource_template" | "prompt";
 }
 
 /** At most 8 icons, https sources only, with their documented fields. */

@@ -254,6 +254,8 @@ export async function callUpstreamTool(
   name: string,
   args: Record<string, unknown>,
   self: SelfToolContext | null,
+  /** The agent's request `_meta` for remote MCP upstreams (bounded, without the gateway's keys). */
+  meta?: Record<string, unknown>,
   live: { signal?: AbortSignal; hooks?: UpstreamCallHooks } = {},
 ): Promise<UpstreamResult> {
   live.signal?.throwIfAborted();
@@ -263,6 +265,7 @@ export async function callUpstreamTool(
       const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
         timeoutMs: t.timeoutMs,
         maxResultBytes: t.maxResultBytes,
+        meta,
         signal: live.signal,
         hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
       });

@@ -134,11 +134,11 @@ export class McpHttpPool {
         if (own && hooks?.logLevel && client.getServerCapabilities()?.logging)
           await client.setLoggingLevel(hooks.logLevel as "info", { timeout }).catch(() => {});
         if (own) entry.hooks = hooks;
-        return (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
-          timeout,
-          signal: opts.signal,
-          ...progressOptions(hooks),
-        })) as CallToolResult;
+        return (await client.callTool(
+          { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
+          CallToolResultSchema,
+          { timeout, signal: opts.signal, ...progressOptions(hooks) },
+        )) as CallToolResult;
       },
       timeout,
       own,

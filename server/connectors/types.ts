@@ -68,6 +68,8 @@ export interface McpCallOptions {
   maxResultBytes?: number;
   /** Progress, logging and server-to-client requests of this call. */
   hooks?: UpstreamCallHooks;
+  /** The request `_meta` to send upstream (already bounded and stripped of the gateway's keys). */
+  meta?: Record<string, unknown>;
 }
 
 /**

@@ -30,6 +30,8 @@ export async function gatewayCallTool(
   gw: GatewayContext,
   input: GatewayCallInput,
   now = new Date(),
+  /** MCP only: the request `_meta` to forward upstream (`forwardedMeta` in mcp-tools.ts). */
+  requestMeta?: Record<string, unknown>,
   live?: LiveCall,
 ): Promise<GatewayCallOutcome> {
   if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
@@ -79,7 +81,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
-    { claimed: attempt.claimed, snapshot: attempt.snapshot, live },
+    { claimed: attempt.claimed, snapshot: attempt.snapshot, requestMeta, live },
   );
   return outcome;
 }

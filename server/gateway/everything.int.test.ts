@@ -13,14 +13,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
-import { connectUpstream } from "@/server/testing/gateway-upstream";
+import { installMcpApplication } from "@/server/testing/mcp-app";
 import { setGatewayDatabase } from "./http";
 
 /** The fixture port of this work (the brief's 3218); override with EVERYTHING_PORT. */
@@ -54,19 +53,12 @@ beforeAll(async () => {
     });
     everything.once("exit", (code) => reject(new Error(`server-everything exited (${code})`)));
   });
-  const connected = await connectUpstream(database.db, {
-    companyId: demo.companyId,
-    boardToken: demo.boardApiKey,
+  const connected = await installMcpApplication(database.db, demo, {
     slug: "everything",
     url: `http://127.0.0.1:${PORT}/mcp`,
   });
   connectionId = connected.connectionId;
-  const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
-    token: demo.boardApiKey,
-    params: { agentId: demo.agents[0]!.id },
-    body: {},
-  });
-  token = run.json.gateway.token;
+  token = connected.token;
   listener = await startGatewayListener();
   origin = listener.origin;
 }, 90_000);

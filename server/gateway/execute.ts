@@ -58,6 +58,8 @@ export async function executeInvocation(
      * its answer in the shape of a tool result, so that it is guarded and bounded the same way.
      */
     operation?: (upstream: UpstreamTarget) => Promise<UpstreamResult>;
+    /** The agent's request `_meta`, forwarded to the upstream (`forwardedMeta`). */
+    requestMeta?: Record<string, unknown>;
   } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
@@ -135,6 +137,7 @@ export async function executeInvocation(
           toolName,
           args,
           { db, companyId: ex.companyId, agentId: ex.agentId, runId: ex.runId, issueId: ex.issueId },
+          opts.requestMeta,
           live
             ? {
                 signal: live.signal,

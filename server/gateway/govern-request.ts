@@ -2,6 +2,7 @@ import type { UpstreamResult, UpstreamTarget } from "../connectors";
 import { recordAttempt } from "../ledger/record-attempt";
 import { runtimeCapacity } from "../runtime";
 import { execContextOf, executeInvocation } from "./execute";
+import { agentText } from "./mcp-describe";
 import { GatewayRpcError } from "./mcp-errors";
 import type { McpMethodContext } from "./mcp-methods";
 import { attemptRefusal, type ToolResult } from "./outcome";
@@ -72,7 +73,14 @@ export function refusalError(r: {
   rpcError?: { code: number; message: string; data?: unknown };
   details?: unknown;
 }): GatewayRpcError {
-  if (r.rpcError) return new GatewayRpcError(r.rpcError.code, r.rpcError.message, r.rpcError.data);
+  // Upstream text the agent reads: through the same guard as descriptions (injection spans,
+  // invisible characters), already scrubbed of the connection's credentials and bounded.
+  if (r.rpcError)
+    return new GatewayRpcError(
+      r.rpcError.code,
+      agentText(r.rpcError.message, 500) ?? "the upstream refused the request",
+      r.rpcError.data,
+    );
   // Invalid prompt arguments are the caller's mistake: -32602 (readable message, issues in data).
   const code = r.code === "arguments_invalid" ? -32602 : -32603;
   return new GatewayRpcError(code, `${r.code}: ${r.message}`, {

@@ -3,6 +3,7 @@ import type { AccessSnapshot, SnapshotCatalogEntry } from "../access/types";
 import { sanitizeText } from "../catalog/classify";
 import { guardText } from "../catalog/content-guard";
 import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
+import { listCursor, pageOf, readCursor } from "./mcp-cursor";
 import type { McpMethodContext } from "./mcp-methods";
 import { type VisibleEntry, visibleEntries } from "./mcp-visible";
 
@@ -39,4 +40,22 @@ export async function visibleOfKind(
     a.slug === b.slug ? (a.entry.name < b.entry.name ? -1 : 1) : a.slug < b.slug ? -1 : 1,
   );
   return { snapshot, entries, hidden };
+}
+
+/**
+ * One page of a list method (`resources/list`, `resources/templates/list`, `prompts/list`): the
+ * visible entries of `kind` in a stable order, from the signed cursor's offset, each described by
+ * `describe`, under `key`, with `nextCursor` while more remain.
+ */
+export async function listPage<T>(
+  ctx: McpMethodContext,
+  params: unknown,
+  list: { list: string; kind: string; key: string },
+  describe: (v: VisibleEntry) => T,
+): Promise<Record<string, unknown>> {
+  const cs = { list: list.list, app: ctx.scope.app ?? "", sessionId: ctx.gw.sessionId };
+  const offset = readCursor(cs, listCursor(params));
+  const { entries } = await visibleOfKind(ctx, list.kind);
+  const { page, nextCursor } = pageOf(cs, entries, offset);
+  return { [list.key]: page.map(describe), ...(nextCursor ? { nextCursor } : {}) };
 }

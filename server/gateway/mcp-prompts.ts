@@ -2,8 +2,7 @@ import { type GetPromptResult, GetPromptResultSchema } from "@modelcontextprotoc
 import type { AccessSnapshot, SnapshotCatalogEntry } from "../access/types";
 import { upstreamRequest } from "../connectors/mcp-surface";
 import { governedRequest } from "./govern-request";
-import { listCursor, pageOf, readCursor } from "./mcp-cursor";
-import { agentText, commonMetadata, visibleOfKind } from "./mcp-describe";
+import { agentText, commonMetadata, listPage, visibleOfKind } from "./mcp-describe";
 import { invalidParams, unknownPrompt } from "./mcp-errors";
 import { type McpMethodContext, type McpMethodTable, paramsObject } from "./mcp-methods";
 
@@ -31,12 +30,8 @@ export function resolvePrompt(
   return { entry, slug, upstream };
 }
 
-async function listPrompts(ctx: McpMethodContext, params: unknown) {
-  const cs = { list: "prompts", app: ctx.scope.app ?? "", sessionId: ctx.gw.sessionId };
-  const offset = readCursor(cs, listCursor(params));
-  const { entries } = await visibleOfKind(ctx, "prompt");
-  const { page, nextCursor } = pageOf(cs, entries, offset);
-  const prompts = page.map(({ entry: e, slug }) => {
+const listPrompts = (ctx: McpMethodContext, params: unknown) =>
+  listPage(ctx, params, { list: "prompts", kind: "prompt", key: "prompts" }, ({ entry: e, slug }) => {
     const description = agentText(e.description, 1000);
     const args = Array.isArray(e.annotations?.arguments)
       ? (e.annotations.arguments as Record<string, unknown>[])
@@ -52,8 +47,6 @@ async function listPrompts(ctx: McpMethodContext, params: unknown) {
       })),
     };
   });
-  return { prompts, ...(nextCursor ? { nextCursor } : {}) };
-}
 
 async function getPrompt(ctx: McpMethodContext, params: unknown): Promise<GetPromptResult> {
   const p = paramsObject(params);

@@ -9,10 +9,10 @@ import { upstreamRequest } from "../connectors/mcp-surface";
 import { isArtifactUri } from "./artifact-link";
 import { readArtifact } from "./artifacts";
 import { governedRequest } from "./govern-request";
-import { listCursor, pageOf, readCursor } from "./mcp-cursor";
-import { agentText, commonMetadata, visibleOfKind } from "./mcp-describe";
+import { agentText, commonMetadata, listPage, visibleOfKind } from "./mcp-describe";
 import { invalidParams, unknownResource } from "./mcp-errors";
 import { type McpMethodContext, type McpMethodTable, paramsObject } from "./mcp-methods";
+import type { VisibleEntry } from "./mcp-visible";
 import type { GatewayScope } from "./path";
 
 /**
@@ -38,46 +38,33 @@ export function parseAgentUri(scope: GatewayScope, uri: string): { slug: string;
   return { slug: rest.slice(0, slash), upstream: rest.slice(slash + 1) };
 }
 
-async function listResources(ctx: McpMethodContext, params: unknown) {
-  const cs = { list: "resources", app: ctx.scope.app ?? "", sessionId: ctx.gw.sessionId };
-  const offset = readCursor(cs, listCursor(params));
-  const { entries } = await visibleOfKind(ctx, "resource");
-  const { page, nextCursor } = pageOf(cs, entries, offset);
-  const resources = page.map(({ entry: e, slug }) => {
-    const a = e.annotations ?? {};
-    const description = agentText(e.description, 1000);
-    return {
-      uri: agentUri(ctx.scope, slug, e.name),
-      name: agentText(a.resourceName, 200) ?? e.name,
-      ...commonMetadata(e),
-      ...(description ? { description } : {}),
-      ...(typeof a.mimeType === "string" ? { mimeType: a.mimeType } : {}),
-      ...(typeof a.size === "number" ? { size: a.size } : {}),
-      ...(a.annotations && typeof a.annotations === "object" ? { annotations: a.annotations } : {}),
-    };
-  });
-  return { resources, ...(nextCursor ? { nextCursor } : {}) };
+/** What a resource and a template share in a listing (the key differs: `uri`, `uriTemplate`). */
+function resourceFields({ entry: e }: VisibleEntry) {
+  const a = e.annotations ?? {};
+  const description = agentText(e.description, 1000);
+  return {
+    name: agentText(a.resourceName, 200) ?? e.name,
+    ...commonMetadata(e),
+    ...(description ? { description } : {}),
+    ...(typeof a.mimeType === "string" ? { mimeType: a.mimeType } : {}),
+    ...(typeof a.size === "number" ? { size: a.size } : {}),
+    ...(a.annotations && typeof a.annotations === "object" ? { annotations: a.annotations } : {}),
+  };
 }
 
-async function listTemplates(ctx: McpMethodContext, params: unknown) {
-  const cs = { list: "resource_templates", app: ctx.scope.app ?? "", sessionId: ctx.gw.sessionId };
-  const offset = readCursor(cs, listCursor(params));
-  const { entries } = await visibleOfKind(ctx, "resource_template");
-  const { page, nextCursor } = pageOf(cs, entries, offset);
-  const resourceTemplates = page.map(({ entry: e, slug }) => {
-    const a = e.annotations ?? {};
-    const description = agentText(e.description, 1000);
-    return {
-      uriTemplate: agentUri(ctx.scope, slug, e.name),
-      name: agentText(a.resourceName, 200) ?? e.name,
-      ...commonMetadata(e),
-      ...(description ? { description } : {}),
-      ...(typeof a.mimeType === "string" ? { mimeType: a.mimeType } : {}),
-      ...(a.annotations && typeof a.annotations === "object" ? { annotations: a.annotations } : {}),
-    };
-  });
-  return { resourceTemplates, ...(nextCursor ? { nextCursor } : {}) };
-}
+const listResources = (ctx: McpMethodContext, params: unknown) =>
+  listPage(ctx, params, { list: "resources", kind: "resource", key: "resources" }, (v) => ({
+    uri: agentUri(ctx.scope, v.slug, v.entry.name),
+    ...resourceFields(v),
+  }));
+
+const listTemplates = (ctx: McpMethodContext, params: unknown) =>
+  listPage(
+    ctx,
+    params,
+    { list: "resource_templates", kind: "resource_template", key: "resourceTemplates" },
+    (v) => ({ uriTemplate: agentUri(ctx.scope, v.slug, v.entry.name), ...resourceFields(v) }),
+  );
 
 const templates = new Map<string, UriTemplate | null>();
 function templateMatches(template: string, uri: string): boolean {

@@ -6,23 +6,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applications/route";
-import * as refreshRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/refresh/route";
-import * as reviewRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/review/route";
-import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/route";
-import * as enableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/enable/route";
-import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
-import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
-import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
-import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import { toolCallEvents, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { startEverything } from "@/server/testing/everything";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { installMcpApplication } from "@/server/testing/mcp-app";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcp } from "./mcp";
@@ -36,8 +26,6 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
 let everything: Awaited<ReturnType<typeof startEverything>>;
 let gateway: Awaited<ReturnType<typeof serveRoutes>>;
-let companyId: string;
-let connectionId: string;
 let token: string;
 let sessionId: string;
 const board = () => ({ token: demo.boardApiKey });
@@ -71,81 +59,22 @@ beforeAll(async () => {
   setRouteDatabase(database.db);
   setGatewayDatabase(database.db);
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  companyId = demo.companyId;
   everything = await startEverything();
-  await grantPrivateUpstreams(database.db, [everything.url]);
-  const app = await call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { slug: "everything", name: "Everything", type: "mcp_http" },
+  const installed = await installMcpApplication(database.db, demo, {
+    slug: "everything",
+    url: everything.url,
+    exclude: (entries) =>
+      [
+        ["resource", HIDDEN_RESOURCE],
+        ["prompt", HIDDEN_PROMPT],
+      ].map(([kind, name]) => {
+        const e = entries.find((x) => x.kind === kind && x.name === name);
+        if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
+        return e;
+      }),
   });
-  const conn = await call<{ id: string }>(connectionsRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { applicationId: app.json.id, name: "everything", transportConfig: { url: everything.url } },
-  });
-  connectionId = conn.json.id;
-  const params = { companyId, connectionId };
-  expect(
-    (await call<{ health: string }>(testRoute.POST, "POST", "/", { ...board(), params })).json.health,
-  ).toBe("ok");
-  const refreshed = await call(refreshRoute.POST, "POST", "/", { ...board(), params });
-  expect(refreshed.status, JSON.stringify(refreshed.json).slice(0, 400)).toBe(200);
-  const entries = (
-    await call<{ entries: { id: string; kind: string; name: string; schemaProblem: string | null }[] }>(
-      catalogRoute.GET,
-      "GET",
-      "/",
-      { ...board(), params },
-    )
-  ).json.entries;
-  await call(reviewRoute.POST, "POST", "/", {
-    ...board(),
-    params,
-    body: { entries: entries.filter((e) => !e.schemaProblem).map((e) => ({ id: e.id, action: "approve" })) },
-  });
-  expect((await call(enableRoute.POST, "POST", "/", { ...board(), params })).status).toBe(200);
-  const profile = await call<{ id: string }>(profilesRoute.POST, "POST", "/", {
-    ...board(),
-    params: { companyId },
-    body: { name: "Everything but two" },
-  });
-  const profileParams = { companyId, profileId: profile.json.id };
-  await call(entriesRoute.POST, "POST", "/", {
-    ...board(),
-    params: profileParams,
-    body: { mode: "include", selector: { type: "application", applicationId: app.json.id } },
-  });
-  for (const [kind, name] of [
-    ["resource", HIDDEN_RESOURCE],
-    ["prompt", HIDDEN_PROMPT],
-  ]) {
-    const e = entries.find((x) => x.kind === kind && x.name === name);
-    expect(e, `${kind} ${name} in the catalog`).toBeDefined();
-    const excluded = await call(entriesRoute.POST, "POST", "/", {
-      ...board(),
-      params: profileParams,
-      body: { mode: "exclude", selector: { type: "catalog_entry", catalogEntryId: e!.id } },
-    });
-    expect(excluded.status, JSON.stringify(excluded.json)).toBe(201);
-  }
-  await call(bindingsRoute.POST, "POST", "/", {
-    ...board(),
-    params: profileParams,
-    body: { targetType: "company" },
-  });
-  const run = await call<{ gateway: { token: string; sessionId: string } }>(
-    agentRunsRoute.POST,
-    "POST",
-    "/",
-    {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    },
-  );
-  token = run.json.gateway.token;
-  sessionId = run.json.gateway.sessionId;
+  token = installed.token;
+  sessionId = installed.sessionId;
   gateway = await serveRoutes({
     "/api/tool-gateway/mcp": handleGatewayMcp,
     "/api/tool-gateway/mcp/apps/everything": handleGatewayMcp,

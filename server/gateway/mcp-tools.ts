@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { cleanMeta } from "../catalog/surface";
 import { gatewayCallTool } from "./call-tool";
 import { refusalError } from "./govern-request";
 import { gatewayListToolsJson } from "./list-tools";
@@ -10,6 +11,16 @@ import { mcpToolResult } from "./outcome";
 /** The qualified catalog name a tool name of this endpoint means (`<slug>__<tool>`). */
 export function qualifiedToolName(ctx: McpMethodContext, name: string): string {
   return ctx.scope.app === null ? name : `${ctx.scope.app}__${name}`;
+}
+
+/**
+ * The request `_meta` forwarded to the upstream: at most 4 KiB, without the keys the gateway
+ * owns (`idempotencyKey`, `approvedActionRequestId`, `io.paperclip/…`) or `progressToken`
+ * (progress is not relayed yet: an upstream must not report to a token nobody listens on).
+ */
+export function forwardedMeta(meta: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { idempotencyKey: _i, approvedActionRequestId: _a, progressToken: _p, ...rest } = meta;
+  return cleanMeta(rest) ?? undefined;
 }
 
 async function listTools(ctx: McpMethodContext, params: unknown): Promise<RawJson> {
@@ -40,6 +51,7 @@ async function callTool(ctx: McpMethodContext, params: unknown): Promise<CallToo
         typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
     },
     new Date(),
+    forwardedMeta(meta),
     ctx.live,
   );
   // Unknown and hidden tools: one protocol error (the refusal is on the ledger and audit trail).

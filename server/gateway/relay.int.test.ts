@@ -38,7 +38,7 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
-import { connectUpstream } from "@/server/testing/gateway-upstream";
+import { installMcpApplication } from "@/server/testing/mcp-app";
 import { setGatewayDatabase } from "./http";
 
 const PATH = "/api/tool-gateway/mcp";
@@ -65,12 +65,7 @@ beforeAll(async () => {
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   const companyId = demo.companyId;
   upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
-  const connected = await connectUpstream(database.db, {
-    companyId,
-    boardToken: demo.boardApiKey,
-    slug: "relay",
-    url: upstream.url,
-  });
+  const connected = await installMcpApplication(database.db, demo, { slug: "relay", url: upstream.url });
   connectionId = connected.connectionId;
   profileId = connected.profileId;
   const conn = await call<{ allowElicitation: boolean }>(connectionRoute.GET, "GET", "/", {
@@ -79,18 +74,8 @@ beforeAll(async () => {
   });
   // The policy is off by default.
   expect(conn.json.allowElicitation).toBe(false);
-  const run = await call<{ gateway: { token: string; sessionId: string } }>(
-    agentRunsRoute.POST,
-    "POST",
-    "/",
-    {
-      ...board(),
-      params: { agentId: demo.agents[0]!.id },
-      body: {},
-    },
-  );
-  token = run.json.gateway.token;
-  sessionId = run.json.gateway.sessionId;
+  token = connected.token;
+  sessionId = connected.sessionId;
 
   listener = await startGatewayListener();
   originA = listener.origin;
