@@ -49,6 +49,17 @@ export function remoteSessionObserver(db: Db, companyId: string): RemoteSessionO
   return {
     opened(info) {
       lastTouch = Date.now();
+      // History is kept for a week: closed rows older than that go when a session opens.
+      void db
+        .delete(toolRemoteSessions)
+        .where(
+          and(
+            eq(toolRemoteSessions.companyId, companyId),
+            eq(toolRemoteSessions.state, "closed"),
+            sql`${toolRemoteSessions.closedAt} < now() - interval '7 days'`,
+          ),
+        )
+        .catch(warn);
       row = db
         .insert(toolRemoteSessions)
         .values({ companyId, replica: REPLICA, lastUsedAt: sql`now()`, ...info })

@@ -50,6 +50,15 @@ export async function relayRequest(
     wake();
   });
   try {
+    // Requests a crashed replica left behind expire; the session's are removed here.
+    await db
+      .delete(toolGatewayRelayRequests)
+      .where(
+        and(
+          eq(toolGatewayRelayRequests.sessionId, owner.sessionId),
+          sql`${toolGatewayRelayRequests.expiresAt} < now()`,
+        ),
+      );
     const [row] = await db
       .insert(toolGatewayRelayRequests)
       .values({
