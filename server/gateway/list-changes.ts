@@ -73,6 +73,7 @@ async function sessionStillValid(ctx: McpMethodContext): Promise<boolean> {
 export async function openChangeStream(
   ctx: McpMethodContext,
   headers: Record<string, string>,
+  disconnected?: AbortSignal,
 ): Promise<StreamedResponse> {
   const encoder = new TextEncoder();
   let sink: ReadableStreamDefaultController<Uint8Array> | null = null;
@@ -121,6 +122,7 @@ export async function openChangeStream(
     },
   });
   unsubscribe = await subscribe(ctx.db, accessChangedKey(ctx.gw.companyId), check);
+  disconnected?.addEventListener("abort", close, { once: true });
   keepalive = setInterval(() => {
     write(": keep-alive\n\n");
     void sessionStillValid(ctx).then(

@@ -34,6 +34,8 @@ export interface GatewayMcpRequest extends GatewayRequestHead {
   body: string;
   /** The same request as a Web `Request`, for the SDK transport (built only when needed). */
   toRequest: () => Request;
+  /** Aborted when the client goes away (the Next.js adapter: a streamed answer is then cancelled). */
+  signal?: AbortSignal;
 }
 
 export interface GatewayMcpResponse {
@@ -132,6 +134,7 @@ async function fastPath(
         return rpcErrorBody(err);
       },
       BASE_HEADERS,
+      req.signal,
     );
   }
   try {
@@ -184,7 +187,7 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
       const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
       await sessionCapabilities(ctx); // a per-application path of an unknown application is 404
-      return await openChangeStream(ctx, BASE_HEADERS);
+      return await openChangeStream(ctx, BASE_HEADERS, req.signal);
     }
     if (req.method !== "POST") {
       return jsonError(
@@ -297,6 +300,7 @@ export async function handleGatewayMcp(request: Request): Promise<Response> {
           body,
           toRequest: () =>
             new Request(request.url, { method: request.method, headers: request.headers, body }),
+          signal: request.signal,
         });
   const out =
     typeof res.body === "string" || res.body === null || res.body instanceof ReadableStream

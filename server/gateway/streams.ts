@@ -52,8 +52,13 @@ export function streamToolCall(
   call: (live: LiveCall) => Promise<unknown>,
   errorBody: (err: unknown) => Promise<Record<string, unknown>>,
   headers: Record<string, string>,
+  /** The client's connection (when the HTTP server reports it other than by cancelling the body). */
+  disconnected?: AbortSignal,
 ): StreamedResponse {
   const controller = new AbortController();
+  disconnected?.addEventListener("abort", () => controller.abort(new CallCancelled("disconnect")), {
+    once: true,
+  });
   const encoder = new TextEncoder();
   let sink: ReadableStreamDefaultController<Uint8Array> | null = null;
   let closed = false;
