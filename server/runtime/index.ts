@@ -5,13 +5,8 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
-import {
-  type Deferred,
-  isDeferred,
-  runtimeSupervisor,
-  type StdioCallOptions,
-  type StdioTarget,
-} from "./supervisor";
+import type { StdioCallOptions } from "./call-options";
+import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
 export {

@@ -23,11 +23,11 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import os from "node:os";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { type CallToolResult, CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db, Tx } from "@/db/client";
 import { ServiceError } from "../errors";
 import { logInfo, logWarn } from "../log";
+import type { StdioCallOptions } from "./call-options";
 import { admissionVictims } from "./capacity";
 import { resolveLaunch } from "./catalog";
 import { type RuntimeConfig, runtimeConfigFromEnv } from "./config";
@@ -49,15 +49,6 @@ export { type Deferred, isDeferred, Slot } from "./slot";
 const LAST_USED_WRITE_INTERVAL_MS = 5_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Options of one stdio tool call. */
-export interface StdioCallOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  onSlot?: (slotId: string | null) => void;
-  /** More SDK request options (progress: `onprogress`, `resetTimeoutOnProgress`, `maxTotalTimeout`). */
-  requestOptions?: Omit<RequestOptions, "timeout" | "signal">;
-}
 
 export class RuntimeSupervisor {
   config: RuntimeConfig;
