@@ -38,6 +38,20 @@ export default defineConfig({
           env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },
         },
       },
+      {
+        // `npm run conformance` (scripts/conformance.ts): the official MCP server suite against
+        // our fixture, directly and through the gateway, on a database of its own.
+        resolve: { alias },
+        test: {
+          name: "conformance",
+          include: ["scripts/**/*.suite.ts"],
+          environment: "node",
+          globalSetup: ["db/test/global-setup.ts"],
+          testTimeout: 600_000,
+          hookTimeout: 120_000,
+          env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },
+        },
+      },
     ],
   },
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every check, in the order a failure is cheapest to find.
-#   typecheck → lint + format + layers (scripts/check-layers.ts) → unit → integration (real PostgreSQL) → Storybook build →
-#   production build → fault suite, quick mode (two servers on an embedded PostgreSQL: kill -9, an 8 s outage) →
+#   typecheck → lint + format + layers (scripts/check-layers.ts) → unit → integration (real PostgreSQL) →
+#   MCP conformance (scripts/conformance.ts) → Storybook build → production build →
+#   fault suite, quick mode (two servers on an embedded PostgreSQL: kill -9, an 8 s outage) →
 #   Playwright e2e (npm start on the embedded database, Chromium).
 # Integration tests use DATABASE_URL when set, otherwise an embedded PostgreSQL.
 set -euo pipefail
@@ -21,6 +22,9 @@ npx vitest run --project unit
 
 step "integration tests (${DATABASE_URL:+DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL})"
 npx vitest run --project integration
+
+step "MCP conformance suite (fixture directly and through the gateway; bounded to 10 min)"
+timeout 600 npx tsx scripts/conformance.ts
 
 step "storybook build"
 npx storybook build --quiet -o .storybook-static

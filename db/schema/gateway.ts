@@ -65,6 +65,10 @@ export const toolGatewaySessions = pgTable(
     createdByActorType: text("created_by_actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
     createdByActorId: text("created_by_actor_id").notNull(),
     lastUsedAt: ts("last_used_at"),
+    /** What the agent's MCP client declared at `initialize` (sampling, elicitation, roots). */
+    mcpClientCapabilities: jsonb("mcp_client_capabilities").$type<Record<string, unknown>>(),
+    /** The level set by the agent's `logging/setLevel` (null: relay nothing below `info`). */
+    mcpLogLevel: text("mcp_log_level"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -77,6 +81,78 @@ export const toolGatewaySessions = pgTable(
     companyFk("tool_gateway_sessions_project_fk", t.companyId, t.projectId, projects),
     companyFk("tool_gateway_sessions_routine_fk", t.companyId, t.routineId, routines),
     oneOf("tool_gateway_sessions_actor_type_ck", t.createdByActorType, ACTOR_TYPES),
+  ],
+);
+
+/**
+ * A request an upstream sent during a call (sampling, elicitation, roots) relayed to the
+ * agent, waiting for its answer. The answer may reach any replica: it is written here and
+ * announced with `NOTIFY`, and the replica running the call reads it from this row.
+ */
+export const toolGatewayRelayRequests = pgTable(
+  "tool_gateway_relay_requests",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").notNull(),
+    invocationId: uuid("invocation_id"),
+    /** The JSON-RPC id the gateway gave the request on the agent's stream (unique per session). */
+    relayId: text("relay_id").notNull(),
+    method: text("method").notNull(),
+    status: text("status").notNull().default("pending"),
+    /** The agent's JSON-RPC answer (`result` or `error`), bounded. */
+    response: jsonb("response").$type<Record<string, unknown>>(),
+    expiresAt: ts("expires_at").notNull(),
+    answeredAt: ts("answered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("tool_gateway_relay_requests_relay_uq").on(t.sessionId, t.relayId),
+    index("tool_gateway_relay_requests_expiry_idx").on(t.expiresAt),
+    companyFk(
+      "tool_gateway_relay_requests_session_fk",
+      t.companyId,
+      t.sessionId,
+      toolGatewaySessions,
+      "cascade",
+    ),
+    oneOf("tool_gateway_relay_requests_status_ck", t.status, ["pending", "answered", "cancelled"]),
+  ],
+);
+
+/**
+ * The remote (HTTP) MCP sessions of the connector pool, per replica: what the Runtime page
+ * shows beside the stdio slots. Written by the pool on connect, use (at most every 30 s),
+ * error and close (`server/connectors/remote-sessions.ts`); a call's own short-lived sessions
+ * (relayed calls) are not recorded.
+ */
+export const toolRemoteSessions = pgTable(
+  "tool_remote_sessions",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id").notNull(),
+    /** `calls` (the shared client) or `discovery` (catalog listing). */
+    purpose: text("purpose").notNull(),
+    /** The server process holding the session (`host/pid`). */
+    replica: text("replica").notNull(),
+    /** scheme://host:port only. */
+    origin: text("origin").notNull(),
+    transport: text("transport").notNull(),
+    state: text("state").notNull().default("ready"),
+    errors: integer("errors").notNull().default(0),
+    /** Scrubbed of header values, bounded. */
+    lastError: text("last_error"),
+    reconnects: integer("reconnects").notNull().default(0),
+    closeReason: text("close_reason"),
+    openedAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    closedAt: ts("closed_at"),
+  },
+  (t) => [
+    index("tool_remote_sessions_company_idx").on(t.companyId, t.state, t.openedAt),
+    companyFk("tool_remote_sessions_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
+    oneOf("tool_remote_sessions_state_ck", t.state, ["ready", "closed"]),
   ],
 );
 

@@ -177,6 +177,10 @@ export const toolConnections = pgTable(
     trustedLocal: boolean("trusted_local").notNull().default(false),
     /** Read-only tools found on refresh may become active without review. */
     autoApproveReadTools: boolean("auto_approve_read_tools").notNull().default(false),
+    /** The upstream may ask the agent's model to sample (spends the agent's model): off by default. */
+    allowSampling: boolean("allow_sampling").notNull().default(false),
+    /** The upstream may ask the agent (and its person) for input: off by default. */
+    allowElicitation: boolean("allow_elicitation").notNull().default(false),
     healthStatus: text("health_status")
       .$type<(typeof CONNECTION_HEALTH)[number]>()
       .notNull()
@@ -213,6 +217,11 @@ export const toolCatalogEntries = pgTable(
     description: text("description"),
     inputSchema: jsonb("input_schema").$type<Record<string, unknown>>(),
     annotations: jsonb("annotations").$type<Record<string, unknown>>(),
+    /** A tool's `outputSchema` (checked to compile at refresh; results are validated against it). */
+    outputSchema: jsonb("output_schema").$type<Record<string, unknown>>(),
+    /** The upstream's `icons` (https sources only) and bounded `_meta`, as served to agents. */
+    icons: jsonb("icons").$type<Record<string, unknown>[]>(),
+    meta: jsonb("meta").$type<Record<string, unknown>>(),
     /** SHA-256 of the canonical input schema. */
     schemaHash: text("schema_hash").notNull(),
     /** SHA-256 of canonical {name, title, description, inputSchema, annotations}. */

@@ -391,7 +391,9 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     if (argumentsSize(args) > MAX_ARGUMENT_BYTES) {
       return deny(d, "arguments_invalid", `arguments exceed ${MAX_ARGUMENT_BYTES} bytes`, true);
     }
-    const check = checkArguments(t.entry.schemaHash, t.entry.inputSchema, args);
+    const check = request.schemaless
+      ? ({ ok: true } as const)
+      : checkArguments(t.entry.schemaHash, t.entry.inputSchema, args);
     if (!check.ok) {
       d.trustRuleId = null;
       if (check.kind === "schema_unusable") {

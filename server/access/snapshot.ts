@@ -17,7 +17,8 @@ import { processSingleton } from "../config/process-singleton";
 import { databaseBreaker } from "../database/breaker";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
-import type { AccessSnapshot, ProfileSelector, SnapshotProfile } from "./types";
+import { accessChangedKey, GATEWAY_CHANNEL } from "./changes";
+import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
 
 /**
  * Bumps the company's access version in the caller's transaction. Every change to profiles,
@@ -31,6 +32,8 @@ export async function bumpAccessVersion(tx: Tx, companyId: string): Promise<numb
     .set({ accessVersion: sql`${companies.accessVersion} + 1` })
     .where(eq(companies.id, companyId))
     .returning({ v: companies.accessVersion });
+  // Delivered at commit to every replica's listeners (list_changed streams, changes.ts).
+  await tx.execute(sql`select pg_notify(${GATEWAY_CHANNEL}, ${accessChangedKey(companyId)})`);
   return row?.v ?? 0;
 }
 
@@ -157,6 +160,9 @@ export async function loadAccessSnapshot(
         title: toolCatalogEntries.title,
         inputSchema: toolCatalogEntries.inputSchema,
         annotations: toolCatalogEntries.annotations,
+        outputSchema: toolCatalogEntries.outputSchema,
+        icons: toolCatalogEntries.icons,
+        meta: toolCatalogEntries.meta,
       })
       .from(toolCatalogEntries)
       .where(eq(toolCatalogEntries.companyId, companyId)),
@@ -217,6 +223,9 @@ export async function loadAccessSnapshot(
       title: e.title,
       inputSchema: e.inputSchema,
       annotations: e.annotations,
+      ...(e.outputSchema ? { outputSchema: e.outputSchema } : {}),
+      ...(e.icons ? { icons: e.icons } : {}),
+      ...(e.meta ? { meta: e.meta } : {}),
     })),
     profiles: [...profileMap.values()],
     bindings: bindings.map((b) => ({

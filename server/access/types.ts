@@ -40,6 +40,10 @@ export interface SnapshotCatalogEntry {
   title?: string | null;
   inputSchema?: Record<string, unknown> | null;
   annotations?: Record<string, unknown> | null;
+  /** MCP metadata served to agents (not used by decisions): a tool's output schema, icons, `_meta`. */
+  outputSchema?: Record<string, unknown> | null;
+  icons?: Record<string, unknown>[] | null;
+  meta?: Record<string, unknown> | null;
 }
 
 /** What a profile entry selects: the API's contract (server/contracts/api/profiles.ts). */
@@ -135,6 +139,11 @@ export interface AccessRequest {
   target: AccessTarget;
   /** Canonical JSON arguments of the call (ignored for `list`). */
   arguments?: unknown;
+  /**
+   * The request carries no call arguments, so the entry's input schema does not apply
+   * (`completion/complete` on a prompt: it asks about one argument, it runs nothing).
+   */
+  schemaless?: boolean;
   /** Keyed by policy id. Missing → the bucket is full. */
   rateLimits?: Record<string, RateLimitInput>;
   /** For stdio tools: can a runtime slot be had now? Missing → available. */

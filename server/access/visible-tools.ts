@@ -6,7 +6,13 @@ import type { AccessContext, AccessSnapshot } from "./types";
  * engine gives — computed by the same `decide` the gateway uses, so this page cannot disagree
  * with what the agent sees.
  */
-export function visibleTools(snapshot: AccessSnapshot, context: AccessContext, now: Date) {
+export function visibleTools(
+  snapshot: AccessSnapshot,
+  context: AccessContext,
+  now: Date,
+  /** The catalog kind listed (`tools/list`: tool; `resources/list`: resource…). */
+  kind = "tool",
+) {
   const out: {
     catalogEntryId: string;
     toolName: string;
@@ -16,7 +22,7 @@ export function visibleTools(snapshot: AccessSnapshot, context: AccessContext, n
   }[] = [];
   let hidden = 0;
   for (const entry of snapshot.catalog) {
-    if ((entry.kind ?? "tool") !== "tool") continue;
+    if ((entry.kind ?? "tool") !== kind) continue;
     const d = decide(snapshot, {
       purpose: "list",
       context,

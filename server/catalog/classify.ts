@@ -15,6 +15,10 @@ export interface ToolMetadata {
   description?: string | null;
   inputSchema?: Record<string, unknown> | null;
   annotations?: Record<string, unknown> | null;
+  /** MCP metadata beside the reviewable fields (tools: `outputSchema`, `icons`, `_meta`). */
+  outputSchema?: unknown;
+  icons?: unknown;
+  meta?: unknown;
 }
 
 /**

@@ -6,12 +6,22 @@ import { mutateAccess } from "../access/mutate";
 import { requireCompany } from "../auth/authorize";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
+import { listUpstreamSurface } from "../connectors/mcp-surface";
 import { classifyUpstreamError } from "../connectors/test-errors";
 import type { ServiceContext } from "../context";
 import { jsonShapeProblem } from "../contracts/json-shape";
+import type { CATALOG_KINDS } from "../contracts/values";
 import { conflict, ServiceError } from "../errors";
 import { logWarn } from "../log";
 import { classifyRisk, sanitizeText, type ToolMetadata, toolHashes } from "./classify";
+import {
+  type CatalogColumns,
+  type CatalogItem,
+  checkOutputSchema,
+  cleanIcons,
+  cleanMeta,
+  normalizeSurface,
+} from "./surface";
 
 /** Upstream tool metadata → the catalog form, with untrusted text sanitised and bounded. */
 export function normalizeTool(t: ToolMetadata) {
@@ -27,7 +37,8 @@ export function normalizeTool(t: ToolMetadata) {
   // Upstream metadata is bounded before anything recursive (hashing, storage) touches it.
   if (annotations && jsonShapeProblem(annotations, { maxDepth: 8, maxBytes: 16 * 1024 })) annotations = null;
   const compiled = compileInputSchema(inputSchema);
-  const schemaProblem = compiled.ok ? null : compiled.problem;
+  const output = checkOutputSchema(t.outputSchema);
+  const schemaProblem = compiled.ok ? output.problem : compiled.problem;
   if (schemaProblem) {
     // A stand-in that refuses every call; the tool stays quarantined with the reason.
     inputSchema = { type: "object", not: {}, "x-paperclip-schema-problem": schemaProblem };
@@ -39,16 +50,38 @@ export function normalizeTool(t: ToolMetadata) {
     inputSchema,
     annotations,
   };
-  return { ...clean, ...toolHashes(clean), risk: classifyRisk(clean), schemaProblem };
+  const icons = cleanIcons(t.icons);
+  const meta = cleanMeta(t.meta);
+  // The MCP metadata is reviewable too, hashed with the annotations only when present (so the
+  // version hash of a tool without any is what it always was).
+  const extras = {
+    ...(output.schema ? { outputSchema: output.schema } : {}),
+    ...(icons ? { icons } : {}),
+    ...(meta ? { meta } : {}),
+  };
+  const hashed =
+    Object.keys(extras).length > 0 ? { ...clean, annotations: { ...(annotations ?? {}), ...extras } } : clean;
+  return {
+    ...clean,
+    outputSchema: output.schema,
+    icons,
+    meta,
+    ...toolHashes(hashed),
+    risk: classifyRisk(clean),
+    schemaProblem,
+  };
 }
 
 /** The catalog columns an upstream tool describes (written when it appears and when it changes). */
-function upstreamColumns(t: ReturnType<typeof normalizeTool>) {
+function upstreamColumns(t: CatalogColumns) {
   return {
     title: t.title,
     description: t.description,
     inputSchema: t.inputSchema,
     annotations: t.annotations,
+    outputSchema: t.outputSchema ?? null,
+    icons: t.icons,
+    meta: t.meta,
     schemaHash: t.schemaHash,
     versionHash: t.versionHash,
     risk: t.risk,
@@ -68,6 +101,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
   const { connection, application } = await loadConnection(ctx.db, companyId, connectionId);
   if (connection.status === "archived") throw conflict("connection_archived", "the connection is archived");
   let listed: ToolMetadata[];
+  let surface: CatalogItem[] | null = null;
   try {
     const target = await upstreamTargetFor(ctx.db, {
       companyId,
@@ -77,6 +111,15 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
       actor: ctx.actor,
     });
     listed = await listUpstreamTools(target, { fresh: true });
+    // Resources, templates and prompts: a failure there leaves their entries as they were.
+    surface = await listUpstreamSurface(target).then(normalizeSurface, (err: unknown) => {
+      logWarn("tool_connection.surface_refresh_failed", {
+        companyId,
+        connectionId,
+        message: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    });
   } catch (err) {
     // As for the connection test: a classified code and our sentence, never upstream text.
     const classified = classifyUpstreamError(err);
@@ -89,7 +132,12 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
     throw new ServiceError(classified.code, classified.message, classified.details);
   }
   const upstream = listed.map(normalizeTool).filter((t) => /^[A-Za-z0-9_.-]{1,128}$/.test(t.name));
-  const seen = new Map(upstream.map((t) => [t.name, t]));
+  const kinds: [(typeof CATALOG_KINDS)[number], Map<string, CatalogColumns>][] = [
+    ["tool", new Map(upstream.map((t) => [t.name, t]))],
+  ];
+  if (surface)
+    for (const kind of ["resource", "resource_template", "prompt"] as const)
+      kinds.push([kind, new Map(surface.filter((x) => x.kind === kind).map((x) => [x.name, x]))]);
   const summary = {
     added: 0,
     changed: 0,
@@ -103,69 +151,71 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
     ctx,
     companyId,
     async (tx) => {
-      const existing = await tx
-        .select()
-        .from(toolCatalogEntries)
-        .where(
-          inCompany(
-            toolCatalogEntries,
-            companyId,
-            eq(toolCatalogEntries.connectionId, connectionId),
-            eq(toolCatalogEntries.kind, "tool"),
-          ),
-        );
-      const byName = new Map(existing.map((e) => [e.name, e]));
       const now = ctx.now();
-      for (const t of seen.values()) {
-        const old = byName.get(t.name);
-        if (t.schemaProblem) summary.unusableSchemas.push({ name: t.name, problem: t.schemaProblem });
-        if (!old) {
-          const status =
-            t.risk === "read" && connection.autoApproveReadTools && !t.schemaProblem
-              ? "active"
-              : "quarantined";
-          if (status === "quarantined") summary.quarantined++;
-          summary.added++;
-          await tx.insert(toolCatalogEntries).values({
-            companyId,
-            connectionId,
-            kind: "tool",
-            name: t.name,
-            ...upstreamColumns(t),
-            status,
-            reviewedVersion: status === "active" ? { ...t } : null,
-            firstSeenAt: now,
-            lastSeenAt: now,
-          });
-        } else if (old.versionHash !== t.versionHash || old.status === "removed") {
-          summary.changed++;
-          summary.quarantined++;
-          // INVARIANT: a changed tool is quarantined; trust rules pinned to the old schema hash
-          // stop matching because the entry's schema hash changes with it.
-          await tx
-            .update(toolCatalogEntries)
-            .set({
+      for (const [kind, seen] of kinds) {
+        const existing = await tx
+          .select()
+          .from(toolCatalogEntries)
+          .where(
+            inCompany(
+              toolCatalogEntries,
+              companyId,
+              eq(toolCatalogEntries.connectionId, connectionId),
+              eq(toolCatalogEntries.kind, kind),
+            ),
+          );
+        const byName = new Map(existing.map((e) => [e.name, e]));
+        for (const t of seen.values()) {
+          const old = byName.get(t.name);
+          if (t.schemaProblem) summary.unusableSchemas.push({ name: t.name, problem: t.schemaProblem });
+          if (!old) {
+            const status =
+              t.risk === "read" && connection.autoApproveReadTools && !t.schemaProblem
+                ? "active"
+                : "quarantined";
+            if (status === "quarantined") summary.quarantined++;
+            summary.added++;
+            await tx.insert(toolCatalogEntries).values({
+              companyId,
+              connectionId,
+              kind,
+              name: t.name,
               ...upstreamColumns(t),
-              status: old.status === "disabled" ? "disabled" : "quarantined",
+              status,
+              reviewedVersion: status === "active" ? { ...t } : null,
+              firstSeenAt: now,
               lastSeenAt: now,
-              updatedAt: now,
-            })
-            .where(eq(toolCatalogEntries.id, old.id));
-        } else {
-          summary.unchanged++;
+            });
+          } else if (old.versionHash !== t.versionHash || old.status === "removed") {
+            summary.changed++;
+            summary.quarantined++;
+            // INVARIANT: a changed tool is quarantined; trust rules pinned to the old schema hash
+            // stop matching because the entry's schema hash changes with it.
+            await tx
+              .update(toolCatalogEntries)
+              .set({
+                ...upstreamColumns(t),
+                status: old.status === "disabled" ? "disabled" : "quarantined",
+                lastSeenAt: now,
+                updatedAt: now,
+              })
+              .where(eq(toolCatalogEntries.id, old.id));
+          } else {
+            summary.unchanged++;
+            await tx
+              .update(toolCatalogEntries)
+              .set({ lastSeenAt: now })
+              .where(eq(toolCatalogEntries.id, old.id));
+          }
+        }
+        const gone = existing.filter((e) => !seen.has(e.name) && e.status !== "removed").map((e) => e.id);
+        if (gone.length > 0) {
+          summary.removed += gone.length;
           await tx
             .update(toolCatalogEntries)
-            .set({ lastSeenAt: now })
-            .where(eq(toolCatalogEntries.id, old.id));
+            .set({ status: "removed", updatedAt: now })
+            .where(inArray(toolCatalogEntries.id, gone));
         }
-      }
-      const gone = existing.filter((e) => !seen.has(e.name) && e.status !== "removed").map((e) => e.id);
-      if (gone.length > 0) {
-        summary.removed = gone.length;
-        await tx
-          .update(toolCatalogEntries)
-          .set({ status: "removed", updatedAt: now })
-          .where(inArray(toolCatalogEntries.id, gone));
       }
       await tx
         .update(toolConnections)

@@ -13,6 +13,9 @@ import { resolveConnectionSecrets } from "../secrets/resolve";
 import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin, selfTools } from "./plugins";
+import { remoteSessionObserver } from "./remote-sessions";
+import type { UpstreamCallHooks } from "./types";
+import { progressOptions } from "./upstream-session";
 
 type ApplicationRow = typeof toolApplications.$inferSelect;
 type ConnectionRow = typeof toolConnections.$inferSelect;
@@ -25,18 +28,25 @@ export interface UpstreamTarget {
   url: string | null;
   /** The operator's grants for this URL's origin (loopback/private reachable only through them). */
   privateUpstreams: PrivateUpstreamGrant[];
+  /** Idle timeout of a call (progress resets it). */
   timeoutMs: number;
+  /** The hard maximum of a call however much progress it reports. */
+  maxCallMs: number;
   maxResultBytes: number;
   headers: Record<string, string>;
   pluginId: string | null;
   /** Secret values released for this call: results are scrubbed of them. */
   secretValues: string[];
   credentialScope: string;
+  /** Where the pool records its remote sessions (the Runtime page). */
+  db?: Db;
   /** stdio only: the slot's template, env-var secrets and run (per-run slots). */
   stdio: { target: StdioTarget; db: Db } | null;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** A call reporting progress may outlive its idle timeout, up to this (`maxCallMs`). */
+export const DEFAULT_MAX_CALL_MS = 5 * 60_000;
 export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 
 /** One pool per process (a process singleton, so dev reloads do not duplicate clients). */
@@ -125,11 +135,13 @@ export async function upstreamTargetFor(
       : [];
   return {
     type: application.type,
+    db,
     companyId: opts.companyId,
     connectionId: connection.id,
     url: config.url ?? null,
     privateUpstreams,
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxCallMs: Math.max(config.maxCallMs ?? DEFAULT_MAX_CALL_MS, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxResultBytes: config.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     headers,
     pluginId: config.pluginId ?? null,
@@ -157,6 +169,9 @@ export async function listUpstreamTools(
         description: x.description ?? null,
         inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
         annotations: (x.annotations as Record<string, unknown>) ?? null,
+        outputSchema: x.outputSchema,
+        icons: x.icons,
+        meta: x._meta,
       }));
     }
     case "paperclip_self":
@@ -176,6 +191,9 @@ export async function listUpstreamTools(
         description: x.description ?? null,
         inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
         annotations: (x.annotations as Record<string, unknown>) ?? null,
+        outputSchema: (x as { outputSchema?: unknown }).outputSchema,
+        icons: (x as { icons?: unknown }).icons,
+        meta: (x as { _meta?: unknown })._meta,
       }));
     }
     default:
@@ -183,8 +201,10 @@ export async function listUpstreamTools(
   }
 }
 
-function mcpTarget(t: UpstreamTarget) {
+export function mcpTarget(t: UpstreamTarget) {
+  const db = t.db;
   return {
+    observe: db ? () => remoteSessionObserver(db, t.companyId) : undefined,
     connectionId: t.connectionId,
     url: t.url!,
     headers: t.headers,
@@ -220,13 +240,20 @@ export async function callUpstreamTool(
   name: string,
   args: Record<string, unknown>,
   self: SelfToolContext | null,
+  /** The agent's request `_meta` for remote MCP upstreams (bounded, without the gateway's keys). */
+  meta?: Record<string, unknown>,
+  live: { signal?: AbortSignal; hooks?: UpstreamCallHooks } = {},
 ): Promise<UpstreamResult> {
+  live.signal?.throwIfAborted();
   switch (t.type) {
     case "mcp_http": {
       if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
       const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
         timeoutMs: t.timeoutMs,
         maxResultBytes: t.maxResultBytes,
+        meta,
+        signal: live.signal,
+        hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
       });
       return {
         result: out.result as UpstreamResult["result"],
@@ -246,7 +273,17 @@ export async function callUpstreamTool(
     case "mcp_stdio": {
       if (!t.stdio)
         throw new ServiceError("unsafe_command_template", "the connection has no command template");
-      const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, { timeoutMs: t.timeoutMs });
+      // A slot's client is shared by its calls: progress (by token) and cancellation reach
+      // the call; requests and log messages of a slot are not relayed (upstream-session.ts).
+      const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, {
+        timeoutMs: t.timeoutMs,
+        signal: live.signal,
+        requestOptions: progressOptions(
+          live.hooks
+            ? { onProgress: live.hooks.onProgress, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs }
+            : undefined,
+        ),
+      });
       if (isDeferred(out)) {
         throw new ServiceError(
           "runtime_deferred",

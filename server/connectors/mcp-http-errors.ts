@@ -36,6 +36,17 @@ export function isConnectionFailure(err: unknown): boolean {
 }
 
 /** Maps anything thrown below into a ServiceError whose message carries no secret. */
+/** An upstream error's `data` if it serialises to at most 4 KiB, else nothing. */
+function boundedData(data: unknown): unknown {
+  if (data === undefined) return undefined;
+  try {
+    const json = JSON.stringify(data);
+    return json !== undefined && json.length <= 4096 ? JSON.parse(json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function httpCallError(err: unknown, entry: Entry, timeout: number): ServiceError {
   const clean = (s: string) => scrub(s, entry.secrets);
   const details = { connectionId: entry.connectionId };
@@ -56,6 +67,10 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
     return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), {
       ...details,
       mcpCode: err.code,
+      // The upstream's own JSON-RPC error, for the gateway to pass on: its message without the
+      // SDK's prefix, scrubbed and bounded, and `data` only when small (never our origin).
+      rpcMessage: clean(err.message.replace(/^MCP error -?\d+: /, "")).slice(0, 500),
+      ...(boundedData(err.data) !== undefined ? { rpcData: boundedData(err.data) } : {}),
     });
   }
   if (err instanceof StreamableHTTPError || err instanceof SseError) {

@@ -14,6 +14,8 @@ import { ServiceError } from "../errors";
 import { logInfo } from "../log";
 import type { GuardedFetch } from "../net/guarded-fetch";
 import { timeoutAfter } from "../net/race-abort";
+import type { RemoteSessionObserver } from "./remote-sessions";
+import type { RelayCapabilities, UpstreamCallHooks } from "./types";
 
 export type Transport = StreamableHTTPClientTransport | SSEClientTransport;
 export type TransportKind = "streamable-http" | "sse";
@@ -37,6 +39,11 @@ export interface Entry {
   /** Removed from the pool; closed once no call uses it any more. */
   retired: boolean;
   closed: boolean;
+  /** A call's own session: what it declared upstream, and where the upstream's messages go. */
+  capabilities?: RelayCapabilities;
+  hooks?: UpstreamCallHooks;
+  /** Where the client's life is recorded (remote-sessions.ts). */
+  observer?: RemoteSessionObserver;
 }
 
 /** Output validation is the agent's client's business; compiling upstream-supplied JSON

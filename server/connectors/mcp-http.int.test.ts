@@ -533,7 +533,9 @@ describe("lifecycle", () => {
         const out = await pool.callTool(t, "echo", { text: `sse${i}` });
         expect((out.result.content[0] as { text: string }).text).toBe(`sse${i}`);
       }
-      expect(legacy.state.initializations).toBe(1);
+      await pool.listTools(t);
+      // One for the discovery client (lists), one for the call client: neither re-probes.
+      expect(legacy.state.initializations).toBe(2);
     } finally {
       await pool.closeAll();
       await legacy.close();

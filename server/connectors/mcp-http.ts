@@ -17,6 +17,8 @@
  * Headers and scrubbing: `mcp-http-headers.ts`; transports: `mcp-http-transport.ts`; failures:
  * `mcp-http-errors.ts`. One pool per process (the caller keeps it on `globalThis`). Framework-free.
  */
+
+import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -26,9 +28,11 @@ import {
   McpError,
   type Prompt,
   type Resource,
+  type ResourceTemplate,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { ZodType } from "zod";
 import { ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { assertAllowedUrl, createGuardedFetch, describeOrigin } from "../net/guarded-fetch";
@@ -48,6 +52,7 @@ import {
   type TransportKind,
   timeoutAfter,
 } from "./mcp-http-transport";
+import { truncatedResult } from "./mcp-http-truncate";
 import type {
   CallToolOutcome,
   McpCallOptions,
@@ -55,6 +60,14 @@ import type {
   McpHttpTarget,
   ToolsListChangedListener,
 } from "./types";
+import {
+  attachRelayHandlers,
+  DISCOVERY,
+  declaredCapabilities,
+  needsOwnSession,
+  progressOptions,
+  type SessionKind,
+} from "./upstream-session";
 
 export type { CallToolOutcome, McpCallOptions, McpHttpPoolOptions, McpHttpTarget } from "./types";
 
@@ -66,41 +79,12 @@ export const DEFAULT_TRANSPORT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_LIST_ITEMS = 1_000;
 const MAX_LIST_PAGES = 100;
 
-function utf8Prefix(text: string, maxBytes: number): string {
-  const buf = Buffer.from(text, "utf8");
-  if (buf.length <= maxBytes) return text;
-  return buf
-    .subarray(0, maxBytes)
-    .toString("utf8")
-    .replace(/\uFFFD+$/, "");
-}
-
-/** The stand-in for a result larger than `maxBytes`: a text preview and `_meta.truncated`. */
-function truncatedResult(result: CallToolResult, originalBytes: number, maxBytes: number): CallToolResult {
-  const notice =
-    `[Result truncated: the upstream returned ${originalBytes} bytes, more than the ${maxBytes}-byte limit. ` +
-    "The full result was kept by the gateway.]";
-  const text = result.content
-    .filter((c): c is Extract<typeof c, { type: "text" }> => c.type === "text")
-    .map((c) => c.text)
-    .join("\n");
-  // Leave room for the notice and JSON escaping of the preview (worst case ×6 for \uXXXX).
-  const budget = Math.max(0, Math.floor((maxBytes - 1024) / 6));
-  const preview = text ? utf8Prefix(text, budget) : "";
-  const content: CallToolResult["content"] = [{ type: "text", text: notice }];
-  if (preview) content.push({ type: "text", text: preview });
-  return {
-    content,
-    // Truncation is not an upstream failure; an upstream error result stays an error.
-    isError: result.isError === true,
-    _meta: { truncated: true, originalBytes },
-  };
-}
-
 export class McpHttpPool {
   private readonly entries = new Map<string, Entry>();
   /** Which transport worked for a key, so a reconnect does not probe again. */
   private readonly transportKinds = new Map<string, TransportKind>();
+  /** Reconnects per client key (shown on the Runtime page). */
+  private readonly reconnects = new Map<string, number>();
   private readonly listeners = new Map<string, Set<ToolsListChangedListener>>();
   private readonly idleMs: number;
   private readonly defaultTimeoutMs: number;
@@ -136,17 +120,28 @@ export class McpHttpPool {
   ): Promise<CallToolOutcome> {
     const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
     const maxBytes = opts.maxResultBytes ?? this.maxResultBytes;
+    const hooks = opts.hooks;
+    // A call that offers the upstream a capability gets a session of its own (upstream-session.ts).
+    const own: SessionKind | undefined = needsOwnSession(hooks)
+      ? { key: `own:${randomUUID()}`, capabilities: hooks?.capabilities, hooks, exclusive: true }
+      : undefined;
     const result = await this.run(
       target,
       opts.signal,
       // Only a refusal that happened before the upstream accepted the request is retried.
       (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
-      async (client) =>
-        (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
-          timeout,
-          signal: opts.signal,
-        })) as CallToolResult,
+      async (client, entry) => {
+        if (own && hooks?.logLevel && client.getServerCapabilities()?.logging)
+          await client.setLoggingLevel(hooks.logLevel as "info", { timeout }).catch(() => {});
+        if (own) entry.hooks = hooks;
+        return (await client.callTool(
+          { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
+          CallToolResultSchema,
+          { timeout, signal: opts.signal, ...progressOptions(hooks) },
+        )) as CallToolResult;
+      },
       timeout,
+      own,
     );
     const fullJson = JSON.stringify(result);
     const originalBytes = Buffer.byteLength(fullJson, "utf8");
@@ -187,6 +182,35 @@ export class McpHttpPool {
       const page = await client.listPrompts(cursor ? { cursor } : undefined, options);
       return { items: page.prompts, nextCursor: page.nextCursor };
     });
+  }
+
+  /** All resource templates; `[]` when the server has no resources capability. */
+  async listResourceTemplates(target: McpHttpTarget, opts: McpCallOptions = {}): Promise<ResourceTemplate[]> {
+    return this.listAll(target, opts, "resources", async (client, cursor, options) => {
+      const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, options);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    });
+  }
+
+  /**
+   * One request upstream whose result `schema` checks (`resources/read`, `prompts/get`,
+   * `completion/complete`, `resources/subscribe`). Retried only when refused before dispatch.
+   */
+  async request<T>(
+    target: McpHttpTarget,
+    request: { method: string; params?: Record<string, unknown> },
+    schema: ZodType<T>,
+    opts: McpCallOptions = {},
+  ): Promise<T> {
+    const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
+    return this.run(
+      target,
+      opts.signal,
+      (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
+      (client) =>
+        client.request(request as never, schema as never, { timeout, signal: opts.signal }) as Promise<T>,
+      timeout,
+    );
   }
 
   /**
@@ -275,6 +299,7 @@ export class McpHttpPool {
         return items;
       },
       timeout,
+      DISCOVERY,
     );
   }
 
@@ -283,19 +308,22 @@ export class McpHttpPool {
     target: McpHttpTarget,
     signal: AbortSignal | undefined,
     retryable: (err: unknown, entry: Entry) => boolean,
-    op: (client: Client) => Promise<T>,
+    op: (client: Client, entry: Entry) => Promise<T>,
     timeout: number,
+    own?: SessionKind,
   ): Promise<T> {
     signal?.throwIfAborted();
     for (let attempt = 0; ; attempt++) {
-      const entry = this.entryFor(target);
+      const entry = this.entryFor(target, own);
       this.acquire(entry);
       try {
         const client = await entry.ready;
-        return await op(client);
+        return await op(client, entry);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (attempt === 0 && !entry.retired && retryable(err, entry)) {
+          this.reconnects.set(entry.key, (this.reconnects.get(entry.key) ?? 0) + 1);
+          if (this.reconnects.size > 10_000) this.reconnects.clear();
           logInfo("mcp_http.reconnecting", {
             connectionId: entry.connectionId,
             origin: entry.origin,
@@ -308,15 +336,18 @@ export class McpHttpPool {
         throw httpCallError(err, entry, timeout);
       } finally {
         this.release(entry);
+        // A call's own session ends with it (DELETE to the upstream, then close).
+        if (own?.exclusive)
+          void this.retire(entry, { force: true, terminate: true, reason: "call_finished" });
       }
     }
   }
 
-  private entryFor(target: McpHttpTarget): Entry {
+  private entryFor(target: McpHttpTarget, own?: SessionKind): Entry {
     const allowPrivate = allowPrivateBy(target.privateUpstreams);
     const url = assertAllowedUrl(target.url, allowPrivate); // fails fast, before any entry
     const headers = sanitizeHeaders(target.headers, target.connectionId);
-    const key = poolKey(target, headers);
+    const key = own ? `${poolKey(target, headers)}:${own.key}` : poolKey(target, headers);
     const existing = this.entries.get(key);
     if (existing && !existing.retired) return existing;
 
@@ -337,12 +368,22 @@ export class McpHttpPool {
       inFlight: 0,
       retired: false,
       closed: false,
+      capabilities: own?.capabilities,
+      hooks: own?.hooks,
     };
     entry.ready = connectEntry(entry, url, headers, target.timeoutMs ?? this.defaultTimeoutMs, {
       newClient: (e) => this.newClient(e),
       preferred: (k) => this.transportKinds.get(k),
       remember: (k, kind) => this.transportKinds.set(k, kind),
     });
+    // The Runtime page's record of a pooled client (a call's own session is not recorded).
+    entry.observer = own?.exclusive ? undefined : target.observe?.();
+    const opened = { connectionId: entry.connectionId, purpose: own?.key ?? "calls", origin: entry.origin };
+    const reconnects = this.reconnects.get(key) ?? 0;
+    entry.ready.then(
+      () => entry.observer?.opened({ ...opened, transport: entry.kind ?? "streamable-http", reconnects }),
+      () => {},
+    );
     entry.ready.catch(() => {
       // A failed connect is not cached: the next call tries again.
       void this.retire(entry, { force: true, terminate: false, reason: "connect_failed" });
@@ -353,14 +394,16 @@ export class McpHttpPool {
 
   private newClient(entry: Entry): Client {
     const client = new Client(this.clientInfo, {
-      capabilities: {},
+      capabilities: declaredCapabilities(entry.capabilities),
       jsonSchemaValidator: passThroughValidator,
     });
+    attachRelayHandlers(client, () => entry.hooks);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.emitToolsChanged(entry.connectionId);
     });
     client.onerror = (err) => {
       if (entry.retired || entry.closed) return;
+      entry.observer?.failed(scrub(messageOf(err), entry.secrets));
       logWarn("mcp_http.transport_error", {
         connectionId: entry.connectionId,
         origin: entry.origin,
@@ -388,6 +431,7 @@ export class McpHttpPool {
 
   private acquire(entry: Entry) {
     entry.inFlight++;
+    entry.observer?.used();
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
   }
@@ -419,6 +463,7 @@ export class McpHttpPool {
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
     if (first && how.reason !== "connect_failed") {
+      entry.observer?.closed(how.reason);
       logInfo("mcp_http.closed", {
         connectionId: entry.connectionId,
         origin: entry.origin,

@@ -4,6 +4,7 @@
 import type { CallToolResult, Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Resolver } from "../net/guarded-fetch";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
+import type { RemoteSessionObserver } from "./remote-sessions";
 
 export type { CallToolResult, Prompt, Resource, Tool };
 
@@ -27,6 +28,35 @@ export interface McpHttpTarget {
   privateUpstreams: readonly PrivateUpstreamGrant[];
   /** Per-request timeout for this connection; default the pool's (10 s). */
   timeoutMs?: number;
+  /** Records a new pooled client of this target (the Runtime page's remote sessions). */
+  observe?: () => RemoteSessionObserver;
+}
+
+/** What the agent's client declared (as it declared it), offered upstream for one call, never more. */
+export interface RelayCapabilities {
+  sampling?: Record<string, unknown>;
+  elicitation?: Record<string, unknown>;
+  roots?: Record<string, unknown>;
+}
+
+/**
+ * The live side of one call: progress, log messages and server-to-client requests are handed
+ * to the gateway, which relays them to the agent. An upstream request is answered with what
+ * `onRequest` resolves to (a result) or rejects with (a JSON-RPC error).
+ */
+export interface UpstreamCallHooks {
+  /** Capabilities to declare upstream for this call (a call with any gets its own session). */
+  capabilities?: RelayCapabilities;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onLog?: (params: { level: string; logger?: string; data?: unknown }) => void;
+  onRequest?: (
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ) => Promise<Record<string, unknown>>;
+  /** The `logging/setLevel` of the agent's session, forwarded to the upstream session. */
+  logLevel?: string;
+  /** Progress resets the idle timeout, but a call never runs longer than this. */
+  hardMaxMs?: number;
 }
 
 export interface McpCallOptions {
@@ -36,6 +66,10 @@ export interface McpCallOptions {
   signal?: AbortSignal;
   /** Overrides the pool's `maxResultBytes` for this call. */
   maxResultBytes?: number;
+  /** Progress, logging and server-to-client requests of this call. */
+  hooks?: UpstreamCallHooks;
+  /** The request `_meta` to send upstream (already bounded and stripped of the gateway's keys). */
+  meta?: Record<string, unknown>;
 }
 
 /**

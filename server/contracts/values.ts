@@ -41,7 +41,7 @@ export const CONNECTION_STATUSES = ["draft", "active", "disabled", "archived"] a
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export const CONNECTION_HEALTH = ["unknown", "ok", "error", "missing_secret"] as const;
 
-export const CATALOG_KINDS = ["tool", "resource", "prompt"] as const;
+export const CATALOG_KINDS = ["tool", "resource", "resource_template", "prompt"] as const;
 export const CATALOG_STATUSES = ["active", "quarantined", "disabled", "removed"] as const;
 export type CatalogStatus = (typeof CATALOG_STATUSES)[number];
 export const RISKS = ["read", "write", "destructive"] as const;
@@ -104,6 +104,7 @@ export const EXECUTION_STATUSES = [
   "timeout",
   /** The executing process lost its lease (crash, hang): the upstream may or may not have run. */
   "outcome_unknown",
+  "cancelled",
 ] as const;
 
 export const ACTION_REQUEST_STATUSES = [
@@ -147,6 +148,12 @@ export const TOOL_EVENT_TYPES = [
   "outcome_unknown",
   /** A person resolved an `outcome_unknown` invocation (done / not done / retry once). */
   "resolved",
+  /** The agent (or a dropped connection) cancelled the call while it ran upstream. */
+  "cancelled",
+  /** An upstream's request to the agent during a call (sampling, elicitation, roots): relayed or refused. */
+  "upstream_request",
+  /** A stored result artifact read through the gateway (`resources/read`). */
+  "artifact_read",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

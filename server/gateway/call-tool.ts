@@ -11,6 +11,7 @@ import {
   refused,
   replayedOutcome,
 } from "./outcome";
+import type { LiveCall } from "./relay/live";
 import type { GatewayContext } from "./sessions";
 
 export { MAX_RESULT_DEPTH } from "./guard-result";
@@ -29,6 +30,9 @@ export async function gatewayCallTool(
   gw: GatewayContext,
   input: GatewayCallInput,
   now = new Date(),
+  /** MCP only: the request `_meta` to forward upstream (`forwardedMeta` in mcp-tools.ts). */
+  requestMeta?: Record<string, unknown>,
+  live?: LiveCall,
 ): Promise<GatewayCallOutcome> {
   if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
   const attempt = await recordAttempt(db, {
@@ -77,7 +81,7 @@ export async function gatewayCallTool(
     inv,
     attempt.decision,
     attempt.canonicalArguments!,
-    { leaseToken: attempt.leaseToken, snapshot: attempt.snapshot },
+    { leaseToken: attempt.leaseToken, snapshot: attempt.snapshot, requestMeta, live },
   );
   return outcome;
 }

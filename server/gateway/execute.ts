@@ -3,7 +3,7 @@ import { executionTargetOf } from "../access/snapshot";
 import type { AccessSnapshot, Decision } from "../access/types";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { watchToolListChanges } from "../catalog/watch";
-import { callUpstreamTool, upstreamTargetFor } from "../connectors";
+import { callUpstreamTool, type UpstreamResult, type UpstreamTarget, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
 import { isServiceError } from "../errors";
 import { claimExecution, currentExecution } from "../ledger/invocations";
@@ -12,8 +12,17 @@ import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
 import { encryptKeptResult } from "../secrets/replay-result";
 import { guardResult } from "./guard-result";
-import { type ExecOutcome, executionFailure, failureCode, ledgerAnswer, unclaimedRefusal } from "./outcome";
+import {
+  type ExecOutcome,
+  executionFailure,
+  failureCode,
+  ledgerAnswer,
+  refused,
+  unclaimedRefusal,
+} from "./outcome";
+import { type LiveCall, upstreamHooks } from "./relay/live";
 import type { GatewayContext } from "./sessions";
+import { outputSchemaProblem, upstreamResultMeta } from "./tool-output";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
 export interface ExecContext {
@@ -54,6 +63,15 @@ export async function executeInvocation(
     leaseToken?: string;
     /** The snapshot the decision was made on: its connection rows are used when present. */
     snapshot?: AccessSnapshot;
+    /** The agent's SSE stream of this call: progress, logs, upstream requests, cancellation. */
+    live?: LiveCall;
+    /**
+     * The upstream request when it is not `tools/call` (`resources/read`, `prompts/get`, …):
+     * its answer in the shape of a tool result, so that it is guarded and bounded the same way.
+     */
+    operation?: (upstream: UpstreamTarget) => Promise<UpstreamResult>;
+    /** The agent's request `_meta`, forwarded to the upstream (`forwardedMeta`). */
+    requestMeta?: Record<string, unknown>;
   } = {},
 ): Promise<ExecOutcome> {
   const target = d.target!;
@@ -131,14 +149,37 @@ export async function executeInvocation(
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
-    const up = await callUpstreamTool(upstream, toolName, args, {
-      db,
-      companyId: ex.companyId,
-      agentId: ex.agentId,
-      runId: ex.runId,
-      issueId: ex.issueId,
-    });
+    const live = opts.live;
+    const up = opts.operation
+      ? await opts.operation(upstream)
+      : await callUpstreamTool(
+          upstream,
+          toolName,
+          args,
+          { db, companyId: ex.companyId, agentId: ex.agentId, runId: ex.runId, issueId: ex.issueId },
+          opts.requestMeta,
+          live
+            ? {
+                signal: live.signal,
+                hooks: upstreamHooks(db, live, {
+                  connection: row.connection,
+                  audit: base,
+                  secrets: upstream.secretValues,
+                  timeoutMs: upstream.timeoutMs,
+                }),
+              }
+            : {},
+        );
+    const outputProblem = opts.operation
+      ? null
+      : outputSchemaProblem(opts.snapshot, target.catalogEntryId, up);
+    if (outputProblem) {
+      // The call ran upstream; what it returned breaks the tool's declared contract.
+      await recordOutcome(db, record, "failed", "execution_failed", { errorCode: "upstream_error" });
+      return refused("upstream_error", outputProblem, { invocationId: inv.id });
+    }
     const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
+    const meta = upstreamResultMeta(up, upstream.secretValues);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
       await recordOutcome(db, record, "succeeded", "result_returned", {
@@ -152,12 +193,19 @@ export async function executeInvocation(
       ok: true,
       invocationId: inv.id,
       replayed: false,
-      result: guarded.result,
+      result: meta ? { ...guarded.result, _meta: meta } : guarded.result,
       truncated: guarded.truncated,
       artifactId,
       resultJson: guarded.json,
     };
   } catch (err) {
+    if (opts.live?.signal.aborted) {
+      // The agent cancelled (or dropped its stream): the upstream was told, the ledger says so.
+      await recordOutcome(db, record, "cancelled", "cancelled", { errorCode: "upstream_cancelled" });
+      return refused("upstream_cancelled", "the call was cancelled before the upstream answered", {
+        invocationId: inv.id,
+      });
+    }
     const code = failureCode(err);
     if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
     const timeout = code === "upstream_timeout";

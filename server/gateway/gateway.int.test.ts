@@ -242,7 +242,7 @@ describe("discovery and calls", () => {
     );
   });
 
-  it("a direct call to a hidden tool and to a non-existent tool get the identical 403 tool_denied (REST) and isError (MCP)", async () => {
+  it("a direct call to a hidden tool and to a non-existent tool get the identical 403 tool_denied (REST) and -32602 (MCP)", async () => {
     const hidden = await gatewayCall(run.gateway.token, { tool: "vault__read_secrets", arguments: {} });
     const missing = await gatewayCall(run.gateway.token, { tool: "vault__no_such_tool", arguments: {} });
     expect(hidden.status).toBe(403);
@@ -252,9 +252,14 @@ describe("discovery and calls", () => {
       invocationId: undefined,
     });
     const client = await mcpClient(run.gateway.token);
-    const r = await client.callTool({ name: "vault__read_secrets", arguments: {} });
-    expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ code: "tool_denied" });
+    const refusal = (name: string) =>
+      client.callTool({ name, arguments: {} }).then(
+        () => null,
+        (err: { code?: number; message?: string }) => ({ code: err.code, message: err.message }),
+      );
+    const hiddenMcp = await refusal("vault__read_secrets");
+    expect(hiddenMcp?.code).toBe(-32602);
+    expect(await refusal("vault__no_such_tool")).toEqual(hiddenMcp);
     await client.close();
   });
 

@@ -10,7 +10,7 @@ import type { ToolResult } from "./outcome";
 export const MAX_RESULT_DEPTH = 128;
 
 /** Replaces every released secret value anywhere in a result (its serialized form). */
-function scrubSecrets(json: string, secrets: string[]): string {
+export function scrubSecrets(json: string, secrets: readonly string[]): string {
   let out = json;
   for (const s of secrets) {
     if (s.length < 4) continue;

@@ -11,7 +11,11 @@ import { insertEvents } from "../ledger/hot-statements";
 
 const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
 
+import { pageOf, pageSize, readCursor } from "./mcp-cursor";
+import type { GatewayScope } from "./path";
 import type { GatewayContext } from "./sessions";
+
+const COMBINED: GatewayScope = { app: null };
 
 export interface AgentToolDescriptor {
   name: string;
@@ -19,11 +23,20 @@ export interface AgentToolDescriptor {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  icons?: Record<string, unknown>[];
+  _meta?: Record<string, unknown>;
 }
 
 const SAFE_ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
-type Described = Map<string, AgentToolDescriptor>;
+/** A listed tool with the application it belongs to (per-application endpoints filter on it). */
+interface DescribedTool {
+  slug: string;
+  upstreamName: string;
+  descriptor: AgentToolDescriptor;
+}
+type Described = Map<string, DescribedTool>;
 // Sanitising and guarding metadata is pure per snapshot: done once per snapshot object (a new
 // snapshot is built on every access change), not on every tools/list.
 const describedCache = new WeakMap<AccessSnapshot, Described>();
@@ -42,35 +55,56 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
     const annotations: Record<string, unknown> = {};
     for (const k of SAFE_ANNOTATIONS)
       if (typeof e.annotations?.[k] === "boolean") annotations[k] = e.annotations[k];
+    // The gateway's risk class overrides the hints it governs.
     annotations.readOnlyHint = risk === "read";
     annotations.destructiveHint = risk === "destructive";
+    const annotationTitle = sanitizeText(e.annotations?.title, 200);
+    if (annotationTitle) annotations.title = annotationTitle;
     // Upstream metadata is untrusted: strip invisible characters and injection spans from what
     // an agent reads (the catalog keeps the raw text so reviewers see what the upstream sent).
     const title = sanitizeText(e.title, 200);
     const schema = e.inputSchema && typeof e.inputSchema === "object" ? e.inputSchema : { type: "object" };
     out.set(e.id, {
-      name: `${app.slug}__${e.name}`,
-      ...(title ? { title } : {}),
-      description: guardText(sanitizeText(e.description, 1000) ?? "", METADATA_GUARD).text,
-      inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
-        .structuredContent as Record<string, unknown>) ?? { type: "object" },
-      annotations,
+      slug: app.slug,
+      upstreamName: e.name,
+      descriptor: {
+        name: `${app.slug}__${e.name}`,
+        ...(title ? { title } : {}),
+        description: guardText(sanitizeText(e.description, 1000) ?? "", METADATA_GUARD).text,
+        inputSchema: (guardContent({ content: [], structuredContent: schema }, METADATA_GUARD).result
+          .structuredContent as Record<string, unknown>) ?? { type: "object" },
+        annotations,
+        ...(e.outputSchema
+          ? {
+              outputSchema: guardContent({ content: [], structuredContent: e.outputSchema }, METADATA_GUARD)
+                .result.structuredContent as Record<string, unknown>,
+            }
+          : {}),
+        ...(e.icons?.length ? { icons: e.icons } : {}),
+        ...(e.meta ? { _meta: e.meta } : {}),
+      },
     });
   }
   describedCache.set(snapshot, out);
   return out;
 }
 
-function listFor(snapshot: AccessSnapshot, gw: GatewayContext, now: Date) {
+function listFor(snapshot: AccessSnapshot, gw: GatewayContext, now: Date, scope: GatewayScope) {
   const { tools, hiddenCount } = visibleTools(snapshot, { ...gw, sessionValid: true }, now);
   const described = descriptorsFor(snapshot);
-  const out = tools.map((t) => {
-    const base = described.get(t.catalogEntryId)!;
-    return t.requiresApproval
-      ? { ...base, description: `${base.description} (Calls to this tool wait for a person's approval.)` }
-      : base;
-  });
-  return { tools: out, hiddenCount };
+  const out: AgentToolDescriptor[] = [];
+  for (const t of tools) {
+    const d = described.get(t.catalogEntryId)!;
+    if (scope.app !== null && d.slug !== scope.app) continue;
+    // Per-application endpoints serve the upstream's own names.
+    const base = scope.app === null ? d.descriptor : { ...d.descriptor, name: d.upstreamName };
+    out.push(
+      t.requiresApproval
+        ? { ...base, description: `${base.description} (Calls to this tool wait for a person's approval.)` }
+        : base,
+    );
+  }
+  return { tools: out, hiddenCount: hiddenCount + (tools.length - out.length) };
 }
 
 async function recordDiscovery(db: Db, gw: GatewayContext, visible: number, hidden: number) {
@@ -106,9 +140,10 @@ export async function gatewayListTools(
   db: Db,
   gw: GatewayContext,
   now = new Date(),
+  scope: GatewayScope = COMBINED,
 ): Promise<AgentToolDescriptor[]> {
   const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
-  const { tools, hiddenCount } = listFor(snapshot, gw, now);
+  const { tools, hiddenCount } = listFor(snapshot, gw, now, scope);
   await recordDiscovery(db, gw, tools.length, hiddenCount);
   return tools;
 }
@@ -116,6 +151,7 @@ export async function gatewayListTools(
 interface Listed {
   /** `{"tools":[…]}` as UTF-8, encoded once per memo entry. */
   json: Buffer;
+  tools: AgentToolDescriptor[];
   visible: number;
   hidden: number;
   at: number;
@@ -130,7 +166,8 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 const listings = new LRUCache<string, Listed>({
   max: MAX_LISTINGS,
   maxSize: MAX_LISTING_BYTES,
-  sizeCalculation: (listed) => listed.json.byteLength,
+  // The descriptors are kept beside their encoding (for pages): count both.
+  sizeCalculation: (listed) => listed.json.byteLength * 2,
 });
 const timeDependence = new WeakMap<AccessSnapshot, boolean>();
 /** How long a listing computed at one instant serves a snapshot whose rules depend on time. */
@@ -155,19 +192,30 @@ function dependsOnTime(snapshot: AccessSnapshot): boolean {
  * change makes a new version, so the memo can only be stale if the rules depend on the clock — then
  * a listing is reused for at most `TIME_DEPENDENT_LISTING_MS` (a call is always decided at its
  * own time; the listing is what an agent is shown, not what it is allowed). The `discovery`
- * audit event is written on every listing.
+ * audit event is written on every listing. Listings longer than a page (`mcp-cursor.ts`) are
+ * served in pages with signed cursors.
  */
-export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new Date()): Promise<Buffer> {
+export async function gatewayListToolsJson(
+  db: Db,
+  gw: GatewayContext,
+  now = new Date(),
+  scope: GatewayScope = COMBINED,
+  /** `params.cursor` as the agent sent it (checked: -32602 when not one we issued). */
+  cursor?: unknown,
+): Promise<Buffer> {
+  const cursorScope = { list: "tools", app: scope.app ?? "", sessionId: gw.sessionId };
+  const offset = readCursor(cursorScope, cursor);
   const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
   const key =
     snapshot.version === undefined
       ? null
-      : `${gw.companyId}|${snapshot.version}|${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
+      : `${gw.companyId}|${snapshot.version}|${scope.app ?? ""}|${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
   let listed = key ? listings.get(key) : undefined;
   if (!listed || (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)) {
-    const { tools, hiddenCount } = listFor(snapshot, gw, now);
+    const { tools, hiddenCount } = listFor(snapshot, gw, now, scope);
     listed = {
       json: Buffer.from(JSON.stringify({ tools }), "utf8"),
+      tools,
       visible: tools.length,
       hidden: hiddenCount,
       at: now.getTime(),
@@ -175,5 +223,7 @@ export async function gatewayListToolsJson(db: Db, gw: GatewayContext, now = new
     if (key) listings.set(key, listed);
   }
   await recordDiscovery(db, gw, listed.visible, listed.hidden);
-  return listed.json;
+  if (offset === 0 && listed.tools.length <= pageSize()) return listed.json;
+  const { page, nextCursor } = pageOf(cursorScope, listed.tools, offset);
+  return Buffer.from(JSON.stringify({ tools: page, ...(nextCursor ? { nextCursor } : {}) }), "utf8");
 }

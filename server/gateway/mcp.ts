@@ -1,25 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
-  type CallToolResult,
   JSONRPCRequestSchema,
-  ListToolsRequestSchema,
+  type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
 import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError, type ServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedText } from "../net/read-bounded";
-import { gatewayCallTool } from "./call-tool";
+import { artifactReadRequest, readArtifact } from "./artifacts";
 import { authenticateGatewayRequest, currentGatewayDb, type GatewayRequestHead } from "./http";
-import { gatewayListTools, gatewayListToolsJson } from "./list-tools";
-import { mcpToolResult } from "./outcome";
-import { type GatewayContext, recordGatewayRefusal } from "./sessions";
+import { openChangeStream } from "./list-changes";
+import { rpcErrorBody } from "./mcp-errors";
+import { isRawJson, type McpMethodContext } from "./mcp-methods";
+import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from "./mcp-server";
+import { sessionCapabilities } from "./mcp-visible";
+import { gatewayMcpScope } from "./path";
+import { handleInbound, type InboundAnswer, mayBeInbound } from "./relay/inbound";
+import { recordGatewayRefusal } from "./sessions";
+import { streamToolCall, wantsStream } from "./streams";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -34,12 +36,15 @@ export interface GatewayMcpRequest extends GatewayRequestHead {
   body: string;
   /** The same request as a Web `Request`, for the SDK transport (built only when needed). */
   toRequest: () => Request;
+  /** Aborted when the client goes away (the Next.js adapter: a streamed answer is then cancelled). */
+  signal?: AbortSignal;
 }
 
 export interface GatewayMcpResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer | null;
+  /** A stream: a call answered with SSE (`streams.ts`); the HTTP server pipes it and cancels it on disconnect. */
+  body: string | Buffer | ReadableStream<Uint8Array> | null;
 }
 
 const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
@@ -55,63 +60,6 @@ function jsonError(
     headers: { ...BASE_HEADERS, "content-type": "application/json", ...extra },
     body: JSON.stringify({ error: { code, message } }),
   };
-}
-
-const sharedValidator = new AjvJsonSchemaValidator();
-
-async function callTool(
-  gw: GatewayContext,
-  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
-): Promise<CallToolResult> {
-  const meta = params._meta ?? {};
-  const outcome = await gatewayCallTool(currentGatewayDb(), gw, {
-    tool: params.name,
-    arguments: params.arguments ?? {},
-    idempotencyKey: typeof meta.idempotencyKey === "string" ? meta.idempotencyKey.slice(0, 200) : undefined,
-    approvedActionRequestId:
-      typeof meta.approvedActionRequestId === "string" ? meta.approvedActionRequestId : undefined,
-  });
-  return mcpToolResult(outcome);
-}
-
-/**
- * What an unexpected failure inside a handler tells the agent: a request id to quote, never
- * the error itself (it may hold SQL, hostnames or upstream text). Service errors keep their
- * message, which is written for callers.
- */
-function internalFailure(err: unknown): Error {
-  if (isServiceError(err)) return err;
-  const requestId = randomUUID();
-  logError("gateway.mcp_handler_failed", err, { requestId });
-  return new Error(`internal error (request ${requestId})`);
-}
-
-function buildServer(gw: GatewayContext): Server {
-  const server = new Server(
-    { name: "paperclip-gateway", version: "1.0.0" },
-    {
-      capabilities: { tools: {} },
-      // One validator for every request: the SDK would otherwise build a new Ajv per server.
-      jsonSchemaValidator: sharedValidator,
-      instructions:
-        "Tools from Paperclip's governed gateway. Every call is checked against your profile and policies and recorded. A refused call returns isError with a `code` in structuredContent.",
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    try {
-      return { tools: await gatewayListTools(currentGatewayDb(), gw) };
-    } catch (err) {
-      throw internalFailure(err);
-    }
-  });
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    try {
-      return await callTool(gw, req.params as Parameters<typeof callTool>[1]);
-    } catch (err) {
-      throw internalFailure(err);
-    }
-  });
-  return server;
 }
 
 /** `application/json`, parameters ignored (the SDK transport's rule). */
@@ -134,22 +82,26 @@ function jsonRpcResponse(id: string | number, resultJson: string | Buffer): Gate
   };
 }
 
-function jsonRpcError(id: string | number, err: Error): GatewayMcpResponse {
+function jsonRpcError(id: string | number, err: unknown): GatewayMcpResponse {
   return {
     status: 200,
     headers: { ...BASE_HEADERS, "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: err.message } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, error: rpcErrorBody(err) }),
   };
 }
 
 /**
- * The two requests agents send all the time — `tools/call` and `tools/list`, one JSON-RPC
- * request per POST — answered without building an SDK server and transport per request.
- * Anything else, or anything the SDK transport would refuse (headers, protocol version,
- * malformed messages, batches, notifications), returns null and takes the SDK path, so the
- * protocol's edge cases have one implementation. The answers are the ones the SDK path gives.
+ * A JSON-RPC request for a method the gateway serves (`mcp-server.ts`), one per POST, answered
+ * without building an SDK server and transport per request. Anything else, or anything the
+ * SDK transport would refuse (headers, protocol version, malformed messages, batches,
+ * notifications, a method this session is not offered), returns null and takes the SDK path,
+ * so the protocol's edge cases have one implementation. Both paths call the same handlers.
  */
-async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse | null> {
+async function fastPath(
+  req: GatewayMcpRequest,
+  ctx: McpMethodContext,
+  caps: ServerCapabilities,
+): Promise<GatewayMcpResponse | null> {
   const accept = req.headers.get("accept");
   if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return null;
   if (!isJsonContentType(req.headers.get("content-type"))) return null;
@@ -162,48 +114,49 @@ async function fastPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gat
     return null;
   }
   if (!message || typeof message !== "object" || Array.isArray(message)) return null;
-  const m = message as { method?: unknown };
-  if (m.method !== "tools/list" && m.method !== "tools/call") return null;
+  const name = (message as { method?: unknown }).method;
+  if (typeof name !== "string" || !Object.hasOwn(GATEWAY_METHODS, name)) return null;
   // The transport's own message validation (strict: integer or string id, no unknown keys),
   // so the fast path accepts exactly what the SDK path would.
   const request = JSONRPCRequestSchema.safeParse(message);
   if (!request.success) return null;
   const id = request.data.id;
-  if (m.method === "tools/list") {
-    if (!ListToolsRequestSchema.safeParse(message).success) return invalidParams(gw);
-    try {
-      return jsonRpcResponse(id, await gatewayListToolsJson(currentGatewayDb(), gw));
-    } catch (err) {
-      // The database's failure is the endpoint's answer (503), not a JSON-RPC error.
-      if (databaseFailureOf(err)) throw err;
-      return jsonRpcError(id, internalFailure(err));
-    }
+  const method = methodFor(name, caps);
+  if (!method) return null;
+  const meta = (request.data.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  if (name === "tools/call" && wantsStream(ctx.gw, meta)) {
+    return streamToolCall(
+      ctx.db,
+      ctx.gw,
+      id,
+      meta,
+      (live) => method.handle({ ...ctx, live }, request.data.params),
+      async (err) => {
+        await auditRpcRefusal(ctx, err);
+        return rpcErrorBody(err);
+      },
+      BASE_HEADERS,
+      req.signal,
+    );
   }
-  if (m.method === "tools/call") {
-    const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success) return invalidParams(gw);
-    try {
-      const result = await callTool(gw, parsed.data.params as Parameters<typeof callTool>[1]);
-      return jsonRpcResponse(id, JSON.stringify(result));
-    } catch (err) {
-      if (databaseFailureOf(err)) throw err;
-      return jsonRpcError(id, internalFailure(err));
-    }
+  try {
+    const out = await method.handle(ctx, request.data.params);
+    return jsonRpcResponse(id, isRawJson(out) ? out.raw : JSON.stringify(out));
+  } catch (err) {
+    // The database's failure is the endpoint's answer (503), not a JSON-RPC error.
+    if (databaseFailureOf(err)) throw err;
+    await auditRpcRefusal(ctx, err);
+    return jsonRpcError(id, err);
   }
-  return null;
 }
 
-/**
- * A well-formed JSON-RPC request whose params the schema refuses: audited, then answered by
- * the SDK path (which words the JSON-RPC error), so both paths still give the same answer.
- */
-async function invalidParams(gw: GatewayContext): Promise<null> {
-  await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "invalid_params");
-  return null;
-}
-
-async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<GatewayMcpResponse> {
-  const server = buildServer(gw);
+async function sdkPath(
+  req: GatewayMcpRequest,
+  ctx: McpMethodContext,
+  caps: ServerCapabilities,
+): Promise<GatewayMcpResponse> {
+  const gw = ctx.gw;
+  const server = buildGatewayServer(ctx, caps);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -223,7 +176,8 @@ async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gate
 }
 
 /**
- * `/api/tool-gateway/mcp`: MCP over Streamable HTTP in stateless mode (each POST carries its
+ * `/api/tool-gateway/mcp` (tools named `<slug>__<tool>`) and `/api/tool-gateway/mcp/apps/<slug>`
+ * (one application, upstream names): MCP over Streamable HTTP in stateless mode (each POST carries its
  * own authentication and is answered for that session alone), so any replica can answer any
  * request and no MCP session state lives in process memory. Served by the Next.js route and
  * by the node listener in front of it (`server/gateway/node.ts`), which share this function.
@@ -231,15 +185,30 @@ async function sdkPath(req: GatewayMcpRequest, gw: GatewayContext): Promise<Gate
 export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMcpResponse> {
   try {
     if (req.method === "DELETE") return { status: 204, headers: { ...BASE_HEADERS }, body: null };
+    if (req.method === "GET" && req.headers.get("accept")?.includes("text/event-stream")) {
+      databaseBreaker().admit();
+      // The session's change stream: list_changed notifications (list-changes.ts).
+      const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
+      const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+      const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
+      await sessionCapabilities(ctx); // a per-application path of an unknown application is 404
+      return await openChangeStream(ctx, BASE_HEADERS, req.signal);
+    }
     if (req.method !== "POST") {
-      // No server-initiated stream in stateless mode.
-      return jsonError(405, "method_not_allowed", "this endpoint takes JSON-RPC over POST", {
-        allow: "POST",
-      });
+      return jsonError(
+        405,
+        "method_not_allowed",
+        "this endpoint takes JSON-RPC over POST (GET: an event stream)",
+        {
+          allow: "GET, POST",
+        },
+      );
     }
     // While the database is down, answer at once without touching the pool.
     databaseBreaker().admit();
+    const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+    const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
     if (jsonTextDepth(req.body, MAX_MCP_DEPTH) > MAX_MCP_DEPTH) {
       // Bounded before anything parses or walks it (arguments sit 3 levels down).
       await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "too_deep");
@@ -253,7 +222,30 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         }),
       };
     }
-    return (await fastPath(req, gw)) ?? (await sdkPath(req, gw));
+    if (mayBeInbound(req.body)) {
+      const answer = await handleInbound(ctx.db, gw, req.body);
+      if (answer) return inboundResponse(answer);
+    }
+    const artifact = artifactReadRequest(req.body);
+    if (artifact) {
+      try {
+        return jsonRpcResponse(artifact.id, JSON.stringify(await readArtifact(ctx.db, gw, artifact.uri)));
+      } catch (err) {
+        if (databaseFailureOf(err)) throw err;
+        return jsonRpcError(artifact.id, err);
+      }
+    }
+    let caps: ServerCapabilities;
+    try {
+      // Also checks the endpoint: a per-application path of an unknown application is 404.
+      // `logging`: the session's `logging/setLevel` is kept (relay/inbound.ts).
+      // `listChanged`: a GET stream is told when the visible set changes (list-changes.ts).
+      caps = withListChanged(await sessionCapabilities(ctx));
+    } catch (err) {
+      if (isServiceError(err)) await recordGatewayRefusal(ctx.db, gw, err.code, "endpoint");
+      throw err;
+    }
+    return (await fastPath(req, ctx, caps)) ?? (await sdkPath(req, ctx, caps));
   } catch (caught) {
     const err = isServiceError(caught)
       ? caught
@@ -277,6 +269,29 @@ function unavailableHeaders(err: ServiceError): Record<string, string> {
   return { "retry-after": String(Math.max(1, Math.ceil(retry))), [BREAKER_HEADER]: databaseBreaker().state };
 }
 
+function withListChanged(caps: ServerCapabilities): ServerCapabilities {
+  return {
+    ...caps,
+    tools: { ...caps.tools, listChanged: true },
+    ...(caps.resources ? { resources: { ...caps.resources, listChanged: true } } : {}),
+    ...(caps.prompts ? { prompts: { ...caps.prompts, listChanged: true } } : {}),
+    logging: {},
+  };
+}
+
+function inboundResponse(answer: InboundAnswer): GatewayMcpResponse {
+  if (answer.kind === "accepted") return { status: 202, headers: { ...BASE_HEADERS }, body: null };
+  const body =
+    answer.kind === "result"
+      ? { jsonrpc: "2.0", id: answer.id, result: answer.result }
+      : { jsonrpc: "2.0", id: answer.id, error: { code: answer.code, message: answer.message } };
+  return {
+    status: 200,
+    headers: { ...BASE_HEADERS, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  };
+}
+
 /** The Next.js route handler's adapter (plain `next start` replicas serve the endpoint this way). */
 export async function handleGatewayMcp(request: Request): Promise<Response> {
   const body = request.method === "POST" ? await readBoundedText(request, MAX_MCP_BODY_BYTES) : "";
@@ -290,7 +305,11 @@ export async function handleGatewayMcp(request: Request): Promise<Response> {
           body,
           toRequest: () =>
             new Request(request.url, { method: request.method, headers: request.headers, body }),
+          signal: request.signal,
         });
-  const out = typeof res.body === "string" || res.body === null ? res.body : new Uint8Array(res.body);
+  const out =
+    typeof res.body === "string" || res.body === null || res.body instanceof ReadableStream
+      ? res.body
+      : new Uint8Array(res.body);
   return new Response(out, { status: res.status, headers: res.headers });
 }

@@ -184,7 +184,7 @@ describe("MCP endpoint on the node:http listener", () => {
     await client.close();
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ text: "over node:http" });
-    const invocationId = (result._meta as { invocationId?: string }).invocationId!;
+    const invocationId = (result._meta as Record<string, string>)["io.paperclip/invocationId"]!;
     expect(invocationId).toMatch(/^[0-9a-f-]{36}$/);
     const [row] = await database.db
       .select()
@@ -233,16 +233,15 @@ describe("MCP endpoint on the node:http listener", () => {
       expect(node.text.startsWith('{"jsonrpc":"2.0","id":'), node.text).toBe(true);
       const sdk = await viaNode({ body: `[${body}]` });
       expect(sdk.status).toBe(200);
-      expect(sdk.text.startsWith('{"result":'), sdk.text).toBe(true);
+      // (The SDK writes a result's `result` first and an error's `jsonrpc` first.)
+      expect(/^\{"(result|jsonrpc)":/.test(sdk.text), sdk.text).toBe(true);
       expect(normalised(sdk.text)).toEqual(normalised(node.text));
       answers.push(node);
     }
-    const [hidden, missing] = answers.slice(1, 3).map((a) => JSON.parse(a.text).result);
-    expect(hidden.isError).toBe(true);
-    expect(hidden.structuredContent.code).toBe("tool_denied");
-    expect(missing.structuredContent.code).toBe("tool_denied");
-    expect(hidden.structuredContent.message).toBe(missing.structuredContent.message);
-    expect(hidden.content).toEqual(missing.content);
+    // A hidden and a non-existent tool: one JSON-RPC error, word for word (issue 17).
+    const [hidden, missing] = answers.slice(1, 3).map((a) => JSON.parse(a.text).error);
+    expect(hidden.code).toBe(-32602);
+    expect(missing).toEqual(hidden);
     expect(JSON.stringify(hidden)).not.toContain("vault");
   });
 
@@ -276,9 +275,7 @@ describe("MCP endpoint on the node:http listener", () => {
     expect(await discoveryEvents(sessionId)).toBe(before + 3);
 
     const refused = await viaNode({ body: rpc("tools/call", { name: "echo__now", arguments: {} }) });
-    const result = JSON.parse(refused.text).result;
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent.code).toBe("tool_denied");
+    expect(JSON.parse(refused.text).error.code).toBe(-32602);
   });
 
   it("protocol edge cases get the same answer from both adapters, and none is a 500", async () => {
@@ -305,7 +302,12 @@ describe("MCP endpoint on the node:http listener", () => {
         403,
         "host_not_allowed",
       ],
-      ["GET", { method: "GET" }, 405, "method_not_allowed"],
+      [
+        "GET without SSE",
+        { method: "GET", headers: { accept: "application/json" } },
+        405,
+        "method_not_allowed",
+      ],
       ["DELETE", { method: "DELETE" }, 204],
       [
         "body over 1 MiB",
@@ -363,7 +365,7 @@ describe("MCP endpoint on the node:http listener", () => {
     }
     for (const name of ["no bearer", "invalid bearer"])
       expect(answers.get(name)!.headers["www-authenticate"]).toMatch(/^Bearer realm=/);
-    expect(answers.get("GET")!.headers.allow).toBe("POST");
+    expect(answers.get("GET without SSE")!.headers.allow).toBe("GET, POST");
     expect(answers.get("notification")!.text).toBe("");
     expect(JSON.parse(answers.get("ping")!.text)).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
     const batch = JSON.parse(answers.get("batch")!.text) as { id: number; result: { tools: unknown[] } }[];
@@ -431,7 +433,7 @@ describe("MCP endpoint on the node:http listener", () => {
       }),
       await viaNode({ body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }),
       await viaNode({ token: null, body: rpc("tools/list") }),
-      await viaNode({ method: "GET" }),
+      await viaNode({ method: "GET", headers: { accept: "application/json" } }),
       await viaNode({ method: "DELETE" }),
     ];
     for (const a of answers) {
@@ -496,7 +498,7 @@ describe("MCP endpoint on the node:http listener", () => {
     const [row] = await database.db
       .select()
       .from(toolInvocations)
-      .where(eq(toolInvocations.id, result._meta.invocationId));
+      .where(eq(toolInvocations.id, result._meta["io.paperclip/invocationId"]));
     expect(row?.executionStatus).toBe("succeeded");
     // The secret was really resolved for the upstream (so the canary was in play).
     const access = await database.db
@@ -528,7 +530,7 @@ describe("MCP endpoint on the node:http listener", () => {
       const refused = await viaNode({
         body: rpc("tools/call", { name: "echo__echo", arguments: { text: "x" } }),
       });
-      expect(JSON.parse(refused.text).result.structuredContent.code).toBe("tool_denied");
+      expect(JSON.parse(refused.text).error.code).toBe(-32602);
       expect((await call(connectionTestRoute.POST, "POST", "/", { ...board(), params })).status).toBe(200);
       const enabled = await call(connectionEnableRoute.POST, "POST", "/", { ...board(), params });
       expect(enabled.status, JSON.stringify(enabled.json)).toBe(200);

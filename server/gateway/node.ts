@@ -22,6 +22,31 @@ function headerGetter(req: IncomingMessage) {
 }
 
 /**
+ * Writes an SSE body as it is produced; a client that goes away cancels the stream (and with
+ * it the call, `streams.ts`).
+ */
+async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const onClose = () => {
+    if (!res.writableFinished) void reader.cancel().catch(() => {});
+  };
+  res.on("close", onClose);
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
+/**
  * The MCP endpoint on a plain `node:http` server, in front of Next.js (`scripts/server.ts`).
  * The same function as the Next.js route (`serveGatewayMcp`), without the framework's
  * per-request work (about 4.5 ms of CPU per request on the benchmark machine, more than an
@@ -68,6 +93,15 @@ export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResp
               });
             },
           });
+    if (out.body instanceof ReadableStream) {
+      if (!writable(res)) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(out.status, out.headers);
+      await pipeStream(out.body, res);
+      return;
+    }
     writeAnswer(res, out.status, out.headers, out.body);
   } catch (err) {
     // serveGatewayMcp maps every error itself; this is a broken socket or a write after close.

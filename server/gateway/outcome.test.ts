@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../errors";
 import type { AttemptResult } from "../ledger/record-attempt";
+import { artifactLink } from "./artifact-link";
 import {
   attemptRefusal,
   executionFailure,
@@ -54,6 +55,7 @@ const EXPECTED_STATUS: Record<OutcomeCode, number> = {
   runtime_start_failed: 502,
   runtime_unavailable: 503,
   upstream_timeout: 504,
+  upstream_cancelled: 499,
 };
 
 const INV = "00000000-0000-4000-8000-000000000001";
@@ -100,9 +102,14 @@ describe("one outcome mapping for REST and MCP", () => {
     expect(restOutcome(ok)).toEqual({ status: 200, body: ok });
     expect(restResponse(ok)).toBe(ok);
     expect(mcpToolResult(ok)).toEqual({
-      content: [{ type: "text", text: "hi" }],
+      // A truncated result links to its stored artifact.
+      content: [{ type: "text", text: "hi" }, artifactLink("art", INV)],
       structuredContent: { a: 1 },
-      _meta: { invocationId: INV, replayed: false, artifactId: "art" },
+      _meta: {
+        "io.paperclip/invocationId": INV,
+        "io.paperclip/replayed": false,
+        "io.paperclip/artifactId": "art",
+      },
     });
     const replay = replayedOutcome({
       id: INV,
@@ -111,14 +118,20 @@ describe("one outcome mapping for REST and MCP", () => {
       resultSummary: { n: 1 },
     });
     expect(mcpToolResult(replay)._meta).toEqual({
-      invocationId: INV,
-      replayed: true,
+      "io.paperclip/invocationId": INV,
       "io.paperclip/replayed": true,
     });
     expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
       content: [],
       isError: true,
-      _meta: { invocationId: INV, replayed: false },
+      _meta: { "io.paperclip/invocationId": INV, "io.paperclip/replayed": false },
+    });
+    // The upstream's own result _meta is kept beside the gateway's keys.
+    expect(
+      mcpToolResult({ ...ok, result: { content: [], _meta: { "example.com/k": 1 } } })._meta,
+    ).toMatchObject({
+      "example.com/k": 1,
+      "io.paperclip/invocationId": INV,
     });
   });
 

@@ -1,11 +1,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { CurrentExecution } from "../ledger/invocations";
 import type { AttemptResult } from "../ledger/record-attempt";
 import type { EncryptedSecret } from "../secrets/local-provider";
 import { keptResultOf } from "../secrets/replay-result";
+import { artifactLink } from "./artifact-link";
 
 /**
  * The governed call's contract: what an agent sends, what it gets back, and the one mapping of
@@ -25,6 +27,8 @@ export interface ToolResult {
   content: unknown[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
+  /** The upstream's result `_meta` (bounded, guarded; never the gateway's own keys). */
+  _meta?: Record<string, unknown>;
 }
 
 /**
@@ -66,6 +70,7 @@ const OUTCOME_CODE_LIST = [
   "runtime_start_failed",
   "runtime_unavailable",
   "upstream_timeout",
+  "upstream_cancelled",
 ] as const satisfies readonly ErrorCode[];
 export type OutcomeCode = (typeof OUTCOME_CODE_LIST)[number];
 
@@ -95,6 +100,8 @@ export type GatewayCallOutcome =
       issueUrl?: string;
       /** For `arguments_invalid`: the validator's findings (JSON Pointer + message). */
       details?: { issues: { path: string; message: string }[] };
+      /** The upstream's own JSON-RPC error (code, scrubbed message, bounded data), when it sent one. */
+      rpcError?: { code: number; message: string; data?: unknown };
     };
 
 export type Refusal = Extract<GatewayCallOutcome, { ok: false }>;
@@ -435,11 +442,21 @@ export function executionFailure(err: unknown, invocationId: string): Refusal {
     : "upstream_error";
   const details = isServiceError(err) ? err.details : undefined;
   const retryAfterMs = Number(details?.retryAfterMs ?? 1000);
-  return ledgerAnswer(outcome, invocationId, {
+  const answer = ledgerAnswer(outcome, invocationId, {
     retryAfterMs: Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : 1000,
     // A Paperclip tool's own refusal says what was wrong with the input.
     ...(outcome === "tool_input_invalid" && isServiceError(err) ? { message: err.message } : {}),
   });
+  // An upstream's JSON-RPC error keeps its code, a sanitised message and bounded data.
+  return outcome === "upstream_error" ? { ...answer, ...upstreamRpcError(err) } : answer;
+}
+
+/** The upstream's JSON-RPC error carried by a connector failure (`mcp-http-errors.ts`). */
+function upstreamRpcError(err: unknown): { rpcError?: NonNullable<Refusal["rpcError"]> } {
+  const d = isServiceError(err) ? err.details : undefined;
+  if (!d || typeof d.mcpCode !== "number" || !Number.isSafeInteger(d.mcpCode)) return {};
+  const message = typeof d.rpcMessage === "string" ? d.rpcMessage : "the upstream refused the request";
+  return { rpcError: { code: d.mcpCode, message, ...(d.rpcData !== undefined ? { data: d.rpcData } : {}) } };
 }
 
 /** The REST form of an outcome: 200 with the outcome, or the refusal's status with `{error}`. */
@@ -462,15 +479,20 @@ export function restResponse(outcome: GatewayCallOutcome): GatewayCallOutcome | 
 /** The MCP form of an outcome: refusals are tool results the model can read, not protocol errors. */
 export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
   if (outcome.ok) {
+    const content = outcome.result.content as CallToolResult["content"];
     return {
-      content: outcome.result.content as CallToolResult["content"],
+      // A truncated result links to the whole one (artifacts.ts).
+      content: outcome.artifactId
+        ? [...content, artifactLink(outcome.artifactId, outcome.invocationId)]
+        : content,
       ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
       ...(outcome.result.isError ? { isError: true } : {}),
+      // The upstream's `_meta` is kept; the gateway's own keys are namespaced (`io.paperclip/…`).
       _meta: {
-        invocationId: outcome.invocationId,
-        replayed: outcome.replayed,
-        ...(outcome.replayed ? { "io.paperclip/replayed": true } : {}),
-        ...(outcome.artifactId ? { artifactId: outcome.artifactId } : {}),
+        ...(outcome.result._meta ?? {}),
+        [`${PAPERCLIP_META_PREFIX}invocationId`]: outcome.invocationId,
+        [`${PAPERCLIP_META_PREFIX}replayed`]: outcome.replayed,
+        ...(outcome.artifactId ? { [`${PAPERCLIP_META_PREFIX}artifactId`]: outcome.artifactId } : {}),
       },
     };
   }

@@ -50,6 +50,8 @@ export interface GatewayContext {
    * needs no second round trip to validate its cached snapshot.
    */
   accessVersion?: number;
+  /** What the agent's MCP client declared at initialize and its `logging/setLevel` (streams.ts). */
+  mcpClient?: { capabilities: Record<string, unknown> | null; logLevel: string | null };
 }
 
 /**
@@ -171,6 +173,8 @@ function buildSessionLookup(db: Db) {
       lastUsedAt: toolGatewaySessions.lastUsedAt,
       runStatus: heartbeatRuns.status,
       accessVersion: companies.accessVersion,
+      mcpClientCapabilities: toolGatewaySessions.mcpClientCapabilities,
+      mcpLogLevel: toolGatewaySessions.mcpLogLevel,
     })
     .from(toolGatewaySessions)
     .innerJoin(
@@ -195,6 +199,21 @@ function sessionLookup(db: Db) {
 
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionLookup>["execute"]>>[number];
 
+/** The audit identity of an event a gateway session caused (actor, session, run context). */
+export function sessionEventFields(gw: Omit<GatewayContext, "accessVersion">) {
+  return {
+    companyId: gw.companyId,
+    actorType: "gateway_session" as const,
+    actorId: gw.sessionId,
+    sessionId: gw.sessionId,
+    runId: gw.runId,
+    agentId: gw.agentId,
+    issueId: gw.issueId,
+    projectId: gw.projectId,
+    routineId: gw.routineId,
+  };
+}
+
 /**
  * A refused request of a known session, on its company's audit trail (`decision`, `deny`).
  * Best effort: the request is refused whether or not the event could be written.
@@ -207,16 +226,8 @@ export async function recordGatewayRefusal(
 ): Promise<void> {
   await recordToolEvents(db, [
     {
-      companyId: gw.companyId,
+      ...sessionEventFields(gw),
       eventType: "decision",
-      actorType: "gateway_session",
-      actorId: gw.sessionId,
-      sessionId: gw.sessionId,
-      runId: gw.runId,
-      agentId: gw.agentId,
-      issueId: gw.issueId,
-      projectId: gw.projectId,
-      routineId: gw.routineId,
       decision: "deny",
       reasonCode,
       errorClass,
@@ -277,5 +288,9 @@ export async function authenticateGatewayToken(
       .set({ lastUsedAt: sql`now()` })
       .where(eq(toolGatewaySessions.id, row.id));
   }
-  return { ...contextOf(row), accessVersion: row.accessVersion };
+  return {
+    ...contextOf(row),
+    accessVersion: row.accessVersion,
+    mcpClient: { capabilities: row.mcpClientCapabilities, logLevel: row.mcpLogLevel },
+  };
 }

@@ -391,7 +391,7 @@ async function send(route: RouteFile, g: Generated): Promise<Sent | null> {
   if (method !== "GET" && method !== "HEAD") {
     body = g.shaped !== undefined && route.shapes[method] ? g.shaped(route.shapes[method]) : g.body.text;
     headers.set("content-type", g.body.type);
-    if (route.pattern.endsWith("/mcp")) headers.set("accept", "application/json, text/event-stream");
+    if (isMcpRoute(route)) headers.set("accept", "application/json, text/event-stream");
   }
   const description = `${method} ${route.file} auth=${g.auth} params=${JSON.stringify(params)} query=${JSON.stringify(g.query)} body=${JSON.stringify(body?.slice(0, 300))}`;
   let res: Response;
@@ -419,10 +419,15 @@ function errorShapeOk(route: RouteFile, text: string): boolean {
   const oauthRoute = route.pattern.startsWith("/mcp/") || route.pattern.startsWith("/.well-known/");
   if (oauthRoute && typeof (json as { error?: unknown })?.error === "string") return true;
   return (
-    (route.pattern.endsWith("/mcp") || route.pattern === "/mcp/paperclip") &&
+    (isMcpRoute(route) || route.pattern === "/mcp/paperclip") &&
     (json as { jsonrpc?: unknown })?.jsonrpc === "2.0" &&
     !!e
   );
+}
+
+/** The MCP endpoints: the combined one and the per-application ones (`…/mcp/apps/[slug]`). */
+function isMcpRoute(route: RouteFile): boolean {
+  return route.pattern.endsWith("/mcp") || route.pattern.includes("/mcp/apps/");
 }
 
 const statusLog: Record<string, number> = {};

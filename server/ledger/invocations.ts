@@ -215,7 +215,7 @@ export function outcomeUnknown(row: Pick<Invocation, "executionStatus" | "errorC
 }
 
 interface InvocationOutcome {
-  status: "succeeded" | "failed" | "timeout";
+  status: "succeeded" | "failed" | "timeout" | "cancelled";
   resultHash?: string | null;
   resultSize?: number | null;
   resultSummary?: Record<string, unknown> | null;

@@ -38,6 +38,13 @@ export interface AttemptInput {
   sessionId?: string | null;
   /** The tool name as the caller sent it (`<slug>__<tool>`); untrusted. */
   toolName: string;
+  /**
+   * The catalog entry, when the caller resolved it already (a resource by URI, a prompt):
+   * decided by id instead of by `toolName`, which is then only the ledger's label.
+   */
+  catalogEntryId?: string;
+  /** No input schema applies (see `AccessRequest.schemaless`). */
+  schemaless?: boolean;
   arguments: unknown;
   idempotencyKey?: string | null;
   approvalVerified?: boolean;
@@ -121,7 +128,8 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   const request: AccessRequest = {
     purpose: "call",
     context,
-    target: { toolName: input.toolName },
+    target: input.catalogEntryId ? { catalogEntryId: input.catalogEntryId } : { toolName: input.toolName },
+    schemaless: input.schemaless,
     // Arguments JSON cannot represent are refused by the engine's content validation.
     arguments: canonical === null ? "\u0000unrepresentable" : parsedArgs,
     approvalVerified: input.approvalVerified,

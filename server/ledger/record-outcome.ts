@@ -70,7 +70,7 @@ function connectionUseDue(connectionId: string, now = Date.now()): boolean {
 export async function recordOutcome(
   db: Db,
   ex: ExecutionRecord,
-  status: "succeeded" | "failed" | "timeout",
+  status: "succeeded" | "failed" | "timeout" | "cancelled",
   eventType: ToolEventInput["eventType"],
   extra: { errorCode?: string; guarded?: RecordedResult } = {},
 ): Promise<string | null> {

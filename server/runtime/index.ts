@@ -5,6 +5,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
+import type { StdioCallOptions } from "./call-options";
 import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
@@ -49,7 +50,7 @@ export function stdioCallTool(
   target: StdioTarget,
   name: string,
   args: Record<string, unknown>,
-  opts: { timeoutMs?: number; signal?: AbortSignal; onSlot?: (slotId: string | null) => void } = {},
+  opts: StdioCallOptions = {},
 ): Promise<CallToolResult | Deferred> {
   return runtimeSupervisor().callTool(db, target, name, args, opts);
 }

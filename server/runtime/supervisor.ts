@@ -29,6 +29,7 @@ import type { Db, Tx } from "@/db/client";
 import { processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
 import { logInfo, logWarn } from "../log";
+import type { StdioCallOptions } from "./call-options";
 import { admissionVictims } from "./capacity";
 import { resolveLaunch } from "./catalog";
 import { type RuntimeConfig, runtimeConfigFromEnv } from "./config";
@@ -192,7 +193,7 @@ export class RuntimeSupervisor {
     target: StdioTarget,
     name: string,
     args: Record<string, unknown>,
-    opts: { timeoutMs?: number; signal?: AbortSignal; onSlot?: (slotId: string | null) => void } = {},
+    opts: StdioCallOptions = {},
   ): Promise<CallToolResult | Deferred> {
     const timeout = opts.timeoutMs ?? 10_000;
     return this.use(
@@ -201,6 +202,7 @@ export class RuntimeSupervisor {
       async (client, slot) => {
         opts.onSlot?.(slot.rowId);
         return (await client.callTool({ name, arguments: args ?? {} }, CallToolResultSchema, {
+          ...opts.requestOptions,
           timeout,
           signal: opts.signal,
         })) as CallToolResult;

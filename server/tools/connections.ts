@@ -37,7 +37,10 @@ const Url = z
 export const TransportConfig = z
   .object({
     url: Url.optional(),
+    /** Idle timeout of a call: progress from the upstream resets it. */
     timeoutMs: z.number().int().min(100).max(120_000).optional(),
+    /** The hard maximum of a call however much progress it reports (default 5 minutes). */
+    maxCallMs: z.number().int().min(100).max(3_600_000).optional(),
     maxResultBytes: z
       .number()
       .int()
@@ -56,6 +59,10 @@ export const CreateConnectionInput = z.object({
   transportConfig: TransportConfig.default({}),
   stdioTemplateId: z.uuid().optional(),
   autoApproveReadTools: z.boolean().default(false),
+  /** The upstream may ask the agent's model to sample (`sampling/createMessage`). */
+  allowSampling: z.boolean().optional(),
+  /** The upstream may ask the agent for input (`elicitation/create`). */
+  allowElicitation: z.boolean().optional(),
 });
 export type CreateConnectionInput = z.infer<typeof CreateConnectionInput>;
 
@@ -64,6 +71,8 @@ export const UpdateConnectionInput = z
     name: z.string().trim().min(1).max(100).optional(),
     transportConfig: TransportConfig.optional(),
     autoApproveReadTools: z.boolean().optional(),
+    allowSampling: z.boolean().optional(),
+    allowElicitation: z.boolean().optional(),
   })
   .refine((v) => Object.keys(v).length > 0, "nothing to change");
 export type UpdateConnectionInput = z.infer<typeof UpdateConnectionInput>;

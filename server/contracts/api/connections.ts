@@ -16,6 +16,7 @@ import { IsoDate, NullableDate } from "./common";
 export const TransportConfig = z.looseObject({
   url: z.string().optional(),
   timeoutMs: z.number().optional(),
+  maxCallMs: z.number().optional(),
   maxResultBytes: z.number().optional(),
   /** Non-secret headers only; the server refuses credentials here (`inline_secret`). */
   headers: z.record(z.string(), z.string()).optional(),

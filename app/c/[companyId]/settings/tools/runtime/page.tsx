@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
+import { RemoteSessionsCard } from "@/components/tools-access/RemoteSessionsCard";
 import { Badge } from "@/components/ui/Badge";
 import { Button } from "@/components/ui/Button";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
+import { listRemoteSessions } from "@/server/connectors/remote-sessions";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
 import { iso, requireCompanyPage, requireUserContext } from "../../../../../_lib/session";
@@ -22,15 +24,16 @@ const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"
   suppressed: "danger",
 };
 
-// The runtime view: supervised local (stdio) MCP processes and the admin-made command
-// templates they start from. Actions go through the same verbs as the admin API.
+// The runtime view: supervised local (stdio) MCP processes, the pooled remote (HTTP) MCP
+// sessions, and the admin-made command templates local processes start from. Actions go through the same verbs as the admin API.
 export default async function RuntimePage({ params }: { params: Promise<{ companyId: string }> }) {
   const { companyId } = await params;
   const { ctx, can } = await requireCompanyPage(companyId);
   const canManage = can("tools:manage_runtime");
-  const [slots, templates] = await Promise.all([
+  const [slots, templates, remote] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
     listStdioTemplates(ctx, companyId),
+    listRemoteSessions(ctx, companyId, { limit: 100 }),
   ]);
 
   async function slotAction(formData: FormData) {
@@ -115,6 +118,14 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
           </Table>
         )}
       </Card>
+      <RemoteSessionsCard
+        sessions={remote.map((r) => ({
+          ...r,
+          openedAt: iso(r.openedAt)!,
+          lastUsedAt: iso(r.lastUsedAt),
+          closedAt: iso(r.closedAt),
+        }))}
+      />
       <Card>
         <CardHeader
           title="Command templates"

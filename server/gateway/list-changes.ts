@@ -1,0 +1,139 @@
+/**
+ * The MCP endpoint's GET stream (Streamable HTTP, "Listening for Messages from the Server"):
+ * an agent that holds one is sent `notifications/tools/list_changed` (and `resources/…`,
+ * `prompts/…`) when what it may see changes — a profile or policy edit, a quarantine, a
+ * review: anything that bumps the company's access version, on any replica (the bump is
+ * announced with NOTIFY at commit, `server/access/changes.ts`). The stream compares the
+ * session's visible set before and after, so an unrelated change sends nothing.
+ *
+ * The stream ends when the session stops being valid (checked on every change and every
+ * keep-alive) or the client goes away. Nothing but notifications is sent on it.
+ */
+import { createHash } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
+import { accessChangedKey } from "../access/changes";
+import { getAccessSnapshot } from "../access/snapshot";
+import { logWarn } from "../log";
+import type { McpMethodContext } from "./mcp-methods";
+import { visibleEntries } from "./mcp-visible";
+import { subscribe } from "./relay/bus";
+import type { StreamedResponse } from "./streams";
+
+const KEEPALIVE_MS = 25_000;
+
+const FAMILIES = [
+  { method: "notifications/tools/list_changed", kinds: ["tool"] },
+  { method: "notifications/resources/list_changed", kinds: ["resource", "resource_template"] },
+  { method: "notifications/prompts/list_changed", kinds: ["prompt"] },
+] as const;
+
+/** A digest per family of what this session sees on this endpoint (names and versions). */
+async function visibleDigests(ctx: McpMethodContext): Promise<string[]> {
+  const snapshot = await getAccessSnapshot(ctx.db, ctx.gw.companyId);
+  const now = new Date();
+  return FAMILIES.map((f) => {
+    const h = createHash("sha256");
+    for (const kind of f.kinds) {
+      const names = visibleEntries(snapshot, ctx.gw, ctx.scope, kind, now)
+        .entries.map(
+          (e) =>
+            `${e.slug}/${e.entry.name}@${e.entry.versionHash ?? e.entry.schemaHash}:${e.requiresApproval}`,
+        )
+        .sort();
+      h.update(`${kind}\n${names.join("\n")}\n`);
+    }
+    return h.digest("hex");
+  });
+}
+
+async function sessionStillValid(ctx: McpMethodContext): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: toolGatewaySessions.id })
+    .from(toolGatewaySessions)
+    .innerJoin(
+      heartbeatRuns,
+      and(
+        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
+        eq(heartbeatRuns.id, toolGatewaySessions.runId),
+      ),
+    )
+    .where(
+      and(
+        eq(toolGatewaySessions.id, ctx.gw.sessionId),
+        isNull(toolGatewaySessions.revokedAt),
+        gt(toolGatewaySessions.expiresAt, new Date()),
+        eq(heartbeatRuns.status, "running"),
+      ),
+    );
+  return Boolean(row);
+}
+
+/** Opens the session's change stream. */
+export async function openChangeStream(
+  ctx: McpMethodContext,
+  headers: Record<string, string>,
+  disconnected?: AbortSignal,
+): Promise<StreamedResponse> {
+  const encoder = new TextEncoder();
+  let sink: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let closed = false;
+  let last = await visibleDigests(ctx);
+  let checking: Promise<void> = Promise.resolve();
+  let unsubscribe: () => void = () => {};
+  let keepalive: NodeJS.Timeout | undefined;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(keepalive);
+    unsubscribe();
+    try {
+      sink?.close();
+    } catch {
+      // already cancelled
+    }
+  };
+  const write = (text: string) => {
+    if (!closed && sink) sink.enqueue(encoder.encode(text));
+  };
+  const check = () => {
+    // One comparison at a time; a burst of changes is compared once more after the current one.
+    checking = checking.then(async () => {
+      if (closed) return;
+      try {
+        if (!(await sessionStillValid(ctx))) return close();
+        const next = await visibleDigests(ctx);
+        FAMILIES.forEach((f, i) => {
+          if (next[i] !== last[i])
+            write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: f.method })}\n\n`);
+        });
+        last = next;
+      } catch (err) {
+        logWarn("gateway.list_changes_failed", { message: (err as Error).message });
+      }
+    });
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      sink = c;
+    },
+    cancel() {
+      close();
+    },
+  });
+  unsubscribe = await subscribe(ctx.db, accessChangedKey(ctx.gw.companyId), check);
+  disconnected?.addEventListener("abort", close, { once: true });
+  keepalive = setInterval(() => {
+    write(": keep-alive\n\n");
+    void sessionStillValid(ctx).then(
+      (ok) => (ok ? undefined : close()),
+      () => {},
+    );
+  }, KEEPALIVE_MS);
+  keepalive.unref();
+  return {
+    status: 200,
+    headers: { ...headers, "content-type": "text/event-stream", "cache-control": "no-cache, no-store" },
+    body,
+  };
+}

@@ -1,0 +1,317 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { and, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import { toolCallEvents, toolInvocations } from "@/db/schema";
+import { createTestDatabase } from "@/db/test/database";
+import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
+import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
+import { startEverything } from "@/server/testing/everything";
+import { installMcpApplication } from "@/server/testing/mcp-app";
+import { serveRoutes } from "@/server/testing/serve";
+import { setGatewayDatabase } from "./http";
+import { handleGatewayMcp } from "./mcp";
+
+// Issue 17, deliverables 1, 4 and 6: resources, templates, prompts and completion of a real
+// upstream (server-everything over Streamable HTTP) governed like tools, through both endpoints.
+
+const HIDDEN_RESOURCE = "demo://resource/static/document/features.md";
+const HIDDEN_PROMPT = "args-prompt";
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let everything: Awaited<ReturnType<typeof startEverything>>;
+let gateway: Awaited<ReturnType<typeof serveRoutes>>;
+let token: string;
+let sessionId: string;
+const board = () => ({ token: demo.boardApiKey });
+const clients: Client[] = [];
+
+async function client(pathName: string): Promise<Client> {
+  const c = new Client({ name: "surface-test", version: "1.0.0" });
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`${gateway.origin}${pathName}`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  clients.push(c);
+  return c;
+}
+const combined = () => client("/api/tool-gateway/mcp");
+const perApp = () => client("/api/tool-gateway/mcp/apps/everything");
+
+async function rpcError(p: Promise<unknown>): Promise<{ code?: number; message?: string }> {
+  return p.then(
+    (v) => {
+      throw new Error(`expected an error, got ${JSON.stringify(v).slice(0, 200)}`);
+    },
+    (err: { code?: number; message?: string }) => ({ code: err.code, message: err.message }),
+  );
+}
+
+beforeAll(async () => {
+  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-mcp-surface-"));
+  database = await createTestDatabase();
+  setRouteDatabase(database.db);
+  setGatewayDatabase(database.db);
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  everything = await startEverything();
+  const installed = await installMcpApplication(database.db, demo, {
+    slug: "everything",
+    url: everything.url,
+    exclude: (entries) =>
+      [
+        ["resource", HIDDEN_RESOURCE],
+        ["prompt", HIDDEN_PROMPT],
+      ].map(([kind, name]) => {
+        const e = entries.find((x) => x.kind === kind && x.name === name);
+        if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
+        return e;
+      }),
+  });
+  token = installed.token;
+  sessionId = installed.sessionId;
+  gateway = await serveRoutes({
+    "/api/tool-gateway/mcp": handleGatewayMcp,
+    "/api/tool-gateway/mcp/apps/everything": handleGatewayMcp,
+    "/api/tool-gateway/mcp/apps/nosuchapp": handleGatewayMcp,
+  });
+}, 90_000);
+
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => {});
+  delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
+  setRouteDatabase(null);
+  setGatewayDatabase(null);
+  await gateway?.close();
+  await everything?.close();
+  await database?.drop();
+});
+
+describe("resources, prompts and completion through the gateway", () => {
+  it("advertises what the session can see, and lists resources with namespaced URIs; the hidden one is absent", async () => {
+    const c = await combined();
+    expect(c.getServerCapabilities()).toMatchObject({
+      tools: {},
+      resources: {},
+      prompts: {},
+      completions: {},
+    });
+    const { resources } = await c.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toContain("paperclip://apps/everything/demo://resource/static/document/architecture.md");
+    expect(uris).not.toContain(`paperclip://apps/everything/${HIDDEN_RESOURCE}`);
+    const { resourceTemplates } = await c.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain(
+      "paperclip://apps/everything/demo://resource/dynamic/text/{resourceId}",
+    );
+    const { prompts } = await c.listPrompts();
+    const names = prompts.map((p) => p.name);
+    expect(names).toContain("everything__simple-prompt");
+    expect(names).not.toContain(`everything__${HIDDEN_PROMPT}`);
+  });
+
+  it("reads a visible resource and a template instance, each on the ledger and the audit trail", async () => {
+    const c = await combined();
+    const uri = "paperclip://apps/everything/demo://resource/static/document/architecture.md";
+    const read = await c.readResource({ uri });
+    expect(read.contents[0]?.uri).toBe(uri);
+    expect(String((read.contents[0] as { text?: string } | undefined)?.text ?? "").length).toBeGreaterThan(
+      10,
+    );
+    const dyn = await c.readResource({ uri: "paperclip://apps/everything/demo://resource/dynamic/text/7" });
+    expect(dyn.contents[0]?.uri).toBe("paperclip://apps/everything/demo://resource/dynamic/text/7");
+    const rows = await database.db
+      .select({ id: toolInvocations.id, status: toolInvocations.executionStatus })
+      .from(toolInvocations)
+      .where(
+        and(
+          eq(toolInvocations.sessionId, sessionId),
+          like(toolInvocations.toolName, "resources/read:everything__demo://%"),
+        ),
+      );
+    expect(rows.length).toBe(2);
+    expect(rows.every((r) => r.status === "succeeded")).toBe(true);
+    const events = await database.db
+      .select({ type: toolCallEvents.eventType })
+      .from(toolCallEvents)
+      .where(eq(toolCallEvents.invocationId, rows[0]!.id));
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["decision", "execution_started"]));
+  });
+
+  it("a hidden resource and a non-existent one are refused identically, and the refusal is recorded", async () => {
+    const c = await combined();
+    const hidden = await rpcError(c.readResource({ uri: `paperclip://apps/everything/${HIDDEN_RESOURCE}` }));
+    const missing = await rpcError(c.readResource({ uri: "paperclip://apps/everything/demo://nope" }));
+    const foreign = await rpcError(c.readResource({ uri: HIDDEN_RESOURCE })); // not namespaced
+    expect(hidden.code).toBe(-32002);
+    expect(missing).toEqual(hidden);
+    expect(foreign).toEqual(hidden);
+    const denied = await database.db
+      .select({ decision: toolInvocations.decision })
+      .from(toolInvocations)
+      .where(
+        and(
+          eq(toolInvocations.sessionId, sessionId),
+          like(toolInvocations.toolName, "resources/read:everything__%features.md"),
+        ),
+      );
+    expect(denied).toEqual([{ decision: "deny" }]);
+  });
+
+  it("gets a visible prompt; the hidden prompt is refused like a missing one; bad arguments are -32602", async () => {
+    const c = await combined();
+    const got = await c.getPrompt({ name: "everything__simple-prompt" });
+    expect(got.messages.length).toBeGreaterThan(0);
+    const hidden = await rpcError(
+      c.getPrompt({ name: `everything__${HIDDEN_PROMPT}`, arguments: { city: "x" } }),
+    );
+    const missing = await rpcError(c.getPrompt({ name: "everything__no-such-prompt" }));
+    expect(hidden.code).toBe(-32602);
+    expect(missing).toEqual(hidden);
+    const bad = await rpcError(c.getPrompt({ name: "everything__completable-prompt", arguments: {} }));
+    expect(bad.code).toBe(-32602);
+    expect(bad.message).toMatch(/arguments_invalid/);
+  });
+
+  it("completion is governed on its prompt and translated to upstream names", async () => {
+    const c = await combined();
+    const done = await c.complete({
+      ref: { type: "ref/prompt", name: "everything__completable-prompt" },
+      argument: { name: "department", value: "E" },
+    });
+    expect(done.completion.values).toContain("Engineering");
+    const hidden = await rpcError(
+      c.complete({
+        ref: { type: "ref/prompt", name: `everything__${HIDDEN_PROMPT}` },
+        argument: { name: "city", value: "" },
+      }),
+    );
+    expect(hidden.code).toBe(-32602);
+  });
+
+  it("the per-application endpoint serves upstream names and URIs under the same governance", async () => {
+    const c = await perApp();
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name)).toContain("echo");
+    expect(tools.some((t) => t.name.includes("__"))).toBe(false);
+    // Metadata preserved: the output schema (and the SDK client checks the result against it).
+    const structured = tools.find((t) => t.name === "get-structured-content");
+    expect(structured?.outputSchema).toMatchObject({ type: "object" });
+    const weather = await c.callTool({ name: "get-structured-content", arguments: { location: "New York" } });
+    expect(weather.structuredContent).toBeTruthy();
+    expect(weather._meta?.["io.paperclip/invocationId"]).toBeTruthy();
+    const echo = await c.callTool({ name: "echo", arguments: { message: "hi" } });
+    expect(JSON.stringify(echo.content)).toContain("hi");
+    const { resources } = await c.listResources();
+    expect(resources.map((r) => r.uri)).toContain("demo://resource/static/document/architecture.md");
+    expect(resources.map((r) => r.uri)).not.toContain(HIDDEN_RESOURCE);
+    const read = await c.readResource({ uri: "demo://resource/static/document/architecture.md" });
+    expect(read.contents[0]?.uri).toBe("demo://resource/static/document/architecture.md");
+    expect((await rpcError(c.readResource({ uri: HIDDEN_RESOURCE }))).code).toBe(-32002);
+    expect((await c.listPrompts()).prompts.map((p) => p.name)).toContain("simple-prompt");
+    expect((await rpcError(c.getPrompt({ name: HIDDEN_PROMPT, arguments: { city: "x" } }))).code).toBe(
+      -32602,
+    );
+    // The combined endpoint's name is not a name here.
+    expect((await rpcError(c.callTool({ name: "everything__echo", arguments: { message: "x" } }))).code).toBe(
+      -32602,
+    );
+  });
+
+  it("an unknown application's endpoint is 404 for the agent's session", async () => {
+    const res = await fetch(`${gateway.origin}/api/tool-gateway/mcp/apps/nosuchapp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+
+  it("unknown and hidden tools are one -32602; malformed params are a readable -32602", async () => {
+    const c = await combined();
+    const missing = await rpcError(c.callTool({ name: "everything__no_such_tool", arguments: {} }));
+    expect(missing.code).toBe(-32602);
+    const raw = async (body: unknown) => {
+      const res = await fetch(`${gateway.origin}/api/tool-gateway/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify(body),
+      });
+      return (await res.json()) as { error?: { code: number; message: string } };
+    };
+    const noName = await raw({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: {} } });
+    expect(noName.error?.code).toBe(-32602);
+    expect(noName.error?.message).toMatch(/params\.name/);
+    expect(noName.error?.message).not.toMatch(/invalid_type|"path"/);
+    const noUri = await raw({ jsonrpc: "2.0", id: 2, method: "resources/read", params: {} });
+    expect(noUri.error?.code).toBe(-32602);
+    const badCursor = await raw({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/list",
+      params: { cursor: "forged" },
+    });
+    expect(badCursor.error?.code).toBe(-32602);
+  });
+
+  it("lists are paginated with signed cursors that another session cannot replay", async () => {
+    process.env.PAPERCLIP_MCP_PAGE_SIZE = "2";
+    try {
+      const c = await combined();
+      const names: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await c.listTools(cursor ? { cursor } : undefined);
+        names.push(...page.tools.map((t) => t.name));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor && pages < 50);
+      expect(pages).toBeGreaterThan(2);
+      expect(new Set(names).size).toBe(names.length);
+      expect(names).toContain("everything__echo");
+      const first = await c.listResources();
+      expect(first.resources.length).toBe(2);
+      expect(first.nextCursor).toBeTruthy();
+      const tampered = `${first.nextCursor!.slice(0, -2)}AA`;
+      expect((await rpcError(c.listResources({ cursor: tampered }))).code).toBe(-32602);
+      // The same cursor from another run's session.
+      const other = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+        ...board(),
+        params: { agentId: demo.agents[0]!.id },
+        body: {},
+      });
+      const res = await fetch(`${gateway.origin}/api/tool-gateway/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${other.json.gateway.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "resources/list",
+          params: { cursor: first.nextCursor },
+        }),
+      });
+      expect(((await res.json()) as { error?: { code: number } }).error?.code).toBe(-32602);
+    } finally {
+      delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
+    }
+  });
+});
