@@ -3,6 +3,7 @@ import { z } from "zod";
 import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentsResponse } from "@/server/contracts/api/core";
+import type { AgentDetail, AgentKey, AgentKeyCreated } from "@/server/contracts/api/records";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { mintToken } from "../auth/tokens";
@@ -81,7 +82,7 @@ export async function getAgent(ctx: ServiceContext, agentId: string) {
   } else {
     await requireCompany(ctx, agent.companyId, "company:read", "agent");
   }
-  return agent;
+  return agent satisfies Served<typeof AgentDetail>;
 }
 
 /** Mints an agent API key. The plaintext is in this response only. */
@@ -117,14 +118,14 @@ export async function createAgentKey(ctx: ServiceContext, agentId: string, input
       entityId: row!.id,
       details: { agentId, name: input.name, prefix: minted.displayPrefix },
     });
-    return { ...row!, key: minted.token };
+    return { ...row!, key: minted.token } satisfies Served<typeof AgentKeyCreated>;
   });
 }
 
 export async function listAgentKeys(ctx: ServiceContext, agentId: string) {
   const agent = await getAgent(ctx, agentId);
   await requireCompany(ctx, agent.companyId, "agents:manage", "agent");
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: agentApiKeys.id,
       name: agentApiKeys.name,
@@ -136,6 +137,7 @@ export async function listAgentKeys(ctx: ServiceContext, agentId: string) {
     .from(agentApiKeys)
     .where(and(eq(agentApiKeys.companyId, agent.companyId), eq(agentApiKeys.agentId, agentId)))
     .orderBy(desc(agentApiKeys.createdAt));
+  return rows satisfies Served<typeof AgentKey>[];
 }
 
 export async function revokeAgentKey(ctx: ServiceContext, agentId: string, keyId: string) {

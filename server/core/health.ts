@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { Wire } from "@/server/contracts/api/common";
+import type { HealthResponse } from "@/server/contracts/api/records";
 import type { ServiceContext } from "../context";
 
 /** Liveness plus a database round trip; never reveals configuration. */
@@ -15,5 +17,5 @@ export async function checkHealth(ctx: ServiceContext) {
     database,
     databaseLatencyMs: Math.round((performance.now() - started) * 10) / 10,
     time: ctx.now().toISOString(),
-  };
+  } satisfies Wire<typeof HealthResponse>;
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Issue } from "@/server/contracts/api/core";
+import type { IssueDetail } from "@/server/contracts/api/records";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -156,7 +157,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
     );
     parentIdentifier = parent?.identifier ?? null;
   }
-  return { ...issue, parentIdentifier, comments, documents };
+  return { ...issue, parentIdentifier, comments, documents } satisfies Served<typeof IssueDetail>;
 }
 
 /**
