@@ -8,9 +8,10 @@ import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requ
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
+import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { users } from "@/db/schema";
+import { toolApplications, toolConnections, toolRuntimeSlots, toolStdioTemplates, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
@@ -59,13 +60,14 @@ import {
   IssueDetail,
   RunDetail,
 } from "@/server/contracts/api/records";
-import { RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
+import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
-import { StdioCommandsResponse, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
+import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
+import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
 import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
 
@@ -132,21 +134,20 @@ const CONTRACTS: Record<string, Contract> = {
   projects: { schema: ProjectsResponse, nonEmpty: "projects" },
   routines: { schema: RoutinesResponse },
   "board-keys": { schema: BoardKeysResponse, nonEmpty: "keys" },
-  // The built-in catalogue commands (migration 0012) are enabled; no template exists here, so
-  // only the templates' envelope is checked (server/runtime/*.int.test.ts run real slots).
+  // The built-in catalogue commands (migration 0012) are enabled; the setup builds a template
+  // from `paperclip.lab` and starts its slot (a real process) through a stdio connection.
   "tools/stdio-commands": { schema: StdioCommandsResponse, nonEmpty: "commands" },
-  "tools/stdio-templates": { schema: StdioTemplatesResponse },
-  // No stdio example is installed here: the list is empty, so only its envelope is checked
-  // (server/runtime/runtime.int.test.ts runs real slots).
-  "tools/runtime-slots": { schema: RuntimeSlotsResponse },
+  "tools/stdio-templates": { schema: StdioTemplatesResponse, nonEmpty: "templates" },
+  "tools/stdio-templates/[templateId]": {
+    schema: StdioTemplate,
+    params: (ids) => ({ templateId: ids.templateId! }),
+  },
+  "tools/runtime-slots": { schema: RuntimeSlotsResponse, nonEmpty: "slots" },
+  "tools/runtime-slots/[slotId]": { schema: RuntimeSlotDetail, params: (ids) => ({ slotId: ids.slotId! }) },
 };
 
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
-const NO_CONTRACT: Record<string, string> = {
-  "tools/runtime-slots/[slotId]": "needs a live stdio slot (RuntimeSlotDetail; runtime.int.test.ts)",
-  "tools/stdio-templates/[templateId]":
-    "needs a template, which needs a stdio-capable host (StdioTemplate; runtime.int.test.ts)",
-};
+const NO_CONTRACT: Record<string, string> = {};
 
 /** Who calls a route outside a company: a board key, an instance admin's session, the run's gateway session. */
 type Caller = "board" | "admin" | "gateway" | "public";
@@ -279,11 +280,53 @@ beforeAll(async () => {
   );
   ids.secretId = secrets.json.secrets[0]!.id;
 
+  // A stdio template from the built-in lab command, a connection that uses it and its slot.
+  const template = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { name: "Lab (contract)", catalogCommand: "paperclip.lab" },
+  });
+  expect(template.status, JSON.stringify(template.json)).toBe(201);
+  ids.templateId = template.json.id;
+  const [tpl] = await database.db
+    .select()
+    .from(toolStdioTemplates)
+    .where(eq(toolStdioTemplates.id, ids.templateId));
+  const [app] = await database.db
+    .insert(toolApplications)
+    .values({ companyId, slug: "lab", name: "Lab", type: "mcp_stdio" })
+    .returning();
+  const [conn] = await database.db
+    .insert(toolConnections)
+    .values({
+      companyId,
+      applicationId: app!.id,
+      name: "lab",
+      stdioTemplateId: tpl!.id,
+      status: "active",
+      enabled: true,
+      healthStatus: "ok",
+    })
+    .returning();
+  await stdioListTools(database.db, {
+    companyId,
+    connection: conn!,
+    template: tpl!,
+    env: {},
+    secretValues: [],
+  });
+  const [slot] = await database.db
+    .select({ id: toolRuntimeSlots.id })
+    .from(toolRuntimeSlots)
+    .where(eq(toolRuntimeSlots.connectionId, conn!.id));
+  ids.slotId = slot!.id;
+
   const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
   adminCookie = await sessionCookie(database.db, owner!.id, owner!.email);
 }, 120_000);
 
 afterAll(async () => {
+  await shutdownAllSlots();
   setExampleUrlResolver(null);
   setRouteDatabase(null);
   setGatewayDatabase(null);
