@@ -1,9 +1,9 @@
 import {
   isKnownPolicyKind,
-  type KnownPolicyKind,
+  type KindedPolicyEffect,
   PolicyConditions,
   PolicySelectors,
-  parsePolicyEffect,
+  parseKindedPolicyEffect,
   type RateLimitEffect,
 } from "@/server/contracts/policy-schema";
 import type {
@@ -18,16 +18,15 @@ import type {
 } from "./types";
 
 export type CompiledPolicy =
-  | {
+  | ({
       ok: true;
       id: string;
       name: string;
-      kind: KnownPolicyKind;
       priority: number;
       selectors: PolicySelectors;
       conditions: PolicyConditions;
-      effect: Record<string, unknown>;
-    }
+      /** `kind` and its parsed `effect`: checking `kind` types the effect. */
+    } & KindedPolicyEffect)
   | {
       /** Malformed or of an unknown kind: matches wherever its selectors do, and denies. */
       ok: false;
@@ -102,8 +101,8 @@ function compilePolicy(p: SnapshotPolicy): CompiledPolicy {
       problem: "conditions are malformed",
     };
   }
-  const effect = parsePolicyEffect(p.kind, p.effect);
-  if (!effect.success) {
+  const effect = parseKindedPolicyEffect(p.kind, p.effect);
+  if (!effect) {
     return {
       ok: false,
       id: p.id,
@@ -127,11 +126,10 @@ function compilePolicy(p: SnapshotPolicy): CompiledPolicy {
     ok: true,
     id: p.id,
     name,
-    kind: p.kind,
     priority: p.priority,
     selectors: selectors.data,
     conditions: conditions.data,
-    effect: effect.data as Record<string, unknown>,
+    ...effect,
   };
 }
 
