@@ -3,7 +3,7 @@ import { z } from "zod";
 import { companies, companyMemberships } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { CompanyView } from "@/server/contracts/api/core";
-import type { CompanySummary } from "@/server/contracts/api/records";
+import type { CompanyCreated, CompanySummary } from "@/server/contracts/api/records";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -80,7 +80,7 @@ export async function createCompany(ctx: ServiceContext, input: CreateCompanyInp
       entityId: company!.id,
       details: { name: input.name, slug },
     });
-    return company!;
+    return company! satisfies Served<typeof CompanyCreated>;
   });
 }
 

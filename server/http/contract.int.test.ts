@@ -4,11 +4,15 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import * as agentKeysRoute from "@/app/api/agents/[agentId]/keys/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
+import * as companiesRoute from "@/app/api/companies/route";
+import * as passwordRoute from "@/app/api/me/password/route";
+import * as signOutRoute from "@/app/api/me/sign-out-everywhere/route";
 import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { toolApplications, toolConnections, toolRuntimeSlots, toolStdioTemplates, users } from "@/db/schema";
@@ -54,11 +58,15 @@ import {
 } from "@/server/contracts/api/profiles";
 import {
   AgentDetail,
+  AgentKeyCreated,
   AgentKeysResponse,
   CompaniesResponse,
+  CompanyCreated,
   HealthResponse,
   IssueDetail,
+  PasswordChanged,
   RunDetail,
+  SignedOutEverywhere,
 } from "@/server/contracts/api/records";
 import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
@@ -398,6 +406,16 @@ describe("admin API contracts", () => {
     expectContract(OUTSIDE_CONTRACTS[route]!, route, await getOutsideJson(route));
   });
 
+  it("POST /api/agents/:agentId/keys answers its contract", async () => {
+    const res = await call(agentKeysRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: ids.agentId! },
+      body: { name: "contract" },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    AgentKeyCreated.parse(res.json);
+  });
+
   it("POST /api/tool-gateway/sessions answers its contract", async () => {
     const res = await call(sessionsRoute.POST, "POST", "/", { ...board(), body: { runId: ids.runId } });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
@@ -412,6 +430,28 @@ describe("admin API contracts", () => {
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     PolicyTestResult.parse(res.json);
+  });
+
+  // Last: changing the password and signing out everywhere end the owner's other sessions.
+  it("POST /api/companies and /api/me/* answer their contracts", async () => {
+    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const asOwner = { cookie, headers: { origin: "http://localhost:3100" } };
+    const created = await call(companiesRoute.POST, "POST", "/", {
+      ...asOwner,
+      body: { name: "Contract Co" },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    CompanyCreated.parse(created.json);
+    const changed = await call(passwordRoute.POST, "POST", "/", {
+      ...asOwner,
+      body: { currentPassword: demo.ownerPassword, newPassword: "contract-test-password-2" },
+    });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    PasswordChanged.parse(changed.json);
+    const signedOut = await call(signOutRoute.POST, "POST", "/", asOwner);
+    expect(signedOut.status, JSON.stringify(signedOut.json)).toBe(200);
+    SignedOutEverywhere.parse(signedOut.json);
   });
 
   it("a renamed field, a dropped date or a wrong type fails the parse", async () => {

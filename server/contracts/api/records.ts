@@ -1,5 +1,5 @@
 // Responses of the routes outside a company that read one record or the caller's companies:
-// `/api/agents/:id` (and its keys), `/api/issues/:id`, `/api/runs/:id`, `/api/companies`
+// `/api/agents/:id` (and its keys), `/api/issues/:id`, `/api/runs/:id`, `/api/companies`, `/api/me/*`
 // (server/core/*.ts), and `/api/health`. The company-scoped lists are in ./core.ts.
 import { z } from "zod";
 import { COMMENT_AUTHOR_TYPES, COMMENT_KINDS, MEMBERSHIP_ROLES } from "../values";
@@ -84,3 +84,12 @@ export const HealthResponse = z.object({
   databaseLatencyMs: z.number(),
   time: IsoDate,
 });
+
+/** `POST /api/companies`, 201: the new company (its creator is its owner). */
+export const CompanyCreated = CompanySummary.omit({ role: true });
+
+/** `POST /api/me/password`: how many of the caller's other browser sessions ended. */
+export const PasswordChanged = z.object({ otherSessionsEnded: z.number() });
+
+/** `POST /api/me/sign-out-everywhere`: how many browser sessions ended, this one included. */
+export const SignedOutEverywhere = z.object({ ended: z.number() });
