@@ -2,9 +2,9 @@
 // `/api/agents/:id` (and its keys), `/api/issues/:id`, `/api/runs/:id`, `/api/companies`, `/api/me/*`
 // (server/core/*.ts), and `/api/health`. The company-scoped lists are in ./core.ts.
 import { z } from "zod";
-import { COMMENT_AUTHOR_TYPES, COMMENT_KINDS, MEMBERSHIP_ROLES } from "../values";
+import { COMMENT_AUTHOR_TYPES, COMMENT_KINDS } from "../values";
 import { IsoDate, JsonObject, NullableDate } from "./common";
-import { Agent, Issue, Run } from "./core";
+import { Agent, CompanyView, Issue, Run } from "./core";
 
 /** `GET /api/agents/:agentId`: the agent (an agent key reads only its own). */
 export const AgentDetail = Agent;
@@ -66,14 +66,7 @@ export const RunDetail = Run;
  * A company the caller may open (`GET /api/companies`). A person's role is their membership;
  * a board key's is the key's role.
  */
-export const CompanySummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  issuePrefix: z.string(),
-  createdAt: IsoDate,
-  role: z.enum(MEMBERSHIP_ROLES),
-});
+export const CompanySummary = CompanyView.omit({ ownerMaySelfApprove: true });
 
 export const CompaniesResponse = z.object({ companies: z.array(CompanySummary) });
 
