@@ -1,7 +1,15 @@
 /**
  * View-model types shared by the presentational components. Dates are ISO-8601 strings.
- * These are shapes for props only; they do not mirror database rows.
+ * These are shapes for props only; they do not mirror database rows. Where a prop is a piece
+ * of an API answer it is picked from the server's contract as the browser receives it
+ * (`Wire<…>`, server/contracts/api/core.ts and records.ts), so a renamed or retyped field
+ * is a type error here too.
  */
+
+import type { Wire } from "@/server/contracts/api/common";
+import type * as Core from "@/server/contracts/api/core";
+import type * as Records from "@/server/contracts/api/records";
+import type { COMMENT_AUTHOR_TYPES, COMMENT_KINDS, RUN_STATUSES } from "@/server/contracts/values";
 
 export type ISODateString = string;
 
@@ -15,36 +23,24 @@ export interface ShellUser {
   email: string;
 }
 
-export interface ShellCompany {
-  id: string;
-  name: string;
-}
+export type ShellCompany = Pick<Wire<typeof Records.CompanySummary>, "id" | "name">;
 
 // Agents
 
-export interface AgentSummary {
-  id: string;
-  name: string;
-  title: string | null;
-  /** e.g. "active", "idle", "paused", "error" */
-  status: string;
-  createdAt: ISODateString;
-  lastRunAt: ISODateString | null;
-}
+/** An agent as listed (`GET /agents`), with the time of its latest run. */
+export type AgentSummary = Pick<
+  Wire<typeof Core.AgentsResponse>["agents"][number],
+  "id" | "name" | "title" | "status" | "createdAt" | "lastRunAt"
+>;
 
 // Runs
 
-export type RunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export interface RunSummary {
-  id: string;
-  agentName: string;
-  status: RunStatus;
-  issueIdentifier: string | null;
-  createdAt: ISODateString;
-  startedAt: ISODateString | null;
-  finishedAt: ISODateString | null;
-}
+export type RunSummary = Pick<
+  Wire<typeof Core.Run>,
+  "id" | "agentName" | "status" | "issueIdentifier" | "createdAt" | "startedAt" | "finishedAt"
+>;
 
 /** A run as shown on an agent's page (the agent is implied). */
 export type AgentRunSummary = Omit<RunSummary, "agentName"> & { agentName?: string };
@@ -52,11 +48,11 @@ export type AgentRunSummary = Omit<RunSummary, "agentName"> & { agentName?: stri
 /** A run with optional extra fields used on the run detail page. */
 export type RunDetailData = RunSummary & {
   /** When present, the agent name links to the agent. */
-  agentId?: string | null;
+  agentId?: Wire<typeof Core.Run>["agentId"] | null;
   /** When present, the issue identifier links to the issue. */
-  issueId?: string | null;
+  issueId?: Wire<typeof Core.Run>["issueId"];
   /** Failure reason, shown for failed runs. */
-  error?: string | null;
+  error?: Wire<typeof Core.Run>["error"];
 };
 
 export interface RunEvent {
@@ -72,45 +68,32 @@ export interface RunEvent {
 
 // Issues
 
-export interface IssueSummary {
-  id: string;
-  /** e.g. "ACME-3" */
-  identifier: string;
-  title: string;
-  /** e.g. "backlog", "todo", "in_progress", "in_review", "done", "cancelled" */
-  status: string;
-  assigneeName: string | null;
-  projectName: string | null;
-  updatedAt: ISODateString;
-}
+/** An issue as listed; `identifier` is e.g. "ACME-3". */
+export type IssueSummary = Pick<
+  Wire<typeof Core.Issue>,
+  "id" | "identifier" | "title" | "status" | "assigneeName" | "projectName" | "updatedAt"
+>;
 
-export interface IssueDetail {
-  id: string;
-  identifier: string;
-  title: string;
-  body: string | null;
-  status: string;
-  assigneeName: string | null;
-  projectName: string | null;
-  parentIdentifier: string | null;
+type IssueWire = Wire<typeof Records.IssueDetail>;
+
+export type IssueDetail = Pick<
+  IssueWire,
+  "id" | "identifier" | "title" | "status" | "assigneeName" | "projectName" | "parentIdentifier"
+> & {
+  body: IssueWire["body"] | null;
   /** When present, the parent identifier links to the parent issue. */
-  parentId?: string | null;
-  createdAt?: ISODateString;
-  updatedAt?: ISODateString;
-}
+  parentId?: IssueWire["parentId"];
+  createdAt?: IssueWire["createdAt"];
+  updatedAt?: IssueWire["updatedAt"];
+};
 
-export type CommentAuthorType = "user" | "agent" | "system";
-export type CommentKind = "text" | "action_card" | "event";
+export type CommentAuthorType = (typeof COMMENT_AUTHOR_TYPES)[number];
+export type CommentKind = (typeof COMMENT_KINDS)[number];
 
-export interface IssueComment {
-  id: string;
-  authorType: CommentAuthorType;
-  authorName: string;
-  kind: CommentKind;
-  body: string;
-  payload: Record<string, unknown> | null;
-  createdAt: ISODateString;
-}
+export type IssueComment = Pick<
+  Wire<typeof Records.IssueComment>,
+  "id" | "authorType" | "authorName" | "kind" | "body" | "payload" | "createdAt"
+>;
 
 // Tools & Access
 

@@ -48,7 +48,7 @@ export const agents: AgentSummary[] = [
     id: "a1b2c3d4-0003",
     name: "Data Janitor",
     title: null,
-    status: "idle",
+    status: "archived",
     createdAt: minutesAgo(60 * 5),
     lastRunAt: null,
   },

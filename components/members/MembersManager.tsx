@@ -13,18 +13,7 @@ import { SecretOnce } from "../ui/SecretOnce";
 import { Select } from "../ui/Select";
 import { SubmitButton } from "../ui/SubmitButton";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
-
-export const MEMBER_ROLES = ["owner", "admin", "member", "viewer"] as const;
-
-export interface MemberRow {
-  userId: string;
-  email: string;
-  name: string | null;
-  role: string;
-  joinedAt: string;
-  passwordSet: boolean;
-  disabled: boolean;
-}
+import { MEMBER_ROLES, type MemberRow } from "./types";
 
 /** What a member action returns: an error message, a notice, or a one-time link to hand over. */
 export interface MemberActionState {
@@ -183,7 +172,7 @@ function RoleForm({
   state: MemberActionState;
   action: (formData: FormData) => void;
 }) {
-  const [role, setRole] = useState(member.role);
+  const [role, setRole] = useState<string>(member.role);
   const [pending, startTransition] = useTransition();
   // biome-ignore lint/correctness/useExhaustiveDependencies: `state` changes once per action result
   useEffect(() => setRole(member.role), [member.role, state]);

@@ -1,9 +1,9 @@
 import {
   isKnownPolicyKind,
-  type KnownPolicyKind,
+  type KindedPolicyEffect,
   PolicyConditions,
   PolicySelectors,
-  parsePolicyEffect,
+  parseKindedPolicyEffect,
   type RateLimitEffect,
 } from "@/server/contracts/policy-schema";
 import type {
@@ -18,16 +18,15 @@ import type {
 } from "./types";
 
 export type CompiledPolicy =
-  | {
+  | ({
       ok: true;
       id: string;
       name: string;
-      kind: KnownPolicyKind;
       priority: number;
       selectors: PolicySelectors;
       conditions: PolicyConditions;
-      effect: Record<string, unknown>;
-    }
+      /** `kind` and its parsed `effect`: checking `kind` types the effect. */
+    } & KindedPolicyEffect)
   | {
       /** Malformed or of an unknown kind: matches wherever its selectors do, and denies. */
       ok: false;
@@ -89,18 +88,17 @@ function compilePolicy(p: SnapshotPolicy): CompiledPolicy {
     return broken(selectors.data, `unknown policy kind \`${String(p.kind).slice(0, 40)}\``);
   const conditions = PolicyConditions.safeParse(p.conditions ?? {});
   if (!conditions.success) return broken(selectors.data, "conditions are malformed");
-  const effect = parsePolicyEffect(p.kind, p.effect);
-  if (!effect.success) return broken(selectors.data, "effect is malformed");
+  const effect = parseKindedPolicyEffect(p.kind, p.effect);
+  if (!effect) return broken(selectors.data, "effect is malformed");
   if (!Number.isFinite(p.priority)) return broken(selectors.data, "priority is not a number", 0);
   return {
     ok: true,
     id: p.id,
     name,
-    kind: p.kind,
     priority: p.priority,
     selectors: selectors.data,
     conditions: conditions.data,
-    effect: effect.data as Record<string, unknown>,
+    ...effect,
   };
 }
 

@@ -412,7 +412,7 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
     d.effects.push("require_approval");
     d.reasonCode = "approval_required";
     const expiries = approvals
-      .map((a) => (a.p.ok ? (a.p.effect.expiresInSeconds as number | undefined) : undefined))
+      .map((a) => (a.p.ok && a.p.kind === "require_approval" ? a.p.effect.expiresInSeconds : undefined))
       .filter((x): x is number => typeof x === "number");
     d.approvalExpiresInSeconds = expiries.length > 0 ? Math.min(...expiries) : null;
     d.explanation.push(`policy \`${approvals[0]!.p.name}\` requires a person's approval`);
@@ -422,7 +422,8 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
   // 5. Content validation and redaction.
   for (const kind of ["redact_arguments", "redact_result"] as const) {
     for (const a of matching(kind, listing)) {
-      const paths = (a.p.ok ? (a.p.effect.paths as string[]) : []) ?? [];
+      const paths =
+        a.p.ok && (a.p.kind === "redact_arguments" || a.p.kind === "redact_result") ? a.p.effect.paths : [];
       const plan = kind === "redact_arguments" ? d.redactionPlan.arguments : d.redactionPlan.result;
       for (const path of paths) if (!plan.includes(path)) plan.push(path);
       d.matchedPolicyIds.push(a.p.id);
@@ -433,8 +434,8 @@ export function decide(snapshot: AccessSnapshot, request: AccessRequest): Decisi
   // 6. Rate limits (token buckets; the caller consumes tokens atomically on allow).
   if (!listing) {
     for (const a of matching("rate_limit", false)) {
-      if (!a.p.ok) continue;
-      const effect = a.p.effect as RateLimitEffect;
+      if (!a.p.ok || a.p.kind !== "rate_limit") continue;
+      const effect = a.p.effect;
       const scopeKey = rateScopeKey(effect, ctx, t);
       if (scopeKey === null) {
         d.matchedPolicyIds.push(a.p.id);

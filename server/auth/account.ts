@@ -1,6 +1,8 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { passwordSetTokens, users } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { PasswordChanged, SignedOutEverywhere } from "@/server/contracts/api/records";
 import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { forbidden, ServiceError } from "../errors";
@@ -39,7 +41,7 @@ export async function signOutEverywhere(ctx: ServiceContext) {
       entityId: actor.userId,
       details: { sessions: ended },
     });
-    return { ended };
+    return { ended } satisfies Served<typeof SignedOutEverywhere>;
   });
 }
 
@@ -69,7 +71,7 @@ export async function changePassword(ctx: ServiceContext, input: z.infer<typeof 
       entityId: actor.userId,
       details: { otherSessionsEnded: ended },
     });
-    return { otherSessionsEnded: ended };
+    return { otherSessionsEnded: ended } satisfies Served<typeof PasswordChanged>;
   });
 }
 

@@ -152,7 +152,12 @@ export async function upstreamTargetFor(
   };
 }
 
-/** The upstream's tool list, in catalog metadata form. */
+/**
+ * The upstream's tool list, in catalog metadata form. Both MCP clients (HTTP and stdio) are the
+ * SDK's, which parses `tools/list` and `tools/call` answers with its own schemas
+ * (`ListToolsResultSchema`, `CallToolResultSchema`): the values are typed, so no cast here.
+ * What they say stays untrusted: the catalog and listing code sanitise it.
+ */
 export async function listUpstreamTools(
   t: UpstreamTarget,
   opts: { fresh?: boolean } = {},
@@ -165,10 +170,10 @@ export async function listUpstreamTools(
       const tools = await pool.listTools(mcpTarget(t));
       return tools.map((x) => ({
         name: x.name,
-        title: x.title ?? (x.annotations as { title?: string } | undefined)?.title ?? null,
+        title: x.title ?? x.annotations?.title ?? null,
         description: x.description ?? null,
-        inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
-        annotations: (x.annotations as Record<string, unknown>) ?? null,
+        inputSchema: x.inputSchema,
+        annotations: x.annotations ?? null,
         outputSchema: x.outputSchema,
         icons: x.icons,
         meta: x._meta,
@@ -189,11 +194,11 @@ export async function listUpstreamTools(
         name: x.name,
         title: x.title ?? null,
         description: x.description ?? null,
-        inputSchema: (x.inputSchema as Record<string, unknown>) ?? null,
-        annotations: (x.annotations as Record<string, unknown>) ?? null,
-        outputSchema: (x as { outputSchema?: unknown }).outputSchema,
-        icons: (x as { icons?: unknown }).icons,
-        meta: (x as { _meta?: unknown })._meta,
+        inputSchema: x.inputSchema,
+        annotations: x.annotations ?? null,
+        outputSchema: x.outputSchema,
+        icons: x.icons,
+        meta: x._meta,
       }));
     }
     default:
@@ -256,7 +261,7 @@ export async function callUpstreamTool(
         hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
       });
       return {
-        result: out.result as UpstreamResult["result"],
+        result: out.result,
         fullJson: out.truncated ? out.fullJson : null,
       };
     }
@@ -294,7 +299,7 @@ export async function callUpstreamTool(
         );
       }
       // Bounded by the gateway's result guard like any other result.
-      return { result: out as UpstreamResult["result"], fullJson: null };
+      return { result: out, fullJson: null };
     }
     default:
       throw new ServiceError("runtime_unavailable", `\`${t.type}\` tools are not supported here`);

@@ -156,3 +156,35 @@ export function isKnownPolicyKind(kind: string): kind is KnownPolicyKind {
 export function parsePolicyEffect(kind: KnownPolicyKind, effect: unknown) {
   return POLICY_EFFECT_SCHEMAS[kind].safeParse(effect ?? {});
 }
+
+/** The parsed effect of each known kind. */
+export type PolicyEffectOf = { [K in KnownPolicyKind]: z.infer<(typeof POLICY_EFFECT_SCHEMAS)[K]> };
+/** A known kind with its parsed effect: a union discriminated by `kind`, so narrowing types the effect. */
+export type KindedPolicyEffect = {
+  [K in KnownPolicyKind]: { kind: K; effect: PolicyEffectOf[K] };
+}[KnownPolicyKind];
+
+/** Parses a known kind's effect into its discriminated form; null when it does not parse. */
+export function parseKindedPolicyEffect(kind: KnownPolicyKind, effect: unknown): KindedPolicyEffect | null {
+  const value = effect ?? {};
+  switch (kind) {
+    case "allow":
+    case "block": {
+      const r = EmptyEffect.safeParse(value);
+      return r.success ? { kind, effect: r.data } : null;
+    }
+    case "require_approval": {
+      const r = ApprovalEffect.safeParse(value);
+      return r.success ? { kind, effect: r.data } : null;
+    }
+    case "redact_arguments":
+    case "redact_result": {
+      const r = RedactEffect.safeParse(value);
+      return r.success ? { kind, effect: r.data } : null;
+    }
+    case "rate_limit": {
+      const r = RateLimitEffect.safeParse(value);
+      return r.success ? { kind, effect: r.data } : null;
+    }
+  }
+}

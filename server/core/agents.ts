@@ -4,6 +4,7 @@ import { inCompany } from "@/db/join";
 import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentsResponse } from "@/server/contracts/api/core";
+import type { AgentDetail, AgentKey, AgentKeyCreated } from "@/server/contracts/api/records";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { mintToken } from "../auth/tokens";
@@ -82,7 +83,7 @@ export async function getAgent(ctx: ServiceContext, agentId: string) {
   } else {
     await requireCompany(ctx, agent.companyId, "company:read", "agent");
   }
-  return agent;
+  return agent satisfies Served<typeof AgentDetail>;
 }
 
 /** Mints an agent API key. The plaintext is in this response only. */
@@ -118,14 +119,14 @@ export async function createAgentKey(ctx: ServiceContext, agentId: string, input
       entityId: row!.id,
       details: { agentId, name: input.name, prefix: minted.displayPrefix },
     });
-    return { ...row!, key: minted.token };
+    return { ...row!, key: minted.token } satisfies Served<typeof AgentKeyCreated>;
   });
 }
 
 export async function listAgentKeys(ctx: ServiceContext, agentId: string) {
   const agent = await getAgent(ctx, agentId);
   await requireCompany(ctx, agent.companyId, "agents:manage", "agent");
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: agentApiKeys.id,
       name: agentApiKeys.name,
@@ -137,6 +138,7 @@ export async function listAgentKeys(ctx: ServiceContext, agentId: string) {
     .from(agentApiKeys)
     .where(inCompany(agentApiKeys, agent.companyId, eq(agentApiKeys.agentId, agentId)))
     .orderBy(desc(agentApiKeys.createdAt));
+  return rows satisfies Served<typeof AgentKey>[];
 }
 
 export async function revokeAgentKey(ctx: ServiceContext, agentId: string, keyId: string) {

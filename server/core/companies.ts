@@ -3,6 +3,7 @@ import { z } from "zod";
 import { companies, companyMemberships } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { CompanyView } from "@/server/contracts/api/core";
+import type { CompanyCreated, CompanySummary } from "@/server/contracts/api/records";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -79,7 +80,7 @@ export async function createCompany(ctx: ServiceContext, input: CreateCompanyInp
       entityId: company!.id,
       details: { name: input.name, slug },
     });
-    return company!;
+    return company! satisfies Served<typeof CompanyCreated>;
   });
 }
 
@@ -87,18 +88,20 @@ export async function createCompany(ctx: ServiceContext, input: CreateCompanyInp
 export async function listCompanies(ctx: ServiceContext) {
   const { actor } = ctx;
   if (actor.type === "user") {
-    return ctx.db
+    const rows = await ctx.db
       .select({ ...companyColumns, role: companyMemberships.role })
       .from(companyMemberships)
       .innerJoin(companies, eq(companies.id, companyMemberships.companyId))
       .where(eq(companyMemberships.userId, actor.userId))
       .orderBy(companies.name);
+    return rows satisfies Served<typeof CompanySummary>[];
   }
   if (actor.type === "board_key") {
-    return ctx.db
-      .select({ ...companyColumns, role: sql<string>`${actor.role}` })
+    const rows = await ctx.db
+      .select({ ...companyColumns, role: sql<typeof actor.role>`${actor.role}` })
       .from(companies)
       .where(eq(companies.id, actor.companyId));
+    return rows satisfies Served<typeof CompanySummary>[];
   }
   throw forbidden("agent keys cannot use board routes");
 }

@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import type { Wire } from "@/server/contracts/api/common";
+import type { HealthResponse } from "@/server/contracts/api/records";
 import type { ServiceContext } from "../context";
 import { databaseBreaker, probeOf, withDeadline } from "../database/breaker";
 import { droppedSocketWrites } from "../database/process-guard";
@@ -27,5 +29,5 @@ export async function checkHealth(ctx: ServiceContext) {
     breaker: breaker.status(),
     droppedSocketWrites: droppedSocketWrites(),
     time: ctx.now().toISOString(),
-  };
+  } satisfies Wire<typeof HealthResponse>;
 }

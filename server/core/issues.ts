@@ -4,6 +4,7 @@ import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, issueComments, issueDocuments, issues, projects, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Issue } from "@/server/contracts/api/core";
+import type { IssueDetail } from "@/server/contracts/api/records";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -152,7 +153,7 @@ export async function getIssue(ctx: ServiceContext, issueId: string) {
     const [parent] = await issueQuery(ctx).where(companyRow(issues, issue.companyId, issue.parentId));
     parentIdentifier = parent?.identifier ?? null;
   }
-  return { ...issue, parentIdentifier, comments, documents };
+  return { ...issue, parentIdentifier, comments, documents } satisfies Served<typeof IssueDetail>;
 }
 
 /**

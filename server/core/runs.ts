@@ -4,6 +4,7 @@ import { companyRow, inCompany } from "@/db/join";
 import { agents, companies, heartbeatRuns, issues, routines, toolGatewaySessions } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Run } from "@/server/contracts/api/core";
+import type { RunDetail } from "@/server/contracts/api/records";
 import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -254,7 +255,7 @@ export async function getRun(ctx: ServiceContext, runId: string) {
   const [run] = await runQuery(ctx).where(eq(heartbeatRuns.id, runId));
   if (!run) throw notFound("run");
   await authorizeRunAccess(ctx, run.companyId, run.agentId, false);
-  return run;
+  return run satisfies Served<typeof RunDetail>;
 }
 
 export async function listRuns(ctx: ServiceContext, companyId: string, query: ListRunsQuery) {

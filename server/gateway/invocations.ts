@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolInvocations, toolResultArtifacts } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { GatewayInvocation } from "@/server/contracts/api/gateway";
 import { notFound } from "../errors";
 import type { GatewayContext } from "./sessions";
 
@@ -43,5 +45,5 @@ export async function getSessionInvocation(db: Db, gw: GatewayContext, invocatio
     .where(
       and(eq(toolResultArtifacts.companyId, gw.companyId), eq(toolResultArtifacts.invocationId, inv.id)),
     );
-  return { ...inv, artifacts };
+  return { ...inv, artifacts } satisfies Served<typeof GatewayInvocation>;
 }

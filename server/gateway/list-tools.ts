@@ -11,6 +11,8 @@ import { insertEvents } from "../ledger/hot-statements";
 
 const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" as const };
 
+import type { Served } from "@/server/contracts/api/common";
+import type { AgentTool } from "@/server/contracts/api/gateway";
 import { pageOf, pageSize, readCursor } from "./mcp-cursor";
 import type { GatewayScope } from "./path";
 import type { GatewayContext } from "./sessions";
@@ -145,7 +147,7 @@ export async function gatewayListTools(
   const snapshot = await getAccessSnapshot(db, gw.companyId, gw.accessVersion);
   const { tools, hiddenCount } = listFor(snapshot, gw, now, scope);
   await recordDiscovery(db, gw, tools.length, hiddenCount);
-  return tools;
+  return tools satisfies Served<typeof AgentTool>[];
 }
 
 interface Listed {

@@ -1,5 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import type { Served } from "@/server/contracts/api/common";
+import type { GatewayCallResult } from "@/server/contracts/api/gateway";
 import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
@@ -471,7 +473,7 @@ export function restOutcome(outcome: GatewayCallOutcome): { status: number; body
  * its usual headers), a refusal as a response with its own status.
  */
 export function restResponse(outcome: GatewayCallOutcome): GatewayCallOutcome | Response {
-  if (outcome.ok) return outcome;
+  if (outcome.ok) return outcome satisfies Served<typeof GatewayCallResult>;
   const { status, body } = restOutcome(outcome);
   return Response.json(body, { status, headers: { "cache-control": "no-store" } });
 }

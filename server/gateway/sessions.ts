@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
 import { companies, heartbeatRuns, toolGatewaySessions } from "@/db/schema";
+import type { Wire } from "@/server/contracts/api/common";
+import type { GatewaySessionCreated } from "@/server/contracts/api/gateway";
 import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
@@ -30,7 +32,7 @@ export function gatewayMcpConfig(token: string) {
     mcpUrl: url,
     mcpConfig: {
       mcpServers: {
-        paperclip: { type: "http", url, headers: { Authorization: `Bearer ${token}` } },
+        paperclip: { type: "http" as const, url, headers: { Authorization: `Bearer ${token}` } },
       },
     },
   };
@@ -96,7 +98,7 @@ export async function mintGatewaySession(
     token: minted.token,
     expiresAt: expiresAt.toISOString(),
     ...gatewayMcpConfig(minted.token),
-  };
+  } satisfies Wire<typeof GatewaySessionCreated>;
 }
 
 /**

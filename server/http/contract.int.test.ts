@@ -1,13 +1,21 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import * as agentKeysRoute from "@/app/api/agents/[agentId]/keys/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
+import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
+import * as companiesRoute from "@/app/api/companies/route";
+import * as passwordRoute from "@/app/api/me/password/route";
+import * as signOutRoute from "@/app/api/me/sign-out-everywhere/route";
+import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
+import { toolApplications, toolConnections, toolRuntimeSlots, toolStdioTemplates, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
@@ -32,6 +40,14 @@ import {
   RunsResponse,
 } from "@/server/contracts/api/core";
 import { ExampleInstallResult, ExamplesResponse } from "@/server/contracts/api/examples";
+import {
+  GatewayCallRefusal,
+  GatewayCallResult,
+  GatewayInvocation,
+  GatewaySessionCreated,
+  GatewayToolsResponse,
+} from "@/server/contracts/api/gateway";
+import { InstanceStdioCommandsResponse, PrivateUpstreamsResponse } from "@/server/contracts/api/instance";
 import { MembersResponse } from "@/server/contracts/api/members";
 import { PoliciesResponse, PolicyTestResult } from "@/server/contracts/api/policies";
 import {
@@ -40,14 +56,27 @@ import {
   ProfilesResponse,
   ToolTargets,
 } from "@/server/contracts/api/profiles";
-import { RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
+import {
+  AgentDetail,
+  AgentKeyCreated,
+  AgentKeysResponse,
+  CompaniesResponse,
+  CompanyCreated,
+  HealthResponse,
+  IssueDetail,
+  PasswordChanged,
+  RunDetail,
+  SignedOutEverywhere,
+} from "@/server/contracts/api/records";
+import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
-import { StdioCommandsResponse, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
+import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
-import { call } from "@/server/testing/api";
+import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
+import { call, sessionCookie } from "@/server/testing/api";
 import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
@@ -57,7 +86,8 @@ import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
 // half: a field renamed in a verb, a serializer that drops a date, a nullable that was not fails
 // here. Routes are found on the file system, so a new GET route without a contract fails too.
 
-const COMPANY_ROUTES = path.resolve(import.meta.dirname, "../../app/api/companies/[companyId]");
+const API_ROUTES = path.resolve(import.meta.dirname, "../../app/api");
+const COMPANY_ROUTES = path.join(API_ROUTES, "companies/[companyId]");
 
 type Ids = Record<string, string>;
 interface Contract {
@@ -112,30 +142,72 @@ const CONTRACTS: Record<string, Contract> = {
   projects: { schema: ProjectsResponse, nonEmpty: "projects" },
   routines: { schema: RoutinesResponse },
   "board-keys": { schema: BoardKeysResponse, nonEmpty: "keys" },
-  // The built-in catalogue commands (migration 0012) are enabled; no template exists here, so
-  // only the templates' envelope is checked (server/runtime/*.int.test.ts run real slots).
+  // The built-in catalogue commands (migration 0012) are enabled; the setup builds a template
+  // from `paperclip.lab` and starts its slot (a real process) through a stdio connection.
   "tools/stdio-commands": { schema: StdioCommandsResponse, nonEmpty: "commands" },
-  "tools/stdio-templates": { schema: StdioTemplatesResponse },
-  // No stdio example is installed here: the list is empty, so only its envelope is checked
-  // (server/runtime/runtime.int.test.ts runs real slots).
-  "tools/runtime-slots": { schema: RuntimeSlotsResponse },
+  "tools/stdio-templates": { schema: StdioTemplatesResponse, nonEmpty: "templates" },
+  "tools/stdio-templates/[templateId]": {
+    schema: StdioTemplate,
+    params: (ids) => ({ templateId: ids.templateId! }),
+  },
+  "tools/runtime-slots": { schema: RuntimeSlotsResponse, nonEmpty: "slots" },
+  "tools/runtime-slots/[slotId]": { schema: RuntimeSlotDetail, params: (ids) => ({ slotId: ids.slotId! }) },
 };
 
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
-const NO_CONTRACT: Record<string, string> = {
-  "tools/runtime-slots/[slotId]": "needs a live stdio slot (RuntimeSlotDetail; runtime.int.test.ts)",
-  "tools/stdio-templates/[templateId]":
-    "needs a template, which needs a stdio-capable host (StdioTemplate; runtime.int.test.ts)",
+const NO_CONTRACT: Record<string, string> = {};
+
+/** Who calls a route outside a company: a board key, an instance admin's session, the run's gateway session. */
+type Caller = "board" | "admin" | "gateway" | "public";
+interface OutsideContract extends Contract {
+  caller: Caller;
+}
+
+/** GET routes outside `/api/companies/:companyId`, by directory under `app/api`. */
+const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
+  companies: { schema: CompaniesResponse, caller: "board", nonEmpty: "companies" },
+  "agents/[agentId]": { schema: AgentDetail, caller: "board", params: (ids) => ({ agentId: ids.agentId! }) },
+  "agents/[agentId]/keys": {
+    schema: AgentKeysResponse,
+    caller: "board",
+    params: (ids) => ({ agentId: ids.agentId! }),
+    nonEmpty: "keys",
+  },
+  "issues/[issueId]": {
+    schema: IssueDetail,
+    caller: "board",
+    params: (ids) => ({ issueId: ids.issueId! }),
+    nonEmpty: "comments",
+  },
+  "runs/[runId]": { schema: RunDetail, caller: "board", params: (ids) => ({ runId: ids.runId! }) },
+  health: { schema: HealthResponse, caller: "public" },
+  "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
+  "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
+  "tool-gateway/tools": { schema: GatewayToolsResponse, caller: "gateway", nonEmpty: "tools" },
+  "tool-gateway/invocations/[invocationId]": {
+    schema: GatewayInvocation,
+    caller: "gateway",
+    params: (ids) => ({ invocationId: ids.invocationId! }),
+  },
 };
 
-/** Directories (relative to the company routes) of every route.ts that exports GET. */
-function getRoutes(dir = COMPANY_ROUTES): string[] {
+/** GET routes outside a company that speak something other than JSON records. */
+const OUTSIDE_NO_CONTRACT: Record<string, string> = {
+  "auth/[...nextauth]": "Auth.js's own endpoints (CSRF token, providers, callbacks)",
+  "examples/mcp/[fixture]": "the examples' MCP fixtures speak MCP (fixtures/mcp tests)",
+  "tool-gateway/mcp":
+    "MCP Streamable HTTP, checked with the MCP SDK client (server/gateway/*mcp*.int.test.ts)",
+};
+
+/** Directories (relative to `root`) of every route.ts under `dir` that exports GET. */
+function getRoutes(root = COMPANY_ROUTES, dir = root, skip?: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...getRoutes(full));
-    else if (name === "route.ts" && /export const GET\b/.test(readFileSync(full, "utf8")))
-      out.push(path.relative(COMPANY_ROUTES, dir).split(path.sep).join("/"));
+    if (full === skip) continue;
+    if (statSync(full).isDirectory()) out.push(...getRoutes(root, full, skip));
+    else if (name === "route.ts" && /export const (GET\b|\{[^}]*\bGET\b)/.test(readFileSync(full, "utf8")))
+      out.push(path.relative(root, dir).split(path.sep).join("/"));
   }
   return out.sort();
 }
@@ -145,6 +217,9 @@ let demo: DemoCredentials;
 let outbox: HttpFixture<OutboxState>;
 const ids: Ids = {};
 const board = () => ({ token: demo.boardApiKey });
+/** The run's gateway session token and the owner's (an instance admin's) browser session. */
+let gatewayToken: string;
+let adminCookie: string;
 
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-contract-"));
@@ -166,7 +241,10 @@ beforeAll(async () => {
 
   // One call held for approval, approved, executed and promoted to a trust rule: the ledger,
   // the audit trail, the review queue, trust rules and formal approvals all have rows.
-  const { token } = await startFirstAgentRun(database.db, demo);
+  const { token, issueId, runId } = await startFirstAgentRun(database.db, demo);
+  gatewayToken = token;
+  ids.issueId = issueId;
+  ids.runId = runId;
   const agentCall = (body: unknown) =>
     call<{ error?: { actionRequestId?: string }; result?: { structuredContent?: Record<string, unknown> } }>(
       callRoute.POST,
@@ -179,6 +257,7 @@ beforeAll(async () => {
     arguments: { to: "customer@example.com", subject: "Contract", body: "Hello" },
   });
   expect(drafted.status, JSON.stringify(drafted.json)).toBe(200);
+  ids.invocationId = GatewayCallResult.parse(drafted.json).invocationId;
   const sc = drafted.json.result!.structuredContent as {
     draftId?: string;
     id?: string;
@@ -189,6 +268,7 @@ beforeAll(async () => {
     arguments: { draftId: sc.draftId ?? sc.id ?? sc.draft?.id },
   });
   expect(held.status, JSON.stringify(held.json)).toBe(409);
+  GatewayCallRefusal.parse(held.json);
   const actionRequestId = held.json.error!.actionRequestId!;
   const request = { ...board(), params: { companyId, actionRequestId } };
   const approved = await call(approveRoute.POST, "POST", "/", { ...request, body: {} });
@@ -207,9 +287,54 @@ beforeAll(async () => {
     { ...board(), params: { companyId } },
   );
   ids.secretId = secrets.json.secrets[0]!.id;
+
+  // A stdio template from the built-in lab command, a connection that uses it and its slot.
+  const template = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId },
+    body: { name: "Lab (contract)", catalogCommand: "paperclip.lab" },
+  });
+  expect(template.status, JSON.stringify(template.json)).toBe(201);
+  ids.templateId = template.json.id;
+  const [tpl] = await database.db
+    .select()
+    .from(toolStdioTemplates)
+    .where(eq(toolStdioTemplates.id, ids.templateId));
+  const [app] = await database.db
+    .insert(toolApplications)
+    .values({ companyId, slug: "lab", name: "Lab", type: "mcp_stdio" })
+    .returning();
+  const [conn] = await database.db
+    .insert(toolConnections)
+    .values({
+      companyId,
+      applicationId: app!.id,
+      name: "lab",
+      stdioTemplateId: tpl!.id,
+      status: "active",
+      enabled: true,
+      healthStatus: "ok",
+    })
+    .returning();
+  await stdioListTools(database.db, {
+    companyId,
+    connection: conn!,
+    template: tpl!,
+    env: {},
+    secretValues: [],
+  });
+  const [slot] = await database.db
+    .select({ id: toolRuntimeSlots.id })
+    .from(toolRuntimeSlots)
+    .where(eq(toolRuntimeSlots.connectionId, conn!.id));
+  ids.slotId = slot!.id;
+
+  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+  adminCookie = await sessionCookie(database.db, owner!.id, owner!.email);
 }, 120_000);
 
 afterAll(async () => {
+  await shutdownAllSlots();
   setExampleUrlResolver(null);
   setRouteDatabase(null);
   setGatewayDatabase(null);
@@ -230,6 +355,32 @@ async function getJson(route: string): Promise<unknown> {
   return res.json;
 }
 
+async function getOutsideJson(route: string): Promise<unknown> {
+  const contract = OUTSIDE_CONTRACTS[route]!;
+  const mod = (await import(path.join(API_ROUTES, route, "route.ts"))) as {
+    GET: Parameters<typeof call>[0];
+  };
+  const auth = {
+    board: board(),
+    admin: { cookie: adminCookie },
+    gateway: { token: gatewayToken },
+    public: {},
+  }[contract.caller];
+  const res = await call(mod.GET, "GET", "/", { ...auth, params: contract.params?.(ids) ?? {} });
+  expect(res.status, `${route}: ${JSON.stringify(res.json)}`).toBe(200);
+  return res.json;
+}
+
+function expectContract(contract: Contract, route: string, json: unknown) {
+  const result = contract.schema.safeParse(json);
+  expect(result.success, `${route}: ${JSON.stringify(result.error?.issues.slice(0, 5))}`).toBe(true);
+  if (contract.nonEmpty)
+    expect(
+      (json as Record<string, unknown[]>)[contract.nonEmpty]?.length,
+      `${route}: ${contract.nonEmpty}`,
+    ).toBeGreaterThan(0);
+}
+
 describe("admin API contracts", () => {
   it("every GET route has a contract or a stated reason not to", () => {
     const routes = getRoutes();
@@ -240,12 +391,35 @@ describe("admin API contracts", () => {
   });
 
   it.each(Object.keys(CONTRACTS))("GET %s answers its contract", async (route) => {
-    const json = await getJson(route);
-    const result = CONTRACTS[route]!.schema.safeParse(json);
-    expect(result.success, `${route}: ${JSON.stringify(result.error?.issues.slice(0, 5))}`).toBe(true);
-    const list = CONTRACTS[route]!.nonEmpty;
-    if (list)
-      expect((json as Record<string, unknown[]>)[list]?.length, `${route}: ${list}`).toBeGreaterThan(0);
+    expectContract(CONTRACTS[route]!, route, await getJson(route));
+  });
+
+  it("every GET route outside a company has a contract or a stated reason not to", () => {
+    const routes = getRoutes(API_ROUTES, API_ROUTES, COMPANY_ROUTES);
+    for (const route of Object.keys(OUTSIDE_CONTRACTS)) expect(routes, route).toContain(route);
+    for (const route of Object.keys(OUTSIDE_NO_CONTRACT)) expect(routes, route).toContain(route);
+    const missing = routes.filter((r) => !(r in OUTSIDE_CONTRACTS) && !(r in OUTSIDE_NO_CONTRACT));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(Object.keys(OUTSIDE_CONTRACTS))("GET /api/%s answers its contract", async (route) => {
+    expectContract(OUTSIDE_CONTRACTS[route]!, route, await getOutsideJson(route));
+  });
+
+  it("POST /api/agents/:agentId/keys answers its contract", async () => {
+    const res = await call(agentKeysRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: ids.agentId! },
+      body: { name: "contract" },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    AgentKeyCreated.parse(res.json);
+  });
+
+  it("POST /api/tool-gateway/sessions answers its contract", async () => {
+    const res = await call(sessionsRoute.POST, "POST", "/", { ...board(), body: { runId: ids.runId } });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    GatewaySessionCreated.parse(res.json);
   });
 
   it("POST /policies/test answers its contract", async () => {
@@ -256,6 +430,28 @@ describe("admin API contracts", () => {
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     PolicyTestResult.parse(res.json);
+  });
+
+  // Last: changing the password and signing out everywhere end the owner's other sessions.
+  it("POST /api/companies and /api/me/* answer their contracts", async () => {
+    const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+    const cookie = await sessionCookie(database.db, owner!.id, owner!.email);
+    const asOwner = { cookie, headers: { origin: "http://localhost:3100" } };
+    const created = await call(companiesRoute.POST, "POST", "/", {
+      ...asOwner,
+      body: { name: "Contract Co" },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    CompanyCreated.parse(created.json);
+    const changed = await call(passwordRoute.POST, "POST", "/", {
+      ...asOwner,
+      body: { currentPassword: demo.ownerPassword, newPassword: "contract-test-password-2" },
+    });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    PasswordChanged.parse(changed.json);
+    const signedOut = await call(signOutRoute.POST, "POST", "/", asOwner);
+    expect(signedOut.status, JSON.stringify(signedOut.json)).toBe(200);
+    SignedOutEverywhere.parse(signedOut.json);
   });
 
   it("a renamed field, a dropped date or a wrong type fails the parse", async () => {

@@ -12,6 +12,8 @@ import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
 import { companies, instanceSettings, toolApplications, toolConnections } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { PrivateUpstreamsResponse } from "@/server/contracts/api/instance";
 import { logActivity } from "../activity/log-activity";
 import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../config/examples";
 import { publicOrigin } from "../config/proxy";
@@ -123,7 +125,7 @@ export async function listPrivateUpstreams(ctx: ServiceContext) {
       ...entries.map((e) => ({ origin: e.origin })),
       ...builtIn,
     ]),
-  };
+  } satisfies Served<typeof PrivateUpstreamsResponse>;
 }
 
 /** The literal address of an origin's host, when it is one (WHATWG-normalised). */

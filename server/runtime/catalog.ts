@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { instanceStdioCommands, type toolStdioTemplates } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
+import type { StdioCatalogCommand, StdioHostSummary } from "@/server/contracts/api/instance";
 import type { StdioCommandChoice } from "@/server/contracts/api/stdio";
 import { BUNDLED_FIXTURES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -141,7 +142,7 @@ function presentCommand(c: CatalogCommandRow) {
     builtin: c.builtin,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
-  };
+  } satisfies Served<typeof StdioCatalogCommand>;
 }
 export type StdioCommandView = ReturnType<typeof presentCommand>;
 
@@ -183,7 +184,7 @@ export async function stdioHostSummary(ctx: ServiceContext) {
           ? "slots run inside bwrap as the server's user"
           : "none: slots run as the server's user (commands that require isolation are refused)"
       : `unavailable: ${plan.message}`,
-  };
+  } satisfies Served<typeof StdioHostSummary>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { fn } from "storybook/test";
 import { MembersManager } from "@/components/members/MembersManager";
+import type { MemberRow } from "@/components/members/types";
 
 const members = [
   {
@@ -21,7 +22,7 @@ const members = [
     passwordSet: false,
     disabled: false,
   },
-];
+] satisfies MemberRow[];
 
 const meta = {
   title: "Members/MembersManager",
