@@ -188,12 +188,16 @@ export async function executeInvocation(
       });
       return ledgerAnswer("result_blocked", inv.id);
     }
-    const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", { guarded });
+    // The answer as the agent gets it (with the upstream's own `_meta`) is what a replay returns.
+    const result = meta ? { ...guarded.result, _meta: meta } : guarded.result;
+    const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", {
+      guarded: { ...guarded, result },
+    });
     return {
       ok: true,
       invocationId: inv.id,
       replayed: false,
-      result: meta ? { ...guarded.result, _meta: meta } : guarded.result,
+      result,
       truncated: guarded.truncated,
       artifactId,
       resultJson: guarded.json,
