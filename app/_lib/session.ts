@@ -57,5 +57,15 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
+/** A company's row for a page: the 404 page when it is missing or belongs to another company. */
+export async function inCompany<T extends { companyId: string }>(
+  companyId: string,
+  promise: Promise<T>,
+): Promise<T> {
+  const row = await orNotFound(promise);
+  if (row.companyId !== companyId) notFound();
+  return row;
+}
+
 export const iso = (d: Date | string | null | undefined): string | null =>
   d == null ? null : typeof d === "string" ? d : d.toISOString();

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { AgentDetail } from "@/components/agents/AgentDetail";
 import { EffectiveTools } from "@/components/agents/EffectiveTools";
 import type { RunStatus } from "@/components/types";
@@ -7,19 +6,13 @@ import type { Risk } from "@/server/contracts/values";
 import { getAgent } from "@/server/core/agents";
 import { listRuns } from "@/server/core/runs";
 import { getEffectiveTools } from "@/server/tools/effective";
-import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
+import { inCompany, iso } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Agent" };
 
-export default async function AgentPage({
-  params,
-}: {
-  params: Promise<{ companyId: string; agentId: string }>;
-}) {
-  const { companyId, agentId } = await params;
-  const { ctx } = await requireCompanyPage(companyId);
-  const agent = await orNotFound(getAgent(ctx, agentId));
-  if (agent.companyId !== companyId) notFound();
+export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params: { agentId } }) => {
+  const agent = await inCompany(companyId, getAgent(ctx, agentId));
   const [runs, effective] = await Promise.all([
     listRuns(ctx, companyId, { agentId, limit: 20 }),
     getEffectiveTools(ctx, companyId, agentId, {}),
@@ -58,4 +51,4 @@ export default async function AgentPage({
       }))}
     />
   );
-}
+});

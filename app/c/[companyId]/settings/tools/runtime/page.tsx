@@ -8,7 +8,8 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
-import { iso, requireCompanyPage, requireUserContext } from "../../../../../_lib/session";
+import { companyPage } from "../../../../../_lib/company-page";
+import { iso, requireUserContext } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Runtime · Tools & Access" };
 
@@ -24,9 +25,7 @@ const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"
 
 // The runtime view: supervised local (stdio) MCP processes and the admin-made command
 // templates they start from. Actions go through the same verbs as the admin API.
-export default async function RuntimePage({ params }: { params: Promise<{ companyId: string }> }) {
-  const { companyId } = await params;
-  const { ctx, can } = await requireCompanyPage(companyId);
+export default companyPage(async ({ ctx, can, companyId }) => {
   const canManage = can("tools:manage_runtime");
   const [slots, templates] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
@@ -149,4 +148,4 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
       </Card>
     </div>
   );
-}
+});
