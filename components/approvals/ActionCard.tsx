@@ -7,7 +7,7 @@ import type { DateInput } from "../format";
 import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
-import { RiskBadge } from "../tools-access/RiskBadge";
+import { RiskBadge } from "../tools-access/badges";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import type { IssueComment } from "../types";
 import { CodeBlock } from "../ui/CodeBlock";
