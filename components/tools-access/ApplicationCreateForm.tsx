@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { codeInput, DescriptionField, InputField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -135,9 +135,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
           }}
           placeholder="e.g. github"
           maxLength={48}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
+          {...codeInput}
           data-testid="app-create-slug"
         />
       </div>
@@ -150,10 +148,8 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
         data-testid="app-create-type"
         options={APPLICATION_TYPES.map((t) => ({ value: t, label: APPLICATION_TYPE_LABELS[t] }))}
       />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
+      <DescriptionField
+        idPrefix={id}
         value={description}
         onChange={(e) => setDescription(e.target.value)}
         maxLength={2000}

@@ -3,7 +3,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { codeInput, InputField, SelectField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
@@ -176,9 +176,7 @@ export function PolicyForm({
             value={state.toolGlobs}
             onChange={(e) => set("toolGlobs", e.target.value)}
             placeholder="github.*, *_delete"
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
+            {...codeInput}
             data-testid="policy-globs"
           />
           <CheckboxGroup

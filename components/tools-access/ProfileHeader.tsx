@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { InputField, TextareaField } from "../ui/FieldControls";
+import { DescriptionField, InputField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ConfirmBar } from "./controls";
@@ -200,13 +200,7 @@ function ProfileDetailsForm({
         onChange={(e) => setName(e.target.value)}
         maxLength={200}
       />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-      />
+      <DescriptionField idPrefix={id} value={description} onChange={(e) => setDescription(e.target.value)} />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel

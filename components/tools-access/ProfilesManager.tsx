@@ -6,7 +6,7 @@ import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
-import { InputField, TextareaField } from "../ui/FieldControls";
+import { DescriptionField, InputField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -202,10 +202,8 @@ function ProfileCreateForm({
         maxLength={200}
         data-testid="profile-create-name"
       />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
+      <DescriptionField
+        idPrefix={id}
         value={description}
         onChange={(e) => setDescription(e.target.value)}
         data-testid="profile-create-description"

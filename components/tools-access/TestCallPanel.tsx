@@ -4,7 +4,15 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { InputField, namedOptions, SelectField, type SelectOption, TextareaField } from "../ui/FieldControls";
+import {
+  codeInput,
+  InputField,
+  monoInput,
+  namedOptions,
+  SelectField,
+  type SelectOption,
+  TextareaField,
+} from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -153,9 +161,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
                 value={tool}
                 onValueChange={setTool}
                 placeholder="github__create_issue"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
+                {...codeInput}
                 data-testid="test-tool"
               />
             </div>
@@ -167,8 +173,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
               rows={5}
               value={argsText}
               onValueChange={setArgsText}
-              spellCheck={false}
-              className="font-mono"
+              {...monoInput}
               data-testid="test-arguments"
             />
             <fieldset className="space-y-2">

@@ -93,3 +93,27 @@ export function SelectField({ options, placeholder, ...props }: SelectFieldProps
     </Field>
   );
 }
+
+/**
+ * Props for a control that takes machine text (slugs, names, globs, tool names, JSON): no
+ * autofill, no spell check, monospace. Spread them where those three props would go.
+ */
+export const codeInput = { autoComplete: "off", spellCheck: false, className: "font-mono" } as const;
+
+/** `codeInput` for a secret value: the browser may offer to save it as a new password. */
+export const secretInput = {
+  autoComplete: "new-password",
+  spellCheck: false,
+  className: "font-mono",
+} as const;
+
+/** Monospace without spell check, for machine text where autofill is left alone. */
+export const monoInput = { spellCheck: false, className: "font-mono" } as const;
+
+/** The optional description of a resource: a two-row textarea with the id `${idPrefix}-description`. */
+export function DescriptionField({
+  idPrefix,
+  ...props
+}: { idPrefix: string } & Omit<TextareaFieldProps, "id" | "label">) {
+  return <TextareaField id={`${idPrefix}-description`} label="Description" rows={2} {...props} />;
+}
