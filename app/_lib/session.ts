@@ -1,6 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import type { RunStatus } from "@/components/types";
 import { getDb } from "@/db/client";
 import { actorFromSessionHeaders } from "@/server/auth/authenticate";
 import { type Capability, roleHas } from "@/server/auth/capabilities";
@@ -69,3 +70,24 @@ export async function inCompany<T extends { companyId: string }>(
 
 export const iso = (d: Date | string | null | undefined): string | null =>
   d == null ? null : typeof d === "string" ? d : d.toISOString();
+
+type Time = Date | string | null | undefined;
+
+/** A run as the run lists show it: status, issue and ISO times. */
+export function runRow(r: {
+  id: string;
+  status: string;
+  issueIdentifier: string | null;
+  createdAt: Time;
+  startedAt: Time;
+  finishedAt: Time;
+}) {
+  return {
+    id: r.id,
+    status: r.status as RunStatus,
+    issueIdentifier: r.issueIdentifier,
+    createdAt: iso(r.createdAt)!,
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+  };
+}

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import { AgentDetail } from "@/components/agents/AgentDetail";
 import { EffectiveTools } from "@/components/agents/EffectiveTools";
-import type { RunStatus } from "@/components/types";
 import type { Risk } from "@/server/contracts/values";
 import { getAgent } from "@/server/core/agents";
 import { listRuns } from "@/server/core/runs";
 import { getEffectiveTools } from "@/server/tools/effective";
 import { companyPage } from "../../../../_lib/company-page";
-import { inCompany, iso } from "../../../../_lib/session";
+import { inCompany, iso, runRow } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Agent" };
 
@@ -41,14 +40,7 @@ export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params:
           hiddenCount={effective.hiddenCount}
         />
       }
-      runs={runs.map((r) => ({
-        id: r.id,
-        status: r.status as RunStatus,
-        issueIdentifier: r.issueIdentifier,
-        createdAt: iso(r.createdAt)!,
-        startedAt: iso(r.startedAt),
-        finishedAt: iso(r.finishedAt),
-      }))}
+      runs={runs.map(runRow)}
     />
   );
 });
