@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { codeInput, DescriptionField, InputField, SelectField } from "../ui/FieldControls";
+import { codeInput, DescriptionField, InputField, NameField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -96,10 +96,8 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
       submitTestId="app-create-submit"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <InputField
-          id={`${id}-name`}
-          label="Name"
-          required
+        <NameField
+          idPrefix={id}
           error={errors.name}
           value={name}
           onChange={(e) => {

@@ -3,7 +3,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { codeInput, InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { codeInput, InputField, NameField, SelectField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
@@ -110,10 +110,8 @@ export function PolicyForm({
 
       <Section title="Rule">
         <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            id={`${id}-name`}
-            label="Name"
-            required
+          <NameField
+            idPrefix={id}
             error={errors.name}
             value={state.name}
             onChange={(e) => set("name", e.target.value)}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { DescriptionField, InputField } from "../ui/FieldControls";
+import { DescriptionField, NameField } from "../ui/FieldControls";
 
 /** A profile's name and description as the create and edit forms hold them. */
 export function useProfileDetails(initial?: { name: string; description: string | null }) {
@@ -45,10 +45,8 @@ export function ProfileDetailsFields({
 }) {
   return (
     <>
-      <InputField
-        id={`${details.idPrefix}-name`}
-        label="Name"
-        required
+      <NameField
+        idPrefix={details.idPrefix}
         error={details.error}
         value={details.name}
         onChange={(e) => details.setName(e.target.value)}

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
-import { codeInput, DescriptionField, InputField, secretInput } from "../ui/FieldControls";
+import { codeInput, DescriptionField, InputField, NameField, secretInput } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -168,10 +168,8 @@ export function SecretCreateForm({
       submitTestId="secret-create-submit"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <InputField
-          id={`${id}-name`}
-          label="Name"
-          required
+        <NameField
+          idPrefix={id}
           error={errors.name}
           hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
           value={name}

@@ -117,3 +117,11 @@ export function DescriptionField({
 }: { idPrefix: string } & Omit<TextareaFieldProps, "id" | "label">) {
   return <TextareaField id={`${idPrefix}-description`} label="Description" rows={2} {...props} />;
 }
+
+/** A resource's required name: a text input with the id `${idPrefix}-name`. */
+export function NameField({
+  idPrefix,
+  ...props
+}: { idPrefix: string } & Omit<InputFieldProps, "id" | "label" | "required">) {
+  return <InputField id={`${idPrefix}-name`} label="Name" required {...props} />;
+}

@@ -29,6 +29,7 @@ export {
   InputField,
   type InputFieldProps,
   monoInput,
+  NameField,
   namedOptions,
   SelectField,
   type SelectFieldProps,
