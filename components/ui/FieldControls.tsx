@@ -1,6 +1,7 @@
 import type { ChangeEvent, ReactNode } from "react";
 import { Field, type FieldProps } from "./Field";
 import { Input, type InputProps } from "./Input";
+import { Label } from "./Label";
 import { Select, type SelectProps } from "./Select";
 import { Textarea, type TextareaProps } from "./Textarea";
 
@@ -124,4 +125,14 @@ export function NameField({
   ...props
 }: { idPrefix: string } & Omit<InputFieldProps, "id" | "label" | "required">) {
   return <InputField id={`${idPrefix}-name`} label="Name" required {...props} />;
+}
+
+/** A label over a bare input, for the native (server action) forms: no hint or error wiring. */
+export function LabeledInput({ label, ...props }: InputProps & { id: string; label: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={props.id}>{label}</Label>
+      <Input {...props} />
+    </div>
+  );
 }

@@ -28,6 +28,7 @@ export {
   DescriptionField,
   InputField,
   type InputFieldProps,
+  LabeledInput,
   monoInput,
   NameField,
   namedOptions,
