@@ -1,6 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import type { RunStatus } from "@/components/types";
 import { getDb } from "@/db/client";
 import { actorFromSessionHeaders } from "@/server/auth/authenticate";
 import { type Capability, roleHas } from "@/server/auth/capabilities";
@@ -57,5 +58,36 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
+/** A company's row for a page: the 404 page when it is missing or belongs to another company. */
+export async function inCompany<T extends { companyId: string }>(
+  companyId: string,
+  promise: Promise<T>,
+): Promise<T> {
+  const row = await orNotFound(promise);
+  if (row.companyId !== companyId) notFound();
+  return row;
+}
+
 export const iso = (d: Date | string | null | undefined): string | null =>
   d == null ? null : typeof d === "string" ? d : d.toISOString();
+
+type Time = Date | string | null | undefined;
+
+/** A run as the run lists show it: status, issue and ISO times. */
+export function runRow(r: {
+  id: string;
+  status: string;
+  issueIdentifier: string | null;
+  createdAt: Time;
+  startedAt: Time;
+  finishedAt: Time;
+}) {
+  return {
+    id: r.id,
+    status: r.status as RunStatus,
+    issueIdentifier: r.issueIdentifier,
+    createdAt: iso(r.createdAt)!,
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+  };
+}

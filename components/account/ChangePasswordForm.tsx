@@ -3,8 +3,7 @@
 import { useActionState } from "react";
 import { Alert } from "../ui/Alert";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { Input } from "../ui/Input";
-import { Label } from "../ui/Label";
+import { LabeledInput } from "../ui/FieldControls";
 import { SubmitButton } from "../ui/SubmitButton";
 
 export interface ChangePasswordState {
@@ -37,29 +36,25 @@ export function ChangePasswordForm({
           </Alert>
         ) : null}
         <form action={formAction} className="max-w-sm space-y-4" data-testid="password-form">
-          <div className="space-y-1.5">
-            <Label htmlFor="current-password">Current password</Label>
-            <Input
-              id="current-password"
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              required
-              data-testid="password-current"
-            />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="next-password">New password (at least 12 characters)</Label>
-            <Input
-              id="next-password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              minLength={12}
-              required
-              data-testid="password-new"
-            />
-          </div>
+          <LabeledInput
+            label="Current password"
+            id="current-password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            data-testid="password-current"
+          />
+          <LabeledInput
+            label="New password (at least 12 characters)"
+            id="next-password"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            data-testid="password-new"
+          />
           <SubmitButton pendingLabel="Saving…" data-testid="password-submit">
             Change password
           </SubmitButton>

@@ -4,8 +4,7 @@ import { useEffect, useState } from "react";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { Card, CardBody } from "../ui/Card";
-import { Input } from "../ui/Input";
-import { Label } from "../ui/Label";
+import { LabeledInput } from "../ui/FieldControls";
 
 /**
  * Redeems a one-time set-password link. The token travels in the URL fragment
@@ -68,30 +67,26 @@ export function SetPasswordForm() {
           <p className="text-sm text-zinc-600">Open the link you were given to set your password.</p>
         ) : null}
         <form onSubmit={submit} className="space-y-4" data-testid="set-password-form">
-          <div className="space-y-1.5">
-            <Label htmlFor="new-password">New password (at least 12 characters)</Label>
-            <Input
-              id="new-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              minLength={12}
-              required
-              data-testid="set-password-password"
-            />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor="confirm-password">Repeat it</Label>
-            <Input
-              id="confirm-password"
-              name="confirm"
-              type="password"
-              autoComplete="new-password"
-              minLength={12}
-              required
-              data-testid="set-password-confirm"
-            />
-          </div>
+          <LabeledInput
+            label="New password (at least 12 characters)"
+            id="new-password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            data-testid="set-password-password"
+          />
+          <LabeledInput
+            label="Repeat it"
+            id="confirm-password"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            data-testid="set-password-confirm"
+          />
           <Button
             type="submit"
             className="w-full"

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import type { DateInput } from "../format";
 import { durationBetween, formatDuration, humanize } from "../format";
+import { runHref } from "../runs/RunList";
 import { agentStatusTone, runStatusTone } from "../status";
 import type { AgentRunSummary, AgentSummary } from "../types";
 import { Badge } from "../ui/Badge";
@@ -22,10 +23,6 @@ export interface AgentDetailProps {
   now?: DateInput;
   /** The effective-tools card (the page renders it from the same engine the gateway uses). */
   effectiveTools?: ReactNode;
-}
-
-function runHref(companyId: string, runId: string): string {
-  return `/c/${encodeURIComponent(companyId)}/runs/${encodeURIComponent(runId)}`;
 }
 
 /** Agent header, details, recent runs and the effective tools card. */

@@ -7,13 +7,13 @@ import type { DateInput } from "../format";
 import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
-import { RiskBadge } from "../tools-access/RiskBadge";
+import { RiskBadge } from "../tools-access/badges";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import type { IssueComment } from "../types";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
-import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
+import { ReviewButton } from "./ApprovalRowActions";
 import { executionResultJson, type ReviewAction, reviewActionRequest } from "./api";
 import { effectiveActionStatus, parseActionCardPayload } from "./payload";
 import { ActionRequestStatusBadge } from "./StatusBadges";
@@ -213,41 +213,31 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
         <div className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-4 py-2.5">
           {refreshing ? <span className="mr-auto text-xs text-zinc-500">Updating…</span> : null}
           {showDecline ? (
-            <PendingButton
-              pending={busy === "decline"}
-              pendingLabel="Declining…"
-              variant="secondary"
-              size="sm"
+            <ReviewButton
+              action="decline"
+              busyAction={busy}
               disabled={working}
-              onClick={() => void review("decline")}
-              data-testid="action-decline"
-            >
-              Decline
-            </PendingButton>
+              onReview={(a) => void review(a)}
+              testId="action-decline"
+            />
           ) : null}
           {showApprove ? (
-            <PendingButton
-              pending={busy === "approve"}
-              pendingLabel="Approving…"
-              size="sm"
+            <ReviewButton
+              action="approve"
+              busyAction={busy}
               disabled={working}
-              onClick={() => void review("approve")}
-              data-testid="action-approve"
-            >
-              Approve
-            </PendingButton>
+              onReview={(a) => void review(a)}
+              testId="action-approve"
+            />
           ) : null}
           {showExecute ? (
-            <PendingButton
-              pending={busy === "execute"}
-              pendingLabel="Executing…"
-              size="sm"
+            <ReviewButton
+              action="execute"
+              busyAction={busy}
               disabled={working}
-              onClick={() => void review("execute")}
-              data-testid="action-execute"
-            >
-              Execute
-            </PendingButton>
+              onReview={(a) => void review(a)}
+              testId="action-execute"
+            />
           ) : null}
         </div>
       ) : null}

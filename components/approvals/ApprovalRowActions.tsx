@@ -5,6 +5,46 @@ import { PendingButton } from "../ui/PendingButton";
 import type { ReviewAction } from "./api";
 import type { ActionRequest } from "./types";
 
+const REVIEW_BUTTONS: Record<ReviewAction, { label: string; pendingLabel: string; variant?: "secondary" }> = {
+  decline: { label: "Decline", pendingLabel: "Declining…", variant: "secondary" },
+  approve: { label: "Approve", pendingLabel: "Approving…" },
+  execute: { label: "Execute", pendingLabel: "Executing…" },
+};
+
+/** One review action's button (Decline, Approve, Execute), spinning while that action runs. */
+export function ReviewButton({
+  action,
+  busyAction,
+  disabled,
+  toolName,
+  onReview,
+  testId,
+}: {
+  action: ReviewAction;
+  busyAction: ReviewAction | null;
+  disabled: boolean;
+  /** Named in the accessible label where several requests' buttons share a screen. */
+  toolName?: string;
+  onReview: (action: ReviewAction) => void;
+  testId: string;
+}) {
+  const { label, pendingLabel, variant } = REVIEW_BUTTONS[action];
+  return (
+    <PendingButton
+      pending={busyAction === action}
+      pendingLabel={pendingLabel}
+      variant={variant}
+      size="sm"
+      disabled={disabled}
+      aria-label={toolName ? `${label} ${toolName}` : undefined}
+      onClick={() => onReview(action)}
+      data-testid={testId}
+    >
+      {label}
+    </PendingButton>
+  );
+}
+
 export function RowActions({
   request,
   canReview,
@@ -28,44 +68,34 @@ export function RowActions({
   return (
     <span className="inline-flex gap-2">
       {canReview && (status === "pending" || status === "approved") ? (
-        <PendingButton
-          pending={busyAction === "decline"}
-          pendingLabel="Declining…"
-          variant="secondary"
-          size="sm"
+        <ReviewButton
+          action="decline"
+          busyAction={busyAction}
           disabled={disabled}
-          aria-label={`Decline ${toolName}`}
-          onClick={() => onReview("decline")}
-          data-testid="inbox-decline"
-        >
-          Decline
-        </PendingButton>
+          toolName={toolName}
+          onReview={onReview}
+          testId="inbox-decline"
+        />
       ) : null}
       {canReview && status === "pending" ? (
-        <PendingButton
-          pending={busyAction === "approve"}
-          pendingLabel="Approving…"
-          size="sm"
+        <ReviewButton
+          action="approve"
+          busyAction={busyAction}
           disabled={disabled}
-          aria-label={`Approve ${toolName}`}
-          onClick={() => onReview("approve")}
-          data-testid="inbox-approve"
-        >
-          Approve
-        </PendingButton>
+          toolName={toolName}
+          onReview={onReview}
+          testId="inbox-approve"
+        />
       ) : null}
       {canReview && status === "approved" ? (
-        <PendingButton
-          pending={busyAction === "execute"}
-          pendingLabel="Executing…"
-          size="sm"
+        <ReviewButton
+          action="execute"
+          busyAction={busyAction}
           disabled={disabled}
-          aria-label={`Execute ${toolName}`}
-          onClick={() => onReview("execute")}
-          data-testid="inbox-execute"
-        >
-          Execute
-        </PendingButton>
+          toolName={toolName}
+          onReview={onReview}
+          testId="inbox-execute"
+        />
       ) : null}
       {canTrust ? (
         <Button

@@ -53,6 +53,12 @@ function actorPhrase(type: string): string {
   return ACTOR_TYPE_PHRASES[type] ?? type.replace(/[_-]+/g, " ");
 }
 
+/** The reviewer's two answers to a proposal, in the order they are shown. */
+const DECIDE_BUTTONS = [
+  { decision: "reject", label: "Reject", pendingLabel: "Rejecting…", variant: "secondary" },
+  { decision: "accept", label: "Accept", pendingLabel: "Accepting…", variant: undefined },
+] as const;
+
 /** Proposed changes to what agents may do on their own (trust rules, permissive policies), with four-eyes review. */
 export function FormalApprovals({
   companyId,
@@ -200,31 +206,20 @@ export function FormalApprovals({
                           data-testid="formal-note"
                         />
                       </div>
-                      <PendingButton
-                        pending={busy && decide.variables?.decision === "reject"}
-                        pendingLabel="Rejecting…"
-                        variant="secondary"
-                        size="sm"
-                        disabled={decide.isPending}
-                        onClick={() =>
-                          decide.mutate({ id: a.id, decision: "reject", note: notes[a.id] ?? "" })
-                        }
-                        data-testid="formal-reject"
-                      >
-                        Reject
-                      </PendingButton>
-                      <PendingButton
-                        pending={busy && decide.variables?.decision === "accept"}
-                        pendingLabel="Accepting…"
-                        size="sm"
-                        disabled={decide.isPending}
-                        onClick={() =>
-                          decide.mutate({ id: a.id, decision: "accept", note: notes[a.id] ?? "" })
-                        }
-                        data-testid="formal-accept"
-                      >
-                        Accept
-                      </PendingButton>
+                      {DECIDE_BUTTONS.map(({ decision, label, pendingLabel, variant }) => (
+                        <PendingButton
+                          key={decision}
+                          pending={busy && decide.variables?.decision === decision}
+                          pendingLabel={pendingLabel}
+                          variant={variant}
+                          size="sm"
+                          disabled={decide.isPending}
+                          onClick={() => decide.mutate({ id: a.id, decision, note: notes[a.id] ?? "" })}
+                          data-testid={`formal-${decision}`}
+                        >
+                          {label}
+                        </PendingButton>
+                      ))}
                     </div>
                   ) : null}
                   {rowError ? (

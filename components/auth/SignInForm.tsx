@@ -5,8 +5,7 @@ import type { FormAction } from "../types";
 import { Alert } from "../ui/Alert";
 import { Card, CardBody } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { Input } from "../ui/Input";
-import { Label } from "../ui/Label";
+import { LabeledInput } from "../ui/FieldControls";
 import { SubmitButton } from "../ui/SubmitButton";
 
 export interface SignInFormProps {
@@ -50,33 +49,29 @@ export function SignInForm({
           </Alert>
         ) : null}
         <form action={action} className="space-y-4" data-testid="signin-form">
-          <div className="space-y-1.5">
-            <Label htmlFor={emailId}>Email</Label>
-            <Input
-              id={emailId}
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              defaultValue={defaultEmail}
-              invalid={Boolean(error)}
-              aria-describedby={error ? errorId : undefined}
-              data-testid="signin-email"
-            />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor={passwordId}>Password</Label>
-            <Input
-              id={passwordId}
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              invalid={Boolean(error)}
-              aria-describedby={error ? errorId : undefined}
-              data-testid="signin-password"
-            />
-          </div>
+          <LabeledInput
+            label="Email"
+            id={emailId}
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={defaultEmail}
+            invalid={Boolean(error)}
+            aria-describedby={error ? errorId : undefined}
+            data-testid="signin-email"
+          />
+          <LabeledInput
+            label="Password"
+            id={passwordId}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            invalid={Boolean(error)}
+            aria-describedby={error ? errorId : undefined}
+            data-testid="signin-password"
+          />
           <SubmitButton className="w-full" pendingLabel="Signing in…" data-testid="signin-submit">
             Sign in
           </SubmitButton>

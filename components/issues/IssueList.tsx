@@ -1,14 +1,13 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import type { DateInput } from "../format";
 import { humanize } from "../format";
 import { issueStatusTone } from "../status";
 import type { IssueSummary } from "../types";
 import { Badge } from "../ui/Badge";
-import { cn, focusRing } from "../ui/cn";
-import { EmptyState } from "../ui/EmptyState";
+import { ListTable } from "../ui/ListTable";
 import { RelativeTime } from "../ui/RelativeTime";
-import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
+import { companyItemHref, RowLink } from "../ui/RowLink";
+import { TD, TR } from "../ui/Table";
 
 export type { IssueSummary } from "../types";
 
@@ -23,57 +22,45 @@ export interface IssueListProps {
 }
 
 export function issueHref(companyId: string, issueId: string): string {
-  return `/c/${encodeURIComponent(companyId)}/issues/${encodeURIComponent(issueId)}`;
+  return companyItemHref(companyId, "issues", issueId);
 }
 
 /** Table of issues; rows have `data-testid="issue-row"`. */
 export function IssueList({ companyId, issues, now, emptyAction, className }: IssueListProps) {
-  if (issues.length === 0) {
-    return (
-      <EmptyState
-        className={className}
-        data-testid="issues-empty"
-        title="No issues yet"
-        description="Issues are the units of work you hand to agents. They will be listed here with their status and assignee."
-        action={emptyAction}
-      />
-    );
-  }
   return (
-    <Table containerClassName={className} data-testid="issue-list">
-      <HeaderRow
-        columns={[{ label: "ID", className: "w-28" }, "Title", "Status", "Assignee", "Project", "Updated"]}
-      />
-      <TBody>
-        {issues.map((issue) => (
-          <TR key={issue.id} data-testid="issue-row" data-issue-id={issue.id}>
-            <TD className="font-mono text-xs whitespace-nowrap text-zinc-500">{issue.identifier}</TD>
-            <TD className="min-w-64">
-              <Link
-                href={issueHref(companyId, issue.id)}
-                className={cn(
-                  "rounded font-medium text-zinc-900 hover:text-accent-700 hover:underline",
-                  focusRing,
-                )}
-              >
-                {issue.title}
-              </Link>
-            </TD>
-            <TD>
-              <Badge tone={issueStatusTone(issue.status)}>{humanize(issue.status)}</Badge>
-            </TD>
-            <TD className="whitespace-nowrap">
-              {issue.assigneeName ?? <span className="text-zinc-500">Unassigned</span>}
-            </TD>
-            <TD className="whitespace-nowrap">
-              {issue.projectName ?? <span className="text-zinc-500">—</span>}
-            </TD>
-            <TD>
-              <RelativeTime value={issue.updatedAt} now={now} />
-            </TD>
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+    <ListTable
+      items={issues}
+      columns={[{ label: "ID", className: "w-28" }, "Title", "Status", "Assignee", "Project", "Updated"]}
+      testId="issue-list"
+      empty={{
+        "data-testid": "issues-empty",
+        title: "No issues yet",
+        description:
+          "Issues are the units of work you hand to agents. They will be listed here with their status and assignee.",
+        action: emptyAction,
+      }}
+      className={className}
+    >
+      {(issue) => (
+        <TR key={issue.id} data-testid="issue-row" data-issue-id={issue.id}>
+          <TD className="font-mono text-xs whitespace-nowrap text-zinc-500">{issue.identifier}</TD>
+          <TD className="min-w-64">
+            <RowLink href={issueHref(companyId, issue.id)}>{issue.title}</RowLink>
+          </TD>
+          <TD>
+            <Badge tone={issueStatusTone(issue.status)}>{humanize(issue.status)}</Badge>
+          </TD>
+          <TD className="whitespace-nowrap">
+            {issue.assigneeName ?? <span className="text-zinc-500">Unassigned</span>}
+          </TD>
+          <TD className="whitespace-nowrap">
+            {issue.projectName ?? <span className="text-zinc-500">—</span>}
+          </TD>
+          <TD>
+            <RelativeTime value={issue.updatedAt} now={now} />
+          </TD>
+        </TR>
+      )}
+    </ListTable>
   );
 }

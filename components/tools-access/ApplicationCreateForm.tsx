@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { codeInput, DescriptionField, InputField, NameField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -96,10 +96,8 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
       submitTestId="app-create-submit"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <InputField
-          id={`${id}-name`}
-          label="Name"
-          required
+        <NameField
+          idPrefix={id}
           error={errors.name}
           value={name}
           onChange={(e) => {
@@ -135,9 +133,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
           }}
           placeholder="e.g. github"
           maxLength={48}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
+          {...codeInput}
           data-testid="app-create-slug"
         />
       </div>
@@ -150,10 +146,8 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
         data-testid="app-create-type"
         options={APPLICATION_TYPES.map((t) => ({ value: t, label: APPLICATION_TYPE_LABELS[t] }))}
       />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
+      <DescriptionField
+        idPrefix={id}
         value={description}
         onChange={(e) => setDescription(e.target.value)}
         maxLength={2000}

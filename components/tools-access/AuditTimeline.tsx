@@ -14,8 +14,7 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { AuditEventDetails } from "./AuditEventDetails";
 import { AuditFilterBar, type AuditFilterInput, NO_FILTERS } from "./AuditFilterBar";
 import { normalizeAuditFilters, toolsAccessKeys, toolsApiPath, withQuery } from "./api";
-import { DecisionBadge } from "./DecisionBadge";
-import { RiskBadge } from "./RiskBadge";
+import { DecisionBadge, RiskBadge } from "./badges";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { AuditEvent, AuditFilters, AuditPage, NamedRef } from "./types";
 

@@ -13,13 +13,13 @@ import { TableSkeleton } from "../ui/Skeleton";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
+import { RiskBadge } from "./badges";
 import { CatalogDiff } from "./CatalogDiff";
 import { toToolVersion } from "./catalog-diff";
 import { Checkbox } from "./controls";
 import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
 import { useSeededQuery } from "./hooks";
 import { QuarantineBadge } from "./QuarantineBadge";
-import { RiskBadge } from "./RiskBadge";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
   CatalogEntryStatus,

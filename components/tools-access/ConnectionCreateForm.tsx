@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { InputField, SelectField } from "../ui/FieldControls";
+import { InputField, NameField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
@@ -140,10 +140,8 @@ export function ConnectionCreateForm({
         placeholder="Choose an application…"
         options={applications.map((a) => ({ value: a.id, label: `${a.name} (${a.slug})` }))}
       />
-      <InputField
-        id={`${id}-name`}
-        label="Name"
-        required
+      <NameField
+        idPrefix={id}
         error={errors.name}
         value={name}
         onChange={(e) => setName(e.target.value)}

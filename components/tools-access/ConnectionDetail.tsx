@@ -12,10 +12,10 @@ import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
+import { ConnectionStatusBadge, HealthBadge } from "./badges";
 import { CatalogTable } from "./CatalogTable";
 import { HealthCard, Readiness } from "./ConnectionHealth";
 import { SettingsCard } from "./ConnectionSettings";
-import { ConnectionStatusBadge } from "./ConnectionStatusBadge";
 import { ConfirmBar } from "./controls";
 import {
   CONNECTION_LIFECYCLE,
@@ -24,7 +24,6 @@ import {
   plural,
   updateCachedConnection,
 } from "./gateway";
-import { HealthBadge } from "./HealthBadge";
 import { useSeededQuery } from "./hooks";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SecretBindings } from "./SecretBindings";

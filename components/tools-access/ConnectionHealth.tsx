@@ -6,7 +6,7 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { KeyValueList } from "../ui/KeyValueList";
 import { RelativeTime } from "../ui/RelativeTime";
-import { HealthBadge } from "./HealthBadge";
+import { HealthBadge } from "./badges";
 import type { Connection, ConnectionTestResult } from "./types";
 
 /** A relative time, or `never` when there is none. */

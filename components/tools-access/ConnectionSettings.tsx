@@ -5,7 +5,7 @@ import { type FormEvent, useId, useState } from "react";
 import { type DateInput, formatDuration } from "../format";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { InputField } from "../ui/FieldControls";
+import { NameField } from "../ui/FieldControls";
 import { KeyValueList } from "../ui/KeyValueList";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
@@ -218,10 +218,8 @@ function ConnectionSettingsForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-3" aria-label="Edit connection settings">
-      <InputField
-        id={`${id}-name`}
-        label="Name"
-        required
+      <NameField
+        idPrefix={id}
         error={errors.name}
         value={name}
         onChange={(e) => setName(e.target.value)}

@@ -3,8 +3,7 @@ import { Badge, type BadgeTone } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
 import { KeyValueList } from "../ui/KeyValueList";
-import { PolicyKindBadge } from "./PolicyKindBadge";
-import { RiskBadge } from "./RiskBadge";
+import { PolicyKindBadge, RiskBadge } from "./badges";
 import type { PolicyDecision, PolicyTestResult } from "./types";
 
 export interface DecisionCardProps {

@@ -5,9 +5,9 @@ import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
+import { RiskBadge } from "./badges";
 import { applicationsHref, connectionsHref, plural, policiesHref, profileHref } from "./gateway";
 import { QuarantineBadge } from "./QuarantineBadge";
-import { RiskBadge } from "./RiskBadge";
 import type { ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
 import { linkClass, toJson } from "./view-helpers";
 

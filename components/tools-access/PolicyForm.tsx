@@ -1,13 +1,13 @@
 "use client";
 
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
-import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { codeInput, InputField, NameField, SelectField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
-import { useCatalogEntries, useToolTargets } from "./hooks";
+import { useCatalogEntries, useFocusFirstInvalid, useToolTargets } from "./hooks";
 import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "./labels";
 import { PolicyConditionsSection as ConditionsSection } from "./PolicyConditions";
 import { BLOCK_BEATS_ALLOW, EffectFields, Section } from "./PolicyFormFields";
@@ -53,14 +53,8 @@ export function PolicyForm({
     policy ? policyToForm(policy) : emptyPolicyForm(),
   );
   const [errors, setErrors] = useState<PolicyFormErrors>({});
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  // After a failed check, take keyboard focus to the first field that needs attention.
-  useEffect(() => {
-    if (attempt === 0) return;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
+  // After a failed check, keyboard focus goes to the first field that needs attention.
+  const { formRef, focusInvalid } = useFocusFirstInvalid();
 
   function set<K extends keyof PolicyFormState>(key: K, value: PolicyFormState[K]) {
     setState((prev) => ({ ...prev, [key]: value }));
@@ -71,7 +65,7 @@ export function PolicyForm({
     const result = formToPolicyInput(state, policy);
     if (!result.ok) {
       setErrors(result.errors);
-      setAttempt((n) => n + 1);
+      focusInvalid();
       return;
     }
     setErrors({});
@@ -110,10 +104,8 @@ export function PolicyForm({
 
       <Section title="Rule">
         <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            id={`${id}-name`}
-            label="Name"
-            required
+          <NameField
+            idPrefix={id}
             error={errors.name}
             value={state.name}
             onChange={(e) => set("name", e.target.value)}
@@ -176,9 +168,7 @@ export function PolicyForm({
             value={state.toolGlobs}
             onChange={(e) => set("toolGlobs", e.target.value)}
             placeholder="github.*, *_delete"
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
+            {...codeInput}
             data-testid="policy-globs"
           />
           <CheckboxGroup

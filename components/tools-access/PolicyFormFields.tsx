@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { Button } from "../ui/Button";
-import { InputField, SelectField, TextareaField } from "../ui/FieldControls";
+import { InputField, monoInput, SelectField, TextareaField } from "../ui/FieldControls";
 import { Checkbox } from "./controls";
 import {
   ARGUMENT_OP_LABELS,
@@ -68,8 +68,7 @@ export function ArgumentRowFields({
         value={row.path}
         onChange={(e) => onChange({ path: e.target.value })}
         placeholder="/to"
-        spellCheck={false}
-        className="font-mono"
+        {...monoInput}
       />
       <SelectField
         id={`${baseId}-op`}
@@ -86,8 +85,7 @@ export function ArgumentRowFields({
         disabled={valueless}
         placeholder={valueless ? "No value needed" : placeholder}
         onChange={(e) => onChange({ value: e.target.value })}
-        spellCheck={false}
-        className="font-mono"
+        {...monoInput}
       />
       <div className="sm:pt-6">
         <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove constraint ${index + 1}`}>
@@ -169,8 +167,7 @@ export function EffectFields({
             const value = e.target.value;
             setState((prev) => ({ ...prev, redactPaths: value }));
           }}
-          spellCheck={false}
-          className="font-mono"
+          {...monoInput}
           data-testid="policy-redact-paths"
         />
       );

@@ -48,7 +48,6 @@ export function BindingsSection({
             <HeaderRow columns={["Level", "Applies to"]} actions={canEdit} />
             <TBody>
               {profile.bindings.map((binding) => {
-                const removing = remove.isPending && remove.variables === binding.id;
                 return (
                   <TR
                     key={binding.id}
@@ -64,8 +63,8 @@ export function BindingsSection({
                     <TD className="text-zinc-900">{binding.targetLabel}</TD>
                     {canEdit ? (
                       <RemoveCell
-                        pending={removing}
-                        onRemove={() => remove.mutate(binding.id)}
+                        remove={remove}
+                        id={binding.id}
                         label={`Remove binding: ${binding.targetLabel}`}
                         testId="binding-remove"
                       />

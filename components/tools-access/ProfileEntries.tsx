@@ -53,7 +53,6 @@ export function EntriesSection({
                   entry.selector.type === "catalog_entry"
                     ? statusById.get(entry.selector.catalogEntryId)
                     : undefined;
-                const removing = remove.isPending && remove.variables === entry.id;
                 return (
                   <TR
                     key={entry.id}
@@ -73,8 +72,8 @@ export function EntriesSection({
                     <TD className="text-zinc-500">{selectorTypeLabel(entry.selector)}</TD>
                     {canEdit ? (
                       <RemoveCell
-                        pending={removing}
-                        onRemove={() => remove.mutate(entry.id)}
+                        remove={remove}
+                        id={entry.id}
                         label={`Remove entry: ${entry.label}`}
                         testId="profile-entry-remove"
                       />

@@ -2,7 +2,7 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { Field } from "../ui/Field";
-import { SelectField, type SelectOption } from "../ui/FieldControls";
+import { codeInput, SelectField, type SelectOption } from "../ui/FieldControls";
 import { Input } from "../ui/Input";
 import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
@@ -173,9 +173,7 @@ export function EntryAddForm({
                 value={glob}
                 onChange={(e) => setGlob(e.target.value)}
                 placeholder="github.*"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
+                {...codeInput}
                 data-testid="profile-entry-value"
               />
             ) : type === "risk" ? (

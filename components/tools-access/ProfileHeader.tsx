@@ -1,13 +1,13 @@
 "use client";
 
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { InputField, TextareaField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ConfirmBar } from "./controls";
+import { ProfileDetailsFields, useProfileDetails } from "./ProfileDetailsFields";
 import { useProfileActions } from "./profile-queries";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import type { Profile, ProfileUpdateInput } from "./types";
@@ -169,44 +169,21 @@ function ProfileDetailsForm({
   onSubmit: (body: ProfileUpdateInput) => void;
   onCancel: () => void;
 }) {
-  const id = useId();
-  const [name, setName] = useState(profile.name);
-  const [description, setDescription] = useState(profile.description ?? "");
-  const [error, setError] = useState<string | null>(null);
+  const details = useProfileDetails(profile);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError("Give the profile a name.");
-      return;
-    }
-    setError(null);
-    const body: ProfileUpdateInput = { name: trimmed };
-    const desc = description.trim();
-    if (desc) body.description = desc;
+    const read = details.read();
+    if (!read) return;
+    const body: ProfileUpdateInput = { name: read.name };
+    if (read.description) body.description = read.description;
     else if (profile.description) body.description = null;
     onSubmit(body);
   }
 
   return (
     <form onSubmit={submit} noValidate className="space-y-3" aria-label="Edit profile details">
-      <InputField
-        id={`${id}-name`}
-        label="Name"
-        required
-        error={error}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        maxLength={200}
-      />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-      />
+      <ProfileDetailsFields details={details} />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
           Cancel

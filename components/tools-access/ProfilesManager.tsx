@@ -1,17 +1,17 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
-import { InputField, TextareaField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
 import { useCompanyList } from "./hooks";
 import { profilesList } from "./lists";
+import { ProfileDetailsFields, useProfileDetails } from "./ProfileDetailsFields";
 import { ProfileEditor } from "./ProfileEditor";
 import { invalidateProfiles, updateCachedProfiles } from "./profile-cache";
 import { ReadOnlyNote } from "./ReadOnlyNote";
@@ -148,10 +148,7 @@ function ProfileCreateForm({
 }) {
   const api = useToolsApi();
   const client = useQueryClient();
-  const id = useId();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const details = useProfileDetails();
 
   const create = useMutation({
     mutationFn: (body: ProfileCreateInput) =>
@@ -162,8 +159,7 @@ function ProfileCreateForm({
           ? list
           : [...list, { ...profile, entries: profile.entries ?? [], bindings: profile.bindings ?? [] }],
       );
-      setName("");
-      setDescription("");
+      details.reset();
       onCreated(profile);
       return invalidateProfiles(client, companyId);
     },
@@ -171,14 +167,10 @@ function ProfileCreateForm({
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError("Give the profile a name.");
-      return;
-    }
-    setError(null);
-    const body: ProfileCreateInput = { name: trimmed };
-    if (description.trim()) body.description = description.trim();
+    const read = details.read();
+    if (!read) return;
+    const body: ProfileCreateInput = { name: read.name };
+    if (read.description) body.description = read.description;
     create.mutate(body);
   }
 
@@ -191,24 +183,10 @@ function ProfileCreateForm({
       submitLabel="Create profile"
       submitTestId="profile-create-submit"
     >
-      <InputField
-        id={`${id}-name`}
-        label="Name"
-        required
-        error={error}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
+      <ProfileDetailsFields
+        details={details}
         placeholder="e.g. Support tools"
-        maxLength={200}
-        data-testid="profile-create-name"
-      />
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
-        data-testid="profile-create-description"
+        testIdPrefix="profile-create"
       />
       <ApiErrorAlert error={create.error} title="Could not create the profile" />
     </CreateFormCard>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
-import { InputField, SelectField } from "../ui/FieldControls";
+import { codeInput, InputField, SelectField } from "../ui/FieldControls";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { invalidateConnections } from "./gateway";
@@ -166,9 +166,7 @@ export function BindingAddForm({
           value={target}
           onChange={(e) => setTarget(e.target.value)}
           placeholder={TARGET_PLACEHOLDER[placement]}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
+          {...codeInput}
           data-testid="binding-target"
         />
         {placement === "http_header" ? (
@@ -180,9 +178,7 @@ export function BindingAddForm({
             value={prefix}
             onChange={(e) => setPrefix(e.target.value)}
             placeholder="Bearer "
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
+            {...codeInput}
             maxLength={64}
             data-testid="binding-prefix"
           />

@@ -110,7 +110,6 @@ export function SecretBindings({
             <HeaderRow columns={["Secret", "Placement", "Version", "Status"]} actions={canEdit} />
             <TBody>
               {bindings.map((binding) => {
-                const removing = remove.isPending && remove.variables === binding.id;
                 return (
                   <TR
                     key={binding.id}
@@ -156,8 +155,8 @@ export function SecretBindings({
                     </TD>
                     {canEdit ? (
                       <RemoveCell
-                        pending={removing}
-                        onRemove={() => remove.mutate(binding.id)}
+                        remove={remove}
+                        id={binding.id}
                         label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
                         testId="secret-binding-remove"
                       />

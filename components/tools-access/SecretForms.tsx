@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
-import { InputField, TextareaField } from "../ui/FieldControls";
+import { codeInput, DescriptionField, InputField, NameField, secretInput } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -88,9 +88,7 @@ export function AddVersionForm({
         type="password"
         value={value}
         onChange={(e) => setValue(e.target.value)}
-        autoComplete="new-password"
-        spellCheck={false}
-        className="font-mono"
+        {...secretInput}
         data-testid="secret-version-value"
       />
       <ApiErrorAlert error={mutation.error} title="Could not add the version" />
@@ -170,19 +168,15 @@ export function SecretCreateForm({
       submitTestId="secret-create-submit"
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <InputField
-          id={`${id}-name`}
-          label="Name"
-          required
+        <NameField
+          idPrefix={id}
           error={errors.name}
           hint="UPPER_SNAKE, like an environment variable, e.g. GITHUB_TOKEN."
           value={name}
           onChange={(e) => setName(e.target.value.toUpperCase().replace(/[\s-]/g, "_"))}
           placeholder="GITHUB_TOKEN"
           maxLength={64}
-          autoComplete="off"
-          spellCheck={false}
-          className="font-mono"
+          {...codeInput}
           data-testid="secret-create-name"
         />
         <InputField
@@ -194,16 +188,12 @@ export function SecretCreateForm({
           type="password"
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          autoComplete="new-password"
-          spellCheck={false}
-          className="font-mono"
+          {...secretInput}
           data-testid="secret-create-value"
         />
       </div>
-      <TextareaField
-        id={`${id}-description`}
-        label="Description"
-        rows={2}
+      <DescriptionField
+        idPrefix={id}
         value={description}
         onChange={(e) => setDescription(e.target.value)}
         maxLength={2000}

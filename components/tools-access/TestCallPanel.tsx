@@ -1,15 +1,23 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn } from "../ui/cn";
-import { InputField, namedOptions, SelectField, type SelectOption, TextareaField } from "../ui/FieldControls";
+import {
+  codeInput,
+  InputField,
+  monoInput,
+  namedOptions,
+  SelectField,
+  type SelectOption,
+  TextareaField,
+} from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { DecisionCard } from "./DecisionCard";
-import { useToolTargets } from "./hooks";
+import { useFocusFirstInvalid, useToolTargets } from "./hooks";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { NamedRef, PolicyTestInput, PolicyTestResult, ToolTargets } from "./types";
 
@@ -74,14 +82,8 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
   const [argsText, setArgsText] = useState("{}");
   const [context, setContext] = useState<Record<ContextKey, string>>({ issue: "", project: "", routine: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [attempt, setAttempt] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  // After a failed check, take keyboard focus to the first field that needs attention.
-  useEffect(() => {
-    if (attempt === 0) return;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [attempt]);
+  // After a failed check, keyboard focus goes to the first field that needs attention.
+  const { formRef, focusInvalid } = useFocusFirstInvalid();
 
   const test = useMutation({
     mutationFn: (body: PolicyTestInput) =>
@@ -100,7 +102,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
     if (!parsed.ok) next.arguments = parsed.error;
     setErrors(next);
     if (Object.keys(next).length > 0 || !parsed.ok) {
-      setAttempt((n) => n + 1);
+      focusInvalid();
       return;
     }
     const body: PolicyTestInput = { agentId, tool: toolName, arguments: parsed.value };
@@ -153,9 +155,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
                 value={tool}
                 onValueChange={setTool}
                 placeholder="github__create_issue"
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
+                {...codeInput}
                 data-testid="test-tool"
               />
             </div>
@@ -167,8 +167,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
               rows={5}
               value={argsText}
               onValueChange={setArgsText}
-              spellCheck={false}
-              className="font-mono"
+              {...monoInput}
               data-testid="test-arguments"
             />
             <fieldset className="space-y-2">

@@ -221,14 +221,15 @@ export function ConfirmBar({
 }
 
 /** The last cell of a row that can be removed: a ghost "Remove" button that shows "Removing…" while pending. */
-export function RemoveCell({
-  pending,
-  onRemove,
+export function RemoveCell<Id>({
+  remove,
+  id,
   label,
   testId,
 }: {
-  pending: boolean;
-  onRemove: () => void;
+  /** The remove mutation of the table; this row's removal is pending while it runs for `id`. */
+  remove: { isPending: boolean; variables: Id | undefined; mutate: (id: Id) => void };
+  id: Id;
   /** The accessible name, e.g. `Remove entry: github.*`. */
   label: string;
   testId: string;
@@ -236,11 +237,11 @@ export function RemoveCell({
   return (
     <TD className="text-right">
       <PendingButton
-        pending={pending}
+        pending={remove.isPending && remove.variables === id}
         pendingLabel="Removing…"
         variant="ghost"
         size="sm"
-        onClick={onRemove}
+        onClick={() => remove.mutate(id)}
         aria-label={label}
         data-testid={testId}
       >

@@ -1,6 +1,7 @@
 "use client";
 
 import { type DefinedUseQueryResult, type QueryKey, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import type { CompanyList } from "./api";
 import { catalogEntriesQuery, toolTargetsQuery } from "./profile-queries";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -38,4 +39,19 @@ export function useSeededQuery<R, T>(
 /** A company list seeded by the server render (see `CompanyList`). */
 export function useCompanyList<R, T>(list: CompanyList<R, T>, companyId: string, initialData: T) {
   return useSeededQuery(list.key(companyId), list.path(companyId), list.pick, initialData);
+}
+
+/**
+ * Keyboard focus for a form that failed its checks: `formRef` goes on the `<form>`, and after
+ * each `focusInvalid()` the first control marked `aria-invalid="true"` takes focus (once the
+ * errors have rendered).
+ */
+export function useFocusFirstInvalid() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (attempt === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [attempt]);
+  return { formRef, focusInvalid: () => setAttempt((n) => n + 1) };
 }

@@ -1,6 +1,7 @@
 import type { ChangeEvent, ReactNode } from "react";
 import { Field, type FieldProps } from "./Field";
 import { Input, type InputProps } from "./Input";
+import { Label } from "./Label";
 import { Select, type SelectProps } from "./Select";
 import { Textarea, type TextareaProps } from "./Textarea";
 
@@ -91,5 +92,47 @@ export function SelectField({ options, placeholder, ...props }: SelectFieldProps
         </Select>
       )}
     </Field>
+  );
+}
+
+/**
+ * Props for a control that takes machine text (slugs, names, globs, tool names, JSON): no
+ * autofill, no spell check, monospace. Spread them where those three props would go.
+ */
+export const codeInput = { autoComplete: "off", spellCheck: false, className: "font-mono" } as const;
+
+/** `codeInput` for a secret value: the browser may offer to save it as a new password. */
+export const secretInput = {
+  autoComplete: "new-password",
+  spellCheck: false,
+  className: "font-mono",
+} as const;
+
+/** Monospace without spell check, for machine text where autofill is left alone. */
+export const monoInput = { spellCheck: false, className: "font-mono" } as const;
+
+/** The optional description of a resource: a two-row textarea with the id `${idPrefix}-description`. */
+export function DescriptionField({
+  idPrefix,
+  ...props
+}: { idPrefix: string } & Omit<TextareaFieldProps, "id" | "label">) {
+  return <TextareaField id={`${idPrefix}-description`} label="Description" rows={2} {...props} />;
+}
+
+/** A resource's required name: a text input with the id `${idPrefix}-name`. */
+export function NameField({
+  idPrefix,
+  ...props
+}: { idPrefix: string } & Omit<InputFieldProps, "id" | "label" | "required">) {
+  return <InputField id={`${idPrefix}-name`} label="Name" required {...props} />;
+}
+
+/** A label over a bare input, for the native (server action) forms: no hint or error wiring. */
+export function LabeledInput({ label, ...props }: InputProps & { id: string; label: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={props.id}>{label}</Label>
+      <Input {...props} />
+    </div>
   );
 }

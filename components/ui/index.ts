@@ -24,12 +24,18 @@ export { type ClassValue, cn, focusRing } from "./cn";
 export { EmptyState, type EmptyStateProps } from "./EmptyState";
 export { Field, type FieldControlProps, type FieldProps, fieldIds } from "./Field";
 export {
+  codeInput,
+  DescriptionField,
   InputField,
   type InputFieldProps,
+  LabeledInput,
+  monoInput,
+  NameField,
   namedOptions,
   SelectField,
   type SelectFieldProps,
   type SelectOption,
+  secretInput,
   TextareaField,
   type TextareaFieldProps,
   valueOptions,

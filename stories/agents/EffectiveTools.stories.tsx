@@ -1,18 +1,13 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { EffectiveTools } from "@/components/agents/EffectiveTools";
+import { inWidth } from "../support/layout";
 import { effectiveProfiles, effectiveTools } from "../tools-access/fixtures";
 
 const meta = {
   title: "Agents/EffectiveTools",
   component: EffectiveTools,
   args: { profiles: [], tools: [], hiddenCount: 0 },
-  decorators: [
-    (Story) => (
-      <div className="max-w-md">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [inWidth("max-w-md")],
 } satisfies Meta<typeof EffectiveTools>;
 
 export default meta;

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { useState } from "react";
 import { expect, userEvent, within } from "storybook/test";
 import { ActionCard, type ActionCardChange, type ActionCardProps } from "@/components/approvals/ActionCard";
+import { inWidth } from "../support/layout";
 import { click, findText, steps } from "../support/play";
 import {
   allRequests,
@@ -46,14 +47,7 @@ const meta = {
   title: "Approvals/ActionCard",
   component: ActionCard,
   args: { companyId: COMPANY_ID, canReview: true, now: NOW, comment: cardComment(pendingRequest) },
-  decorators: [
-    withApprovalsApi({ actionRequests: allRequests }),
-    (Story) => (
-      <div className="max-w-2xl">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [withApprovalsApi({ actionRequests: allRequests }), inWidth("max-w-2xl")],
 } satisfies Meta<typeof ActionCard>;
 
 export default meta;

@@ -47,7 +47,7 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
   const nextId = (prefix: string) => `${prefix}-${++seq}`;
   const nowMs = Date.parse(NOW);
 
-  function handle(method: string, path: string, query: URLSearchParams, body: unknown): Response {
+  function handle(method: string, path: string, query: URLSearchParams, body: unknown): Response | undefined {
     for (const f of options.failures ?? []) {
       if ((f.method ?? method) === method && f.path.test(path)) {
         return errorResponse(f.status, f.code, f.message, f.details);
@@ -194,15 +194,10 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
       return json(200, a);
     }
 
-    return errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
+    return undefined;
   }
 
-  return scopedFetcher(
-    base,
-    options.delayMs,
-    (path) => errorResponse(404, "not_found", `No story mock for ${path}`),
-    handle,
-  );
+  return scopedFetcher(base, options.delayMs, errorResponse, handle);
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory approvals API per story. */

@@ -1,18 +1,13 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { fn } from "storybook/test";
 import { CommentForm } from "@/components/issues/CommentForm";
+import { inWidth } from "../support/layout";
 
 const meta = {
   title: "Issues/CommentForm",
   component: CommentForm,
   args: { action: fn() },
-  decorators: [
-    (Story) => (
-      <div className="max-w-xl">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [inWidth("max-w-xl")],
 } satisfies Meta<typeof CommentForm>;
 
 export default meta;

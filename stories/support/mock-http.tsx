@@ -38,20 +38,29 @@ export async function storyDelay(delayMs: number | undefined) {
 
 /**
  * A fetcher for one API below `base`: after the story's latency, `handle` answers with the method,
- * the path below `base`, the query and the JSON body; a call elsewhere gets a 404.
+ * the path below `base`, the query and the JSON body. A call elsewhere, or one `handle` leaves
+ * unanswered (undefined), gets a 404 `not_found` naming it.
  */
 export function scopedFetcher(
   base: string,
   delayMs: number | undefined,
-  notFound: (path: string) => Response,
-  // biome-ignore lint/suspicious/noExplicitAny: a mock reads whatever the component sent
-  handle: (method: string, path: string, query: URLSearchParams, body: any) => Response | Promise<Response>,
+  errorResponse: ReturnType<typeof mockResponses>["errorResponse"],
+  handle: (
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    // biome-ignore lint/suspicious/noExplicitAny: a mock reads whatever the component sent
+    body: any,
+  ) => Response | undefined | Promise<Response | undefined>,
 ): Fetcher {
   return async (input, init) => {
     const { url, method, readBody } = parseCall(input, init);
     await storyDelay(delayMs);
-    if (!url.pathname.startsWith(base)) return notFound(url.pathname);
-    return handle(method, url.pathname.slice(base.length), url.searchParams, readBody());
+    if (!url.pathname.startsWith(base))
+      return errorResponse(404, "not_found", `No story mock for ${url.pathname}`);
+    const path = url.pathname.slice(base.length);
+    const answer = await handle(method, path, url.searchParams, readBody());
+    return answer ?? errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
   };
 }
 

@@ -1,9 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { DecisionBadge } from "@/components/tools-access/DecisionBadge";
+import { DecisionBadge, PolicyKindBadge, RiskBadge } from "@/components/tools-access/badges";
 import { POLICY_KINDS, RISKS } from "@/components/tools-access/labels";
-import { PolicyKindBadge } from "@/components/tools-access/PolicyKindBadge";
 import { QuarantineBadge } from "@/components/tools-access/QuarantineBadge";
-import { RiskBadge } from "@/components/tools-access/RiskBadge";
 
 const meta = {
   title: "Tools & Access/Badges",

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { expect, userEvent, within } from "storybook/test";
 import { CatalogDiff } from "@/components/tools-access/CatalogDiff";
 import type { ToolVersion } from "@/components/tools-access/catalog-diff";
+import { inWidth } from "../support/layout";
 
 const sendEmail: ToolVersion = {
   name: "send_email",
@@ -32,13 +33,7 @@ const deleteRepo: ToolVersion = {
 const meta = {
   title: "Tools & Access/CatalogDiff",
   component: CatalogDiff,
-  decorators: [
-    (Story) => (
-      <div className="max-w-4xl">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [inWidth("max-w-4xl")],
 } satisfies Meta<typeof CatalogDiff>;
 
 export default meta;

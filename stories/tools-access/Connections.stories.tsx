@@ -1,7 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
-import { ConnectionStatusBadge } from "@/components/tools-access/ConnectionStatusBadge";
+import { ConnectionStatusBadge, HealthBadge } from "@/components/tools-access/badges";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
-import { HealthBadge } from "@/components/tools-access/HealthBadge";
 import type { Connection } from "@/components/tools-access/types";
 import { choose, click, findTestId, findText, steps, typeInto } from "../support/play";
 import { COMPANY_ID, NOW } from "./fixtures";

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { fn, userEvent, within } from "storybook/test";
 import { ApiError } from "@/components/tools-access/api";
 import { PolicyForm } from "@/components/tools-access/PolicyForm";
+import { inWidth } from "../support/layout";
 import { COMPANY_ID, emptyCatalog, policies } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -9,14 +10,7 @@ const meta = {
   title: "Tools & Access/PolicyForm",
   component: PolicyForm,
   args: { companyId: COMPANY_ID, onSubmit: fn(), onCancel: fn() },
-  decorators: [
-    withToolsApi({ policies }),
-    (Story) => (
-      <div className="max-w-4xl">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [withToolsApi({ policies }), inWidth("max-w-4xl")],
 } satisfies Meta<typeof PolicyForm>;
 
 export default meta;

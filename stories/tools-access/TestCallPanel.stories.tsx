@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { TestCallPanel } from "@/components/tools-access/TestCallPanel";
+import { inWidth } from "../support/layout";
 import { clear, click, findTestId, findText, steps, typeInto } from "../support/play";
 import {
   agentRefs,
@@ -17,14 +18,7 @@ const meta = {
   title: "Tools & Access/TestCallPanel",
   component: TestCallPanel,
   args: { companyId: COMPANY_ID, agents: agentRefs },
-  decorators: [
-    withToolsApi(),
-    (Story) => (
-      <div className="max-w-3xl">
-        <Story />
-      </div>
-    ),
-  ],
+  decorators: [withToolsApi(), inWidth("max-w-3xl")],
 } satisfies Meta<typeof TestCallPanel>;
 
 export default meta;

@@ -22,66 +22,51 @@ const FIXTURE_HASH = "sha256:fixture";
 
 // Applications
 
+/** An active application registered `createdDays` ago and last changed `updatedDays` ago. */
+function application(
+  id: string,
+  slug: string,
+  name: string,
+  type: ApplicationRecord["type"],
+  description: string | null,
+  createdDays: number,
+  updatedDays = createdDays,
+): ApplicationRecord {
+  const times = { createdAt: minutesAgo(DAY * createdDays), updatedAt: minutesAgo(DAY * updatedDays) };
+  return { id, slug, name, description, type, status: "active", ...times };
+}
+
 export const applicationRecords: ApplicationRecord[] = [
+  application(
+    "app-github",
+    "github",
+    "GitHub",
+    "mcp_http",
+    "Issues, pull requests and repository files of the acme-robotics organisation.",
+    20,
+    2,
+  ),
+  application(
+    "app-mail",
+    "mail",
+    "Outbound mail",
+    "mcp_http",
+    "Transactional email through the ops relay.",
+    15,
+  ),
+  application("app-files", "files", "Shared drive", "mcp_stdio", null, 3),
+  application(
+    "app-paperclip",
+    "paperclip",
+    "Paperclip",
+    "paperclip_self",
+    "This workspace's issues, documents and runs.",
+    25,
+  ),
+  application("app-text", "text-utils", "Text utilities", "paperclip_plugin", null, 8),
   {
-    id: "app-github",
-    slug: "github",
-    name: "GitHub",
-    description: "Issues, pull requests and repository files of the acme-robotics organisation.",
-    type: "mcp_http",
-    status: "active",
-    createdAt: minutesAgo(DAY * 20),
-    updatedAt: minutesAgo(DAY * 2),
-  },
-  {
-    id: "app-mail",
-    slug: "mail",
-    name: "Outbound mail",
-    description: "Transactional email through the ops relay.",
-    type: "mcp_http",
-    status: "active",
-    createdAt: minutesAgo(DAY * 15),
-    updatedAt: minutesAgo(DAY * 15),
-  },
-  {
-    id: "app-files",
-    slug: "files",
-    name: "Shared drive",
-    description: null,
-    type: "mcp_stdio",
-    status: "active",
-    createdAt: minutesAgo(DAY * 3),
-    updatedAt: minutesAgo(DAY * 3),
-  },
-  {
-    id: "app-paperclip",
-    slug: "paperclip",
-    name: "Paperclip",
-    description: "This workspace's issues, documents and runs.",
-    type: "paperclip_self",
-    status: "active",
-    createdAt: minutesAgo(DAY * 25),
-    updatedAt: minutesAgo(DAY * 25),
-  },
-  {
-    id: "app-text",
-    slug: "text-utils",
-    name: "Text utilities",
-    description: null,
-    type: "paperclip_plugin",
-    status: "active",
-    createdAt: minutesAgo(DAY * 8),
-    updatedAt: minutesAgo(DAY * 8),
-  },
-  {
-    id: "app-crm",
-    slug: "crm",
-    name: "Legacy CRM",
-    description: "Replaced by the new CRM in May.",
-    type: "mcp_http",
+    ...application("app-crm", "crm", "Legacy CRM", "mcp_http", "Replaced by the new CRM in May.", 29, 6),
     status: "archived",
-    createdAt: minutesAgo(DAY * 29),
-    updatedAt: minutesAgo(DAY * 6),
     archivedAt: minutesAgo(DAY * 6),
   },
 ];

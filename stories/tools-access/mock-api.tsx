@@ -118,7 +118,7 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
     path: string,
     query: URLSearchParams,
     body: unknown,
-  ): Promise<Response> {
+  ): Promise<Response | undefined> {
     for (const f of options.failures ?? []) {
       if ((f.method ?? method) === method && f.path.test(path)) {
         return errorResponse(f.status, f.code, f.message, f.details);
@@ -269,15 +269,10 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
       return json(200, { id: resolve[1], executionStatus, resolution });
     }
 
-    return errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
+    return undefined;
   }
 
-  return scopedFetcher(
-    base,
-    options.delayMs,
-    (path) => errorResponse(404, "not_found", `No story mock for ${path}`),
-    handle,
-  );
+  return scopedFetcher(base, options.delayMs, errorResponse, handle);
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory API per story. */

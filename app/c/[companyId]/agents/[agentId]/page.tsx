@@ -1,25 +1,17 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { AgentDetail } from "@/components/agents/AgentDetail";
 import { EffectiveTools } from "@/components/agents/EffectiveTools";
-import type { RunStatus } from "@/components/types";
 import type { Risk } from "@/server/contracts/values";
 import { getAgent } from "@/server/core/agents";
 import { listRuns } from "@/server/core/runs";
 import { getEffectiveTools } from "@/server/tools/effective";
-import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
+import { inCompany, iso, runRow } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Agent" };
 
-export default async function AgentPage({
-  params,
-}: {
-  params: Promise<{ companyId: string; agentId: string }>;
-}) {
-  const { companyId, agentId } = await params;
-  const { ctx } = await requireCompanyPage(companyId);
-  const agent = await orNotFound(getAgent(ctx, agentId));
-  if (agent.companyId !== companyId) notFound();
+export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params: { agentId } }) => {
+  const agent = await inCompany(companyId, getAgent(ctx, agentId));
   const [runs, effective] = await Promise.all([
     listRuns(ctx, companyId, { agentId, limit: 20 }),
     getEffectiveTools(ctx, companyId, agentId, {}),
@@ -48,14 +40,7 @@ export default async function AgentPage({
           hiddenCount={effective.hiddenCount}
         />
       }
-      runs={runs.map((r) => ({
-        id: r.id,
-        status: r.status as RunStatus,
-        issueIdentifier: r.issueIdentifier,
-        createdAt: iso(r.createdAt)!,
-        startedAt: iso(r.startedAt),
-        finishedAt: iso(r.finishedAt),
-      }))}
+      runs={runs.map(runRow)}
     />
   );
-}
+});

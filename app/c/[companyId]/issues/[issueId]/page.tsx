@@ -3,19 +3,13 @@ import { revalidatePath } from "next/cache";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
-import { iso, orNotFound, requireCompanyPage, requireUserContext } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
+import { inCompany, iso, requireUserContext } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Issue" };
 
-export default async function IssuePage({
-  params,
-}: {
-  params: Promise<{ companyId: string; issueId: string }>;
-}) {
-  const { companyId, issueId } = await params;
-  const { ctx, can } = await requireCompanyPage(companyId);
-  const issue = await orNotFound(getIssue(ctx, issueId));
-  if (issue.companyId !== companyId) return orNotFound(Promise.reject(new Error("wrong company")));
+export default companyPage<{ issueId: string }>(async ({ ctx, can, companyId, params: { issueId } }) => {
+  const issue = await inCompany(companyId, getIssue(ctx, issueId));
 
   async function commentAction(formData: FormData) {
     "use server";
@@ -57,4 +51,4 @@ export default async function IssuePage({
       <CommentForm action={commentAction} />
     </IssueThread>
   );
-}
+});

@@ -1,18 +1,15 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { RunDetail } from "@/components/runs/RunDetail";
 import type { RunStatus } from "@/components/types";
 import { getRun } from "@/server/core/runs";
 import { getRunTranscript } from "@/server/core/transcript";
-import { iso, orNotFound, requireCompanyPage } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
+import { inCompany, iso } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Run" };
 
-export default async function RunPage({ params }: { params: Promise<{ companyId: string; runId: string }> }) {
-  const { companyId, runId } = await params;
-  const { ctx } = await requireCompanyPage(companyId);
-  const run = await orNotFound(getRun(ctx, runId));
-  if (run.companyId !== companyId) notFound();
+export default companyPage<{ runId: string }>(async ({ ctx, companyId, params: { runId } }) => {
+  const run = await inCompany(companyId, getRun(ctx, runId));
   const calls = await getRunTranscript(ctx, companyId, runId);
   const auditHref = `/c/${companyId}/settings/tools/audit?runId=${runId}`;
   return (
@@ -58,4 +55,4 @@ export default async function RunPage({ params }: { params: Promise<{ companyId:
       }))}
     />
   );
-}
+});

@@ -13,15 +13,14 @@ import {
   removeMember,
 } from "@/server/core/members";
 import { isServiceError } from "@/server/errors";
-import { iso, requireCompanyPage, requireUserContext } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
+import { iso, requireUserContext } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Members" };
 export const dynamic = "force-dynamic";
 
 /** Company Settings › Members. Everyone in the company sees it; owners change it. */
-export default async function MembersPage({ params }: { params: Promise<{ companyId: string }> }) {
-  const { companyId } = await params;
-  const { ctx, company, can } = await requireCompanyPage(companyId);
+export default companyPage(async ({ ctx, company, can, companyId }) => {
   const members = await listMembers(ctx, companyId);
 
   async function memberAction(_state: MemberActionState, formData: FormData): Promise<MemberActionState> {
@@ -81,4 +80,4 @@ export default async function MembersPage({ params }: { params: Promise<{ compan
       />
     </div>
   );
-}
+});

@@ -1,13 +1,10 @@
 import type { Metadata } from "next";
 import { OverviewCards } from "@/components/tools-access/OverviewCards";
 import { getToolsOverview } from "@/server/tools/overview";
-import { requireCompanyPage } from "../../../../_lib/session";
+import { companyPage } from "../../../../_lib/company-page";
 
 export const metadata: Metadata = { title: "Tools & Access" };
 
-export default async function ToolsOverviewPage({ params }: { params: Promise<{ companyId: string }> }) {
-  const { companyId } = await params;
-  const { ctx } = await requireCompanyPage(companyId);
-  const counts = await getToolsOverview(ctx, companyId);
-  return <OverviewCards counts={counts} />;
-}
+export default companyPage(async ({ ctx, companyId }) => (
+  <OverviewCards counts={await getToolsOverview(ctx, companyId)} />
+));

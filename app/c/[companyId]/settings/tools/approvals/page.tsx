@@ -2,25 +2,22 @@ import type { Metadata } from "next";
 import { ApprovalsInbox } from "@/components/approvals/ApprovalsInbox";
 import { FormalApprovals } from "@/components/approvals/FormalApprovals";
 import { TrustRulesTable } from "@/components/approvals/TrustRulesTable";
-import { QueryProvider } from "@/components/providers/QueryProvider";
 import { listFormalApprovals } from "@/server/approvals/formal";
 import { listActionRequests } from "@/server/approvals/review";
 import { listTrustRules } from "@/server/approvals/trust-rules";
+import { companyPage } from "../../../../../_lib/company-page";
 import { toClient } from "../../../../../_lib/serialize";
-import { requireCompanyPage } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Approvals · Tools & Access" };
 
-export default async function ApprovalsPage({ params }: { params: Promise<{ companyId: string }> }) {
-  const { companyId } = await params;
-  const { ctx, can } = await requireCompanyPage(companyId);
-  const [requests, rules, approvals] = await Promise.all([
-    listActionRequests(ctx, companyId, { limit: 200 }),
-    listTrustRules(ctx, companyId),
-    listFormalApprovals(ctx, companyId, { limit: 100 }),
-  ]);
-  return (
-    <QueryProvider>
+export default companyPage(
+  async ({ ctx, can, companyId }) => {
+    const [requests, rules, approvals] = await Promise.all([
+      listActionRequests(ctx, companyId, { limit: 200 }),
+      listTrustRules(ctx, companyId),
+      listFormalApprovals(ctx, companyId, { limit: 100 }),
+    ]);
+    return (
       <div className="space-y-8">
         <ApprovalsInbox
           companyId={companyId}
@@ -35,6 +32,7 @@ export default async function ApprovalsPage({ params }: { params: Promise<{ comp
         />
         <TrustRulesTable companyId={companyId} canEdit={can("tools:admin")} initialRules={toClient(rules)} />
       </div>
-    </QueryProvider>
-  );
-}
+    );
+  },
+  { query: true },
+);

@@ -7,26 +7,16 @@ import { UnknownOutcomes } from "@/components/tools-access/UnknownOutcomes";
 import { Alert } from "@/components/ui/Alert";
 import { listAgents } from "@/server/core/agents";
 import { InvocationsQuery, listAuditEvents, listInvocations } from "@/server/tools/audit-log";
-import { iso, requireCompanyPage } from "../../../../../_lib/session";
+import { companyPage, idNames, uuidParam } from "../../../../../_lib/company-page";
+import { toClient } from "../../../../../_lib/serialize";
+import { iso } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Audit · Tools & Access" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export default async function AuditPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ companyId: string }>;
-  searchParams: Promise<{ runId?: string; issueId?: string }>;
-}) {
-  const { companyId } = await params;
-  const sp = await searchParams;
-  const scope = {
-    ...(sp.runId && UUID.test(sp.runId) ? { runId: sp.runId } : {}),
-    ...(sp.issueId && UUID.test(sp.issueId) ? { issueId: sp.issueId } : {}),
-  };
-  const { ctx, can } = await requireCompanyPage(companyId);
+export default companyPage(async ({ ctx, can, companyId, search }) => {
+  const runId = uuidParam(search, "runId");
+  const issueId = uuidParam(search, "issueId");
+  const scope = { ...(runId ? { runId } : {}), ...(issueId ? { issueId } : {}) };
   if (!can("tools:view_audit")) {
     return (
       <Alert tone="warning" title="Audit is restricted" code="forbidden">
@@ -45,10 +35,10 @@ export default async function AuditPage({
   ]);
   return (
     <QueryProvider>
-      {scope.runId || scope.issueId ? (
+      {runId || issueId ? (
         <Alert
           tone="info"
-          title={scope.runId ? "Showing one run's events" : "Showing one issue's events"}
+          title={runId ? "Showing one run's events" : "Showing one issue's events"}
           className="mb-4"
         >
           <Link
@@ -76,11 +66,11 @@ export default async function AuditPage({
       />
       <AuditTimeline
         companyId={companyId}
-        initialEvents={JSON.parse(JSON.stringify(page.events)) as AuditEvent[]}
+        initialEvents={toClient<AuditEvent[]>(page.events)}
         initialCursor={page.nextCursor}
-        agents={agents.map((a) => ({ id: a.id, name: a.name }))}
+        agents={idNames(agents)}
         scope={scope}
       />
     </QueryProvider>
   );
-}
+});

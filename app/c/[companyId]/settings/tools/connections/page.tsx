@@ -1,34 +1,21 @@
 import type { Metadata } from "next";
-import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import type { Connection } from "@/components/tools-access/types";
 import { listApplications } from "@/server/tools/applications";
 import { listConnections } from "@/server/tools/connections";
+import { companyPage, uuidParam } from "../../../../../_lib/company-page";
 import { toClient } from "../../../../../_lib/serialize";
-import { requireCompanyPage } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Connections · Tools & Access" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export default async function ConnectionsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ companyId: string }>;
-  searchParams: Promise<{ applicationId?: string; connection?: string }>;
-}) {
-  const { companyId } = await params;
-  const sp = await searchParams;
-  const applicationId = sp.applicationId && UUID.test(sp.applicationId) ? sp.applicationId : undefined;
-  const selectedId = sp.connection && UUID.test(sp.connection) ? sp.connection : undefined;
-  const { ctx, can } = await requireCompanyPage(companyId);
-  const [connections, applications] = await Promise.all([
-    listConnections(ctx, companyId, { applicationId }),
-    listApplications(ctx, companyId),
-  ]);
-  return (
-    <QueryProvider>
+export default companyPage(
+  async ({ ctx, can, companyId, search }) => {
+    const applicationId = uuidParam(search, "applicationId");
+    const [connections, applications] = await Promise.all([
+      listConnections(ctx, companyId, { applicationId }),
+      listApplications(ctx, companyId),
+    ]);
+    return (
       <ConnectionsManager
         companyId={companyId}
         canEdit={can("tools:manage_connections")}
@@ -42,9 +29,10 @@ export default async function ConnectionsPage({
             type: a.type as Connection["application"]["type"],
           }))}
         applicationId={applicationId}
-        selectedId={selectedId}
+        selectedId={uuidParam(search, "connection")}
         secretsHref={`/c/${companyId}/settings/tools/secrets`}
       />
-    </QueryProvider>
-  );
-}
+    );
+  },
+  { query: true },
+);

@@ -1,31 +1,24 @@
 import type { Metadata } from "next";
-import { QueryProvider } from "@/components/providers/QueryProvider";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
 import type { Profile } from "@/components/tools-access/types";
 import { listProfiles } from "@/server/tools/profiles";
-import { requireCompanyPage } from "../../../../../_lib/session";
+import { companyPage, stringParam } from "../../../../../_lib/company-page";
+import { toClient } from "../../../../../_lib/serialize";
 
 export const metadata: Metadata = { title: "Profiles · Tools & Access" };
 
-export default async function ProfilesPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ companyId: string }>;
-  searchParams: Promise<{ profile?: string }>;
-}) {
-  const { companyId } = await params;
-  const { profile: selected } = await searchParams;
-  const { ctx, can } = await requireCompanyPage(companyId);
-  const profiles = await listProfiles(ctx, companyId);
-  return (
-    <QueryProvider>
+export default companyPage(
+  async ({ ctx, can, companyId, search }) => {
+    const selected = stringParam(search, "profile");
+    const profiles = await listProfiles(ctx, companyId);
+    return (
       <ProfilesManager
         companyId={companyId}
         canEdit={can("tools:manage_profiles")}
-        initialProfiles={JSON.parse(JSON.stringify(profiles)) as Profile[]}
+        initialProfiles={toClient<Profile[]>(profiles)}
         initialSelectedId={profiles.some((p) => p.id === selected) ? selected : undefined}
       />
-    </QueryProvider>
-  );
-}
+    );
+  },
+  { query: true },
+);

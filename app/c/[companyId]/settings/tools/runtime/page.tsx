@@ -10,7 +10,8 @@ import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
 import { listRemoteSessions } from "@/server/connectors/remote-sessions";
 import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
-import { iso, requireCompanyPage, requireUserContext } from "../../../../../_lib/session";
+import { companyPage } from "../../../../../_lib/company-page";
+import { iso, requireUserContext } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Runtime · Tools & Access" };
 
@@ -25,10 +26,9 @@ const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"
 };
 
 // The runtime view: supervised local (stdio) MCP processes, the pooled remote (HTTP) MCP
-// sessions, and the admin-made command templates local processes start from. Actions go through the same verbs as the admin API.
-export default async function RuntimePage({ params }: { params: Promise<{ companyId: string }> }) {
-  const { companyId } = await params;
-  const { ctx, can } = await requireCompanyPage(companyId);
+// sessions, and the admin-made command templates local processes start from. Actions go
+// through the same verbs as the admin API.
+export default companyPage(async ({ ctx, can, companyId }) => {
   const canManage = can("tools:manage_runtime");
   const [slots, templates, remote] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
@@ -160,4 +160,4 @@ export default async function RuntimePage({ params }: { params: Promise<{ compan
       </Card>
     </div>
   );
-}
+});
