@@ -116,6 +116,14 @@ export const toolGatewayRelayRequests = pgTable(
       toolGatewaySessions,
       "cascade",
     ),
+    // The call the relayed request belongs to, in the same company (the company boundary rule).
+    companyFk(
+      "tool_gateway_relay_requests_invocation_fk",
+      t.companyId,
+      t.invocationId,
+      toolInvocations,
+      "cascade",
+    ),
     oneOf("tool_gateway_relay_requests_status_ck", t.status, ["pending", "answered", "cancelled"]),
   ],
 );
