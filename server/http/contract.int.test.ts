@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -8,7 +7,6 @@ import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requ
 import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/trust-rule/route";
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import { ApplicationsResponse } from "@/server/contracts/api/applications";
@@ -43,12 +41,15 @@ import {
 import { RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
 import { StdioCommandsResponse, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installOutbox,
+  startFirstAgentRun,
+  type TestDatabase,
+} from "@/server/testing/world";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
 // server/contracts/api says, on a company with real data (the outbox example installed against
@@ -140,18 +141,14 @@ function getRoutes(dir = COMPANY_ROUTES): string[] {
   return out.sort();
 }
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let outbox: HttpFixture<OutboxState>;
 const ids: Ids = {};
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-contract-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-contract-", gateway: true }));
   const companyId = demo.companyId;
   ids.companyId = companyId;
   ids.agentId = demo.agents[0]!.id;
@@ -210,11 +207,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await outbox?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 async function getJson(route: string): Promise<unknown> {
