@@ -401,19 +401,19 @@ async function appIdOf(slug: string): Promise<string> {
 
 /** An attempt's context: the demo agent, outside any run, issue, project or routine. */
 const context = () => agentOnlyContext(companyId, agentId);
+/** Records an attempt as an agent key, outside any run, now. */
+const agentAttempt = (input: Omit<Parameters<typeof recordAttempt>[1], "actorType" | "context" | "now">) =>
+  recordAttempt(database.db, { actorType: "agent_key", context: context(), now: new Date(), ...input });
 
 describe("ledger, audit and redaction", () => {
   it("100 concurrent identical idempotent attempts create exactly one ledger row", async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
-        recordAttempt(database.db, {
-          actorType: "agent_key",
+        agentAttempt({
           actorId: "test",
-          context: context(),
           toolName: "github__create_issue",
           arguments: { title: "Crash on boot", labels: ["bug"] },
           idempotencyKey: "retry-1",
-          now: new Date(),
         }),
       ),
     );
@@ -433,53 +433,38 @@ describe("ledger, audit and redaction", () => {
   });
 
   it("different arguments are a different invocation; reads get a row per attempt", async () => {
-    const a = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const a = await agentAttempt({
       actorId: "test",
-      context: context(),
       toolName: "github__create_issue",
       arguments: { labels: ["bug"], title: "Crash on boot" }, // same content, other key order
       idempotencyKey: "retry-1",
-      now: new Date(),
     });
-    const b = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const b = await agentAttempt({
       actorId: "test",
-      context: context(),
       toolName: "github__create_issue",
       arguments: { title: "Crash on boot!", labels: ["bug"] },
       idempotencyKey: "retry-1",
-      now: new Date(),
     });
     expect(a.invocation.attempts).toBe(101); // canonical JSON: key order does not matter
     expect(b.invocation.id).not.toBe(a.invocation.id);
-    const r1 = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r1 = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__list_issues",
       arguments: {},
-      now: new Date(),
     });
-    const r2 = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r2 = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__list_issues",
       arguments: {},
-      now: new Date(),
     });
     expect(r1.invocation.id).not.toBe(r2.invocation.id);
   });
 
   it("denied and unknown calls are recorded too", async () => {
-    const r = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "nope__never_heard_of_it",
       arguments: {},
-      now: new Date(),
     });
     expect(r.outcome).toBe("deny");
     expect(r.decision.reasonCode).toBe("tool_not_found");
@@ -498,10 +483,8 @@ describe("ledger, audit and redaction", () => {
       selectors: { toolGlobs: ["github.*"] },
       effect: { paths: ["/note"] },
     });
-    const r = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__create_issue",
       arguments: {
         title: "ok",
@@ -509,7 +492,6 @@ describe("ledger, audit and redaction", () => {
         nested: { password: `${CANARY}-2` },
         token: "ghp_abcdefghijklmnopqrstuvwxyz0123",
       },
-      now: new Date(),
     });
     expect(r.outcome).toBe("allow");
     expect(r.invocation.argsSummary).toMatchObject({
@@ -590,13 +572,10 @@ describe("rate limits", () => {
     });
     expect(res.status).toBe(201);
     const attempt = () =>
-      recordAttempt(database.db, {
-        actorType: "agent_key",
+      agentAttempt({
         actorId: "t",
-        context: context(),
         toolName: "github__list_issues",
         arguments: {},
-        now: new Date(),
       });
     const outcomes = [await attempt(), await attempt(), await attempt()];
     expect(outcomes.map((o) => o.outcome)).toEqual(["allow", "allow", "rate_limited"]);
