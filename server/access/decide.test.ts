@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { POLICY_KINDS } from "../contracts/values";
 import { allCases, caseInput } from "../testing/policy-fixtures";
 import { decide, MAX_ARGUMENT_BYTES } from "./decide";
 import {
@@ -215,15 +216,7 @@ describe("decide never throws on junk", () => {
       return seed / 2 ** 31;
     };
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const kinds = [
-      "allow",
-      "block",
-      "require_approval",
-      "redact_arguments",
-      "redact_result",
-      "rate_limit",
-      "nope",
-    ];
+    const kinds = [...POLICY_KINDS, "nope"];
     const selectors = [
       {},
       null,
