@@ -168,18 +168,33 @@ export async function installFixtureExamples(
 }
 
 /**
- * The outbox example installed in the demo company as the console installs it, against the
- * outbox MCP fixture: an application, a connection with its catalog, a bound credential
- * secret, a profile and the example's policies (sending needs approval). The install response
- * is the caller's to check; the caller closes the fixture.
+ * The example `name` installed as the board against its own MCP fixture on loopback (started,
+ * pointed at and granted as a private upstream): the install response, whose status is the
+ * caller's to check, and the fixture, which the caller closes.
+ */
+export async function installWithFixture<T = Record<string, unknown>, S = unknown>(
+  db: Db,
+  board: Board,
+  name: FixtureName,
+): Promise<CallResult<T> & { fixture: HttpFixture<S> }> {
+  const fixtures = await startExampleFixtures(db, [name]);
+  return { ...(await installExample<T>(board, name)), fixture: fixtures.get(name) as HttpFixture<S> };
+}
+
+/**
+ * `installWithFixture` for the outbox: an application, a connection with its catalog, a bound
+ * credential secret, a profile and the example's policies (sending needs approval).
  */
 export async function installOutbox(
   db: Db,
   demo: DemoCredentials,
 ): Promise<{ outbox: HttpFixture<OutboxState>; status: number; json: Record<string, unknown> }> {
-  const fixtures = await startExampleFixtures(db, ["outbox"]);
-  const installed = await installExample(demo, "outbox");
-  return { outbox: fixtures.get("outbox") as HttpFixture<OutboxState>, ...installed };
+  const { fixture, status, json } = await installWithFixture<Record<string, unknown>, OutboxState>(
+    db,
+    demo,
+    "outbox",
+  );
+  return { outbox: fixture, status, json };
 }
 
 /**
@@ -229,9 +244,12 @@ export async function issueOf(db: Db, companyId: string, agentId: string): Promi
   return issue!.id;
 }
 
-/** A run of the demo's first agent on its own issue, started as the agent, with its gateway token. */
+/**
+ * A run of the demo's first agent on its own issue, started as the agent (throwing unless
+ * 201), with its gateway token.
+ */
 export async function startFirstAgentRun(db: Db, demo: DemoCredentials) {
   const issueId = await issueOf(db, demo.companyId, demo.agents[0]!.id);
-  const run = await startRun(demo, { issueId, asAgent: true });
-  return { issueId, runId: run.json.id, token: run.json.gateway.token };
+  const run = created(await startRun(demo, { issueId, asAgent: true }), "starting the run");
+  return { issueId, runId: run.id, token: run.gateway.token };
 }
