@@ -4,20 +4,10 @@
 // under load, stops PostgreSQL by its pid and starts it again, and checks the invariants of
 // docs/operations.md ("Fault suite"). Quick mode (default, CI): one kill, one 8 s outage,
 // under 3 minutes. `--full`: a 30 s outage, the hang sequence five times and the liveness check.
-import { spawnSync } from "node:child_process";
+import { runSuite } from "./run-suite";
 
-const args = process.argv.slice(2);
-const env: NodeJS.ProcessEnv = { ...process.env, PAPERCLIP_FAULTS: "1" };
-for (const a of args) {
-  if (a === "--full") env.PAPERCLIP_FAULTS_FULL = "1";
-  else {
-    console.error(`unknown option ${a} (use --full)`);
-    process.exit(2);
-  }
-}
-const result = spawnSync(
-  "npx",
-  ["vitest", "run", "--project", "integration", "server/database/faults.int.test.ts"],
-  { stdio: "inherit", env },
+runSuite(
+  "server/database/faults.int.test.ts",
+  { ...process.env, PAPERCLIP_FAULTS: "1" },
+  { "--full": { env: "PAPERCLIP_FAULTS_FULL" } },
 );
-process.exit(result.status ?? 1);

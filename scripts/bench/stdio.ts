@@ -71,6 +71,21 @@ export async function benchSpawnPerCall(root: string, n: number): Promise<StdioF
   };
 }
 
+/** The figures of `n` calls through one long-lived client: the first call and the rest. */
+function pooledFigures(
+  n: number,
+  first: number,
+  r: Awaited<ReturnType<typeof timeSequential>>,
+): StdioFigures["pooled"] {
+  return {
+    calls: n,
+    first,
+    latency: r.latency,
+    callsPerSecond: (n - r.errors) / r.seconds,
+    errors: r.errors,
+  };
+}
+
 export async function benchLongLivedClient(root: string, n: number): Promise<StdioFigures["pooled"]> {
   const started = performance.now();
   const client = await spawnClient(root);
@@ -78,13 +93,7 @@ export async function benchLongLivedClient(root: string, n: number): Promise<Std
     await call(client);
     const first = performance.now() - started;
     const r = await timeSequential(n, 20, () => call(client));
-    return {
-      calls: n,
-      first,
-      latency: r.latency,
-      callsPerSecond: (n - r.errors) / r.seconds,
-      errors: r.errors,
-    };
+    return pooledFigures(n, first, r);
   } finally {
     await client.close().catch(() => {});
   }
@@ -121,11 +130,5 @@ export async function benchSupervisor(
   const first = performance.now() - started;
   const r = await timeSequential(n, 20, once);
   if (r.errors > 0 && r.errors === n) throw new Error(r.firstError ?? "every call failed");
-  return {
-    calls: n,
-    first,
-    latency: r.latency,
-    callsPerSecond: (n - r.errors) / r.seconds,
-    errors: r.errors,
-  };
+  return pooledFigures(n, first, r);
 }

@@ -34,6 +34,9 @@ let profileId: string;
 
 const base = () => `/api/companies/${companyId}/tools`;
 const board = () => ({ token: demo.boardApiKey });
+/** Creates a policy as the board (the response, for its status and id). */
+const addPolicy = (body: Record<string, unknown>) =>
+  call<{ id: string }>(policiesRoute.POST, "POST", "/", { ...board(), params: { companyId }, body });
 
 beforeAll(async () => {
   clearSnapshotCache();
@@ -262,25 +265,22 @@ describe("profiles", () => {
 describe("policies", () => {
   let blockId: string;
   it("a block beats an allow of higher priority, and the test panel says why", async () => {
-    const allow = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId },
-      body: {
-        name: "Allow gitlab reads",
-        kind: "allow",
-        priority: 1000,
-        selectors: { toolGlobs: ["gitlab.*"], risks: ["read"] },
-      },
+    const allow = await addPolicy({
+      name: "Allow gitlab reads",
+      kind: "allow",
+      priority: 1000,
+      selectors: { toolGlobs: ["gitlab.*"], risks: ["read"] },
     });
     expect(allow.status).toBe(201);
     const allowed = await testCall("gitlab__list_issues");
     expect(allowed.decision).toMatchObject({ allowed: true, reasonCode: "allowed" });
 
     const gitlabAppId = await appIdOf("gitlab");
-    const block = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId },
-      body: { name: "No gitlab", kind: "block", priority: 1, selectors: { applicationIds: [gitlabAppId] } },
+    const block = await addPolicy({
+      name: "No gitlab",
+      kind: "block",
+      priority: 1,
+      selectors: { applicationIds: [gitlabAppId] },
     });
     expect(block.status).toBe(201);
     blockId = block.json.id;
@@ -311,7 +311,7 @@ describe("policies", () => {
       { name: "x", kind: "shell_exec" },
       { name: "x", kind: "block", selectors: { regex: ".*" } },
     ]) {
-      const res = await call(policiesRoute.POST, "POST", "/", { ...board(), params: { companyId }, body });
+      const res = await addPolicy(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json).toMatchObject({ error: { code: "invalid_request" } });
     }
@@ -401,19 +401,19 @@ async function appIdOf(slug: string): Promise<string> {
 
 /** An attempt's context: the demo agent, outside any run, issue, project or routine. */
 const context = () => agentOnlyContext(companyId, agentId);
+/** Records an attempt as an agent key, outside any run, now. */
+const agentAttempt = (input: Omit<Parameters<typeof recordAttempt>[1], "actorType" | "context" | "now">) =>
+  recordAttempt(database.db, { actorType: "agent_key", context: context(), now: new Date(), ...input });
 
 describe("ledger, audit and redaction", () => {
   it("100 concurrent identical idempotent attempts create exactly one ledger row", async () => {
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
-        recordAttempt(database.db, {
-          actorType: "agent_key",
+        agentAttempt({
           actorId: "test",
-          context: context(),
           toolName: "github__create_issue",
           arguments: { title: "Crash on boot", labels: ["bug"] },
           idempotencyKey: "retry-1",
-          now: new Date(),
         }),
       ),
     );
@@ -433,53 +433,38 @@ describe("ledger, audit and redaction", () => {
   });
 
   it("different arguments are a different invocation; reads get a row per attempt", async () => {
-    const a = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const a = await agentAttempt({
       actorId: "test",
-      context: context(),
       toolName: "github__create_issue",
       arguments: { labels: ["bug"], title: "Crash on boot" }, // same content, other key order
       idempotencyKey: "retry-1",
-      now: new Date(),
     });
-    const b = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const b = await agentAttempt({
       actorId: "test",
-      context: context(),
       toolName: "github__create_issue",
       arguments: { title: "Crash on boot!", labels: ["bug"] },
       idempotencyKey: "retry-1",
-      now: new Date(),
     });
     expect(a.invocation.attempts).toBe(101); // canonical JSON: key order does not matter
     expect(b.invocation.id).not.toBe(a.invocation.id);
-    const r1 = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r1 = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__list_issues",
       arguments: {},
-      now: new Date(),
     });
-    const r2 = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r2 = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__list_issues",
       arguments: {},
-      now: new Date(),
     });
     expect(r1.invocation.id).not.toBe(r2.invocation.id);
   });
 
   it("denied and unknown calls are recorded too", async () => {
-    const r = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "nope__never_heard_of_it",
       arguments: {},
-      now: new Date(),
     });
     expect(r.outcome).toBe("deny");
     expect(r.decision.reasonCode).toBe("tool_not_found");
@@ -492,20 +477,14 @@ describe("ledger, audit and redaction", () => {
 
   it("a canary in a field marked sensitive never reaches the ledger, the audit trail or the API", async () => {
     const CANARY = "canary-7f3a9c1e-never-store-me";
-    await call(policiesRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId },
-      body: {
-        name: "Hide notes",
-        kind: "redact_arguments",
-        selectors: { toolGlobs: ["github.*"] },
-        effect: { paths: ["/note"] },
-      },
+    await addPolicy({
+      name: "Hide notes",
+      kind: "redact_arguments",
+      selectors: { toolGlobs: ["github.*"] },
+      effect: { paths: ["/note"] },
     });
-    const r = await recordAttempt(database.db, {
-      actorType: "agent_key",
+    const r = await agentAttempt({
       actorId: "t",
-      context: context(),
       toolName: "github__create_issue",
       arguments: {
         title: "ok",
@@ -513,7 +492,6 @@ describe("ledger, audit and redaction", () => {
         nested: { password: `${CANARY}-2` },
         token: "ghp_abcdefghijklmnopqrstuvwxyz0123",
       },
-      now: new Date(),
     });
     expect(r.outcome).toBe("allow");
     expect(r.invocation.argsSummary).toMatchObject({
@@ -586,25 +564,18 @@ describe("ledger, audit and redaction", () => {
 
 describe("rate limits", () => {
   it("a limited call gets rate_limited with retryAfterMs and an audit event", async () => {
-    const res = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId },
-      body: {
-        name: "Two list calls a minute",
-        kind: "rate_limit",
-        selectors: { catalogEntryIds: [github.list_issues!.id] },
-        effect: { limit: 2, windowSeconds: 60, per: "agent" },
-      },
+    const res = await addPolicy({
+      name: "Two list calls a minute",
+      kind: "rate_limit",
+      selectors: { catalogEntryIds: [github.list_issues!.id] },
+      effect: { limit: 2, windowSeconds: 60, per: "agent" },
     });
     expect(res.status).toBe(201);
     const attempt = () =>
-      recordAttempt(database.db, {
-        actorType: "agent_key",
+      agentAttempt({
         actorId: "t",
-        context: context(),
         toolName: "github__list_issues",
         arguments: {},
-        now: new Date(),
       });
     const outcomes = [await attempt(), await attempt(), await attempt()];
     expect(outcomes.map((o) => o.outcome)).toEqual(["allow", "allow", "rate_limited"]);
@@ -622,15 +593,11 @@ describe("rate limits", () => {
 
   it("two server processes sharing the database allow exactly N calls in total", async () => {
     const limit = 25;
-    const res = await call(policiesRoute.POST, "POST", "/", {
-      ...board(),
-      params: { companyId },
-      body: {
-        name: "Race",
-        kind: "rate_limit",
-        selectors: { catalogEntryIds: [github.create_issue!.id] },
-        effect: { limit, windowSeconds: 3600, per: "company" },
-      },
+    const res = await addPolicy({
+      name: "Race",
+      kind: "rate_limit",
+      selectors: { catalogEntryIds: [github.create_issue!.id] },
+      effect: { limit, windowSeconds: 3600, per: "company" },
     });
     expect(res.status).toBe(201);
     const worker = path.join(process.cwd(), "scripts", "rate-limit-worker.ts");
@@ -679,11 +646,7 @@ describe("snapshot cache", () => {
     const before = await getAccessSnapshot(database.db, companyId);
     const other = await import("@/db/client").then((m) => m.openDatabase(database.url, { max: 1 }));
     try {
-      await call(policiesRoute.POST, "POST", "/", {
-        ...board(),
-        params: { companyId },
-        body: { name: "Fresh", kind: "allow", selectors: { toolGlobs: ["nothing.*"] } },
-      });
+      await addPolicy({ name: "Fresh", kind: "allow", selectors: { toolGlobs: ["nothing.*"] } });
       const after = await getAccessSnapshot(other.db, companyId);
       expect(after.version).toBeGreaterThan(before.version!);
       expect(after.policies.map((p) => p.name)).toContain("Fresh");

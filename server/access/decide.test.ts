@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { POLICY_KINDS } from "../contracts/values";
 import { allCases, caseInput } from "../testing/policy-fixtures";
 import { decide, MAX_ARGUMENT_BYTES } from "./decide";
 import {
@@ -215,15 +216,7 @@ describe("decide never throws on junk", () => {
       return seed / 2 ** 31;
     };
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-    const kinds = [
-      "allow",
-      "block",
-      "require_approval",
-      "redact_arguments",
-      "redact_result",
-      "rate_limit",
-      "nope",
-    ];
+    const kinds = [...POLICY_KINDS, "nope"];
     const selectors = [
       {},
       null,
@@ -326,19 +319,21 @@ describe("decide never throws on junk", () => {
 });
 
 describe("rate limits", () => {
+  /** The `p-rate` rate-limit policy with this effect (and selectors). */
+  const ratePolicy = (effect: Record<string, unknown>, selectors: Record<string, unknown> = {}) => ({
+    id: "p-rate",
+    kind: "rate_limit",
+    priority: 1,
+    enabled: true,
+    selectors,
+    conditions: {},
+    effect,
+  });
   // EXPECTED TO FAIL until compile.ts de-duplicates ids within a selector list (or
   // candidatePolicies always de-duplicates): a policy listing the same catalog entry twice is
   // evaluated twice, so the caller is told to consume two tokens for one call.
   it("a policy that names the same entry twice applies once", () => {
-    const p = {
-      id: "p-rate",
-      kind: "rate_limit",
-      priority: 1,
-      enabled: true,
-      selectors: { catalogEntryIds: [SEND, SEND] },
-      conditions: {},
-      effect: { limit: 5, windowSeconds: 60 },
-    };
+    const p = ratePolicy({ limit: 5, windowSeconds: 60 }, { catalogEntryIds: [SEND, SEND] });
     const d = decide(snapshot([p]), request());
     expect(d.reasonCode).toBe("allowed");
     expect(d.rateLimits).toHaveLength(1);
@@ -355,15 +350,7 @@ describe("rate limits", () => {
       [1, 86_400, 0, 86_400_000],
     ];
     for (const [limit, windowSeconds, tokens, retry] of cases) {
-      const p = {
-        id: "p-rate",
-        kind: "rate_limit",
-        priority: 1,
-        enabled: true,
-        selectors: {},
-        conditions: {},
-        effect: { limit, windowSeconds, per: "company" },
-      };
+      const p = ratePolicy({ limit, windowSeconds, per: "company" });
       const d = decide(snapshot([p]), request({ rateLimits: { "p-rate": { tokens } } }));
       expect(d.reasonCode).toBe("rate_limited");
       expect(d.retryAfterMs, JSON.stringify({ limit, windowSeconds, tokens })).toBe(retry);
@@ -371,15 +358,7 @@ describe("rate limits", () => {
   });
 
   it("more tokens than the limit are capped at the limit", () => {
-    const p = {
-      id: "p-rate",
-      kind: "rate_limit",
-      priority: 1,
-      enabled: true,
-      selectors: {},
-      conditions: {},
-      effect: { limit: 5, windowSeconds: 60 },
-    };
+    const p = ratePolicy({ limit: 5, windowSeconds: 60 });
     const d = decide(snapshot([p]), request({ rateLimits: { "p-rate": { tokens: 1e9 } } }));
     expect(d.rateLimits[0]?.tokens).toBe(5);
     expect(d.rateLimits[0]?.scopeKey).toBe(`agent:${AGENT}`);

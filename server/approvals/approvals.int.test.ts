@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
@@ -17,18 +14,20 @@ import {
   toolCatalogEntries,
   toolInvocations,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
-import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installOutbox,
+  startFirstAgentRun,
+  type TestDatabase,
+} from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let issueId: string;
@@ -67,13 +66,19 @@ const approve = (id: string) =>
   call(approveRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id }, body: {} });
 const execute = (id: string) =>
   call<CallJson>(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id } });
+/** The payload of the issue thread's card for an action request. */
+async function cardOf(actionRequestId: string) {
+  const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
+    issueRoute.GET,
+    "GET",
+    "/",
+    { ...board(), params: { issueId } },
+  );
+  return thread.json.comments.find((c) => c.payload?.actionRequestId === actionRequestId)?.payload;
+}
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-approvals-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-approvals-", gateway: true }));
   companyId = demo.companyId;
   const installed = await installOutbox(database.db, demo);
   outbox = installed.outbox;
@@ -82,11 +87,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await outbox.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("action requests", () => {
@@ -134,13 +136,7 @@ describe("action requests", () => {
       .from(toolActionRequests)
       .where(eq(toolActionRequests.id, firstId));
     expect(old).toMatchObject({ status: "superseded", supersededById: newer });
-    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
-      issueRoute.GET,
-      "GET",
-      "/",
-      { ...board(), params: { issueId } },
-    );
-    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+    expect(await cardOf(firstId)).toMatchObject({
       status: "superseded",
       supersededBy: newer,
     });
@@ -227,13 +223,7 @@ describe("action requests", () => {
         ),
       );
     expect(events!.n).toBe(inv!.attempts);
-    const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
-      issueRoute.GET,
-      "GET",
-      "/",
-      { ...board(), params: { issueId } },
-    );
-    expect(thread.json.comments.find((c) => c.payload?.actionRequestId === firstId)?.payload).toMatchObject({
+    expect(await cardOf(firstId)).toMatchObject({
       status: "executed",
     });
   });

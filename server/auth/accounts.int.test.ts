@@ -16,16 +16,15 @@ import * as companiesRoute from "@/app/api/companies/route";
 import * as passwordRoute from "@/app/api/me/password/route";
 import * as everywhereRoute from "@/app/api/me/sign-out-everywhere/route";
 import { activityLog, passwordSetTokens, signInThrottles, userSessions, users } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { proposeFormalApproval } from "@/server/approvals/formal";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteClock, setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
+import { setRouteClock } from "@/server/http/route";
 import { bareJwtCookie, type CallResult, call, sessionCookie } from "@/server/testing/api";
-import { ownerSession } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
 import { pruneThrottles } from "./throttle";
 import { hashToken } from "./tokens";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let ownerId: string;
 let ownerCookie: string;
@@ -63,10 +62,8 @@ async function memberWithPassword(email: string, role: string, password: string)
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
+  ({ database, demo } = await demoWorld());
   setRouteClock(() => new Date(Date.now() + clockOffsetMs));
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   const owner = await ownerSession(database.db, demo);
   ownerId = owner.id;
   ownerCookie = owner.cookie;
@@ -78,8 +75,7 @@ afterEach(() => {
 
 afterAll(async () => {
   setRouteClock(null);
-  setRouteDatabase(null);
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("revocable sessions", () => {

@@ -8,7 +8,6 @@ import * as toolsRoute from "@/app/api/tool-gateway/tools/route";
 import {
   activityLog,
   heartbeatRuns,
-  issues,
   projects,
   routines,
   toolGatewaySessions,
@@ -16,12 +15,11 @@ import {
 } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
-import { closeDemoWorld, demoWorld, installExample } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installOutbox, issueOf } from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -46,20 +44,11 @@ beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-runs-scope-", gateway: true }));
   triage = demo.agents[0]!;
   release = demo.agents[1]!;
-  outbox = (await startHttpFixture("outbox")) as HttpFixture<OutboxState>;
-  setExampleUrlResolver(() => outbox.url);
-  await grantPrivateUpstreams(database.db, [outbox.url]);
-  const installed = await installExample(demo, "outbox");
+  const installed = await installOutbox(database.db, demo);
+  outbox = installed.outbox;
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
-  const issueOf = async (agentId: string) =>
-    (
-      await database.db
-        .select({ id: issues.id })
-        .from(issues)
-        .where(and(eq(issues.companyId, demo.companyId), eq(issues.assigneeAgentId, agentId)))
-    )[0]!.id;
-  releaseIssueId = await issueOf(release.id);
-  triageIssueId = await issueOf(triage.id);
+  releaseIssueId = await issueOf(database.db, demo.companyId, release.id);
+  triageIssueId = await issueOf(database.db, demo.companyId, triage.id);
   // The outbox profile grants its tools for work on Release Manager's issue only.
   const [binding] = await database.db
     .select()

@@ -5,23 +5,18 @@
  * SDK client). Nothing is mocked.
  */
 
-import { mkdtempSync } from "node:fs";
 import http, { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
-import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/approve/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as applicationRoute from "@/app/api/companies/[companyId]/tools/applications/[applicationId]/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as examplesRoute from "@/app/api/companies/[companyId]/tools/examples/route";
-import * as companiesRoute from "@/app/api/companies/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import {
@@ -31,19 +26,21 @@ import {
   exampleCredentials,
   issues,
   toolCallEvents,
-  users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { hashPassword } from "@/server/auth/password";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { resolveConnectionSecrets } from "@/server/secrets/resolve";
-import { call, sessionCookie } from "@/server/testing/api";
+import { call } from "@/server/testing/api";
 import { listenLoopback, toRequest } from "@/server/testing/serve";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installExample,
+  strangerCompany,
+  type TestDatabase,
+} from "@/server/testing/world";
 import { handleExampleFixture } from "./fixture-endpoint";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let server: http.Server;
 let origin: string;
@@ -114,10 +111,10 @@ async function startRun(board: string, agentId: string, issueId?: string) {
 }
 
 async function install(c: { companyId: string; board: string }, exampleId: string) {
-  const res = await call<{ connectionId: string; applicationId: string }>(installRoute.POST, "POST", "/", {
-    token: c.board,
-    params: { companyId: c.companyId, exampleId },
-  });
+  const res = await installExample<{ connectionId: string; applicationId: string }>(
+    { companyId: c.companyId, boardApiKey: c.board },
+    exampleId,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json;
 }
@@ -125,10 +122,6 @@ async function install(c: { companyId: string; board: string }, exampleId: strin
 let todoA: { connectionId: string; applicationId: string };
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-examples-iso-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const match = /^\/api\/examples\/mcp\/([^/]+)$/.exec(url.pathname);
@@ -146,7 +139,7 @@ beforeAll(async () => {
   // The examples' default URL is `${publicOrigin()}/api/examples/mcp/<fixture>`: this server.
   process.env.PAPERCLIP_PUBLIC_URL = origin;
 
-  demo = (await seedDemoIfEmpty(database.db, origin))!;
+  ({ database, demo } = await demoWorld({ home: "pc-examples-iso-", gateway: true, origin }));
   A.companyId = demo.companyId;
   A.board = demo.boardApiKey;
   A.agentId = demo.agents[0]!.id;
@@ -158,29 +151,10 @@ beforeAll(async () => {
   A.issueId = issue!.id;
 
   // Company B: made by any signed-in user, who becomes its owner.
-  const [other] = await database.db
-    .insert(users)
-    .values({ email: "owner@globex.example", passwordHash: await hashPassword("x") })
-    .returning();
-  const cookie = await sessionCookie(database.db, other!.id, other!.email);
-  const company = await call<{ id: string }>(companiesRoute.POST, "POST", "/", {
-    cookie,
-    body: { name: "Globex" },
-  });
-  B.companyId = company.json.id;
-  const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
-    cookie,
-    params: { companyId: B.companyId },
-    body: { name: "k" },
-  });
-  B.board = key.json.key;
-  const agent = await call<{ id: string }>(
-    (await import("@/app/api/companies/[companyId]/agents/route")).POST,
-    "POST",
-    "/",
-    { token: B.board, params: { companyId: B.companyId }, body: { name: "Globex agent" } },
-  );
-  B.agentId = agent.json.id;
+  const b = await strangerCompany(database.db, "Globex", { agent: "Globex agent" });
+  B.companyId = b.companyId;
+  B.board = b.boardKey;
+  B.agentId = b.agentId!;
 
   todoA = await install(A, "todo");
   await install(B, "todo");
@@ -189,13 +163,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   delete process.env.PAPERCLIP_EXAMPLES;
   server?.closeAllConnections();
   await new Promise<void>((resolve) => server?.close(() => resolve()));
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("install", () => {

@@ -21,7 +21,7 @@ import {
   toolInvocations,
 } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
-import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import type { HttpFixture } from "@/fixtures/mcp/http";
 import type { TodoState } from "@/fixtures/mcp/todo";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
@@ -32,9 +32,8 @@ import { reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
-import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { listenLoopback } from "@/server/testing/serve";
-import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installWithFixture, startFirstAgentRun } from "@/server/testing/world";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 // Acceptance of issue 14 (arguments checked against the tool's schema): over REST, over MCP
@@ -61,10 +60,8 @@ const INVALID: { name: string; args: Record<string, unknown>; path: string }[] =
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-gw-args-", gateway: true }));
   companyId = demo.companyId;
-  todo = (await startHttpFixture("todo")) as HttpFixture<TodoState>;
-  setExampleUrlResolver(() => todo.url);
-  await grantPrivateUpstreams(database.db, [todo.url]);
-  const installed = await installExample<{ connectionId: string }>(demo, "todo");
+  const installed = await installWithFixture<{ connectionId: string }, TodoState>(database.db, demo, "todo");
+  todo = installed.fixture;
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   todoConnectionId = installed.json.connectionId;
   const [kvSet] = await database.db
@@ -83,15 +80,8 @@ beforeAll(async () => {
     },
   });
   expect(policy.status, JSON.stringify(policy.json)).toBe(201);
-  const [issue] = await database.db
-    .select({ id: issues.id })
-    .from(issues)
-    // An agent key may start runs only for its own work (issue 13): the issue assigned to it.
-    .where(and(eq(issues.companyId, companyId), eq(issues.assigneeAgentId, demo.agents[0]!.id)))
-    .limit(1);
-  const run = await startRun(demo, { issueId: issue!.id, asAgent: true });
-  expect(run.status, JSON.stringify(run.json)).toBe(201);
-  token = run.json.gateway.token;
+  // An agent key may start runs only for its own work (issue 13): the issue assigned to it.
+  ({ token } = await startFirstAgentRun(database.db, demo));
   listener = http.createServer((req, res) => {
     if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
     else res.writeHead(404).end();

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { count, eq, sql } from "drizzle-orm";
@@ -27,21 +24,23 @@ import {
   toolInvocations,
   toolResultArtifacts,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { FIXTURE_NAMES } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret, revokeSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
-import { installFixtureExamples, strangerCompany } from "@/server/testing/examples";
 import { serveRoutes } from "@/server/testing/serve";
-import { setGatewayDatabase } from "./http";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installFixtureExamples,
+  strangerCompany,
+  type TestDatabase,
+} from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let fixtures = new Map<string, HttpFixture<unknown>>();
@@ -73,7 +72,6 @@ async function startRunFor(agentId: string, issueId?: string) {
 }
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-gw-"));
   for (const method of ["log", "warn", "error"] as const) {
     const original = console[method];
     console[method] = (...args: unknown[]) => {
@@ -81,10 +79,7 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-gw-", gateway: true }));
   companyId = demo.companyId;
   fixtures = await installFixtureExamples(database.db, {
     boardKey: demo.boardApiKey,
@@ -98,13 +93,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   await gateway?.close();
   for (const f of fixtures.values()) await f.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 async function mcpClient(token: string) {

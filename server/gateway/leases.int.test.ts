@@ -1,7 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq, isNotNull, sql } from "drizzle-orm";
@@ -11,28 +8,30 @@ import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setExampleUrlResolver } from "@/server/examples/examples";
+import type { DemoCredentials } from "@/server/core/seed";
 import { runDoctor } from "@/server/http/doctor";
-import { setRouteDatabase } from "@/server/http/route";
 import { completeInvocationWithEvent } from "@/server/ledger/hot-statements";
 import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
 import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/server/ledger/sweep";
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey } from "@/server/secrets/rotate";
 import { call } from "@/server/testing/api";
-import { installFixtureExamples, strangerCompany } from "@/server/testing/examples";
 import { serveRoutes } from "@/server/testing/serve";
-import { setGatewayDatabase } from "./http";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installFixtureExamples,
+  strangerCompany,
+  type TestDatabase,
+} from "@/server/testing/world";
 
 // Execution leases, exact codes from the row, every attempt audited and exact replays
 // (issue 16, deliverables 1–4; docs/gateway.md "Execution states").
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let companyId: string;
 let fixtures = new Map<string, HttpFixture<unknown>>();
@@ -93,11 +92,7 @@ const eventsOf = (id: string) =>
     .where(eq(toolCallEvents.invocationId, id));
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-lease-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-lease-", gateway: true }));
   companyId = demo.companyId;
   fixtures = await installFixtureExamples(database.db, {
     boardKey: demo.boardApiKey,
@@ -111,13 +106,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   await gateway?.close();
   for (const f of fixtures.values()) await f.close();
-  await database.drop();
+  await closeDemoWorld(database);
 });
 
 describe("execution leases", () => {

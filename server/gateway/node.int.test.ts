@@ -20,7 +20,7 @@ import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
 import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
 import { listenLoopback } from "@/server/testing/serve";
-import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installWithFixture, startRun } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
@@ -39,10 +39,8 @@ const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-gw-node-", gateway: true }));
-  echo = (await startHttpFixture("echo")) as HttpFixture<unknown>;
-  setExampleUrlResolver(() => echo.url);
-  await grantPrivateUpstreams(database.db, [echo.url]);
-  const res = await installExample<typeof install>(demo, "echo");
+  const res = await installWithFixture<typeof install>(database.db, demo, "echo");
+  echo = res.fixture;
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   install = res.json;
   // An application outside every profile: its tool exists but is hidden from the agent.

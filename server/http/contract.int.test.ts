@@ -77,7 +77,7 @@ import { setGatewayDatabase } from "@/server/gateway/http";
 import { setRouteDatabase } from "@/server/http/route";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
-import { installOutbox, startFirstAgentRun } from "@/server/testing/outbox";
+import { installOutbox, startFirstAgentRun } from "@/server/testing/world";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
 // server/contracts/api says, on a company with real data (the outbox example installed against

@@ -32,7 +32,14 @@ import { hashPassword } from "@/server/auth/password";
 import { hashToken } from "@/server/auth/tokens";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call, sessionCookie } from "@/server/testing/api";
-import { closeDemoWorld, demoOwner, demoWorld, ownerSession, startRun } from "@/server/testing/world";
+import {
+  closeDemoWorld,
+  demoOwner,
+  demoWorld,
+  ownerSession,
+  startRun,
+  strangerCompany,
+} from "@/server/testing/world";
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
@@ -58,29 +65,10 @@ beforeAll(async () => {
   ownerCookie = owner.cookie;
 
   // A second company with its own owner, board key and agent.
-  const [other] = await database.db
-    .insert(users)
-    .values({ email: "other@globex.example", passwordHash: await hashPassword("x") })
-    .returning();
-  const otherCookie = await sessionCookie(database.db, other!.id, other!.email);
-  const created = await call<{ id: string }>(companiesRoute.POST, "POST", "/api/companies", {
-    cookie: otherCookie,
-    body: { name: "Globex" },
-  });
-  expect(created.status).toBe(201);
-  otherCompanyId = created.json.id;
-  const key = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
-    cookie: otherCookie,
-    params: { companyId: otherCompanyId },
-    body: { name: "ci" },
-  });
-  otherBoardKey = key.json.key;
-  const agent = await call<{ id: string }>(agentsRoute.POST, "POST", "/", {
-    token: otherBoardKey,
-    params: { companyId: otherCompanyId },
-    body: { name: "Globex Agent" },
-  });
-  otherAgentId = agent.json.id;
+  const other = await strangerCompany(database.db, "Globex", { agent: "Globex Agent" });
+  otherCompanyId = other.companyId;
+  otherBoardKey = other.boardKey;
+  otherAgentId = other.agentId!;
 });
 
 afterAll(async () => {

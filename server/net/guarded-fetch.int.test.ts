@@ -80,32 +80,25 @@ beforeAll(async () => {
   main = await startServer((req, res, body) => {
     const url = new URL(req.url ?? "/", "http://x");
     const p = url.pathname;
+    /** The redirecting paths: status and where to. */
+    const redirects: Record<string, [number, string]> = {
+      "/to-metadata": [302, "http://169.254.169.254/latest/meta-data/"],
+      "/to-metadata-name": [302, "http://metadata.test/latest/meta-data/"],
+      "/to-ftp": [302, "ftp://127.0.0.1/"],
+      "/to-same": [302, "/ok"],
+      "/to-other": [307, `${other.origin}/landed`],
+      "/post-307": [307, "/echo"],
+      "/post-303": [303, "/echo"],
+    };
     if (p === "/ok") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(`ok host=${req.headers.host}`);
     } else if (p === "/echo") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ method: req.method, body, headers: req.headers }));
-    } else if (p === "/to-metadata") {
-      res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" });
-      res.end();
-    } else if (p === "/to-metadata-name") {
-      res.writeHead(302, { location: "http://metadata.test/latest/meta-data/" });
-      res.end();
-    } else if (p === "/to-ftp") {
-      res.writeHead(302, { location: "ftp://127.0.0.1/" });
-      res.end();
-    } else if (p === "/to-same") {
-      res.writeHead(302, { location: "/ok" });
-      res.end();
-    } else if (p === "/to-other") {
-      res.writeHead(307, { location: `${other.origin}/landed` });
-      res.end();
-    } else if (p === "/post-307") {
-      res.writeHead(307, { location: "/echo" });
-      res.end();
-    } else if (p === "/post-303") {
-      res.writeHead(303, { location: "/echo" });
+    } else if (p in redirects) {
+      const [status, location] = redirects[p]!;
+      res.writeHead(status, { location });
       res.end();
     } else if (p.startsWith("/loop/")) {
       const n = Number(p.slice("/loop/".length));

@@ -45,14 +45,14 @@ import {
   oauthGrants,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteClock, setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
+import { setRouteClock } from "@/server/http/route";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
 import { serveRoutes } from "@/server/testing/serve";
+import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let server: { origin: string; close: () => Promise<void> };
 let ownerId: string;
@@ -170,13 +170,9 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
+  ({ database, demo } = await demoWorld());
   setRouteClock(() => new Date(clock));
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
-  const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
-  ownerId = owner!.id;
-  ownerCookie = await sessionCookie(database.db, ownerId, demo.ownerEmail);
+  ({ id: ownerId, cookie: ownerCookie } = await ownerSession(database.db, demo));
   viewerId = await addUser("viewer@acme.example", "Vera Viewer", demo.companyId, "viewer");
   viewerCookie = await sessionCookie(database.db, viewerId, "viewer@acme.example");
   const [other] = await database.db
@@ -221,14 +217,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setRouteClock(null);
-  setRouteDatabase(null);
   delete process.env.PAPERCLIP_PUBLIC_URL;
   delete process.env.TRUST_PROXY;
   replica?.child.stdin?.end();
   await new Promise((r) => replica?.child.once("exit", r) ?? r(null));
   await server?.close();
   await new Promise((r) => (cimd ? cimd.server.close(r) : r(null)));
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 beforeEach(async () => {

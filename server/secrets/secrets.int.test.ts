@@ -72,6 +72,13 @@ async function api<T = Record<string, unknown>>(
   return res;
 }
 
+/** Creates a secret as the board. */
+const addSecret = <T = Record<string, unknown>>(body: unknown) =>
+  api<T>(secretsRoute.POST, "POST", { ...board(), params: { companyId }, body });
+/** Binds a secret to the connection as the board. */
+const bindSecret = <T = Record<string, unknown>>(body: unknown) =>
+  api<T>(bindingsRoute.POST, "POST", { ...board(), params: { companyId, connectionId }, body });
+
 const resolveFor = (agentId: string | null, extra: Partial<ResolveSecretsInput> = {}) =>
   resolveConnectionSecrets(database.db, {
     companyId,
@@ -134,18 +141,14 @@ let bindingId: string;
 
 describe("secrets API", () => {
   it("creates a secret and answers with metadata only; the master key appears with mode 0600", async () => {
-    const res = await api<{
+    const res = await addSecret<{
       id: string;
       name: string;
       status: string;
       currentVersion: number;
       versions: { version: number; current: boolean; status: string; keyId: string }[];
       bindings: unknown[];
-    }>(secretsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId },
-      body: { name: "GITHUB_TOKEN", description: "GitHub bot token", value: CANARY },
-    });
+    }>({ name: "GITHUB_TOKEN", description: "GitHub bot token", value: CANARY });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({
       name: "GITHUB_TOKEN",
@@ -198,19 +201,11 @@ describe("secrets API", () => {
       [{ name: "GITHUB_TOKEN", value: CANARY }, 409, "secret_name_taken"],
     ];
     for (const [body, status, hint] of cases) {
-      const res = await api<{ error: { code: string; message: string } }>(secretsRoute.POST, "POST", {
-        ...board(),
-        params: { companyId },
-        body,
-      });
+      const res = await addSecret<{ error: { code: string; message: string } }>(body);
       expect(res.status, JSON.stringify(res.json)).toBe(status);
       expect(JSON.stringify(res.json)).toContain(hint);
     }
-    const exactly16k = await api(secretsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId },
-      body: { name: "BIG_BUT_OK", value: "y".repeat(16 * 1024) },
-    });
+    const exactly16k = await addSecret({ name: "BIG_BUT_OK", value: "y".repeat(16 * 1024) });
     expect(exactly16k.status).toBe(201);
   });
 
@@ -361,10 +356,11 @@ describe("bindings and resolution", () => {
       [2, true],
       [1, false],
     ]);
-    const pinned = await api(bindingsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId, connectionId },
-      body: { secretId, placement: "http_header", target: "X-Legacy-Token", version: 1 },
+    const pinned = await bindSecret({
+      secretId,
+      placement: "http_header",
+      target: "X-Legacy-Token",
+      version: 1,
     });
     expect(pinned.status).toBe(201);
     const r = await resolveFor(agentA);
@@ -380,11 +376,7 @@ describe("bindings and resolution", () => {
   });
 
   it("an agent-restricted binding reaches only the allowed agents", async () => {
-    const created = await api<{ id: string }>(secretsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId },
-      body: { name: "TRIAGE_ONLY_KEY", value: CANARY_PINNED },
-    });
+    const created = await addSecret<{ id: string }>({ name: "TRIAGE_ONLY_KEY", value: CANARY_PINNED });
     const restricted = await api(bindingsRoute.POST, "POST", {
       ...board(),
       params: { companyId, connectionId },
@@ -476,15 +468,11 @@ describe("bindings and resolution", () => {
   });
 
   it("a header value with a line break fails closed instead of being sent", async () => {
-    const created = await api<{ id: string }>(secretsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId },
-      body: { name: "MULTILINE", value: "line1\r\nX-Injected: yes" },
-    });
-    const bound = await api<{ id: string }>(bindingsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId, connectionId },
-      body: { secretId: created.json.id, placement: "http_header", target: "X-Multi" },
+    const created = await addSecret<{ id: string }>({ name: "MULTILINE", value: "line1\r\nX-Injected: yes" });
+    const bound = await bindSecret<{ id: string }>({
+      secretId: created.json.id,
+      placement: "http_header",
+      target: "X-Multi",
     });
     const r = await resolveFor(agentA);
     expect(r).toMatchObject({ ok: false, code: "missing_secret", secretId: created.json.id });
@@ -500,15 +488,11 @@ describe("bindings and resolution", () => {
   });
 
   it("a ciphertext moved to another secret does not decrypt: resolution fails closed", async () => {
-    const victim = await api<{ id: string }>(secretsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId },
-      body: { name: "VICTIM", value: "victim-value" },
-    });
-    const bound = await api<{ id: string }>(bindingsRoute.POST, "POST", {
-      ...board(),
-      params: { companyId, connectionId },
-      body: { secretId: victim.json.id, placement: "http_header", target: "X-Victim" },
+    const victim = await addSecret<{ id: string }>({ name: "VICTIM", value: "victim-value" });
+    const bound = await bindSecret<{ id: string }>({
+      secretId: victim.json.id,
+      placement: "http_header",
+      target: "X-Victim",
     });
     // Copy GITHUB_TOKEN v1's ciphertext, IV and tag onto VICTIM v1.
     const [source] = await database.db
