@@ -1,37 +1,14 @@
+// Types of the public MCP connection's browser pages, derived from their response schemas
+// (server/contracts/api/public-mcp.ts); the verbs and the components import them from here.
+import type { z } from "zod";
+import type {
+  AssistantConnection as AssistantConnectionSchema,
+  ConsentOrganization as ConsentOrganizationSchema,
+  ConsentView as ConsentViewSchema,
+} from "./api/public-mcp";
+
 /** What the consent and device-login pages show (server/oauth/consent.ts builds it). */
-export interface ConsentOrganization {
-  id: string;
-  name: string;
-  role: "owner" | "admin" | "member" | "viewer" | null;
-  /** False for a pinned company that is deleted or not yours: shown as "unavailable". */
-  available: boolean;
-  canWrite: boolean;
-  /** Why write access is disabled, when it is. */
-  writeDisabledReason: string | null;
-}
-
-export interface ConsentView {
-  kind: "browser" | "device";
-  requestId: string;
-  client: { name: string | null; selfReported: true; origin: string | null; clientId: string };
-  scopes: string[];
-  wantsWrite: boolean;
-  pinnedCompanyId: string | null;
-  organizations: ConsentOrganization[];
-  expiresAt: string;
-}
-
+export type ConsentOrganization = z.infer<typeof ConsentOrganizationSchema>;
+export type ConsentView = z.infer<typeof ConsentViewSchema>;
 /** One of my assistant connections (Assistant connections pages). */
-export interface AssistantConnection {
-  id: string;
-  name: string;
-  companyId: string;
-  companyName: string;
-  clientName: string | null;
-  clientId: string;
-  /** True when the grant holds `paperclip:write`. */
-  write: boolean;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type AssistantConnection = z.infer<typeof AssistantConnectionSchema>;

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,11 +12,22 @@ import * as trustRuleRoute from "@/app/api/companies/[companyId]/tools/action-re
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import * as companiesRoute from "@/app/api/companies/route";
+import * as consentRoute from "@/app/api/mcp-connect/[requestId]/route";
 import * as passwordRoute from "@/app/api/me/password/route";
 import * as signOutRoute from "@/app/api/me/sign-out-everywhere/route";
 import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { toolApplications, toolConnections, toolRuntimeSlots, toolStdioTemplates, users } from "@/db/schema";
+import * as authorizeRoute from "@/app/mcp/oauth/authorize/route";
+import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
+import * as registerRoute from "@/app/mcp/oauth/register/route";
+import {
+  instanceSettings,
+  toolApplications,
+  toolConnections,
+  toolRuntimeSlots,
+  toolStdioTemplates,
+  users,
+} from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
@@ -57,6 +69,12 @@ import {
   ToolTargets,
 } from "@/server/contracts/api/profiles";
 import {
+  AssistantConnectionsResponse,
+  ConsentView,
+  McpSetup,
+  PublicMcpSetting,
+} from "@/server/contracts/api/public-mcp";
+import {
   AgentDetail,
   AgentKeyCreated,
   AgentKeysResponse,
@@ -94,6 +112,8 @@ interface Contract {
   schema: z.ZodType;
   /** Path ids beyond `companyId`, from the data the setup made. */
   params?: (ids: Ids) => Ids;
+  /** The query string, from the data the setup made. */
+  query?: (ids: Ids) => Ids;
   /** The list the response must not have empty, so the parse checks real rows. */
   nonEmpty?: string;
 }
@@ -157,8 +177,11 @@ const CONTRACTS: Record<string, Contract> = {
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
 const NO_CONTRACT: Record<string, string> = {};
 
-/** Who calls a route outside a company: a board key, an instance admin's session, the run's gateway session. */
-type Caller = "board" | "admin" | "gateway" | "public";
+/**
+ * Who calls a route outside a company: a board key, an instance admin's session, a signed-in
+ * person's browser session (the owner's, who is also the instance admin), the run's gateway session.
+ */
+type Caller = "board" | "admin" | "user" | "gateway" | "public";
 interface OutsideContract extends Contract {
   caller: Caller;
 }
@@ -183,6 +206,28 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
   health: { schema: HealthResponse, caller: "public" },
   "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
   "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
+  // The public MCP connection's browser routes (docs/public-mcp.md), switched on by the setup,
+  // which registers a client, leaves one authorization request and one device login pending
+  // and approves another authorization request (a grant) through the real OAuth endpoints.
+  "instance/public-mcp": { schema: PublicMcpSetting, caller: "admin" },
+  "mcp/setup": { schema: McpSetup, caller: "user" },
+  "mcp-connect/[requestId]": {
+    schema: ConsentView,
+    caller: "user",
+    params: (ids) => ({ requestId: ids.requestId! }),
+    nonEmpty: "organizations",
+  },
+  "mcp-device": {
+    schema: ConsentView,
+    caller: "user",
+    query: (ids) => ({ user_code: ids.userCode! }),
+    nonEmpty: "organizations",
+  },
+  "me/assistant-connections": {
+    schema: AssistantConnectionsResponse,
+    caller: "user",
+    nonEmpty: "connections",
+  },
   "tool-gateway/tools": { schema: GatewayToolsResponse, caller: "gateway", nonEmpty: "tools" },
   "tool-gateway/invocations/[invocationId]": {
     schema: GatewayInvocation,
@@ -197,6 +242,8 @@ const OUTSIDE_NO_CONTRACT: Record<string, string> = {
   "examples/mcp/[fixture]": "the examples' MCP fixtures speak MCP (fixtures/mcp tests)",
   "tool-gateway/mcp":
     "MCP Streamable HTTP, checked with the MCP SDK client (server/gateway/*mcp*.int.test.ts)",
+  "tool-gateway/mcp/apps/[slug]":
+    "MCP Streamable HTTP for one application, checked with the MCP SDK client (server/gateway/mcp-surface.int.test.ts)",
 };
 
 /** Directories (relative to `root`) of every route.ts under `dir` that exports GET. */
@@ -331,7 +378,67 @@ beforeAll(async () => {
 
   const [owner] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
   adminCookie = await sessionCookie(database.db, owner!.id, owner!.email);
+  await publicMcpSetup(companyId);
 }, 120_000);
+
+/** A fresh authorization request (PKCE S256) of `clientId`: its id, from the consent redirect. */
+async function authorizationRequest(clientId: string): Promise<string> {
+  const challenge = createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url");
+  const res = await call(authorizeRoute.GET, "GET", "/mcp/oauth/authorize", {
+    query: {
+      client_id: clientId,
+      redirect_uri: "http://127.0.0.1:33418/callback",
+      response_type: "code",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      scope: "paperclip:read",
+    },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(302);
+  const location = new URL(res.headers.get("location")!);
+  expect(location.pathname).toMatch(/^\/mcp-connect\//);
+  return location.pathname.split("/").pop()!;
+}
+
+/**
+ * The public MCP switched on (the instance setting, as server/oauth/oauth.int.test.ts does), a
+ * client registered, one authorization request approved by the owner (a grant: an assistant
+ * connection), another one and a device login left pending for the consent routes.
+ */
+async function publicMcpSetup(companyId: string) {
+  await database.db
+    .insert(instanceSettings)
+    .values({ key: "enablePublicMcp", value: true })
+    .onConflictDoUpdate({ target: instanceSettings.key, set: { value: true } });
+  const registered = await call<{ client_id: string }>(registerRoute.POST, "POST", "/mcp/oauth/register", {
+    body: {
+      redirect_uris: ["http://127.0.0.1:33418/callback"],
+      client_name: "Contract Client",
+      grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+      token_endpoint_auth_method: "none",
+    },
+  });
+  expect(registered.status, JSON.stringify(registered.json)).toBe(201);
+  const clientId = registered.json.client_id;
+  const approved = await call(consentRoute.POST, "POST", "/", {
+    cookie: adminCookie,
+    params: { requestId: await authorizationRequest(clientId) },
+    body: { approve: true, companyId },
+  });
+  expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+  ids.requestId = await authorizationRequest(clientId);
+  const device = await call<{ user_code: string }>(
+    deviceAuthRoute.POST,
+    "POST",
+    "/mcp/oauth/device_authorization",
+    {
+      rawBody: new URLSearchParams({ client_id: clientId, scope: "paperclip:read" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    },
+  );
+  expect(device.status, JSON.stringify(device.json)).toBe(200);
+  ids.userCode = device.json.user_code;
+}
 
 afterAll(async () => {
   await shutdownAllSlots();
@@ -363,10 +470,15 @@ async function getOutsideJson(route: string): Promise<unknown> {
   const auth = {
     board: board(),
     admin: { cookie: adminCookie },
+    user: { cookie: adminCookie },
     gateway: { token: gatewayToken },
     public: {},
   }[contract.caller];
-  const res = await call(mod.GET, "GET", "/", { ...auth, params: contract.params?.(ids) ?? {} });
+  const res = await call(mod.GET, "GET", "/", {
+    ...auth,
+    params: contract.params?.(ids) ?? {},
+    query: contract.query?.(ids),
+  });
   expect(res.status, `${route}: ${JSON.stringify(res.json)}`).toBe(200);
   return res.json;
 }
@@ -430,6 +542,17 @@ describe("admin API contracts", () => {
     });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
     PolicyTestResult.parse(res.json);
+  });
+
+  it("a renamed field or a malformed instant in a consent view fails the parse", async () => {
+    // The public MCP's verbs write their instants as ISO strings themselves: checked too.
+    const view = (await getOutsideJson("mcp-device")) as { organizations: Record<string, unknown>[] };
+    const { canWrite, ...org } = view.organizations[0]!;
+    expect(ConsentView.safeParse({ ...view, organizations: [{ ...org, writable: canWrite }] }).success).toBe(
+      false,
+    );
+    expect(ConsentView.safeParse({ ...view, expiresAt: "in ten minutes" }).success).toBe(false);
+    expect(ConsentView.safeParse(view).success).toBe(true);
   });
 
   // Last: changing the password and signing out everywhere end the owner's other sessions.

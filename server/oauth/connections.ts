@@ -5,6 +5,8 @@
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { companies, oauthClients, oauthGrants } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { AssistantConnection as AssistantConnectionSchema } from "@/server/contracts/api/public-mcp";
 import type { AssistantConnection } from "@/server/contracts/public-mcp";
 import type { ServiceContext } from "../context";
 import { notFound, unauthenticated } from "../errors";
@@ -50,7 +52,7 @@ export async function listMyConnections(
     scopes: r.grant.scopes,
     createdAt: r.grant.createdAt.toISOString(),
     lastUsedAt: r.grant.lastUsedAt?.toISOString() ?? null,
-  }));
+  })) satisfies Served<typeof AssistantConnectionSchema>[];
 }
 
 /** Revokes one of my connections (another person's is 404: it reveals nothing). */

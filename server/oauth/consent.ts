@@ -17,6 +17,8 @@ import {
   oauthGrants,
   users,
 } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { ConsentView as ConsentViewSchema } from "@/server/contracts/api/public-mcp";
 import type { ConsentOrganization, ConsentView } from "@/server/contracts/public-mcp";
 import type { MembershipRole } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
@@ -133,7 +135,7 @@ function view(
     pinnedCompanyId: pinned,
     organizations: orgs,
     expiresAt: expiresAt.toISOString(),
-  };
+  } satisfies Served<typeof ConsentViewSchema>;
 }
 
 export async function loadConsent(ctx: ServiceContext, requestId: string): Promise<ConsentView> {

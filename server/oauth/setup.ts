@@ -5,6 +5,8 @@
  * organization id, never a credential, and the pages behind it reveal nothing before sign-in.
  */
 import type { Db } from "@/db/client";
+import type { Served } from "@/server/contracts/api/common";
+import type { McpSetup as McpSetupSchema } from "@/server/contracts/api/public-mcp";
 import { oauthUrls, publicMcpEnabled } from "./config";
 
 export interface McpSetup {
@@ -59,5 +61,5 @@ export async function mcpSetup(db: Db, companyId?: string): Promise<McpSetup> {
     endpoint: u.resource,
     invitationUrl: invitation.href,
     markdown: setupMarkdown(u.resource, invitation.href),
-  };
+  } satisfies Served<typeof McpSetupSchema>;
 }
