@@ -6,7 +6,7 @@ import { gatewayListToolsJson } from "./list-tools";
 import { listCursor } from "./mcp-cursor";
 import { invalidParams, unknownTool } from "./mcp-errors";
 import { type McpMethodContext, type McpMethodTable, paramsObject, type RawJson } from "./mcp-methods";
-import { mcpToolResult } from "./outcome";
+import { mcpToolResult } from "./outcome-adapters";
 
 /** The qualified catalog name a tool name of this endpoint means (`<slug>__<tool>`). */
 export function qualifiedToolName(ctx: McpMethodContext, name: string): string {

@@ -8,16 +8,14 @@ import {
   type GatewayCallOutcome,
   LEDGER_ANSWERS,
   type LedgerOutcome,
-  mcpToolResult,
   OUTCOME_CODES,
   type OutcomeCode,
   refused,
   refusedBy,
   replayedOutcome,
-  restOutcome,
-  restResponse,
   unclaimedRefusal,
 } from "./outcome";
+import { mcpToolResult, restOutcome, restResponse } from "./outcome-adapters";
 
 /** The statuses the REST adapters answered with before the mapping had one home (docs/gateway.md). */
 const EXPECTED_STATUS: Record<OutcomeCode, number> = {

@@ -1,6 +1,6 @@
 import { GatewayCallInput, gatewayCallTool } from "@/server/gateway/call-tool";
 import { gatewayRoute, readJson } from "@/server/gateway/http";
-import { restResponse } from "@/server/gateway/outcome";
+import { restResponse } from "@/server/gateway/outcome-adapters";
 
 // REST equivalent of tools/call: 200 result | 403 tool_denied | 409 approval_required |
 // 429 rate_limited | 503 runtime_deferred | 401 session_invalid (docs/gateway.md).

@@ -1,5 +1,5 @@
 import { executeActionRequest } from "@/server/approvals/execute-approved";
-import { restResponse } from "@/server/gateway/outcome";
+import { restResponse } from "@/server/gateway/outcome-adapters";
 import { ActionRequestParams } from "@/server/http/params";
 import { route } from "@/server/http/route";
 
