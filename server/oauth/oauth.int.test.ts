@@ -20,6 +20,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, sql } from "drizzle-orm";
 import * as oauth from "oauth4webapi";
+import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
 import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
@@ -599,19 +600,59 @@ describe("concurrency and quotas (one database, every request racing)", () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s);
     const grantId = await grantOf(tokens.access_token);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        fetch(across(i, "/mcp/oauth/token"), {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            grant_type: "refresh_token",
-            refresh_token: tokens.refresh_token!,
-            client_id: s.client.client_id,
+    // A barrier in the database: a connection of the test's own holds the refresh token's row
+    // lock, so every request reads the token as unconsumed and then queues on the rotating
+    // UPDATE. Only once several are queued is the lock released: the `consumed_at IS NULL`
+    // conditional is then all that stands between them and one winner each.
+    const barrier = postgres(database.url, { max: 2, onnotice: () => {} });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holder = barrier.begin(async (tx) => {
+      await tx`select id from oauth_tokens where token_hash = encode(sha256(${tokens.refresh_token!}::bytea), 'hex') for update`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    let results: Response[];
+    try {
+      const pending = Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(across(i, "/mcp/oauth/token"), {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "refresh_token",
+              refresh_token: tokens.refresh_token!,
+              client_id: s.client.client_id,
+            }),
           }),
-        }),
-      ),
-    );
+        ),
+      );
+      // Wait until the queue stops growing (both pools are 8 wide: not all 20 can queue at once).
+      let queued = 0;
+      for (let stable = 0, i = 0; stable < 5 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const [row] = await barrier<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'
+            and query ilike 'update "oauth_tokens"%'`;
+        stable = row!.n >= 2 && row!.n === queued ? stable + 1 : 0;
+        queued = row!.n;
+      }
+      expect(queued).toBeGreaterThanOrEqual(2);
+      release();
+      await holder;
+      results = await pending;
+    } finally {
+      release();
+      await barrier.end();
+    }
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     const [grant] = await database.db.select().from(oauthGrants).where(eq(oauthGrants.id, grantId));
     expect(grant?.revokedReason).toBe("refresh_replay");
