@@ -768,6 +768,30 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
     expect(cimd.hits).toBe(hits);
     expect(await cimdCount()).toBe(0);
   });
+
+  it("PAPERCLIP_PUBLIC_MCP_CIMD=off: not advertised, and a CIMD client_id is refused unfetched", async () => {
+    process.env.PAPERCLIP_PUBLIC_MCP_CIMD = "off";
+    try {
+      const meta = await (await fetch(`${server.origin}/.well-known/oauth-authorization-server`)).json();
+      expect(meta).not.toHaveProperty("client_id_metadata_document_supported");
+      const hits = cimd.hits;
+      const res = await fetch(
+        await authorizeUrl(
+          `${cimd.origin}/ok.json`,
+          { resource: `${server.origin}/mcp/paperclip` },
+          server.origin,
+        ),
+        { redirect: "manual" },
+      );
+      expect(((await res.json()) as { error: string }).error).toBe("invalid_client");
+      expect(cimd.hits).toBe(hits);
+      expect(await cimdCount()).toBe(0);
+    } finally {
+      delete process.env.PAPERCLIP_PUBLIC_MCP_CIMD;
+    }
+    const meta = await (await fetch(`${server.origin}/.well-known/oauth-authorization-server`)).json();
+    expect(meta).toHaveProperty("client_id_metadata_document_supported", true);
+  });
 });
 
 describe("never-consented clients", () => {
