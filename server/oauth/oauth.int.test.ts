@@ -794,6 +794,105 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
   });
 });
 
+describe("instance-wide caps (rows seeded with SQL, then one request over)", () => {
+  const countOf = async (query: ReturnType<typeof sql>) =>
+    Number((await database.db.execute<{ n: number }>(query))[0]!.n);
+  const internalId = async (clientId: string) =>
+    (await database.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)))[0]!.id;
+
+  it("10,000 never-consented clients: the 10,000th registers, the next is 429", async () => {
+    process.env.TRUST_PROXY = "1";
+    const existing = await countOf(
+      sql`select count(*)::int as n from oauth_clients where consented_at is null`,
+    );
+    await database.db.execute(sql`
+      insert into oauth_clients (client_id, kind, redirect_uris, application_type, grant_types, scope, source_hash)
+      select 'pcci_cap_' || g, 'dcr', ${JSON.stringify([REDIRECT])}::jsonb, 'native',
+             '["authorization_code"]'::jsonb, 'paperclip:read', 'cap-' || g
+      from generate_series(1, ${10_000 - existing - 1}) g`);
+    try {
+      // A fresh source each time: its own 30 are far away, only the instance cap can refuse.
+      const register = (source: string) =>
+        fetch(new URL("/mcp/oauth/register", server.origin), {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": source },
+          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        });
+      expect((await register("203.0.113.71")).status).toBe(201);
+      const over = await register("203.0.113.72");
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await over.json()) as { error_description: string }).error_description).toMatch(/never used/);
+    } finally {
+      delete process.env.TRUST_PROXY;
+      await database.db.execute(sql`delete from oauth_clients where client_id like 'pcci_cap_%'`);
+    }
+  });
+
+  it("1,000 pending authorization requests per instance: the 1,000th is stored, the next refused", async () => {
+    const s = await strictClient();
+    const other = await internalId((await strictClient()).client.client_id);
+    await database.db.execute(sql`delete from oauth_authorization_requests where decided_at is null`);
+    // Spread over the other client: the requesting client's own 10 stay far away.
+    await database.db.execute(sql`
+      insert into oauth_authorization_requests (client_id, redirect_uri, code_challenge, resource, scopes, expires_at)
+      select ${other}, ${REDIRECT}, 'seeded', ${`${server.origin}/mcp/paperclip`}, '["paperclip:read"]'::jsonb,
+             now() + interval '10 minutes'
+      from generate_series(1, 999)`);
+    const location = async () =>
+      new URL(
+        (await fetch(await authorizeUrl(s.client.client_id), { redirect: "manual" })).headers.get(
+          "location",
+        )!,
+      );
+    expect((await location()).pathname).toMatch(/^\/mcp-connect\//);
+    const over = await location();
+    expect(over.searchParams.get("error")).toBe("temporarily_unavailable");
+    await database.db.execute(sql`delete from oauth_authorization_requests where code_challenge = 'seeded'`);
+  });
+
+  it("device logins: 10 pending per client and 1,000 per instance, then 429", async () => {
+    const s = await strictClient();
+    const mine = await internalId(s.client.client_id);
+    const other = await internalId((await strictClient()).client.client_id);
+    const seed = (clientId: string, n: number) =>
+      database.db.execute(sql`
+        insert into oauth_device_authorizations (client_id, device_code_hash, user_code_hash, resource, scopes, expires_at)
+        select ${clientId}, 'seeded-d-' || gen_random_uuid(), 'seeded-u-' || gen_random_uuid(),
+               ${`${server.origin}/mcp/paperclip`}, '["paperclip:read"]'::jsonb, now() + interval '10 minutes'
+        from generate_series(1, ${n})`);
+    const start = () =>
+      fetch(s.as.device_authorization_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: s.client.client_id, scope: "paperclip:read" }),
+      });
+    await database.db.execute(sql`delete from oauth_device_authorizations where status = 'pending'`);
+    try {
+      await seed(mine, 9);
+      expect((await start()).status).toBe(200);
+      const perClient = await start();
+      expect(perClient.status).toBe(429);
+      expect(((await perClient.json()) as { error_description: string }).error_description).toMatch(
+        /pending/,
+      );
+      await database.db.execute(sql`delete from oauth_device_authorizations where status = 'pending'`);
+      await database.db.execute(sql`delete from oauth_admissions`);
+      await seed(other, 999);
+      expect((await start()).status).toBe(200);
+      const perInstance = await start();
+      expect(perInstance.status).toBe(429);
+      expect(((await perInstance.json()) as { error_description: string }).error_description).toMatch(
+        /pending/,
+      );
+    } finally {
+      await database.db.execute(
+        sql`delete from oauth_device_authorizations where device_code_hash like 'seeded-%'`,
+      );
+    }
+  });
+});
+
 describe("never-consented clients", () => {
   it("30 per source are the limit; those older than an hour are collected, consented ones kept", async () => {
     process.env.TRUST_PROXY = "1";
