@@ -49,6 +49,7 @@ import {
 import { createTestDatabase } from "@/db/test/database";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteClock, setRouteDatabase } from "@/server/http/route";
+import { deviceAttemptKeys } from "@/server/oauth/device-attempts";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
 import { serveRoutes } from "@/server/testing/serve";
@@ -889,6 +890,50 @@ describe("instance-wide caps (rows seeded with SQL, then one request over)", () 
       await database.db.execute(
         sql`delete from oauth_device_authorizations where device_code_hash like 'seeded-%'`,
       );
+    }
+  });
+});
+
+describe("device codes typed on /mcp-device", () => {
+  it("10 misses lock the person (429, Retry-After, audited); a source past 30 is refused for anyone", async () => {
+    process.env.TRUST_PROXY = "1";
+    try {
+      const s = await strictClient();
+      const started = await fetch(s.as.device_authorization_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "198.51.100.90" },
+        body: new URLSearchParams({ client_id: s.client.client_id, scope: "paperclip:read" }),
+      });
+      const { user_code } = (await started.json()) as { user_code: string };
+      const look = (cookie: string, code: string, source: string) =>
+        call(deviceRoute.GET, "GET", "/", {
+          cookie,
+          query: { user_code: code },
+          headers: { "x-forwarded-for": source },
+        });
+      // A match gives its reservation back: looking at the right code never uses the budget up.
+      for (let i = 0; i < 12; i++)
+        expect((await look(viewerCookie, user_code, "198.51.100.91")).status).toBe(200);
+      for (let i = 0; i < 10; i++)
+        expect((await look(viewerCookie, "BCDFGHJK", "198.51.100.91")).status).toBe(404);
+      const locked = await look(viewerCookie, user_code, "198.51.100.92");
+      expect(locked.status).toBe(429);
+      expect((locked.json as { error: { code: string } }).error.code).toBe("device_code_throttled");
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+      // Another person is not locked out by that one…
+      expect((await look(ownerCookie, user_code, "198.51.100.92")).status).toBe(200);
+      // …but a source that has missed 30 times is, whoever is signed in.
+      await database.db.execute(sql`
+        insert into sign_in_throttles (key, failures, window_started_at, updated_at)
+        values (${deviceAttemptKeys(ownerId, "198.51.100.93")[0]!.key}, 30, now(), now())`);
+      const bySource = await look(ownerCookie, user_code, "198.51.100.93");
+      expect(bySource.status).toBe(429);
+      const audited = await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from activity_log where action = 'oauth_device.code_throttled'`,
+      );
+      expect(Number(audited[0]!.n)).toBe(2);
+    } finally {
+      delete process.env.TRUST_PROXY;
     }
   });
 });
