@@ -13,7 +13,14 @@ export interface ConsentOrganization {
 export interface ConsentView {
   kind: "browser" | "device";
   requestId: string;
-  client: { name: string | null; selfReported: true; origin: string | null; clientId: string };
+  client: {
+    name: string | null;
+    selfReported: true;
+    origin: string | null;
+    clientId: string;
+    /** An inline `data:image/…` logo from a CIMD document, else null (a generic icon is shown). */
+    logo: string | null;
+  };
   scopes: string[];
   wantsWrite: boolean;
   pinnedCompanyId: string | null;

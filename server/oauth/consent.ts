@@ -128,6 +128,7 @@ function view(
       selfReported: true,
       origin: clientOrigin(client),
       clientId: client.clientId,
+      logo: client.kind === "cimd" ? client.logoUri : null,
     },
     scopes,
     wantsWrite: scopes.some(isMutationScope),

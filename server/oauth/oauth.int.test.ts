@@ -75,6 +75,9 @@ type Handler = (r: Request) => Promise<Response>;
 /** A loopback HTTPS server (port 3219) with a throwaway self-signed certificate, serving CIMD documents. */
 let cimd!: { server: HttpsServer; certFile: string; origin: string; hits: number };
 const CIMD_PORT = 3219;
+/** A 1×1 PNG as a data: URL (a CIMD document's inline logo). */
+const PIXEL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 async function startCimdFixture() {
   const dir = mkdtempSync(path.join(tmpdir(), "pc-cimd-"));
   const key = path.join(dir, "key.pem");
@@ -119,6 +122,9 @@ async function startCimdFixture() {
     state.hits++;
     const url = `${origin}${req.url}`;
     if (req.url === "/ok.json") res.writeHead(200, { "content-type": "application/json" }).end(doc(url));
+    else if (req.url === "/logo.json") res.writeHead(200).end(doc(url, { logo_uri: PIXEL }));
+    else if (req.url === "/logo-remote.json")
+      res.writeHead(200).end(doc(url, { logo_uri: `${origin}/icon.png` }));
     else if (req.url === "/mismatch.json") res.writeHead(200).end(doc(`${origin}/other.json`));
     else if (req.url === "/redirect.json") res.writeHead(302, { location: `${origin}/ok.json` }).end();
     else if (req.url === "/big.json") res.writeHead(200).end(doc(url, { padding: "x".repeat(40 * 1024) }));
@@ -758,6 +764,22 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
         expect(body.error_description).toMatch(/loopback|private|not allowed|blocked/i);
       expect(await cimdCount()).toBe(before + 1);
     }
+  });
+
+  it("shows an inline data: logo on consent; an icon URL is never fetched (generic icon)", async () => {
+    const logoOf = async (doc: string) => {
+      const res = await authorizeAt(`${cimd.origin}/${doc}`, "192.0.2.40");
+      const requestId = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
+      const view = await call<{ client: { logo: string | null } }>(consentRoute.GET, "GET", "/", {
+        cookie: ownerCookie,
+        params: { requestId },
+      });
+      return view.json.client.logo;
+    };
+    expect(await logoOf("logo.json")).toBe(PIXEL);
+    const hits = cimd.hits;
+    expect(await logoOf("logo-remote.json")).toBeNull();
+    expect(cimd.hits).toBe(hits + 1); // the document only, not /icon.png
   });
 
   it("refuses an invalid resource without fetching or admitting", async () => {
