@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { ConsentForm } from "@/components/public-mcp/ConsentForm";
 import { Button } from "@/components/ui/Button";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { Input } from "@/components/ui/Input";
+import { requestSource } from "@/server/config/proxy";
 import { isServiceError } from "@/server/errors";
 import { loadDeviceConsent } from "@/server/oauth/consent";
 import { requireUserContext } from "../_lib/session";
@@ -22,7 +24,7 @@ export default async function McpDevicePage({
   let problem: string | null = null;
   if (userCode) {
     try {
-      view = await loadDeviceConsent(ctx, userCode);
+      view = await loadDeviceConsent(ctx, userCode, requestSource(await headers()));
     } catch (err) {
       if (!isServiceError(err)) throw err;
       problem = err.code === "not_found" ? "That code is unknown or has expired." : err.message;

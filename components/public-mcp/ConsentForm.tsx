@@ -72,7 +72,12 @@ export function ConsentForm({ view, userCode }: ConsentFormProps) {
   return (
     <Card data-testid="mcp-consent">
       <CardHeader
-        title={`Connect ${name} to Paperclip`}
+        title={
+          <span className="flex items-center gap-3">
+            <ClientIcon logo={view.client.logo} />
+            {`Connect ${name} to Paperclip`}
+          </span>
+        }
         description={
           <>
             <Badge>name reported by the client</Badge>{" "}
@@ -147,5 +152,24 @@ export function ConsentForm({ view, userCode }: ConsentFormProps) {
         </PendingButton>
       </CardFooter>
     </Card>
+  );
+}
+
+/** The CIMD document's inline logo, or a generic icon: never an image fetched from a client's URL. */
+function ClientIcon({ logo }: { logo: string | null }) {
+  if (logo) {
+    return (
+      // biome-ignore lint/performance/noImgElement: a data: URL, nothing for next/image to optimise
+      <img src={logo} alt="" width={32} height={32} className="size-8 rounded" data-testid="client-logo" />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="client-logo-generic"
+      className="flex size-8 items-center justify-center rounded bg-zinc-200 text-sm font-semibold text-zinc-600"
+    >
+      ⌘
+    </span>
   );
 }

@@ -20,7 +20,7 @@ export interface AppShellProps {
 export function appNavLinks(
   companyId: string,
   instanceAdmin = false,
-): { main: NavLinkDef[]; settings: NavLinkDef[]; instance: NavLinkDef[] } {
+): { main: NavLinkDef[]; settings: NavLinkDef[]; connectors: NavLinkDef[]; instance: NavLinkDef[] } {
   const base = `/c/${encodeURIComponent(companyId)}`;
   return {
     main: [
@@ -31,6 +31,9 @@ export function appNavLinks(
     settings: [
       { label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" },
       { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
+    ],
+    // Issue 18 names the company card "Connectors › Assistant connection (MCP)".
+    connectors: [
       {
         label: "Assistant connection (MCP)",
         href: `${base}/settings/assistant-connections`,
@@ -88,25 +91,10 @@ export function AppShell({
               <NavLink key={link.testId} link={link} currentPath={currentPath} />
             ))}
           </ul>
-          <div className="mt-4 md:mt-6">
-            <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">
-              Company Settings
-            </p>
-            <ul className="flex flex-wrap gap-1 md:flex-col">
-              {links.settings.map((link) => (
-                <NavLink key={link.testId} link={link} currentPath={currentPath} />
-              ))}
-            </ul>
-          </div>
+          <NavGroup title="Company Settings" links={links.settings} currentPath={currentPath} />
+          <NavGroup title="Connectors" links={links.connectors} currentPath={currentPath} />
           {links.instance.length > 0 ? (
-            <div className="mt-4 md:mt-6">
-              <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">Settings</p>
-              <ul className="flex flex-wrap gap-1 md:flex-col">
-                {links.instance.map((link) => (
-                  <NavLink key={link.testId} link={link} currentPath={currentPath} />
-                ))}
-              </ul>
-            </div>
+            <NavGroup title="Settings" links={links.instance} currentPath={currentPath} />
           ) : null}
         </nav>
         <div data-testid="user-menu" className="border-t border-zinc-200 px-5 py-4">
@@ -140,6 +128,27 @@ export function AppShell({
       <main id="main-content" className="min-w-0 flex-1">
         <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 md:px-8 md:py-8">{children}</div>
       </main>
+    </div>
+  );
+}
+
+function NavGroup({
+  title,
+  links,
+  currentPath,
+}: {
+  title: string;
+  links: NavLinkDef[];
+  currentPath: string;
+}) {
+  return (
+    <div className="mt-4 md:mt-6">
+      <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">{title}</p>
+      <ul className="flex flex-wrap gap-1 md:flex-col">
+        {links.map((link) => (
+          <NavLink key={link.testId} link={link} currentPath={currentPath} />
+        ))}
+      </ul>
     </div>
   );
 }

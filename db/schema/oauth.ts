@@ -21,6 +21,8 @@ export const oauthClients = pgTable(
     /** Self-reported by the client; shown as such on consent. */
     clientName: text("client_name"),
     clientUri: text("client_uri"),
+    /** CIMD only: the document's `logo_uri` when it is a small raster `data:` URL (never fetched). */
+    logoUri: text("logo_uri"),
     redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
     applicationType: text("application_type").notNull(),
     grantTypes: jsonb("grant_types").$type<string[]>().notNull(),

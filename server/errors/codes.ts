@@ -44,6 +44,10 @@ export const ERRORS = {
   },
   key_revoked: { status: 401, doc: "the board key was revoked, or its creator lost access" },
   sign_in_throttled: { status: 429, doc: "too many sign-in attempts; see `Retry-After`" },
+  device_code_throttled: {
+    status: 429,
+    doc: "too many device-login codes tried by this person or source; see `Retry-After`",
+  },
   run_scope_forbidden: { status: 403, doc: "an agent asked for a run outside its own work" },
   already_member: { status: 409, doc: "the person is already a member" },
   last_owner: { status: 409, doc: "the company's last owner cannot be demoted or removed" },

@@ -13,6 +13,7 @@ import type { ServiceContext } from "../context";
 import { isCimdClientId, resolveCimdClient } from "./cimd";
 import {
   canonicalResource,
+  cimdEnabled,
   LIFETIMES,
   oauthUrls,
   QUOTAS,
@@ -20,6 +21,7 @@ import {
   SUPPORTED_SCOPES,
 } from "./config";
 import {
+  InvalidClientError,
   InvalidRequestError,
   InvalidScopeError,
   InvalidTargetError,
@@ -59,6 +61,10 @@ export async function clientForRequest(
   source: string,
 ): Promise<OAuthClient | null> {
   if (!isCimdClientId(clientId)) return findClient(ctx.db, clientId);
+  if (!cimdEnabled())
+    throw new InvalidClientError(
+      "client ID metadata documents are turned off on this server; register the client (RFC 7591)",
+    );
   checkResourceAndScopes(params.resource, params.scope, "paperclip:read");
   return resolveCimdClient(ctx, clientId, source);
 }

@@ -26,6 +26,14 @@ export async function requirePublicMcpEnabled(db: Db | Tx): Promise<void> {
 }
 
 /**
+ * Whether HTTPS `client_id`s (CIMD documents, fetched from the client's host) are accepted.
+ * `PAPERCLIP_PUBLIC_MCP_CIMD=off` turns them off for instances without outbound network: the
+ * metadata then omits `client_id_metadata_document_supported`, so clients such as Codex CLI
+ * register dynamically instead, and a CIMD `client_id` is refused without a fetch.
+ */
+export const cimdEnabled = (): boolean => process.env.PAPERCLIP_PUBLIC_MCP_CIMD !== "off";
+
+/**
  * The issuer: exactly `PAPERCLIP_PUBLIC_URL` (validated at start by `checkPublicUrl`), else
  * this instance on localhost. Never derived from request headers, so a forged Host or
  * X-Forwarded-Host cannot move discovery elsewhere.

@@ -30,6 +30,7 @@ import type { ServiceContext } from "../context";
 import { forbidden, invalidRequest, notFound, unauthenticated } from "../errors";
 import { redirectToClient } from "./authorize";
 import { LIFETIMES, requirePublicMcpEnabled } from "./config";
+import { throttledDeviceLookup } from "./device-attempts";
 import { isMutationScope, roleMayWrite, scopesForRole } from "./store";
 
 function requireBrowserUser(ctx: ServiceContext): { userId: string } {
@@ -129,6 +130,7 @@ function view(
       selfReported: true,
       origin: clientOrigin(client),
       clientId: client.clientId,
+      logo: client.kind === "cimd" ? client.logoUri : null,
     },
     scopes,
     wantsWrite: scopes.some(isMutationScope),
@@ -289,7 +291,11 @@ export async function decideConsent(
 /** Normalises a typed user code: letters only, upper case (`bcdf-ghjk` → `BCDFGHJK`). */
 export const normalizeUserCode = (code: string): string => code.toUpperCase().replace(/[^A-Z]/g, "");
 
-async function pendingDevice(ctx: ServiceContext, userCode: string) {
+async function pendingDevice(ctx: ServiceContext, userId: string, source: string, userCode: string) {
+  return throttledDeviceLookup(ctx, userId, source, () => matchDevice(ctx, userCode));
+}
+
+async function matchDevice(ctx: ServiceContext, userCode: string) {
   const [row] = await ctx.db
     .select({ device: oauthDeviceAuthorizations, client: oauthClients })
     .from(oauthDeviceAuthorizations)
@@ -306,10 +312,14 @@ async function pendingDevice(ctx: ServiceContext, userCode: string) {
   return row;
 }
 
-export async function loadDeviceConsent(ctx: ServiceContext, userCode: string): Promise<ConsentView> {
+export async function loadDeviceConsent(
+  ctx: ServiceContext,
+  userCode: string,
+  source: string,
+): Promise<ConsentView> {
   const { userId } = requireBrowserUser(ctx);
   await requirePublicMcpEnabled(ctx.db);
-  const { device, client } = await pendingDevice(ctx, userCode);
+  const { device, client } = await pendingDevice(ctx, userId, source, userCode);
   const orgs = await organizations(
     ctx,
     userId,
@@ -324,10 +334,11 @@ export async function decideDevice(
   ctx: ServiceContext,
   userCode: string,
   decision: Decision,
+  source: string,
 ): Promise<{ status: "approved" | "denied" }> {
   const { userId } = requireBrowserUser(ctx);
   await requirePublicMcpEnabled(ctx.db);
-  const { device, client } = await pendingDevice(ctx, userCode);
+  const { device, client } = await pendingDevice(ctx, userId, source, userCode);
   if (decision.approve && !decision.companyId) throw invalidRequest("choose an organization");
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {

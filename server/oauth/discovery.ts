@@ -10,7 +10,7 @@ import {
   OAuthProtectedResourceMetadataSchema,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { ServiceContext } from "../context";
-import { oauthUrls, RESOURCE_SCOPES, requirePublicMcpEnabled, SUPPORTED_SCOPES } from "./config";
+import { cimdEnabled, oauthUrls, RESOURCE_SCOPES, requirePublicMcpEnabled, SUPPORTED_SCOPES } from "./config";
 import { DEVICE_GRANT } from "./register";
 
 /** Discovery documents may be read cross-origin by browser-based clients (MCP Inspector). */
@@ -46,7 +46,7 @@ export function authorizationServerMetadata() {
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
       code_challenge_methods_supported: ["S256"],
-      client_id_metadata_document_supported: true,
+      ...(cimdEnabled() ? { client_id_metadata_document_supported: true } : {}),
     }),
     // Not (yet) in the SDK's schema: RFC 9207 and RFC 8628 §4.
     authorization_response_iss_parameter_supported: true,

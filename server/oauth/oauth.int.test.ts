@@ -20,6 +20,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, sql } from "drizzle-orm";
 import * as oauth from "oauth4webapi";
+import postgres from "postgres";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
 import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
@@ -47,6 +48,7 @@ import {
 } from "@/db/schema";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setRouteClock } from "@/server/http/route";
+import { deviceAttemptKeys } from "@/server/oauth/device-attempts";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
 import { serveRoutes } from "@/server/testing/serve";
@@ -73,6 +75,9 @@ type Handler = (r: Request) => Promise<Response>;
 /** A loopback HTTPS server (port 3219) with a throwaway self-signed certificate, serving CIMD documents. */
 let cimd!: { server: HttpsServer; certFile: string; origin: string; hits: number };
 const CIMD_PORT = 3219;
+/** A 1×1 PNG as a data: URL (a CIMD document's inline logo). */
+const PIXEL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 async function startCimdFixture() {
   const dir = mkdtempSync(path.join(tmpdir(), "pc-cimd-"));
   const key = path.join(dir, "key.pem");
@@ -117,6 +122,9 @@ async function startCimdFixture() {
     state.hits++;
     const url = `${origin}${req.url}`;
     if (req.url === "/ok.json") res.writeHead(200, { "content-type": "application/json" }).end(doc(url));
+    else if (req.url === "/logo.json") res.writeHead(200).end(doc(url, { logo_uri: PIXEL }));
+    else if (req.url === "/logo-remote.json")
+      res.writeHead(200).end(doc(url, { logo_uri: `${origin}/icon.png` }));
     else if (req.url === "/mismatch.json") res.writeHead(200).end(doc(`${origin}/other.json`));
     else if (req.url === "/redirect.json") res.writeHead(302, { location: `${origin}/ok.json` }).end();
     else if (req.url === "/big.json") res.writeHead(200).end(doc(url, { padding: "x".repeat(40 * 1024) }));
@@ -594,19 +602,59 @@ describe("concurrency and quotas (one database, every request racing)", () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s);
     const grantId = await grantOf(tokens.access_token);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        fetch(across(i, "/mcp/oauth/token"), {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({
-            grant_type: "refresh_token",
-            refresh_token: tokens.refresh_token!,
-            client_id: s.client.client_id,
+    // A barrier in the database: a connection of the test's own holds the refresh token's row
+    // lock, so every request reads the token as unconsumed and then queues on the rotating
+    // UPDATE. Only once several are queued is the lock released: the `consumed_at IS NULL`
+    // conditional is then all that stands between them and one winner each.
+    const barrier = postgres(database.url, { max: 2, onnotice: () => {} });
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    const holder = barrier.begin(async (tx) => {
+      await tx`select id from oauth_tokens where token_hash = encode(sha256(${tokens.refresh_token!}::bytea), 'hex') for update`;
+      locked();
+      await released;
+    });
+    await isLocked;
+    let results: Response[];
+    try {
+      const pending = Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(across(i, "/mcp/oauth/token"), {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "refresh_token",
+              refresh_token: tokens.refresh_token!,
+              client_id: s.client.client_id,
+            }),
           }),
-        }),
-      ),
-    );
+        ),
+      );
+      // Wait until the queue stops growing (both pools are 8 wide: not all 20 can queue at once).
+      let queued = 0;
+      for (let stable = 0, i = 0; stable < 5 && i < 100; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const [row] = await barrier<{ n: number }[]>`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'
+            and query ilike 'update "oauth_tokens"%'`;
+        stable = row!.n >= 2 && row!.n === queued ? stable + 1 : 0;
+        queued = row!.n;
+      }
+      expect(queued).toBeGreaterThanOrEqual(2);
+      release();
+      await holder;
+      results = await pending;
+    } finally {
+      release();
+      await barrier.end();
+    }
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     const [grant] = await database.db.select().from(oauthGrants).where(eq(oauthGrants.id, grantId));
     expect(grant?.revokedReason).toBe("refresh_replay");
@@ -713,6 +761,22 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
     }
   });
 
+  it("shows an inline data: logo on consent; an icon URL is never fetched (generic icon)", async () => {
+    const logoOf = async (doc: string) => {
+      const res = await authorizeAt(`${cimd.origin}/${doc}`, "192.0.2.40");
+      const requestId = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
+      const view = await call<{ client: { logo: string | null } }>(consentRoute.GET, "GET", "/", {
+        cookie: ownerCookie,
+        params: { requestId },
+      });
+      return view.json.client.logo;
+    };
+    expect(await logoOf("logo.json")).toBe(PIXEL);
+    const hits = cimd.hits;
+    expect(await logoOf("logo-remote.json")).toBeNull();
+    expect(cimd.hits).toBe(hits + 1); // the document only, not /icon.png
+  });
+
   it("refuses an invalid resource without fetching or admitting", async () => {
     const hits = cimd.hits;
     const res = await authorizeAt(`${cimd.origin}/fresh.json`, "192.0.2.30", {
@@ -721,6 +785,173 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
     expect(((await res.json()) as { error: string }).error).toBe("invalid_target");
     expect(cimd.hits).toBe(hits);
     expect(await cimdCount()).toBe(0);
+  });
+
+  it("PAPERCLIP_PUBLIC_MCP_CIMD=off: not advertised, and a CIMD client_id is refused unfetched", async () => {
+    process.env.PAPERCLIP_PUBLIC_MCP_CIMD = "off";
+    try {
+      const meta = await (await fetch(`${server.origin}/.well-known/oauth-authorization-server`)).json();
+      expect(meta).not.toHaveProperty("client_id_metadata_document_supported");
+      const hits = cimd.hits;
+      const res = await fetch(
+        await authorizeUrl(
+          `${cimd.origin}/ok.json`,
+          { resource: `${server.origin}/mcp/paperclip` },
+          server.origin,
+        ),
+        { redirect: "manual" },
+      );
+      expect(((await res.json()) as { error: string }).error).toBe("invalid_client");
+      expect(cimd.hits).toBe(hits);
+      expect(await cimdCount()).toBe(0);
+    } finally {
+      delete process.env.PAPERCLIP_PUBLIC_MCP_CIMD;
+    }
+    const meta = await (await fetch(`${server.origin}/.well-known/oauth-authorization-server`)).json();
+    expect(meta).toHaveProperty("client_id_metadata_document_supported", true);
+  });
+});
+
+describe("instance-wide caps (rows seeded with SQL, then one request over)", () => {
+  const countOf = async (query: ReturnType<typeof sql>) =>
+    Number((await database.db.execute<{ n: number }>(query))[0]!.n);
+  const internalId = async (clientId: string) =>
+    (await database.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId)))[0]!.id;
+
+  it("10,000 never-consented clients: the 10,000th registers, the next is 429", async () => {
+    process.env.TRUST_PROXY = "1";
+    const existing = await countOf(
+      sql`select count(*)::int as n from oauth_clients where consented_at is null`,
+    );
+    await database.db.execute(sql`
+      insert into oauth_clients (client_id, kind, redirect_uris, application_type, grant_types, scope, source_hash)
+      select 'pcci_cap_' || g, 'dcr', ${JSON.stringify([REDIRECT])}::jsonb, 'native',
+             '["authorization_code"]'::jsonb, 'paperclip:read', 'cap-' || g
+      from generate_series(1, ${10_000 - existing - 1}) g`);
+    try {
+      // A fresh source each time: its own 30 are far away, only the instance cap can refuse.
+      const register = (source: string) =>
+        fetch(new URL("/mcp/oauth/register", server.origin), {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": source },
+          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        });
+      expect((await register("203.0.113.71")).status).toBe(201);
+      const over = await register("203.0.113.72");
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await over.json()) as { error_description: string }).error_description).toMatch(/never used/);
+    } finally {
+      delete process.env.TRUST_PROXY;
+      await database.db.execute(sql`delete from oauth_clients where client_id like 'pcci_cap_%'`);
+    }
+  });
+
+  it("1,000 pending authorization requests per instance: the 1,000th is stored, the next refused", async () => {
+    const s = await strictClient();
+    const other = await internalId((await strictClient()).client.client_id);
+    await database.db.execute(sql`delete from oauth_authorization_requests where decided_at is null`);
+    // Spread over the other client: the requesting client's own 10 stay far away.
+    await database.db.execute(sql`
+      insert into oauth_authorization_requests (client_id, redirect_uri, code_challenge, resource, scopes, expires_at)
+      select ${other}, ${REDIRECT}, 'seeded', ${`${server.origin}/mcp/paperclip`}, '["paperclip:read"]'::jsonb,
+             now() + interval '10 minutes'
+      from generate_series(1, 999)`);
+    const location = async () =>
+      new URL(
+        (await fetch(await authorizeUrl(s.client.client_id), { redirect: "manual" })).headers.get(
+          "location",
+        )!,
+      );
+    expect((await location()).pathname).toMatch(/^\/mcp-connect\//);
+    const over = await location();
+    expect(over.searchParams.get("error")).toBe("temporarily_unavailable");
+    await database.db.execute(sql`delete from oauth_authorization_requests where code_challenge = 'seeded'`);
+  });
+
+  it("device logins: 10 pending per client and 1,000 per instance, then 429", async () => {
+    const s = await strictClient();
+    const mine = await internalId(s.client.client_id);
+    const other = await internalId((await strictClient()).client.client_id);
+    const seed = (clientId: string, n: number) =>
+      database.db.execute(sql`
+        insert into oauth_device_authorizations (client_id, device_code_hash, user_code_hash, resource, scopes, expires_at)
+        select ${clientId}, 'seeded-d-' || gen_random_uuid(), 'seeded-u-' || gen_random_uuid(),
+               ${`${server.origin}/mcp/paperclip`}, '["paperclip:read"]'::jsonb, now() + interval '10 minutes'
+        from generate_series(1, ${n})`);
+    const start = () =>
+      fetch(s.as.device_authorization_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ client_id: s.client.client_id, scope: "paperclip:read" }),
+      });
+    await database.db.execute(sql`delete from oauth_device_authorizations where status = 'pending'`);
+    try {
+      await seed(mine, 9);
+      expect((await start()).status).toBe(200);
+      const perClient = await start();
+      expect(perClient.status).toBe(429);
+      expect(((await perClient.json()) as { error_description: string }).error_description).toMatch(
+        /pending/,
+      );
+      await database.db.execute(sql`delete from oauth_device_authorizations where status = 'pending'`);
+      await database.db.execute(sql`delete from oauth_admissions`);
+      await seed(other, 999);
+      expect((await start()).status).toBe(200);
+      const perInstance = await start();
+      expect(perInstance.status).toBe(429);
+      expect(((await perInstance.json()) as { error_description: string }).error_description).toMatch(
+        /pending/,
+      );
+    } finally {
+      await database.db.execute(
+        sql`delete from oauth_device_authorizations where device_code_hash like 'seeded-%'`,
+      );
+    }
+  });
+});
+
+describe("device codes typed on /mcp-device", () => {
+  it("10 misses lock the person (429, Retry-After, audited); a source past 30 is refused for anyone", async () => {
+    process.env.TRUST_PROXY = "1";
+    try {
+      const s = await strictClient();
+      const started = await fetch(s.as.device_authorization_endpoint!, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "198.51.100.90" },
+        body: new URLSearchParams({ client_id: s.client.client_id, scope: "paperclip:read" }),
+      });
+      const { user_code } = (await started.json()) as { user_code: string };
+      const look = (cookie: string, code: string, source: string) =>
+        call(deviceRoute.GET, "GET", "/", {
+          cookie,
+          query: { user_code: code },
+          headers: { "x-forwarded-for": source },
+        });
+      // A match gives its reservation back: looking at the right code never uses the budget up.
+      for (let i = 0; i < 12; i++)
+        expect((await look(viewerCookie, user_code, "198.51.100.91")).status).toBe(200);
+      for (let i = 0; i < 10; i++)
+        expect((await look(viewerCookie, "BCDFGHJK", "198.51.100.91")).status).toBe(404);
+      const locked = await look(viewerCookie, user_code, "198.51.100.92");
+      expect(locked.status).toBe(429);
+      expect((locked.json as { error: { code: string } }).error.code).toBe("device_code_throttled");
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+      // Another person is not locked out by that one…
+      expect((await look(ownerCookie, user_code, "198.51.100.92")).status).toBe(200);
+      // …but a source that has missed 30 times is, whoever is signed in.
+      await database.db.execute(sql`
+        insert into sign_in_throttles (key, failures, window_started_at, updated_at)
+        values (${deviceAttemptKeys(ownerId, "198.51.100.93")[0]!.key}, 30, now(), now())`);
+      const bySource = await look(ownerCookie, user_code, "198.51.100.93");
+      expect(bySource.status).toBe(429);
+      const audited = await database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from activity_log where action = 'oauth_device.code_throttled'`,
+      );
+      expect(Number(audited[0]!.n)).toBe(2);
+    } finally {
+      delete process.env.TRUST_PROXY;
+    }
   });
 });
 

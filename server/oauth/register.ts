@@ -30,6 +30,7 @@ const metadataSchema = z
     response_types: z.array(z.string().max(50)).max(5).optional(),
     client_name: z.string().max(200).optional(),
     client_uri: z.string().max(2000).optional(),
+    logo_uri: z.string().max(64_000).optional(),
     scope: z.string().max(1000).optional(),
     application_type: z.enum(["native", "web"]).optional(),
   })
@@ -55,8 +56,23 @@ export interface ParsedMetadata {
   grantTypes: string[];
   clientName: string | null;
   clientUri: string | null;
+  /** A `logo_uri` the consent page may show: see `inlineLogo`. */
+  logoUri: string | null;
   scope: string;
   applicationType: "native" | "web";
+}
+
+/** The largest `data:` logo kept (bytes of the URL): a 64×64 icon fits easily. */
+export const MAX_LOGO_CHARS = 8192;
+const DATA_LOGO = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A client's `logo_uri` (RFC 7591 §2) only when it is an inline raster image within
+ * MAX_LOGO_CHARS: the server never fetches an icon URL (no request to an address a client
+ * chose), and SVG is refused (it can carry script). Anything else is ignored, not an error.
+ */
+export function inlineLogo(uri: string | undefined): string | null {
+  return uri && uri.length <= MAX_LOGO_CHARS && DATA_LOGO.test(uri) ? uri : null;
 }
 
 /** Validates client metadata (RFC 7591 §2), shared by registration and CIMD documents. */
@@ -94,6 +110,7 @@ export function parseClientMetadata(raw: unknown): ParsedMetadata {
     grantTypes,
     clientName: m.client_name?.trim() || null,
     clientUri: m.client_uri ?? null,
+    logoUri: inlineLogo(m.logo_uri),
     scope: requested.join(" "),
     applicationType,
   };
@@ -162,7 +179,8 @@ export async function register(ctx: ServiceContext, request: Request, source: st
       );
     const [row] = await tx
       .insert(oauthClients)
-      .values({ clientId, kind: "dcr", ...meta, sourceHash: hash })
+      // A registered client has no origin that answers for its icon: only CIMD keeps one.
+      .values({ clientId, kind: "dcr", ...meta, logoUri: null, sourceHash: hash })
       .returning();
     return row!;
   });

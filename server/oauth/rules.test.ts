@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalResource } from "./config";
-import { parseClientMetadata } from "./register";
+import { inlineLogo, MAX_LOGO_CHARS, parseClientMetadata } from "./register";
 import { redirectAllowed, scopesForRole } from "./store";
 
 describe("canonicalResource (RFC 8707)", () => {
@@ -77,5 +77,17 @@ describe("the per-process limiter", () => {
     expect(() => limitPerProcess("unit", "203.0.113.9", t)).toThrow(/too many/);
     expect(() => limitPerProcess("unit", "203.0.113.10", t)).not.toThrow();
     expect(() => limitPerProcess("unit", "203.0.113.9", t + 61_000)).not.toThrow();
+  });
+});
+
+describe("client logos", () => {
+  it("keeps only small inline raster data: URLs", () => {
+    const png = "data:image/png;base64,iVBORw0KGgo=";
+    expect(inlineLogo(png)).toBe(png);
+    expect(inlineLogo("https://client.example/icon.png")).toBeNull();
+    expect(inlineLogo("data:image/svg+xml;base64,PHN2Zz4=")).toBeNull();
+    expect(inlineLogo(`data:image/png;base64,${"A".repeat(MAX_LOGO_CHARS)}`)).toBeNull();
+    expect(inlineLogo('data:image/png;base64,AAAA"><script>')).toBeNull();
+    expect(inlineLogo(undefined)).toBeNull();
   });
 });

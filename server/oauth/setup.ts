@@ -37,12 +37,30 @@ Then run \`/mcp\` and choose Authenticate.
 
 ## OpenCode
 
-Add to \`opencode.json\`: \`{"mcp": {"paperclip": {"type": "remote", "url": "${endpoint}"}}}\`,
-then \`opencode mcp auth paperclip\`.
+    opencode mcp add paperclip --url ${endpoint}
+    opencode mcp list
 
-## Browser connectors (ChatGPT, Claude.ai) and MCP Inspector
+Remote servers use OAuth: when the list says "needs authentication", open OpenCode, run
+\`/mcps\`, choose paperclip and sign in. (OpenCode 1.x configures it by hand in
+\`opencode.json\`: \`{"mcp": {"paperclip": {"type": "remote", "url": "${endpoint}"}}}\`.)
 
-Add a custom connector (Streamable HTTP) with the URL \`${endpoint}\`.
+## ChatGPT
+
+Settings › Apps › Advanced settings: turn Developer mode on; then Create app, MCP server URL
+\`${endpoint}\`, Authentication OAuth (dynamic registration: no client ID to paste).
+
+## Claude.ai and Claude Desktop
+
+Settings › Connectors › Add custom connector, URL \`${endpoint}\`, Add, then Connect. On Team
+and Enterprise plans an organization owner adds the connector first.
+
+Browser connectors reach Paperclip from their provider's servers: the URL must be public HTTPS.
+
+## MCP Inspector
+
+    npx @modelcontextprotocol/inspector
+
+Transport Streamable HTTP, URL \`${endpoint}\`, Connect (it runs the OAuth flow).
 
 ## Headless machines
 

@@ -14,6 +14,7 @@ const view: ConsentView = {
     name: "Claude Code",
     selfReported: true,
     origin: "http://127.0.0.1:33418",
+    logo: null,
     clientId: "pcci_example",
   },
   scopes: ["paperclip:read", "paperclip:write", "offline_access"],

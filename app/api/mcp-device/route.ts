@@ -1,12 +1,14 @@
 import { z } from "zod";
+import { requestSource } from "@/server/config/proxy";
 import { route, uuidParam } from "@/server/http/route";
 import { decideDevice, loadDeviceConsent } from "@/server/oauth/consent";
 
 // The device-login page's verbs: a browser session only (the verbs refuse board keys).
 const userCode = z.string().min(8).max(20);
 
-export const GET = route({ actors: ["board"], query: z.object({ user_code: userCode }) }, ({ ctx, query }) =>
-  loadDeviceConsent(ctx, query.user_code),
+export const GET = route(
+  { actors: ["board"], query: z.object({ user_code: userCode }) },
+  ({ ctx, query, request }) => loadDeviceConsent(ctx, query.user_code, requestSource(request.headers)),
 );
 
 export const POST = route(
@@ -21,5 +23,5 @@ export const POST = route(
       })
       .strict(),
   },
-  ({ ctx, body }) => decideDevice(ctx, body.userCode, body),
+  ({ ctx, body, request }) => decideDevice(ctx, body.userCode, body, requestSource(request.headers)),
 );

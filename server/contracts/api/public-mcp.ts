@@ -35,6 +35,8 @@ export const ConsentView = z.object({
     selfReported: z.literal(true),
     origin: z.string().nullable(),
     clientId: z.string(),
+    /** An inline `data:image/…` logo from a CIMD document, else null (a generic icon is shown). */
+    logo: z.string().nullable(),
   }),
   scopes: z.array(z.string()),
   wantsWrite: z.boolean(),

@@ -33,6 +33,7 @@ export default async function CompanyAssistantConnectionsPage({
           title="Set up"
           code={`Claude Code:  claude mcp add --transport http paperclip ${endpoint}
 Codex CLI:    codex mcp add paperclip --url ${endpoint} && codex mcp login paperclip
+OpenCode:     opencode mcp add paperclip --url ${endpoint}, then /mcps to sign in
 Headless:     paperclipai mcp login --device`}
         />
       ) : (

@@ -1,0 +1,1 @@
+ALTER TABLE "oauth_clients" ADD COLUMN "logo_uri" text;
