@@ -198,6 +198,28 @@ describe.skipIf(!enabled)("fault suite", () => {
     }
   }, 60_000);
 
+  it("100 concurrent identical writes over both servers: one execution, zero outcome_unknown", async () => {
+    // Issue 16: exactly one side effect, every other answer in progress or a replay — never
+    // `invocation_outcome_unknown` while the first attempt is alive. Five rounds in the full mode.
+    phase = "burst";
+    for (let round = 0; round < (full ? 5 : 1); round++) {
+      const key = `burst-${round}-${randomBytes(4).toString("hex")}`;
+      const burst = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => mcpCall(servers[i % 2]!, token, "lab__increment", {}, key)),
+      );
+      for (const a of burst) answers.push({ ...a, phase });
+      expect(burst.filter((a) => a.code === "invocation_outcome_unknown")).toEqual([]);
+      expect(burst.filter((a) => !a.ok && a.code !== "invocation_in_progress")).toEqual([]);
+      expect(burst.filter((a) => a.ok).length).toBeGreaterThanOrEqual(1);
+      const [row] = (await app.db.execute(sql`
+        select count(*)::int as n from tool_call_events e
+        join tool_invocations i on i.company_id = e.company_id and i.id = e.invocation_id
+        where i.company_id = ${demo.companyId} and i.idempotency_key = ${key}
+          and e.event_type = 'execution_started'`)) as unknown as { n: number }[];
+      expect(row!.n, `round ${round}: executions`).toBe(1);
+    }
+  }, 120_000);
+
   it("kill -9 of one server under load: the other answers, crash-left writes become outcome_unknown", async () => {
     phase = "kill";
     const l = load(4);
