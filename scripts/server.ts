@@ -28,7 +28,7 @@ import path from "node:path";
 import next from "next";
 import { REMOTE_ADDRESS_HEADER } from "../server/config/proxy";
 import { startLagSampler } from "../server/database/liveness";
-import { installProcessGuards } from "../server/database/process-guard";
+import { installProcessGuards, keepOnlyProcessGuard } from "../server/database/process-guard";
 import {
   handleGatewayMcpNode,
   handleHealthNode,
@@ -63,6 +63,7 @@ async function main() {
     const app = next({ dev: false, dir: root, hostname: host, port });
     handle = app.getRequestHandler() as Handle;
     await app.prepare();
+    keepOnlyProcessGuard();
   } else handle = await withoutNext();
   const server = http.createServer((req, res) => {
     // The socket's address, for per-source throttling (server/config/proxy.ts). A client's own

@@ -32,12 +32,29 @@ const guard = processCell<{ dropped: number }>("processGuard");
 /** How many postgres.js null-socket writes were dropped (the health body reports it). */
 export const droppedSocketWrites = (): number => guard.current?.dropped ?? 0;
 
+const ownHandler =
+  processCell<(err: Error, origin: NodeJS.UncaughtExceptionOrigin) => void>("uncaughtHandler");
+
+/**
+ * Removes every other `uncaughtException` listener, so this process's guard alone decides.
+ * Next.js installs one that only prints the error and keeps going
+ * (next/dist/server/node-environment-extensions/process-error-handlers.js): it would print the
+ * postgres.js write-after-close the guard drops, and keep a process alive after any other
+ * uncaught exception. `scripts/server.ts` calls this after `app.prepare()`.
+ */
+export function keepOnlyProcessGuard(): void {
+  const own = ownHandler.current;
+  if (!own) return;
+  for (const l of process.listeners("uncaughtException")) if (l !== own) process.off("uncaughtException", l);
+}
+
 export function installProcessGuards(): void {
   if (guard.current) return;
   const state = { dropped: 0 };
   let recycling = false;
   guard.current = state;
-  process.on("uncaughtException", (err, origin) => {
+  process.on("uncaughtException", guardUncaught);
+  function guardUncaught(err: Error, origin: NodeJS.UncaughtExceptionOrigin): void {
     if (isPostgresNullSocketWrite(err)) {
       state.dropped++;
       logWarn("database.socket_write_after_close", { dropped: state.dropped, action: "recycling pools" });
@@ -53,7 +70,8 @@ export function installProcessGuards(): void {
     }
     logError("process.uncaught_exception", err, { origin });
     process.exit(1);
-  });
+  }
+  ownHandler.current = guardUncaught;
   process.on("unhandledRejection", (reason) => {
     // Logged, not fatal: a rejected promise nobody awaited is a bug to fix, never a reason to
     // drop every other request this process is serving.

@@ -5,6 +5,8 @@ import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, type UpstreamTarget, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
+import { withDeadline } from "../database/breaker";
+import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError } from "../errors";
 import { claimExecution, currentExecution } from "../ledger/invocations";
 import { holdLease } from "../ledger/lease";
@@ -47,6 +49,9 @@ export function execContextOf(gw: GatewayContext): ExecContext {
  * upstream with the explicit arguments only, guard and bound the result, and record the outcome
  * and its audit event. Ledger and audit are written before and after the upstream call.
  */
+/** How long a failed call may spend writing its outcome before it answers anyway. */
+const OUTCOME_WRITE_DEADLINE_MS = 4000;
+
 export async function executeInvocation(
   db: Db,
   ex: ExecContext,
@@ -212,16 +217,25 @@ export async function executeInvocation(
     }
     const code = failureCode(err);
     if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
+    // The database went away mid-call: writing the outcome cannot work now. The row keeps its
+    // lease, which expires; the sweeper then records `outcome_unknown` for a person to resolve.
+    // The caller answers 503 database_unavailable at once (fail fast, docs/operations.md).
+    if (databaseFailureOf(err)) throw err;
     const timeout = code === "upstream_timeout";
-    await recordOutcome(
-      db,
-      record,
-      timeout ? "timeout" : "failed",
-      timeout ? "timeout" : "execution_failed",
-      {
-        errorCode: code,
-      },
-    );
+    try {
+      // Bounded: a database that stops answering while this is written must not hold the answer
+      // (the lease covers the row, as above).
+      await withDeadline(
+        recordOutcome(db, record, timeout ? "timeout" : "failed", timeout ? "timeout" : "execution_failed", {
+          errorCode: code,
+        }),
+        OUTCOME_WRITE_DEADLINE_MS,
+        "recording the call's outcome",
+      );
+    } catch (writeErr) {
+      logError("gateway.outcome_write_failed", writeErr, { invocationId: inv.id });
+      if (databaseFailureOf(writeErr)) throw writeErr;
+    }
     return executionFailure(err, inv.id);
   } finally {
     lease.stop();
