@@ -40,8 +40,10 @@ test("install the echo example in the UI, call a tool with the MCP SDK as an age
     arguments: { text: "hello from the e2e agent" },
   });
   expect(JSON.stringify(result.content)).toContain("hello from the e2e agent");
-  const denied = await client.callTool({ name: "echo__not_a_tool", arguments: {} });
-  expect(denied.isError).toBe(true);
+  // An unknown (or hidden) tool is a JSON-RPC -32602 error, one message for both (docs/gateway.md).
+  await expect(client.callTool({ name: "echo__not_a_tool", arguments: {} })).rejects.toMatchObject({
+    code: -32602,
+  });
   await client.close();
 
   await page.goto(`/c/${creds.companyId}/runs/${run.id}`);

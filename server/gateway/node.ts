@@ -148,7 +148,15 @@ export function isHealthPath(url: string | undefined): boolean {
  * gateway, so a wedged replica fails its liveness probe (docs/operations.md).
  */
 export async function handleHealthNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers = { "content-type": "application/json", "cache-control": "no-store" };
+  // The same response headers Next.js gives every API route (next.config.ts), since the health
+  // routes are answered here, in front of it.
+  const headers = {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "same-origin",
+  };
   try {
     if (req.method !== "GET" && req.method !== "HEAD") {
       writeAnswer(
