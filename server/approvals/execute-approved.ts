@@ -1,6 +1,6 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { inCompany } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -75,7 +75,7 @@ async function auditAttempt(
     await tx
       .update(toolInvocations)
       .set({ attempts: sql`${toolInvocations.attempts} + 1`, updatedAt: sql`now()` })
-      .where(and(eq(toolInvocations.companyId, r.companyId), eq(toolInvocations.id, r.invocationId)));
+      .where(companyRow(toolInvocations, r.companyId, r.invocationId));
     await recordToolEvents(tx, [
       {
         ...e,

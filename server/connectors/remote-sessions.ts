@@ -7,6 +7,7 @@
 import { hostname } from "node:os";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolConnections, toolRemoteSessions } from "@/db/schema";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
@@ -41,7 +42,7 @@ export function remoteSessionObserver(db: Db, companyId: string): RemoteSessionO
       await db
         .update(toolRemoteSessions)
         .set(values)
-        .where(and(eq(toolRemoteSessions.companyId, companyId), eq(toolRemoteSessions.id, id)))
+        .where(companyRow(toolRemoteSessions, companyId, id))
         .catch(warn);
       return id;
     });

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolInvocations } from "@/db/schema";
 import type { Risk } from "../access/types";
 import type { DecisionValue } from "../audit/record-event";
@@ -122,7 +123,7 @@ export async function recordInvocationDecision(
       approvalState: d.decision === "approval_required" ? "pending" : undefined,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+    .where(companyRow(toolInvocations, companyId, invocationId));
 }
 
 /** Failure codes after which the upstream certainly did not run the call. */
@@ -299,7 +300,7 @@ export async function currentExecution(
   const [row] = await db
     .select(currentExecutionColumns)
     .from(toolInvocations)
-    .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+    .where(companyRow(toolInvocations, companyId, invocationId));
   if (!row) throw new Error(`invocation ${invocationId} vanished`);
   return row;
 }

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { companySecretVersions, toolActionRequests, toolInvocations } from "@/db/schema";
 import { canonicalJson } from "../ledger/canonical";
 import type { EncryptedSecret, LocalSecretProvider, SecretVersionRef } from "./local-provider";
@@ -114,7 +115,7 @@ export async function rotateJsonColumn(
         [propKey(c)]: { ...keys.to.encrypt(plaintext, ref) },
         ...(legacy ? { [legacy.key]: null } : {}),
       })
-      .where(and(eq(c.companyId, r.companyId), eq(c.id, r.id)));
+      .where(companyRow(c, r.companyId, r.id));
     changed++;
   }
   return { changed, current };

@@ -1,5 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { companyRow, inCompany } from "@/db/join";
 import { toolInvocations } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
@@ -48,8 +49,9 @@ export async function resolveInvocation(
         updatedAt: sql`now()`,
       })
       .where(
-        and(
-          eq(toolInvocations.companyId, companyId),
+        inCompany(
+          toolInvocations,
+          companyId,
           eq(toolInvocations.id, invocationId),
           eq(toolInvocations.executionStatus, "outcome_unknown"),
         ),
@@ -69,7 +71,7 @@ export async function resolveInvocation(
       const [exists] = await tx
         .select({ status: toolInvocations.executionStatus })
         .from(toolInvocations)
-        .where(and(eq(toolInvocations.companyId, companyId), eq(toolInvocations.id, invocationId)));
+        .where(companyRow(toolInvocations, companyId, invocationId));
       if (!exists) throw notFound("invocation");
       throw conflict(
         "invocation_not_unknown",
