@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
+import { TOKEN_PREFIXES } from "./auth/tokens";
+import { EXAMPLE_CREDENTIAL_PREFIX } from "./config/examples";
 import { redactText } from "./log";
 
 describe("log redaction", () => {
+  // log.ts sits below auth/ in the layers, so it keeps its own list of prefixes; this keeps
+  // the two in step: every secret we mint is redacted (a client id is public, so it is not).
+  it.each([
+    ...Object.entries(TOKEN_PREFIXES).filter(([kind]) => kind !== "oauthClient"),
+    ["exampleCredential", EXAMPLE_CREDENTIAL_PREFIX],
+  ])("redacts a %s (%s…)", (_kind, prefix) => {
+    const secret = `${prefix}AbCdEfGh12345678_-xyz`;
+    expect(redactText(`failed with ${secret} here`)).not.toContain(secret);
+  });
+
   it("removes our tokens, bearer credentials, JWTs and database passwords", () => {
     const line = redactText(
       "key pcb_abcdefghijklmnop agent pca_zyxwvutsrqponm Authorization: Bearer sk-live-123 " +

@@ -2,7 +2,7 @@
 // ends up in an error message never reaches the log in the clear.
 
 const TOKEN_PATTERNS: RegExp[] = [
-  /\b(pcb|pca|pcgt|pcoa|pcor|pcoc|pcod)_[A-Za-z0-9_-]{8,}/g, // our own tokens (incl. OAuth)
+  /\b(pcb|pca|pcgt|pcs|pcp|pcex|pcoa|pcor|pcoc|pcod)_[A-Za-z0-9_-]{8,}/g, // our own tokens (incl. OAuth)
   /\bBearer\s+[A-Za-z0-9._~+/-]+=*/gi,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs
   /(postgres(?:ql)?:\/\/[^:/\s]+:)[^@\s]+@/gi, // database passwords in URLs
