@@ -35,18 +35,22 @@ export function isConnectionFailure(err: unknown): boolean {
   return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
 }
 
-/** Maps anything thrown below into a ServiceError whose message carries no secret. */
-/** An upstream error's `data` if it serialises to at most 4 KiB, else nothing. */
-function boundedData(data: unknown): unknown {
+/**
+ * An upstream error's `data`, scrubbed of the connection's secrets like its message (an
+ * upstream may echo the request's credential back), if it serialises to at most 4 KiB.
+ */
+function boundedData(data: unknown, clean: (s: string) => string): unknown {
   if (data === undefined) return undefined;
   try {
     const json = JSON.stringify(data);
-    return json !== undefined && json.length <= 4096 ? JSON.parse(json) : undefined;
+    if (json === undefined || json.length > 4096) return undefined;
+    return JSON.parse(clean(json));
   } catch {
     return undefined;
   }
 }
 
+/** Maps anything thrown below into a ServiceError whose message carries no secret. */
 export function httpCallError(err: unknown, entry: Entry, timeout: number): ServiceError {
   const clean = (s: string) => scrub(s, entry.secrets);
   const details = { connectionId: entry.connectionId };
@@ -70,7 +74,7 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
       // The upstream's own JSON-RPC error, for the gateway to pass on: its message without the
       // SDK's prefix, scrubbed and bounded, and `data` only when small (never our origin).
       rpcMessage: clean(err.message.replace(/^MCP error -?\d+: /, "")).slice(0, 500),
-      ...(boundedData(err.data) !== undefined ? { rpcData: boundedData(err.data) } : {}),
+      ...(boundedData(err.data, clean) !== undefined ? { rpcData: boundedData(err.data, clean) } : {}),
     });
   }
   if (err instanceof StreamableHTTPError || err instanceof SseError) {
