@@ -79,6 +79,7 @@ beforeAll(async () => {
     "/api/tool-gateway/mcp": handleGatewayMcp,
     "/api/tool-gateway/mcp/apps/everything": handleGatewayMcp,
     "/api/tool-gateway/mcp/apps/nosuchapp": handleGatewayMcp,
+    "/api/tool-gateway/mcp/apps/Bad.Slug": handleGatewayMcp,
   });
 }, 90_000);
 
@@ -235,6 +236,39 @@ describe("resources, prompts and completion through the gateway", () => {
     });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
+  });
+
+  it("an unknown application's endpoint serves nothing else either (relay answers, setLevel), audited; a malformed slug is 404", async () => {
+    const post = (p: string, body: unknown) =>
+      fetch(`${gateway.origin}/api/tool-gateway/mcp/${p}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify(body),
+      });
+    const before = await database.db
+      .select({ id: toolCallEvents.id })
+      .from(toolCallEvents)
+      .where(and(eq(toolCallEvents.sessionId, sessionId), eq(toolCallEvents.errorClass, "endpoint")));
+    // Handled before the router (relay/inbound.ts) on a valid endpoint; here the endpoint is checked first.
+    const setLevel = await post("apps/nosuchapp", {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "logging/setLevel",
+      params: { level: "debug" },
+    });
+    expect(setLevel.status).toBe(404);
+    const after = await database.db
+      .select({ id: toolCallEvents.id })
+      .from(toolCallEvents)
+      .where(and(eq(toolCallEvents.sessionId, sessionId), eq(toolCallEvents.errorClass, "endpoint")));
+    expect(after.length).toBe(before.length + 1);
+    // A slug that is not a slug is not the combined endpoint.
+    const bad = await post("apps/Bad.Slug", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(bad.status).toBe(404);
   });
 
   it("unknown and hidden tools are one -32602; malformed params are a readable -32602", async () => {

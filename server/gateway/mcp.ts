@@ -8,7 +8,7 @@ import {
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
 import { databaseFailureOf } from "../database/unavailable";
-import { isServiceError, type ServiceError } from "../errors";
+import { isServiceError, notFound, type ServiceError } from "../errors";
 import { logError } from "../log";
 import { readBoundedText } from "../net/read-bounded";
 import { artifactReadRequest, readArtifact } from "./artifacts";
@@ -18,7 +18,7 @@ import { rpcErrorBody } from "./mcp-errors";
 import { isRawJson, type McpMethodContext } from "./mcp-methods";
 import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from "./mcp-server";
 import { sessionCapabilities } from "./mcp-visible";
-import { gatewayMcpScope } from "./path";
+import { type GatewayScope, gatewayMcpScope } from "./path";
 import { handleInbound, type InboundAnswer, mayBeInbound } from "./relay/inbound";
 import { recordGatewayRefusal } from "./sessions";
 import { streamToolCall, wantsStream } from "./streams";
@@ -188,10 +188,10 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     if (req.method === "GET" && req.headers.get("accept")?.includes("text/event-stream")) {
       databaseBreaker().admit();
       // The session's change stream: list_changed notifications (list-changes.ts).
-      const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
+      const scope = endpointScope(req.url);
       const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
       const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
-      await sessionCapabilities(ctx); // a per-application path of an unknown application is 404
+      await endpointCapabilities(ctx); // a per-application path of an unknown application is 404
       return await openChangeStream(ctx, BASE_HEADERS, req.signal);
     }
     if (req.method !== "POST") {
@@ -206,9 +206,12 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     }
     // While the database is down, answer at once without touching the pool.
     databaseBreaker().admit();
-    const scope = gatewayMcpScope(new URL(req.url, "http://localhost").pathname) ?? { app: null };
+    const scope = endpointScope(req.url);
     const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
     const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
+    // The endpoint is checked before anything else is served on it (relay answers, artifact
+    // reads, logging/setLevel): a per-application path of an unknown application is 404.
+    const caps = withListChanged(await endpointCapabilities(ctx));
     if (jsonTextDepth(req.body, MAX_MCP_DEPTH) > MAX_MCP_DEPTH) {
       // Bounded before anything parses or walks it (arguments sit 3 levels down).
       await recordGatewayRefusal(currentGatewayDb(), gw, "request_malformed", "too_deep");
@@ -235,16 +238,6 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
         return jsonRpcError(artifact.id, err);
       }
     }
-    let caps: ServerCapabilities;
-    try {
-      // Also checks the endpoint: a per-application path of an unknown application is 404.
-      // `logging`: the session's `logging/setLevel` is kept (relay/inbound.ts).
-      // `listChanged`: a GET stream is told when the visible set changes (list-changes.ts).
-      caps = withListChanged(await sessionCapabilities(ctx));
-    } catch (err) {
-      if (isServiceError(err)) await recordGatewayRefusal(ctx.db, gw, err.code, "endpoint");
-      throw err;
-    }
     return (await fastPath(req, ctx, caps)) ?? (await sdkPath(req, ctx, caps));
   } catch (caught) {
     const err = isServiceError(caught)
@@ -259,6 +252,31 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     const requestId = randomUUID();
     logError("gateway.mcp_unhandled", caught, { requestId });
     return jsonError(500, "internal_error", `internal error (request ${requestId})`);
+  }
+}
+
+/**
+ * The endpoint a path names: the combined one or one application's. The Next.js route
+ * `…/mcp/apps/[slug]` matches any segment, so a malformed slug is refused here (404, as the
+ * node listener refuses the path) instead of being served as the combined endpoint.
+ */
+function endpointScope(url: string): GatewayScope {
+  const scope = gatewayMcpScope(new URL(url, "http://localhost").pathname);
+  if (!scope) throw notFound("endpoint");
+  return scope;
+}
+
+/**
+ * The session's capabilities on this endpoint; an unknown or archived application is 404,
+ * audited. `logging`: the session's `logging/setLevel` is kept (relay/inbound.ts);
+ * `listChanged`: a GET stream is told when the visible set changes (list-changes.ts).
+ */
+async function endpointCapabilities(ctx: McpMethodContext): Promise<ServerCapabilities> {
+  try {
+    return await sessionCapabilities(ctx);
+  } catch (err) {
+    if (isServiceError(err)) await recordGatewayRefusal(ctx.db, ctx.gw, err.code, "endpoint");
+    throw err;
   }
 }
 
