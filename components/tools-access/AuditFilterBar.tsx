@@ -1,22 +1,17 @@
 "use client";
 
+import { TOOL_EVENT_TYPES } from "@/server/contracts/values";
 import { humanize } from "../format";
 import { Button } from "../ui/Button";
 import { InputField, namedOptions, SelectField, valueOptions } from "../ui/FieldControls";
 import { DECISION_LABELS, DECISIONS } from "./labels";
 import type { AuditDecision, NamedRef } from "./types";
 
-/** Event types offered in the filter. */
-export const AUDIT_EVENT_TYPES: readonly string[] = [
-  "decision",
-  "execution_started",
-  "result_returned",
-  "rate_limited",
-  "approval_requested",
-  "replayed",
-  "outcome_unknown",
-  "resolved",
-];
+/**
+ * Event types offered in the filter: exactly the server's closed set (the audit API refuses any
+ * other value with 400), so a new event type appears here without a second list to forget.
+ */
+export const AUDIT_EVENT_TYPES: readonly string[] = TOOL_EVENT_TYPES;
 
 export interface AuditFilterInput {
   agentId: string;

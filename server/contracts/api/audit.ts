@@ -7,7 +7,7 @@ import { IsoDate, JsonObject, NullableDate } from "./common";
 export const AuditEvent = z.object({
   id: z.string(),
   seq: z.number(),
-  /** e.g. "decision", "execution_started", "result_returned", "rate_limited", "approval_requested" */
+  /** e.g. "decision", "execution_started", "result_returned", "approval_requested", "replayed" */
   eventType: z.string(),
   createdAt: IsoDate,
   actorType: z.string(),
