@@ -13,6 +13,7 @@ import { oauthAuthorizationRequests, oauthClients, oauthDeviceAuthorizations } f
 import { logActivity } from "../activity/log-activity";
 import { mintToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
+import { readBoundedText } from "../net/read-bounded";
 import { LIFETIMES, QUOTAS, RESOURCE_SCOPES, requirePublicMcpEnabled, SUPPORTED_SCOPES } from "./config";
 import { InvalidClientMetadataError, InvalidRedirectUriError, TooManyRequestsError } from "./errors";
 import { admit, lockQuota, sourceHash } from "./quota";
@@ -133,9 +134,9 @@ async function collectGarbage(db: Db, now: Date): Promise<void> {
 
 export async function register(ctx: ServiceContext, request: Request, source: string): Promise<Response> {
   await requirePublicMcpEnabled(ctx.db);
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > 32 * 1024)
-    throw new InvalidClientMetadataError("the metadata is too large");
+  // Bounded while reading (a chunked body has no content-length to check first).
+  const text = await readBoundedText(request, 32 * 1024);
+  if (text === null) throw new InvalidClientMetadataError("the metadata is too large");
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { isServiceError, type ServiceError } from "../errors";
 import { logError } from "../log";
+import { readBoundedText } from "../net/read-bounded";
 import { InvalidRequestError, isOAuthError, type OAuthError, ServerError } from "./errors";
 
 /** RFC 6749 §5.1: token responses and errors are never cached. */
@@ -56,9 +57,9 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type))
     throw new InvalidRequestError("send the body as application/x-www-form-urlencoded");
-  const text = await request.text();
-  if (Buffer.byteLength(text, "utf8") > 16 * 1024)
-    throw new InvalidRequestError("the request body is too large");
+  // Bounded while reading (a chunked body has no content-length to check first).
+  const text = await readBoundedText(request, 16 * 1024);
+  if (text === null) throw new InvalidRequestError("the request body is too large");
   const form = new URLSearchParams(text);
   // RFC 6749 §3.1/§3.2: parameters must not be repeated.
   const seen = new Set<string>();

@@ -8,10 +8,14 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
+import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
+import { readBoundedText } from "../net/read-bounded";
 import { issuer, publicMcpEnabled } from "../oauth/config";
 import type { LiveGrant } from "../oauth/store";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
 
+/** The deepest JSON-RPC message read: the body bound plus the envelope around the arguments. */
+const MAX_DEPTH = MAX_BODY_DEPTH + 4;
 const MAX_BODY = 1024 * 1024;
 
 export const CONNECTION_TOOL = {
@@ -102,12 +106,25 @@ export async function handlePublicMcp(db: Db, request: Request, now: Date): Prom
     );
   const gate = await authenticateBearer(db, request, now);
   if (!gate.ok) return gate.response;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY)
+  // Read with the bound (a chunked body has no content-length) and its depth bounded before
+  // anything parses or walks it, as on the agent gateway (server/gateway/mcp.ts).
+  const text = await readBoundedText(request, MAX_BODY);
+  if (text === null)
     return withCors(
       Response.json(
         { jsonrpc: "2.0", error: { code: -32600, message: "body too large" }, id: null },
         { status: 413 },
+      ),
+    );
+  if (jsonTextDepth(text, MAX_DEPTH) > MAX_DEPTH)
+    return withCors(
+      Response.json(
+        {
+          jsonrpc: "2.0",
+          error: { code: -32600, message: `the request nests deeper than ${MAX_DEPTH} levels` },
+          id: null,
+        },
+        { status: 400 },
       ),
     );
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -117,7 +134,12 @@ export async function handlePublicMcp(db: Db, request: Request, now: Date): Prom
   const server = buildServer(gate.live, gate.actor.scopes);
   await server.connect(transport);
   try {
-    return withCors(await transport.handleRequest(request));
+    // The body was consumed above: the transport gets the same request with the text read.
+    return withCors(
+      await transport.handleRequest(
+        new Request(request.url, { method: "POST", headers: request.headers, body: text }),
+      ),
+    );
   } finally {
     void server.close();
   }
