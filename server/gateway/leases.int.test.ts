@@ -5,6 +5,7 @@ import { eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
+import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
@@ -265,6 +266,37 @@ describe("execution leases", () => {
     expect(stranger.status).toBe(404);
     expect(stranger.json.error?.code).toBe("not_found");
     expect(await statusOf(notDone)).toBe("succeeded");
+  });
+});
+
+describe("unknown outcomes besides a lost lease", () => {
+  it("a timed-out write is refused as outcome unknown, listed for a person, and resolvable", async () => {
+    const body = { tool: "todo__todo_add", arguments: { title: "slow" }, idempotencyKey: "t-out" };
+    const first = await gatewayCall(run.gateway.token, body);
+    const id = first.json.invocationId!;
+    // As execute.ts records a write whose upstream did not answer in time.
+    await database.db
+      .update(toolInvocations)
+      .set({ executionStatus: "timeout", errorCode: "upstream_timeout" })
+      .where(eq(toolInvocations.id, id));
+    const retry = await gatewayCall(run.gateway.token, body);
+    expect(retry.status).toBe(409);
+    expect(retry.json.error?.code).toBe("invocation_outcome_unknown");
+    const listed = await call<{ invocations: { id: string }[] }>(invocationsRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId },
+      query: { outcome: "unknown" },
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.json.invocations.map((i) => i.id)).toContain(id);
+    const resolved = await call<{ executionStatus?: string }>(resolveRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, invocationId: id },
+      body: { resolution: "done" },
+    });
+    expect(resolved.status).toBe(200);
+    expect(resolved.json.executionStatus).toBe("succeeded");
+    expect((await gatewayCall(run.gateway.token, body)).json.replayed).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
 import { toolInvocations } from "@/db/schema";
@@ -213,6 +213,17 @@ export async function claimExecution(
 export function outcomeUnknown(row: Pick<Invocation, "executionStatus" | "errorCode">): boolean {
   if (row.executionStatus === "outcome_unknown" || row.executionStatus === "timeout") return true;
   return row.executionStatus === "failed" && !NOT_EXECUTED_ERRORS.includes(row.errorCode ?? "");
+}
+
+/**
+ * `outcomeUnknown` as SQL, for the rows a person may resolve and the console lists: a lost
+ * lease, a timeout, or a failure after the request may have reached the upstream.
+ */
+export function outcomeUnknownSql(): SQL {
+  return sql`(${toolInvocations.executionStatus} in ('outcome_unknown', 'timeout') or (${toolInvocations.executionStatus} = 'failed' and coalesce(${toolInvocations.errorCode}, '') not in (${sql.join(
+    NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
+    sql`, `,
+  )})))`;
 }
 
 interface InvocationOutcome {

@@ -9,6 +9,7 @@ import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { EXECUTION_STATUSES } from "../contracts/values";
 import { invalidRequest } from "../errors";
+import { outcomeUnknownSql } from "../ledger/invocations";
 
 export const AuditQuery = z.object({
   runId: z.uuid().optional(),
@@ -90,6 +91,8 @@ export const InvocationsQuery = z.object({
   tool: z.string().trim().min(1).max(200).optional(),
   decision: z.enum(DECISIONS).optional(),
   status: z.enum(EXECUTION_STATUSES).optional(),
+  /** `unknown`: the rows a person must resolve (`outcomeUnknown`: lost, timed out, failed mid-call). */
+  outcome: z.enum(["unknown"]).optional(),
   cursor: z.string().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -105,6 +108,7 @@ export async function listInvocations(ctx: ServiceContext, companyId: string, q:
   if (q.tool) conds.push(eq(toolInvocations.toolName, q.tool));
   if (q.decision) conds.push(eq(toolInvocations.decision, q.decision));
   if (q.status) conds.push(eq(toolInvocations.executionStatus, q.status));
+  if (q.outcome === "unknown") conds.push(outcomeUnknownSql());
   if (q.cursor) {
     const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f-]{36})$/.exec(q.cursor);
     if (!m) throw invalidRequest("invalid `cursor`: use the `nextCursor` of a previous page");

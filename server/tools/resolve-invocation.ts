@@ -7,6 +7,7 @@ import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
+import { outcomeUnknownSql } from "../ledger/invocations";
 
 /**
  * A person resolves an invocation whose outcome is unknown (docs/gateway.md "Execution
@@ -53,7 +54,10 @@ export async function resolveInvocation(
           toolInvocations,
           companyId,
           eq(toolInvocations.id, invocationId),
-          eq(toolInvocations.executionStatus, "outcome_unknown"),
+          // Every row a retry refuses as "outcome unknown" (a lost lease, a timeout, a failure
+          // after the request may have reached the upstream), so the guidance that answer gives
+          // always leads somewhere.
+          outcomeUnknownSql(),
         ),
       )
       .returning({
@@ -75,7 +79,7 @@ export async function resolveInvocation(
       if (!exists) throw notFound("invocation");
       throw conflict(
         "invocation_not_unknown",
-        `the invocation is ${exists.status}; only an invocation whose outcome is unknown can be resolved`,
+        `the invocation is ${exists.status}; only an invocation whose outcome is unknown (lost, timed out or failed mid-call) can be resolved`,
       );
     }
     await recordToolEvents(tx, [

@@ -27,11 +27,7 @@ export default companyPage(async ({ ctx, can, companyId, search }) => {
   const [page, agents, unknown] = await Promise.all([
     listAuditEvents(ctx, companyId, { limit: 50, ...scope }),
     listAgents(ctx, companyId),
-    listInvocations(
-      ctx,
-      companyId,
-      InvocationsQuery.parse({ status: "outcome_unknown", limit: 50, ...scope }),
-    ),
+    listInvocations(ctx, companyId, InvocationsQuery.parse({ outcome: "unknown", limit: 50, ...scope })),
   ]);
   return (
     <QueryProvider>
