@@ -370,6 +370,10 @@ describe("the MCP SDK client", () => {
     expect(info.person.id).toBe(ownerId);
     expect([demo.companyId, otherCompanyId]).toContain(info.company.id);
     expect(info.scopes).toEqual(expect.arrayContaining(["paperclip:read", "paperclip:write"]));
+    // An unknown tool is a JSON-RPC -32602 error, as on the agent gateway.
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
     const firstAccess = provider.saved!.access_token;
     expect(provider.saved!.refresh_token).toMatch(/^pcor_/);
     clock += 16 * 60_000; // the access token (15 min) has expired

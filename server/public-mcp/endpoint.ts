@@ -6,7 +6,12 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { readBoundedText } from "../net/read-bounded";
@@ -49,11 +54,12 @@ function buildServer(live: LiveGrant, scopes: readonly string[]): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [CONNECTION_TOOL] }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    // As on the agent gateway (docs/gateway.md, JSON-RPC errors): an unknown tool is -32602.
     if (req.params.name !== CONNECTION_TOOL.name)
-      return {
-        isError: true,
-        content: [{ type: "text", text: `unknown tool \`${req.params.name.slice(0, 100)}\`` }],
-      };
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Unknown tool: no tool of this name is available to this connection",
+      );
     const info = connectionInfo(live, scopes);
     return { content: [{ type: "text", text: JSON.stringify(info, null, 2) }], structuredContent: info };
   });

@@ -1,4 +1,5 @@
 import type { KeptResult } from "../ledger/record-outcome";
+import { logWarn } from "../log";
 import { type EncryptedSecret, type LocalSecretProvider, localProvider } from "./local-provider";
 
 // The first answer of a write (its bounded, guarded result) is kept so that a replay returns
@@ -33,7 +34,12 @@ export function keptResultOf(r: {
   try {
     const text = localProvider().decrypt({ ...r.resultEncrypted, ...keptResultRef(r.companyId, r.id) });
     return JSON.parse(text) as KeptResult;
-  } catch {
+  } catch (err) {
+    // A replay then falls back to the recorded summary; say so (a wrong or rotated-away key).
+    logWarn("gateway.kept_result_unreadable", {
+      invocationId: r.id,
+      reason: err instanceof Error ? err.name : "error",
+    });
     return null;
   }
 }
