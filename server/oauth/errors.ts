@@ -33,12 +33,6 @@ export class UnauthorizedClientError extends OAuthError {
 export class UnsupportedGrantTypeError extends OAuthError {
   readonly errorCode = "unsupported_grant_type";
 }
-export class UnsupportedResponseTypeError extends OAuthError {
-  readonly errorCode = "unsupported_response_type";
-}
-export class UnsupportedTokenTypeError extends OAuthError {
-  readonly errorCode = "unsupported_token_type";
-}
 export class InvalidScopeError extends OAuthError {
   readonly errorCode = "invalid_scope";
 }
@@ -48,14 +42,6 @@ export class AccessDeniedError extends OAuthError {
 }
 export class InvalidTargetError extends OAuthError {
   readonly errorCode = "invalid_target";
-}
-export class InvalidTokenError extends OAuthError {
-  readonly errorCode = "invalid_token";
-  override readonly status = 401;
-}
-export class InsufficientScopeError extends OAuthError {
-  readonly errorCode = "insufficient_scope";
-  override readonly status = 403;
 }
 export class InvalidClientMetadataError extends OAuthError {
   readonly errorCode = "invalid_client_metadata";

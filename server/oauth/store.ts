@@ -4,7 +4,7 @@
  * their SHA-256 is stored. Grants are rechecked on every use against the person's *current*
  * membership and role, so a removed member or a demoted role takes effect at once.
  */
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { companies, companyMemberships, oauthClients, oauthGrants, oauthTokens, users } from "@/db/schema";
 import type { MembershipRole } from "@/server/contracts/values";
@@ -225,10 +225,4 @@ export async function touchGrant(db: Db | Tx, grantId: string, now: Date): Promi
         or(isNull(oauthGrants.lastUsedAt), lt(oauthGrants.lastUsedAt, new Date(now.getTime() - 60_000))),
       ),
     );
-}
-
-/** Grants of these clients, for listing. */
-export async function grantsOfClients(db: Db | Tx, clientIds: string[]) {
-  if (clientIds.length === 0) return [];
-  return db.select().from(oauthGrants).where(inArray(oauthGrants.clientId, clientIds));
 }
