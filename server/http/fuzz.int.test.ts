@@ -467,6 +467,12 @@ describe("fuzzing every route file", () => {
     "no input yields a 5xx, and every 4xx body is {error:{code,message}}",
     async () => {
       for (const route of routes) {
+        // A fuzzed `PUT /api/instance/public-mcp {enabled:false}` would leave every later OAuth
+        // route answering only 503: each route starts with the public MCP on.
+        await database.db
+          .insert(instanceSettings)
+          .values({ key: "enablePublicMcp", value: true })
+          .onConflictDoUpdate({ target: instanceSettings.key, set: { value: true } });
         await fc.assert(
           fc.asyncProperty(request, (g) => holds(route, g)),
           params(RUNS_PER_ROUTE),
