@@ -27,7 +27,7 @@ import { hashToken, mintToken } from "../auth/tokens";
 export type { ConsentOrganization, ConsentView };
 
 import type { ServiceContext } from "../context";
-import { forbidden, invalidRequest, notFound, unauthenticated } from "../errors";
+import { forbidden, invalidRequest, isServiceError, notFound, unauthenticated } from "../errors";
 import { redirectToClient } from "./authorize";
 import { LIFETIMES, requirePublicMcpEnabled } from "./config";
 import { throttledDeviceLookup } from "./device-attempts";
@@ -236,56 +236,59 @@ export async function decideConsent(
   const { client } = await pendingRequest(ctx, requestId);
   if (decision.approve && !decision.companyId) throw invalidRequest("choose an organization");
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    // One conditional statement decides: a second Connect (another tab, a replica) finds nothing.
-    const [request] = await tx
-      .update(oauthAuthorizationRequests)
-      .set({ decidedAt: now })
-      .where(
-        and(
-          eq(oauthAuthorizationRequests.id, requestId),
-          isNull(oauthAuthorizationRequests.decidedAt),
-          gt(oauthAuthorizationRequests.expiresAt, now),
-        ),
-      )
-      .returning();
-    if (!request) throw notFound("authorization request");
-    if (!decision.approve) {
-      await logActivity(tx, ctx, {
-        companyId: null,
-        action: "oauth_consent.denied",
-        entityType: "oauth_client",
-        entityId: client.id,
-        details: { userId, clientId: client.clientId },
+  const refused = consentRefusal(ctx, { userId, client, decision, flow: "browser" });
+  return ctx.db
+    .transaction(async (tx) => {
+      // One conditional statement decides: a second Connect (another tab, a replica) finds nothing.
+      const [request] = await tx
+        .update(oauthAuthorizationRequests)
+        .set({ decidedAt: now })
+        .where(
+          and(
+            eq(oauthAuthorizationRequests.id, requestId),
+            isNull(oauthAuthorizationRequests.decidedAt),
+            gt(oauthAuthorizationRequests.expiresAt, now),
+          ),
+        )
+        .returning();
+      if (!request) throw notFound("authorization request");
+      if (!decision.approve) {
+        await logActivity(tx, ctx, {
+          companyId: null,
+          action: "oauth_consent.denied",
+          entityType: "oauth_client",
+          entityId: client.id,
+          details: { userId, clientId: client.clientId },
+        });
+        const r = redirectToClient(request.redirectUri, {
+          error: "access_denied",
+          error_description: "the person declined",
+          state: request.state,
+        });
+        return { redirectTo: r.headers.get("location")! };
+      }
+      const grant = await createGrant(tx, ctx, {
+        userId,
+        companyId: decision.companyId!,
+        client,
+        resource: request.resource,
+        scopes: request.scopes,
+        pinned: request.requestedCompanyId,
+        write: decision.write === true,
       });
-      const r = redirectToClient(request.redirectUri, {
-        error: "access_denied",
-        error_description: "the person declined",
-        state: request.state,
+      const code = mintToken("oauthCode");
+      await tx.insert(oauthCodes).values({
+        companyId: grant.companyId,
+        grantId: grant.id,
+        codeHash: code.hash,
+        redirectUri: request.redirectUri,
+        codeChallenge: request.codeChallenge,
+        expiresAt: new Date(now.getTime() + LIFETIMES.codeMs),
       });
+      const r = redirectToClient(request.redirectUri, { code: code.token, state: request.state });
       return { redirectTo: r.headers.get("location")! };
-    }
-    const grant = await createGrant(tx, ctx, {
-      userId,
-      companyId: decision.companyId!,
-      client,
-      resource: request.resource,
-      scopes: request.scopes,
-      pinned: request.requestedCompanyId,
-      write: decision.write === true,
-    });
-    const code = mintToken("oauthCode");
-    await tx.insert(oauthCodes).values({
-      companyId: grant.companyId,
-      grantId: grant.id,
-      codeHash: code.hash,
-      redirectUri: request.redirectUri,
-      codeChallenge: request.codeChallenge,
-      expiresAt: new Date(now.getTime() + LIFETIMES.codeMs),
-    });
-    const r = redirectToClient(request.redirectUri, { code: code.token, state: request.state });
-    return { redirectTo: r.headers.get("location")! };
-  });
+    })
+    .catch(refused);
 }
 
 /** Normalises a typed user code: letters only, upper case (`bcdf-ghjk` → `BCDFGHJK`). */
@@ -341,38 +344,74 @@ export async function decideDevice(
   const { device, client } = await pendingDevice(ctx, userId, source, userCode);
   if (decision.approve && !decision.companyId) throw invalidRequest("choose an organization");
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const grant = decision.approve
-      ? await createGrant(tx, ctx, {
-          userId,
-          companyId: decision.companyId!,
-          client,
-          resource: device.resource,
-          scopes: device.scopes,
-          pinned: device.requestedCompanyId,
-          write: decision.write === true,
-        })
-      : null;
-    const [row] = await tx
-      .update(oauthDeviceAuthorizations)
-      .set({ status: grant ? "approved" : "denied", grantId: grant?.id ?? null })
-      .where(
-        and(
-          eq(oauthDeviceAuthorizations.id, device.id),
-          eq(oauthDeviceAuthorizations.status, "pending"),
-          gt(oauthDeviceAuthorizations.expiresAt, now),
-        ),
-      )
-      .returning({ id: oauthDeviceAuthorizations.id });
-    if (!row) throw notFound("device code");
-    if (!grant)
-      await logActivity(tx, ctx, {
+  const refused = consentRefusal(ctx, { userId, client, decision, flow: "device" });
+  return ctx.db
+    .transaction(async (tx) => {
+      const grant = decision.approve
+        ? await createGrant(tx, ctx, {
+            userId,
+            companyId: decision.companyId!,
+            client,
+            resource: device.resource,
+            scopes: device.scopes,
+            pinned: device.requestedCompanyId,
+            write: decision.write === true,
+          })
+        : null;
+      const [row] = await tx
+        .update(oauthDeviceAuthorizations)
+        .set({ status: grant ? "approved" : "denied", grantId: grant?.id ?? null })
+        .where(
+          and(
+            eq(oauthDeviceAuthorizations.id, device.id),
+            eq(oauthDeviceAuthorizations.status, "pending"),
+            gt(oauthDeviceAuthorizations.expiresAt, now),
+          ),
+        )
+        .returning({ id: oauthDeviceAuthorizations.id });
+      if (!row) throw notFound("device code");
+      if (!grant)
+        await logActivity(tx, ctx, {
+          companyId: null,
+          action: "oauth_consent.denied",
+          entityType: "oauth_client",
+          entityId: client.id,
+          details: { userId, clientId: client.clientId, flow: "device" },
+        });
+      return { status: grant ? ("approved" as const) : ("denied" as const) };
+    })
+    .catch(refused);
+}
+
+/**
+ * A refused decision (another organization than the pinned one, not a member, a role that
+ * cannot grant write, a request already decided or expired) rolls its transaction back, and its
+ * activity row with it: the refusal is written afterwards, outside it, then rethrown.
+ */
+function consentRefusal(
+  ctx: ServiceContext,
+  r: {
+    userId: string;
+    client: { id: string; clientId: string };
+    decision: Decision;
+    flow: "browser" | "device";
+  },
+) {
+  return async (err: unknown): Promise<never> => {
+    if (isServiceError(err))
+      await logActivity(ctx.db, ctx, {
         companyId: null,
-        action: "oauth_consent.denied",
+        action: "oauth_consent.refused",
         entityType: "oauth_client",
-        entityId: client.id,
-        details: { userId, clientId: client.clientId, flow: "device" },
-      });
-    return { status: grant ? "approved" : "denied" };
-  });
+        entityId: r.client.id,
+        details: {
+          userId: r.userId,
+          clientId: r.client.clientId,
+          flow: r.flow,
+          code: err.code,
+          ...(r.decision.companyId ? { requestedCompanyId: r.decision.companyId } : {}),
+        },
+      }).catch(() => {});
+    throw err;
+  };
 }

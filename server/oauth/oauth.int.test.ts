@@ -39,6 +39,7 @@ import * as tokenRoute from "@/app/mcp/oauth/token/route";
 import * as mcpRoute from "@/app/mcp/paperclip/route";
 import * as setupMdRoute from "@/app/mcp/setup.md/route";
 import {
+  activityLog,
   companies,
   companyMemberships,
   instanceSettings,
@@ -1066,6 +1067,14 @@ describe("enablement, consent rules and refusals", () => {
     ).rejects.toMatchObject({
       res: { status: 403 },
     });
+    // The refusal rolled its transaction back; it is still on the record.
+    const refused = await database.db
+      .select({ details: activityLog.details })
+      .from(activityLog)
+      .where(eq(activityLog.action, "oauth_consent.refused"));
+    expect(refused.map((r) => r.details)).toContainEqual(
+      expect.objectContaining({ code: "forbidden", requestedCompanyId: otherCompanyId, flow: "browser" }),
+    );
   });
 
   it("a viewer cannot grant write; the grant is read-only", async () => {
