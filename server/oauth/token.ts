@@ -197,20 +197,24 @@ async function redeemDevice(ctx: ServiceContext, client: OAuthClient, form: URLS
     if (poll.slow) throw new SlowDownError("polling too fast; wait the interval (now 5 s longer)");
     throw new AuthorizationPendingError("waiting for the person to approve");
   }
-  const [won] = await ctx.db
-    .update(oauthDeviceAuthorizations)
-    .set({ status: "redeemed" })
-    .where(and(eq(oauthDeviceAuthorizations.id, poll.id), eq(oauthDeviceAuthorizations.status, "approved")))
-    .returning({ grantId: oauthDeviceAuthorizations.grantId });
-  if (!won?.grantId) throw new InvalidGrantError("the device code was already used");
-  const live = await liveGrant(ctx.db, won.grantId);
-  if (!live) throw new InvalidGrantError("the connection was revoked or its person no longer has access");
-  await logActivity(ctx.db, ctx, {
-    companyId: live.grant.companyId,
-    action: "oauth_grant.device_redeemed",
-    entityType: "oauth_grant",
-    entityId: live.grant.id,
-    details: { userId: live.grant.userId, clientId: client.clientId },
+  // One transaction: the code is redeemed only together with the tokens it issues (a failure in
+  // between leaves it approved, not burned).
+  return ctx.db.transaction(async (tx) => {
+    const [won] = await tx
+      .update(oauthDeviceAuthorizations)
+      .set({ status: "redeemed" })
+      .where(and(eq(oauthDeviceAuthorizations.id, poll.id), eq(oauthDeviceAuthorizations.status, "approved")))
+      .returning({ grantId: oauthDeviceAuthorizations.grantId });
+    if (!won?.grantId) throw new InvalidGrantError("the device code was already used");
+    const live = await liveGrant(tx, won.grantId);
+    if (!live) throw new InvalidGrantError("the connection was revoked or its person no longer has access");
+    await logActivity(tx, ctx, {
+      companyId: live.grant.companyId,
+      action: "oauth_grant.device_redeemed",
+      entityType: "oauth_grant",
+      entityId: live.grant.id,
+      details: { userId: live.grant.userId, clientId: client.clientId },
+    });
+    return issueTokens(tx, live.grant, live.effectiveScopes, wantsRefresh(live.grant.scopes, client), now);
   });
-  return issueTokens(ctx.db, live.grant, live.effectiveScopes, wantsRefresh(live.grant.scopes, client), now);
 }
