@@ -496,3 +496,13 @@ export const effectiveTools: EffectiveTool[] = [
     reasons: ["Included by “Release writing” (project)", "Approval by “Approve mail outside the company”"],
   },
 ];
+
+/** The overview of a company that has set nothing up yet. */
+export const zeroOverviewCounts = {
+  applications: 0,
+  activeConnections: 0,
+  denials24h: 0,
+  highRiskCalls24h: 0,
+  rateLimited24h: 0,
+  runtimeSlots: 0,
+};
