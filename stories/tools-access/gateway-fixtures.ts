@@ -482,6 +482,11 @@ export function bindingsOf(connectionId: string): SecretBinding[] {
 
 // Examples
 
+/** An example's tools in order, as `{ name: risk }`. */
+function exampleTools(risks: Record<string, Example["tools"][number]["risk"]>): Example["tools"] {
+  return Object.entries(risks).map(([name, risk]) => ({ name, risk }));
+}
+
 export const examples: Example[] = [
   {
     id: "echo",
@@ -489,12 +494,7 @@ export const examples: Example[] = [
     description: "Read-only tools over remote HTTP MCP: the quickest way to see a governed call end to end.",
     type: "mcp_http",
     slug: "echo",
-    tools: [
-      { name: "echo", risk: "read" },
-      { name: "add", risk: "read" },
-      { name: "current_time", risk: "read" },
-      { name: "big_output", risk: "read" },
-    ],
+    tools: exampleTools({ echo: "read", add: "read", current_time: "read", big_output: "read" }),
     smokeChecks: [
       "allowed read recorded in audit",
       "hidden tool refused with tool_denied",
@@ -510,12 +510,12 @@ export const examples: Example[] = [
       "Stateful reads and writes with a side-effect counter: retries with the same idempotency identity run once.",
     type: "mcp_http",
     slug: "todo",
-    tools: [
-      { name: "todo_list", risk: "read" },
-      { name: "todo_add", risk: "write" },
-      { name: "todo_delete", risk: "destructive" },
-      { name: "side_effect_count", risk: "read" },
-    ],
+    tools: exampleTools({
+      todo_list: "read",
+      todo_add: "write",
+      todo_delete: "destructive",
+      side_effect_count: "read",
+    }),
     smokeChecks: [
       "allowed read recorded in audit",
       "idempotent write runs once",
@@ -530,11 +530,7 @@ export const examples: Example[] = [
     description: "Draft and preview freely; sending to the (synthetic) outbox waits for a person's approval.",
     type: "mcp_http",
     slug: "outbox",
-    tools: [
-      { name: "list_outbox", risk: "read" },
-      { name: "draft_email", risk: "write" },
-      { name: "send_email", risk: "write" },
-    ],
+    tools: exampleTools({ list_outbox: "read", draft_email: "write", send_email: "write" }),
     smokeChecks: ["allowed read recorded in audit", "send needs approval"],
     installed: null,
     available: true,

@@ -222,20 +222,16 @@ const noProjects = {
   title: "No projects yet",
   description: "Projects group related issues so agents and people can find them together.",
 };
+const createProject = (
+  <a href="#new" className={buttonStyles()}>
+    Create project
+  </a>
+);
 
 export const EmptyStateDefault: Story = { render: () => <EmptyState {...noProjects} /> };
 
 export const EmptyStateWithAction: Story = {
-  render: () => (
-    <EmptyState
-      {...noProjects}
-      action={
-        <a href="#new" className={buttonStyles()}>
-          Create project
-        </a>
-      }
-    />
-  ),
+  render: () => <EmptyState {...noProjects} action={createProject} />,
 };
 
 // Form controls
