@@ -50,18 +50,15 @@ export const AlertInfo: Story = {
   ),
 };
 
+const retry = (
+  <a href="#retry" className={buttonStyles({ variant: "secondary", size: "sm" })}>
+    Retry
+  </a>
+);
+
 export const AlertErrorWithCode: Story = {
   render: () => (
-    <Alert
-      tone="danger"
-      title="Could not load issues"
-      code="DB_UNAVAILABLE"
-      actions={
-        <a href="#retry" className={buttonStyles({ variant: "secondary", size: "sm" })}>
-          Retry
-        </a>
-      }
-    >
+    <Alert tone="danger" title="Could not load issues" code="DB_UNAVAILABLE" actions={retry}>
       The database did not respond. Try again in a moment.
     </Alert>
   ),
@@ -397,9 +394,9 @@ export const TableBasic: Story = {
     <Table>
       <THead>
         <TR>
-          <TH>Application</TH>
-          <TH>Actions</TH>
-          <TH>Status</TH>
+          {["Application", "Actions", "Status"].map((heading) => (
+            <TH key={heading}>{heading}</TH>
+          ))}
         </TR>
       </THead>
       <TBody>
