@@ -146,52 +146,32 @@ export const comments: IssueComment[] = [
   },
 ];
 
+/** A run summary; `ages` are minutes before NOW it was created, started and finished (null: not yet). */
+function run(
+  id: string,
+  agentName: string,
+  status: RunSummary["status"],
+  issueIdentifier: string | null,
+  [created, started, finished]: [number, number | null, number | null],
+): RunSummary {
+  const at = (age: number | null) => (age === null ? null : minutesAgo(age));
+  return {
+    id,
+    agentName,
+    status,
+    issueIdentifier,
+    createdAt: minutesAgo(created),
+    startedAt: at(started),
+    finishedAt: at(finished),
+  };
+}
+
 export const runs: RunSummary[] = [
-  {
-    id: "r-7f3e9a21c0",
-    agentName: "Triage Bot",
-    status: "running",
-    issueIdentifier: "ACME-3",
-    createdAt: minutesAgo(4),
-    startedAt: minutesAgo(3),
-    finishedAt: null,
-  },
-  {
-    id: "r-5c21b8e4d9",
-    agentName: "Triage Bot",
-    status: "succeeded",
-    issueIdentifier: "ACME-3",
-    createdAt: minutesAgo(45),
-    startedAt: minutesAgo(44),
-    finishedAt: minutesAgo(41),
-  },
-  {
-    id: "r-19aa04f7b2",
-    agentName: "Release Scribe",
-    status: "failed",
-    issueIdentifier: "ACME-2",
-    createdAt: minutesAgo(60 * 26),
-    startedAt: minutesAgo(60 * 26),
-    finishedAt: minutesAgo(60 * 26 - 1),
-  },
-  {
-    id: "r-0b6d33e1aa",
-    agentName: "Data Janitor",
-    status: "queued",
-    issueIdentifier: null,
-    createdAt: minutesAgo(1),
-    startedAt: null,
-    finishedAt: null,
-  },
-  {
-    id: "r-e4f0c7d512",
-    agentName: "Release Scribe",
-    status: "cancelled",
-    issueIdentifier: "ACME-2",
-    createdAt: minutesAgo(60 * 30),
-    startedAt: minutesAgo(60 * 30),
-    finishedAt: minutesAgo(60 * 30 - 12),
-  },
+  run("r-7f3e9a21c0", "Triage Bot", "running", "ACME-3", [4, 3, null]),
+  run("r-5c21b8e4d9", "Triage Bot", "succeeded", "ACME-3", [45, 44, 41]),
+  run("r-19aa04f7b2", "Release Scribe", "failed", "ACME-2", [60 * 26, 60 * 26, 60 * 26 - 1]),
+  run("r-0b6d33e1aa", "Data Janitor", "queued", null, [1, null, null]),
+  run("r-e4f0c7d512", "Release Scribe", "cancelled", "ACME-2", [60 * 30, 60 * 30, 60 * 30 - 12]),
 ];
 
 export const agentRuns: AgentRunSummary[] = runs

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { expect, userEvent, within } from "storybook/test";
 import { ApprovalsInbox } from "@/components/approvals/ApprovalsInbox";
 import { click, clickFirst, expectVisible, findText, steps } from "../support/play";
+import { seeded } from "../support/states";
 import {
   allRequests,
   approvedRequest,
@@ -23,10 +24,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Empty: Story = {
-  args: { initialRequests: [] },
-  decorators: [withApprovalsApi({ actionRequests: [] })],
-};
+export const Empty: Story = seeded({ initialRequests: [] }, withApprovalsApi({ actionRequests: [] }));
 
 /** Two calls waiting; approve or decline them against the in-memory API. */
 export const Pending: Story = {};

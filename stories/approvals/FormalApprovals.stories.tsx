@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { FormalApprovals } from "@/components/approvals/FormalApprovals";
+import { seeded } from "../support/states";
 import {
   acceptedApproval,
   COMPANY_ID,
@@ -23,21 +24,18 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Empty: Story = {
-  args: { initialApprovals: [] },
-  decorators: [withApprovalsApi({ approvals: [] })],
-};
+export const Empty: Story = seeded({ initialApprovals: [] }, withApprovalsApi({ approvals: [] }));
 
 /** Pending proposals come first; accept or reject them with an optional note. */
-export const Pending: Story = {
-  args: { initialApprovals: [pendingTrustApproval, pendingPolicyApproval] },
-  decorators: [withApprovalsApi({ approvals: [pendingTrustApproval, pendingPolicyApproval] })],
-};
+export const Pending: Story = seeded(
+  { initialApprovals: [pendingTrustApproval, pendingPolicyApproval] },
+  withApprovalsApi({ approvals: [pendingTrustApproval, pendingPolicyApproval] }),
+);
 
-export const Decided: Story = {
-  args: { initialApprovals: [acceptedApproval, rejectedApproval] },
-  decorators: [withApprovalsApi({ approvals: [acceptedApproval, rejectedApproval] })],
-};
+export const Decided: Story = seeded(
+  { initialApprovals: [acceptedApproval, rejectedApproval] },
+  withApprovalsApi({ approvals: [acceptedApproval, rejectedApproval] }),
+);
 
 /** Pending and decided together: pending first. */
 export const Mixed: Story = {};

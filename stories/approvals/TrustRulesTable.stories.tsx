@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { TrustRulesTable } from "@/components/approvals/TrustRulesTable";
+import { seeded } from "../support/states";
 import { activeRule, COMPANY_ID, companyRule, expiredRule, NOW, pendingRule, revokedRule } from "./fixtures";
 import { withApprovalsApi } from "./mock-api";
 
@@ -16,28 +17,25 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-export const Empty: Story = {
-  args: { initialRules: [] },
-  decorators: [withApprovalsApi({ trustRules: [] })],
-};
+export const Empty: Story = seeded({ initialRules: [] }, withApprovalsApi({ trustRules: [] }));
 
 /** Every status: pending approval, active, revoked, expired. */
 export const AllStatuses: Story = {};
 
-export const Active: Story = {
-  args: { initialRules: [activeRule, companyRule] },
-  decorators: [withApprovalsApi({ trustRules: [activeRule, companyRule] })],
-};
+export const Active: Story = seeded(
+  { initialRules: [activeRule, companyRule] },
+  withApprovalsApi({ trustRules: [activeRule, companyRule] }),
+);
 
-export const PendingApproval: Story = {
-  args: { initialRules: [pendingRule] },
-  decorators: [withApprovalsApi({ trustRules: [pendingRule] })],
-};
+export const PendingApproval: Story = seeded(
+  { initialRules: [pendingRule] },
+  withApprovalsApi({ trustRules: [pendingRule] }),
+);
 
-export const Revoked: Story = {
-  args: { initialRules: [revokedRule] },
-  decorators: [withApprovalsApi({ trustRules: [revokedRule] })],
-};
+export const Revoked: Story = seeded(
+  { initialRules: [revokedRule] },
+  withApprovalsApi({ trustRules: [revokedRule] }),
+);
 
 export const ReadOnly: Story = { args: { canEdit: false } };
 

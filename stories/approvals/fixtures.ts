@@ -312,7 +312,15 @@ export const expiredRule = rule({
 
 // Formal approvals
 
-export const pendingTrustApproval: FormalApproval = {
+/** A formal approval a user asked for and nobody decided yet, unless `fields` say otherwise. */
+function formalApproval(
+  fields: Pick<FormalApproval, "id" | "kind" | "status" | "title" | "summary" | "payload" | "createdAt"> &
+    Partial<FormalApproval>,
+): FormalApproval {
+  return { requestedByActorType: "user", decidedAt: null, decisionNote: null, ...fields };
+}
+
+export const pendingTrustApproval = formalApproval({
   id: "fa-tr-0003",
   kind: "trust_rule",
   status: "pending",
@@ -320,13 +328,10 @@ export const pendingTrustApproval: FormalApproval = {
   summary:
     "Calls to github__create_issue matching the rule run without asking, at most 25 times, until 2025-07-12T15:00:00.000Z. Pinned to the reviewed schema.",
   payload: { trustRuleId: pendingRule.id, actionRequestId: executedRequest.id, scopeType: "agent" },
-  requestedByActorType: "user",
-  decidedAt: null,
-  decisionNote: null,
   createdAt: minutesAgo(88),
-};
+});
 
-export const pendingPolicyApproval: FormalApproval = {
+export const pendingPolicyApproval = formalApproval({
   id: "fa-pol-0001",
   kind: "policy_enable",
   status: "pending",
@@ -334,33 +339,29 @@ export const pendingPolicyApproval: FormalApproval = {
   summary: "This allow policy grants write tools (github__create_issue, github__add_label) to Triage Bot.",
   payload: { policyId: "pol-allow-gh-writes" },
   requestedByActorType: "board_key",
-  decidedAt: null,
-  decisionNote: null,
   createdAt: minutesAgo(30),
-};
+});
 
-export const acceptedApproval: FormalApproval = {
+export const acceptedApproval = formalApproval({
   id: "fa-tr-0001",
   kind: "trust_rule",
   status: "approved",
   title: "Trust github__create_issue without per-call approval (agent)",
   summary: "Calls to github__create_issue matching the rule run without asking, at most 25 times.",
   payload: { trustRuleId: activeRule.id },
-  requestedByActorType: "user",
   decidedAt: minutesAgo(60 * 24 * 3 - 20),
   decisionNote: "Fine for the triage bot, it only files issues in our firmware repo.",
   createdAt: minutesAgo(60 * 24 * 3),
-};
+});
 
-export const rejectedApproval: FormalApproval = {
+export const rejectedApproval = formalApproval({
   id: "fa-tr-0004",
   kind: "trust_rule",
   status: "rejected",
   title: "Trust mail__send without per-call approval (company)",
   summary: "Calls to mail__send matching the rule run without asking. Pinned to the reviewed schema.",
   payload: { trustRuleId: "tr-0099" },
-  requestedByActorType: "user",
   decidedAt: minutesAgo(60 * 24 * 6),
   decisionNote: "Outbound mail stays reviewed per message.",
   createdAt: minutesAgo(60 * 24 * 7),
-};
+});

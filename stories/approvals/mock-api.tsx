@@ -6,18 +6,8 @@ import type { Decorator } from "@storybook/nextjs-vite";
 import type { ActionRequest, FormalApproval, TrustRule, TrustRuleScope } from "@/components/approvals/types";
 import { createQueryClient } from "@/components/providers/QueryProvider";
 import type { Fetcher } from "@/components/tools-access/api";
-import { mockApiDecorator, mockResponses, scopedFetcher } from "../support/mock-http";
+import { type MockFailure, mockApiDecorator, mockResponses, scopedFetcher } from "../support/mock-http";
 import { COMPANY_ID, NOW } from "./fixtures";
-
-export interface ApprovalsMockFailure {
-  method?: string;
-  /** Matched against the path below `/api/companies/:companyId`, e.g. `/\/execute$/`. */
-  path: RegExp;
-  status: number;
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
 
 export interface ApprovalsMockOptions {
   companyId?: string;
@@ -27,7 +17,7 @@ export interface ApprovalsMockOptions {
   /** Formal approvals the story's viewer proposed: accepting them answers 403, as for a non-owner. */
   ownApprovalIds?: string[];
   /** Requests answered with an error instead. */
-  failures?: ApprovalsMockFailure[];
+  failures?: MockFailure[];
   /** Artificial latency, so pending states can be seen. */
   delayMs?: number;
 }

@@ -5,6 +5,7 @@ import { OverviewCards } from "@/components/tools-access/OverviewCards";
 import { ToolsAccessNav } from "@/components/tools-access/ToolsAccessNav";
 import { buttonStyles, PageHeader } from "@/components/ui";
 import { COMPANY_ID, companies, issues, NOW, user } from "../sample-data";
+import { zeroOverviewCounts } from "../tools-access/fixtures";
 
 const meta = {
   title: "Shell/AppShell",
@@ -59,16 +60,7 @@ export const ToolsAccessActive: Story = {
           description="Decide which tools agents may use, with which credentials, under which rules."
         />
         <ToolsAccessNav companyId={COMPANY_ID} active="overview" className="mb-6" />
-        <OverviewCards
-          counts={{
-            applications: 0,
-            activeConnections: 0,
-            denials24h: 0,
-            highRiskCalls24h: 0,
-            rateLimited24h: 0,
-            runtimeSlots: 0,
-          }}
-        />
+        <OverviewCards counts={zeroOverviewCounts} />
       </>
     ),
   },

@@ -9,6 +9,17 @@ import { createQueryClient } from "@/components/providers/QueryProvider";
 import { type Fetcher, toolsAccessKeys } from "@/components/tools-access/api";
 import { ToolsApiProvider } from "@/components/tools-access/ToolsApiProvider";
 
+/** A request a story's in-memory API answers with an error instead. */
+export interface MockFailure {
+  method?: string;
+  /** Matched against the path below the API's base, e.g. `/^\/profiles$/`. */
+  path: RegExp;
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
 /** `json(status, body)` and `errorResponse(status, code, message, details?)` stamped with `requestId`. */
 export function mockResponses(requestId: string) {
   const json = (status: number, body: unknown): Response =>

@@ -1,4 +1,5 @@
 /** The loading and failure stories that list and detail screens share. */
+import type { Decorator } from "@storybook/nextjs-vite";
 import type { ReactNode } from "react";
 import { Alert, TableSkeleton } from "@/components/ui";
 
@@ -25,4 +26,12 @@ export function databaseErrorStory(noun: string) {
 /** A list page while its table loads. */
 export function tableLoadingStory(rows: number, columns: number, label?: string) {
   return { render: () => <TableSkeleton rows={rows} columns={columns} label={label} /> };
+}
+
+/**
+ * A story whose component and in-memory API start from the same rows: its `args` (e.g.
+ * `{ initialRules: rules }`) and the mock-API decorator serving them (`withApprovalsApi({ trustRules: rules })`).
+ */
+export function seeded<A>(args: A, api: Decorator) {
+  return { args, decorators: [api] };
 }

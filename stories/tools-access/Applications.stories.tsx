@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { ApplicationsManager } from "@/components/tools-access/ApplicationsManager";
 import { choose, clear, click, clickFirst, findText, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { COMPANY_ID } from "./fixtures";
 import { applicationRecords, applications, catalogs, connections } from "./gateway-fixtures";
 import { withGatewayApi } from "./gateway-mock-api";
@@ -20,10 +21,7 @@ type Story = StoryObj<typeof meta>;
 /** Works against an in-memory API: create and archive applications. Names link to their connections. */
 export const Loaded: Story = {};
 
-export const Empty: Story = {
-  args: { initialApplications: [] },
-  decorators: [withGatewayApi({})],
-};
+export const Empty: Story = seeded({ initialApplications: [] }, withGatewayApi({}));
 
 export const ReadOnly: Story = { args: { canEdit: false } };
 

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
 import { choose, clickFirst, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { agentRefs, auditEvents, COMPANY_ID, NOW, olderAuditEvents } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -28,10 +29,7 @@ type Story = StoryObj<typeof meta>;
 /** Filters and "Load more" work against the in-memory API. */
 export const Loaded: Story = {};
 
-export const Empty: Story = {
-  args: { initialEvents: [], initialCursor: null },
-  decorators: [withToolsApi({ audit: [] })],
-};
+export const Empty: Story = seeded({ initialEvents: [], initialCursor: null }, withToolsApi({ audit: [] }));
 
 export const AllLoaded: Story = { args: { initialEvents: allEvents, initialCursor: null } };
 

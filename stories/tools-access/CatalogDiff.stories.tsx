@@ -4,19 +4,24 @@ import { CatalogDiff } from "@/components/tools-access/CatalogDiff";
 import type { ToolVersion } from "@/components/tools-access/catalog-diff";
 import { inWidth } from "../support/layout";
 
+const emailList = { type: "array", items: { type: "string", format: "email" } };
+const sendEmailProperties = {
+  to: emailList,
+  subject: { type: "string" },
+  body: { type: "string" },
+  cc: emailList,
+  priority: { type: "string", enum: ["low", "normal", "high"] },
+};
+/** `send_email` without `cc` and `priority`, for the versions that change them. */
+const { cc: _cc, priority: _priority, ...sendEmailKept } = sendEmailProperties;
+
 const sendEmail: ToolVersion = {
   name: "send_email",
   title: "Send email",
   description: "Sends an email to the given recipients.",
   inputSchema: {
     type: "object",
-    properties: {
-      to: { type: "array", items: { type: "string", format: "email" } },
-      subject: { type: "string" },
-      body: { type: "string" },
-      cc: { type: "array", items: { type: "string", format: "email" } },
-      priority: { type: "string", enum: ["low", "normal", "high"] },
-    },
+    properties: sendEmailProperties,
     required: ["to", "subject", "body"],
   },
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
@@ -76,9 +81,7 @@ export const SchemaFlip: Story = {
       inputSchema: {
         type: "object",
         properties: {
-          to: { type: "array", items: { type: "string", format: "email" } },
-          subject: { type: "string" },
-          body: { type: "string" },
+          ...sendEmailKept,
           priority: { type: "integer" },
           forwardTo: { type: "string", description: "Also forward a copy to this address." },
         },

@@ -3,6 +3,7 @@ import { ConnectionStatusBadge, HealthBadge } from "@/components/tools-access/ba
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import type { Connection } from "@/components/tools-access/types";
 import { choose, click, findTestId, findText, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { COMPANY_ID, NOW } from "./fixtures";
 import {
   activeConnection,
@@ -42,16 +43,13 @@ type Story = StoryObj<typeof meta>;
 /** Works against an in-memory API. Select a connection to open it. */
 export const Loaded: Story = {};
 
-export const Empty: Story = {
-  args: { initialConnections: [] },
-  decorators: [withGatewayApi({ ...connectionsWorld, connections: [] })],
-};
+export const Empty: Story = seeded(
+  { initialConnections: [] },
+  withGatewayApi({ ...connectionsWorld, connections: [] }),
+);
 
 /** Connections belong to an application; the form says so when there is none. */
-export const NoApplications: Story = {
-  args: { initialConnections: [], applications: [] },
-  decorators: [withGatewayApi({})],
-};
+export const NoApplications: Story = seeded({ initialConnections: [], applications: [] }, withGatewayApi({}));
 
 /** Reached from an application's row: only its connections, with a way back to all. */
 export const FilteredByApplication: Story = {

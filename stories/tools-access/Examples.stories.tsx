@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { ExamplesPanel } from "@/components/tools-access/ExamplesPanel";
+import { seeded } from "../support/states";
 import { agentRefs, COMPANY_ID } from "./fixtures";
 import {
   echoSmokePassed,
@@ -26,28 +27,25 @@ type Story = StoryObj<typeof meta>;
 /** "Echo" is installed; the others can be installed against the in-memory API. */
 export const Mixed: Story = {};
 
-export const NotInstalled: Story = {
-  args: { initialExamples: noneInstalled },
-  decorators: [withGatewayApi({ examples: noneInstalled })],
-};
+export const NotInstalled: Story = seeded(
+  { initialExamples: noneInstalled },
+  withGatewayApi({ examples: noneInstalled }),
+);
 
-export const Installed: Story = {
-  args: { initialExamples: examplesAllInstalled },
-  decorators: [withGatewayApi({ examples: examplesAllInstalled })],
-};
+export const Installed: Story = seeded(
+  { initialExamples: examplesAllInstalled },
+  withGatewayApi({ examples: examplesAllInstalled }),
+);
 
 /** The server has the example fixtures switched off: remote examples cannot be installed. */
-export const FixturesOff: Story = {
-  args: { initialExamples: examplesFixturesOff },
-  decorators: [withGatewayApi({ examples: examplesFixturesOff })],
-};
+export const FixturesOff: Story = seeded(
+  { initialExamples: examplesFixturesOff },
+  withGatewayApi({ examples: examplesFixturesOff }),
+);
 
 export const ReadOnly: Story = { args: { canInstall: false } };
 
-export const Empty: Story = {
-  args: { initialExamples: [] },
-  decorators: [withGatewayApi({ examples: [] })],
-};
+export const Empty: Story = seeded({ initialExamples: [] }, withGatewayApi({ examples: [] }));
 
 /** Install shows what was created, with links. */
 export const InstallTodo: Story = {

@@ -2,20 +2,12 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { OverviewCards } from "@/components/tools-access/OverviewCards";
 import { Skeleton } from "@/components/ui";
 import { errorStory } from "../support/states";
+import { zeroOverviewCounts } from "./fixtures";
 
 const meta = {
   title: "Tools & Access/OverviewCards",
   component: OverviewCards,
-  args: {
-    counts: {
-      applications: 0,
-      activeConnections: 0,
-      denials24h: 0,
-      highRiskCalls24h: 0,
-      rateLimited24h: 0,
-      runtimeSlots: 0,
-    },
-  },
+  args: { counts: zeroOverviewCounts },
 } satisfies Meta<typeof OverviewCards>;
 
 export default meta;

@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { PoliciesManager } from "@/components/tools-access/PoliciesManager";
 import { click, clickFirst, findText, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { COMPANY_ID, policies } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -18,10 +19,7 @@ type Story = StoryObj<typeof meta>;
 /** Works against an in-memory API: toggle, edit, create and delete policies. */
 export const Loaded: Story = {};
 
-export const Empty: Story = {
-  args: { initialPolicies: [] },
-  decorators: [withToolsApi({ policies: [] })],
-};
+export const Empty: Story = seeded({ initialPolicies: [] }, withToolsApi({ policies: [] }));
 
 export const ReadOnly: Story = { args: { canEdit: false } };
 

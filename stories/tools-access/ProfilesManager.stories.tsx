@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
 import { click, findText, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { COMPANY_ID, emptyCatalog, profiles } from "./fixtures";
 import { withToolsApi } from "./mock-api";
 
@@ -24,10 +25,10 @@ export const Loaded: Story = {};
 
 export const NothingSelected: Story = { args: { initialSelectedId: null } };
 
-export const Empty: Story = {
-  args: { initialProfiles: [], initialSelectedId: null },
-  decorators: [withToolsApi({ profiles: [] })],
-};
+export const Empty: Story = seeded(
+  { initialProfiles: [], initialSelectedId: null },
+  withToolsApi({ profiles: [] }),
+);
 
 /** Before applications exist, only tool patterns and risk levels can be added; the hint says so. */
 export const NoApplicationsYet: Story = {

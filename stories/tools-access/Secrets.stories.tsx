@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { SecretsManager } from "@/components/tools-access/SecretsManager";
 import { click, clickFirst, findTestId, findText, steps, typeInto } from "../support/play";
+import { seeded } from "../support/states";
 import { COMPANY_ID, NOW } from "./fixtures";
 import { bindingRecords, connections, secretRecords, secrets } from "./gateway-fixtures";
 import { type GatewayMockOptions, withGatewayApi } from "./gateway-mock-api";
@@ -20,10 +21,7 @@ type Story = StoryObj<typeof meta>;
 /** Metadata only; works against an in-memory API (create, add version, revoke). */
 export const Loaded: Story = {};
 
-export const Empty: Story = {
-  args: { initialSecrets: [] },
-  decorators: [withGatewayApi({})],
-};
+export const Empty: Story = seeded({ initialSecrets: [] }, withGatewayApi({}));
 
 export const ReadOnly: Story = { args: { canEdit: false } };
 

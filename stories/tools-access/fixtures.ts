@@ -30,68 +30,53 @@ export const targets: ToolTargets = {
 
 export const emptyTargets: ToolTargets = { agents: [], projects: [], routines: [], issues: [] };
 
+const github = { id: "app-github", slug: "github", name: "GitHub" };
+const mail = { id: "app-mail", slug: "mail", name: "Outbound mail" };
+const acmeOrg = { id: "conn-gh-acme", name: "acme-robotics org", applicationId: github.id };
+const opsMailbox = { id: "conn-mail-ops", name: "ops@ mailbox", applicationId: mail.id };
+
+type CatalogEntry = CatalogEntriesResponse["entries"][number];
+
+/** A catalog entry of GitHub's acme-robotics org connection or the ops@ mailbox. */
+function catalogEntry(
+  id: string,
+  name: string,
+  risk: CatalogEntry["risk"],
+  status: CatalogEntry["status"],
+  app: typeof github,
+): CatalogEntry {
+  const connection = app === github ? acmeOrg : opsMailbox;
+  return {
+    id,
+    name,
+    qualifiedName: `${app.slug}__${name}`,
+    risk,
+    status,
+    applicationId: app.id,
+    applicationSlug: app.slug,
+    applicationName: app.name,
+    connectionId: connection.id,
+    connectionName: connection.name,
+  };
+}
+
 export const catalog: CatalogEntriesResponse = {
-  applications: [
-    { id: "app-github", slug: "github", name: "GitHub" },
-    { id: "app-mail", slug: "mail", name: "Outbound mail" },
-  ],
-  connections: [
-    { id: "conn-gh-acme", name: "acme-robotics org", applicationId: "app-github" },
-    { id: "conn-mail-ops", name: "ops@ mailbox", applicationId: "app-mail" },
-  ],
+  applications: [github, mail],
+  connections: [acmeOrg, opsMailbox],
   entries: [
-    {
-      id: "ce-gh-list",
-      name: "list_issues",
-      qualifiedName: "github__list_issues",
-      risk: "read",
-      status: "active",
-      applicationId: "app-github",
-      applicationSlug: "github",
-      applicationName: "GitHub",
-      connectionId: "conn-gh-acme",
-      connectionName: "acme-robotics org",
-    },
-    {
-      id: "ce-gh-create",
-      name: "create_issue",
-      qualifiedName: "github__create_issue",
-      risk: "write",
-      status: "active",
-      applicationId: "app-github",
-      applicationSlug: "github",
-      applicationName: "GitHub",
-      connectionId: "conn-gh-acme",
-      connectionName: "acme-robotics org",
-    },
-    {
-      id: "ce-gh-delete",
-      name: "delete_repo",
-      qualifiedName: "github__delete_repo",
-      risk: "destructive",
-      status: "quarantined",
-      applicationId: "app-github",
-      applicationSlug: "github",
-      applicationName: "GitHub",
-      connectionId: "conn-gh-acme",
-      connectionName: "acme-robotics org",
-    },
-    {
-      id: "ce-mail-send",
-      name: "send",
-      qualifiedName: "mail__send",
-      risk: "write",
-      status: "active",
-      applicationId: "app-mail",
-      applicationSlug: "mail",
-      applicationName: "Outbound mail",
-      connectionId: "conn-mail-ops",
-      connectionName: "ops@ mailbox",
-    },
+    catalogEntry("ce-gh-list", "list_issues", "read", "active", github),
+    catalogEntry("ce-gh-create", "create_issue", "write", "active", github),
+    catalogEntry("ce-gh-delete", "delete_repo", "destructive", "quarantined", github),
+    catalogEntry("ce-mail-send", "send", "write", "active", mail),
   ],
 };
 
 export const emptyCatalog: CatalogEntriesResponse = { applications: [], connections: [], entries: [] };
+
+/** `createdAt` and `updatedAt`, as minutes before NOW (updated: when it was created, unless given). */
+function stamped(createdAgo: number, updatedAgo = createdAgo) {
+  return { createdAt: minutesAgo(createdAgo), updatedAt: minutesAgo(updatedAgo) };
+}
 
 export const profiles: Profile[] = [
   {
@@ -123,8 +108,7 @@ export const profiles: Profile[] = [
       { id: "pb-1", targetType: "company", targetId: null, targetLabel: "Company" },
       { id: "pb-2", targetType: "agent", targetId: triage.id, targetLabel: `Agent · ${triage.name}` },
     ],
-    createdAt: minutesAgo(60 * 24 * 3),
-    updatedAt: minutesAgo(45),
+    ...stamped(60 * 24 * 3, 45),
   },
   {
     id: "prof-release",
@@ -142,8 +126,7 @@ export const profiles: Profile[] = [
     bindings: [
       { id: "pb-3", targetType: "project", targetId: "p-releases", targetLabel: "Project · Releases" },
     ],
-    createdAt: minutesAgo(60 * 24 * 10),
-    updatedAt: minutesAgo(60 * 24 * 2),
+    ...stamped(60 * 24 * 10, 60 * 24 * 2),
   },
   {
     id: "prof-old",
@@ -152,8 +135,7 @@ export const profiles: Profile[] = [
     status: "archived",
     entries: [],
     bindings: [],
-    createdAt: minutesAgo(60 * 24 * 30),
-    updatedAt: minutesAgo(60 * 24 * 20),
+    ...stamped(60 * 24 * 30, 60 * 24 * 20),
   },
 ];
 
@@ -168,8 +150,7 @@ export const policies: Policy[] = [
     selectors: { toolGlobs: ["github__*"], risks: ["destructive"] },
     conditions: {},
     effect: {},
-    createdAt: minutesAgo(60 * 24 * 5),
-    updatedAt: minutesAgo(60 * 24 * 5),
+    ...stamped(60 * 24 * 5),
   },
   {
     id: "pol-approve-mail",
@@ -181,8 +162,7 @@ export const policies: Policy[] = [
     selectors: { applicationIds: ["app-mail"], agentIds: [scribe.id] },
     conditions: { arguments: [{ path: "/to", op: "suffix", value: "@acme-robotics.example" }] },
     effect: { expiresInSeconds: 3600 },
-    createdAt: minutesAgo(60 * 24 * 4),
-    updatedAt: minutesAgo(60 * 3),
+    ...stamped(60 * 24 * 4, 60 * 3),
   },
   {
     id: "pol-rate-issues",
@@ -196,8 +176,7 @@ export const policies: Policy[] = [
       timeWindow: { days: [1, 2, 3, 4, 5], start: "09:00", end: "18:00", timezone: "Europe/Berlin" },
     },
     effect: { limit: 10, windowSeconds: 3600, per: "agent", perTool: true },
-    createdAt: minutesAgo(60 * 24 * 2),
-    updatedAt: minutesAgo(60 * 24 * 2),
+    ...stamped(60 * 24 * 2),
   },
   {
     id: "pol-redact-token",
@@ -209,8 +188,7 @@ export const policies: Policy[] = [
     selectors: {},
     conditions: { requireIssue: true },
     effect: { paths: ["/token", "/headers/authorization"] },
-    createdAt: minutesAgo(60 * 24),
-    updatedAt: minutesAgo(60 * 24),
+    ...stamped(60 * 24),
   },
 ];
 
@@ -496,3 +474,13 @@ export const effectiveTools: EffectiveTool[] = [
     reasons: ["Included by “Release writing” (project)", "Approval by “Approve mail outside the company”"],
   },
 ];
+
+/** The overview of a company that has set nothing up yet. */
+export const zeroOverviewCounts = {
+  applications: 0,
+  activeConnections: 0,
+  denials24h: 0,
+  highRiskCalls24h: 0,
+  rateLimited24h: 0,
+  runtimeSlots: 0,
+};

@@ -90,6 +90,29 @@ const connectionBase = {
   archivedAt: null,
 } satisfies Partial<Connection>;
 
+/**
+ * A connection's timestamps as minutes before NOW: health-checked, catalog refreshed and reviewed,
+ * last used (null: never), created and updated.
+ */
+function ages(a: {
+  checked: number | null;
+  refreshed: number | null;
+  reviewed: number | null;
+  used: number | null;
+  created: number;
+  updated: number;
+}) {
+  const at = (minutes: number | null) => (minutes === null ? null : minutesAgo(minutes));
+  return {
+    healthCheckedAt: at(a.checked),
+    catalogRefreshedAt: at(a.refreshed),
+    catalogReviewedAt: at(a.reviewed),
+    lastUsedAt: at(a.used),
+    createdAt: minutesAgo(a.created),
+    updatedAt: minutesAgo(a.updated),
+  };
+}
+
 export const activeConnection: Connection = {
   ...connectionBase,
   id: "conn-gh-acme",
@@ -103,12 +126,7 @@ export const activeConnection: Connection = {
   status: "active",
   enabled: true,
   healthStatus: "ok",
-  healthCheckedAt: minutesAgo(42),
-  catalogRefreshedAt: minutesAgo(60 * 5),
-  catalogReviewedAt: minutesAgo(DAY * 2),
-  lastUsedAt: minutesAgo(4),
-  createdAt: minutesAgo(DAY * 20),
-  updatedAt: minutesAgo(42),
+  ...ages({ checked: 42, refreshed: 60 * 5, reviewed: DAY * 2, used: 4, created: DAY * 20, updated: 42 }),
   application: appRef("app-github"),
 };
 
@@ -121,12 +139,7 @@ export const draftConnection: Connection = {
   status: "draft",
   enabled: false,
   healthStatus: "unknown",
-  healthCheckedAt: null,
-  catalogRefreshedAt: null,
-  catalogReviewedAt: null,
-  lastUsedAt: null,
-  createdAt: minutesAgo(12),
-  updatedAt: minutesAgo(12),
+  ...ages({ checked: null, refreshed: null, reviewed: null, used: null, created: 12, updated: 12 }),
   application: appRef("app-github"),
 };
 
@@ -139,13 +152,8 @@ export const disabledConnection: Connection = {
   status: "disabled",
   enabled: false,
   healthStatus: "ok",
-  healthCheckedAt: minutesAgo(DAY),
-  catalogRefreshedAt: minutesAgo(DAY),
-  catalogReviewedAt: minutesAgo(DAY),
+  ...ages({ checked: DAY, refreshed: DAY, reviewed: DAY, used: DAY + 30, created: DAY * 9, updated: 60 * 3 }),
   disabledReason: "Upstream maintenance window until Friday 18:00 UTC",
-  lastUsedAt: minutesAgo(DAY + 30),
-  createdAt: minutesAgo(DAY * 9),
-  updatedAt: minutesAgo(60 * 3),
   application: appRef("app-github"),
 };
 
@@ -159,12 +167,14 @@ export const missingSecretConnection: Connection = {
   enabled: true,
   healthStatus: "missing_secret",
   healthError: "a secret bound to the connection is missing or revoked",
-  healthCheckedAt: minutesAgo(8),
-  catalogRefreshedAt: minutesAgo(DAY * 14),
-  catalogReviewedAt: minutesAgo(DAY * 14),
-  lastUsedAt: minutesAgo(60 * 2),
-  createdAt: minutesAgo(DAY * 15),
-  updatedAt: minutesAgo(8),
+  ...ages({
+    checked: 8,
+    refreshed: DAY * 14,
+    reviewed: DAY * 14,
+    used: 60 * 2,
+    created: DAY * 15,
+    updated: 8,
+  }),
   application: appRef("app-mail"),
 };
 
@@ -178,12 +188,7 @@ export const healthErrorConnection: Connection = {
   enabled: true,
   healthStatus: "error",
   healthError: "upstream_unreachable: connect ECONNREFUSED 10.0.4.12:8443",
-  healthCheckedAt: minutesAgo(3),
-  catalogRefreshedAt: minutesAgo(DAY * 4),
-  catalogReviewedAt: minutesAgo(DAY * 4),
-  lastUsedAt: minutesAgo(60 * 9),
-  createdAt: minutesAgo(DAY * 4),
-  updatedAt: minutesAgo(3),
+  ...ages({ checked: 3, refreshed: DAY * 4, reviewed: DAY * 4, used: 60 * 9, created: DAY * 4, updated: 3 }),
   application: appRef("app-mail"),
 };
 
@@ -196,12 +201,14 @@ export const archivedConnection: Connection = {
   status: "archived",
   enabled: false,
   healthStatus: "ok",
-  healthCheckedAt: minutesAgo(DAY * 7),
-  catalogRefreshedAt: minutesAgo(DAY * 20),
-  catalogReviewedAt: minutesAgo(DAY * 20),
-  lastUsedAt: minutesAgo(DAY * 7),
-  createdAt: minutesAgo(DAY * 29),
-  updatedAt: minutesAgo(DAY * 6),
+  ...ages({
+    checked: DAY * 7,
+    refreshed: DAY * 20,
+    reviewed: DAY * 20,
+    used: DAY * 7,
+    created: DAY * 29,
+    updated: DAY * 6,
+  }),
   archivedAt: minutesAgo(DAY * 6),
   application: appRef("app-crm"),
 };
@@ -475,6 +482,11 @@ export function bindingsOf(connectionId: string): SecretBinding[] {
 
 // Examples
 
+/** An example's tools in order, as `{ name: risk }`. */
+function exampleTools(risks: Record<string, Example["tools"][number]["risk"]>): Example["tools"] {
+  return Object.entries(risks).map(([name, risk]) => ({ name, risk }));
+}
+
 export const examples: Example[] = [
   {
     id: "echo",
@@ -482,12 +494,7 @@ export const examples: Example[] = [
     description: "Read-only tools over remote HTTP MCP: the quickest way to see a governed call end to end.",
     type: "mcp_http",
     slug: "echo",
-    tools: [
-      { name: "echo", risk: "read" },
-      { name: "add", risk: "read" },
-      { name: "current_time", risk: "read" },
-      { name: "big_output", risk: "read" },
-    ],
+    tools: exampleTools({ echo: "read", add: "read", current_time: "read", big_output: "read" }),
     smokeChecks: [
       "allowed read recorded in audit",
       "hidden tool refused with tool_denied",
@@ -503,12 +510,12 @@ export const examples: Example[] = [
       "Stateful reads and writes with a side-effect counter: retries with the same idempotency identity run once.",
     type: "mcp_http",
     slug: "todo",
-    tools: [
-      { name: "todo_list", risk: "read" },
-      { name: "todo_add", risk: "write" },
-      { name: "todo_delete", risk: "destructive" },
-      { name: "side_effect_count", risk: "read" },
-    ],
+    tools: exampleTools({
+      todo_list: "read",
+      todo_add: "write",
+      todo_delete: "destructive",
+      side_effect_count: "read",
+    }),
     smokeChecks: [
       "allowed read recorded in audit",
       "idempotent write runs once",
@@ -523,11 +530,7 @@ export const examples: Example[] = [
     description: "Draft and preview freely; sending to the (synthetic) outbox waits for a person's approval.",
     type: "mcp_http",
     slug: "outbox",
-    tools: [
-      { name: "list_outbox", risk: "read" },
-      { name: "draft_email", risk: "write" },
-      { name: "send_email", risk: "write" },
-    ],
+    tools: exampleTools({ list_outbox: "read", draft_email: "write", send_email: "write" }),
     smokeChecks: ["allowed read recorded in audit", "send needs approval"],
     installed: null,
     available: true,
@@ -554,30 +557,40 @@ export const examplesAllInstalled: Example[] = examples.map((e, i) => ({
   installed: e.installed ?? { applicationId: `app-example-${i}`, status: "active" },
 }));
 
-export const echoSmokePassed: ExampleSmokeResult = {
-  example: "echo",
-  runId: "run-7f3a9c",
-  agentId: "a1b2c3d4-0001",
-  passed: true,
-  checks: [
-    {
-      name: "tools are listed through the gateway",
-      passed: true,
-      evidence: { visible: ["echo__echo", "echo__add", "echo__current_time", "echo__big_output"] },
-    },
+/**
+ * The three checks every example's smoke run starts with, all passed: its tools are `visible`, an
+ * allowed read (`callId`) reaches the audit, and a tool outside the profile (`deniedId`) is refused.
+ */
+function gatewayChecks(visible: string[], callId: string, deniedId: string): ExampleSmokeResult["checks"] {
+  return [
+    { name: "tools are listed through the gateway", passed: true, evidence: { visible } },
     {
       name: "allowed read appears in the audit",
       passed: true,
       evidence: {
-        call: { ok: true, invocationId: "inv-31c9", replayed: false, truncated: false },
+        call: { ok: true, invocationId: callId, replayed: false, truncated: false },
         auditEvents: ["decision", "execution_started", "result_returned"],
       },
     },
     {
       name: "a tool outside the profile is refused with tool_denied",
       passed: true,
-      evidence: { ok: false, code: "tool_denied", status: 403, invocationId: "inv-31ca" },
+      evidence: { ok: false, code: "tool_denied", status: 403, invocationId: deniedId },
     },
+  ];
+}
+
+export const echoSmokePassed: ExampleSmokeResult = {
+  example: "echo",
+  runId: "run-7f3a9c",
+  agentId: "a1b2c3d4-0001",
+  passed: true,
+  checks: [
+    ...gatewayChecks(
+      ["echo__echo", "echo__add", "echo__current_time", "echo__big_output"],
+      "inv-31c9",
+      "inv-31ca",
+    ),
     {
       name: "a large output is bounded and stored as an artifact",
       passed: true,
@@ -592,26 +605,11 @@ export const todoSmokeOneFailed: ExampleSmokeResult = {
   agentId: "a1b2c3d4-0001",
   passed: false,
   checks: [
-    {
-      name: "tools are listed through the gateway",
-      passed: true,
-      evidence: {
-        visible: ["todo__todo_list", "todo__todo_add", "todo__todo_delete", "todo__side_effect_count"],
-      },
-    },
-    {
-      name: "allowed read appears in the audit",
-      passed: true,
-      evidence: {
-        call: { ok: true, invocationId: "inv-4410", replayed: false, truncated: false },
-        auditEvents: ["decision", "execution_started", "result_returned"],
-      },
-    },
-    {
-      name: "a tool outside the profile is refused with tool_denied",
-      passed: true,
-      evidence: { ok: false, code: "tool_denied", status: 403, invocationId: "inv-4411" },
-    },
+    ...gatewayChecks(
+      ["todo__todo_list", "todo__todo_add", "todo__todo_delete", "todo__side_effect_count"],
+      "inv-4410",
+      "inv-4411",
+    ),
     {
       name: "a retried write with the same idempotency identity runs once",
       passed: false,

@@ -16,7 +16,13 @@ import type {
   Selector,
   ToolTargets,
 } from "@/components/tools-access/types";
-import { mockApiDecorator, mockResponses, scopedFetcher, seededQueryClient } from "../support/mock-http";
+import {
+  type MockFailure,
+  mockApiDecorator,
+  mockResponses,
+  scopedFetcher,
+  seededQueryClient,
+} from "../support/mock-http";
 import {
   allowedResult,
   approvalResult,
@@ -27,16 +33,6 @@ import {
   rateLimitedResult,
   targets,
 } from "./fixtures";
-
-export interface MockFailure {
-  method?: string;
-  /** Matched against the path below `/tools`, e.g. `/^\/profiles$/`. */
-  path: RegExp;
-  status: number;
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
 
 export interface MockApiOptions {
   companyId?: string;
