@@ -179,24 +179,48 @@ export async function getProfile(ctx: ServiceContext, companyId: string, profile
   return profile;
 }
 
-export async function createProfile(ctx: ServiceContext, companyId: string, input: CreateProfileInput) {
+/**
+ * One audited write to a company's profile (`tool_profile.<verb>` in the activity log): the
+ * access version moves in the same transaction; no row written is a 404.
+ */
+async function writeProfile<R extends { id: string }>(
+  ctx: ServiceContext,
+  companyId: string,
+  verb: "create" | "update" | "delete",
+  work: (tx: Tx) => Promise<R | undefined>,
+  details: (row: R) => Record<string, unknown>,
+) {
   await requireCompany(ctx, companyId, "tools:manage_profiles");
-  const row = await mutateAccess(
+  return mutateAccess(
     ctx,
     companyId,
+    async (tx) => {
+      const row = await work(tx);
+      if (!row) throw notFound("profile");
+      return row;
+    },
+    (r) => ({
+      action: `tool_profile.${verb}`,
+      entityType: "tool_profile",
+      entityId: r.id,
+      details: details(r),
+    }),
+  );
+}
+
+export async function createProfile(ctx: ServiceContext, companyId: string, input: CreateProfileInput) {
+  const row = await writeProfile(
+    ctx,
+    companyId,
+    "create",
     async (tx) =>
       (
         await tx
           .insert(toolProfiles)
           .values({ companyId, ...input })
           .returning()
-      )[0]!,
-    (r) => ({
-      action: "tool_profile.create",
-      entityType: "tool_profile",
-      entityId: r.id,
-      details: { name: r.name },
-    }),
+      )[0],
+    (r) => ({ name: r.name }),
   );
   return getProfile(ctx, companyId, row.id);
 }
@@ -207,48 +231,36 @@ export async function updateProfile(
   profileId: string,
   input: UpdateProfileInput,
 ) {
-  await requireCompany(ctx, companyId, "tools:manage_profiles");
-  await mutateAccess(
+  await writeProfile(
     ctx,
     companyId,
-    async (tx) => {
-      const [row] = await tx
-        .update(toolProfiles)
-        .set({ ...input, updatedAt: ctx.now() })
-        .where(companyRow(toolProfiles, companyId, profileId))
-        .returning({ id: toolProfiles.id });
-      if (!row) throw notFound("profile");
-      return row;
-    },
-    () => ({
-      action: "tool_profile.update",
-      entityType: "tool_profile",
-      entityId: profileId,
-      details: { ...input },
-    }),
+    "update",
+    async (tx) =>
+      (
+        await tx
+          .update(toolProfiles)
+          .set({ ...input, updatedAt: ctx.now() })
+          .where(companyRow(toolProfiles, companyId, profileId))
+          .returning({ id: toolProfiles.id })
+      )[0],
+    () => ({ ...input }),
   );
   return getProfile(ctx, companyId, profileId);
 }
 
 export async function deleteProfile(ctx: ServiceContext, companyId: string, profileId: string) {
-  await requireCompany(ctx, companyId, "tools:manage_profiles");
-  await mutateAccess(
+  await writeProfile(
     ctx,
     companyId,
-    async (tx) => {
-      const [row] = await tx
-        .delete(toolProfiles)
-        .where(companyRow(toolProfiles, companyId, profileId))
-        .returning({ id: toolProfiles.id, name: toolProfiles.name });
-      if (!row) throw notFound("profile");
-      return row;
-    },
-    (r) => ({
-      action: "tool_profile.delete",
-      entityType: "tool_profile",
-      entityId: r.id,
-      details: { name: r.name },
-    }),
+    "delete",
+    async (tx) =>
+      (
+        await tx
+          .delete(toolProfiles)
+          .where(companyRow(toolProfiles, companyId, profileId))
+          .returning({ id: toolProfiles.id, name: toolProfiles.name })
+      )[0],
+    (r) => ({ name: r.name }),
   );
   return { deleted: true };
 }
