@@ -3,11 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
+import { ActionButtons } from "../ui/ActionButtons";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
-import { ActionButtons } from "../ui/ActionButtons";
 import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
