@@ -56,38 +56,36 @@ export function ProfileHeader({
         actions={
           <>
             {canEdit && !editing ? (
-              <>
-                <ActionButtons
-                  actions={[
-                    {
-                      label: "Edit details",
-                      variant: "secondary",
-                      onClick: () => setEditing(true),
-                      "data-testid": "profile-edit",
-                    },
-                    archived
-                      ? {
-                          label: "Restore",
-                          variant: "secondary",
-                          disabled: update.isPending,
-                          onClick: () => update.mutate({ status: "active" }),
-                          "data-testid": "profile-restore",
-                        }
-                      : {
-                          label: "Archive",
-                          variant: "secondary",
-                          onClick: () => setConfirming("archive"),
-                          "data-testid": "profile-archive",
-                        },
-                    {
-                      label: "Delete",
-                      variant: "danger",
-                      onClick: () => setConfirming("delete"),
-                      "data-testid": "profile-delete",
-                    },
-                  ]}
-                />
-              </>
+              <ActionButtons
+                actions={[
+                  {
+                    label: "Edit details",
+                    variant: "secondary",
+                    onClick: () => setEditing(true),
+                    "data-testid": "profile-edit",
+                  },
+                  archived
+                    ? {
+                        label: "Restore",
+                        variant: "secondary",
+                        disabled: update.isPending,
+                        onClick: () => update.mutate({ status: "active" }),
+                        "data-testid": "profile-restore",
+                      }
+                    : {
+                        label: "Archive",
+                        variant: "secondary",
+                        onClick: () => setConfirming("archive"),
+                        "data-testid": "profile-archive",
+                      },
+                  {
+                    label: "Delete",
+                    variant: "danger",
+                    onClick: () => setConfirming("delete"),
+                    "data-testid": "profile-delete",
+                  },
+                ]}
+              />
             ) : null}
             {onClose ? (
               <Button variant="ghost" size="sm" onClick={onClose}>
