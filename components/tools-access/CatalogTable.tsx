@@ -3,11 +3,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
+import { ActionButtons } from "../ui/ActionButtons";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
-import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
@@ -168,27 +168,27 @@ export function CatalogTable({
               <span className="text-sm text-zinc-600" aria-live="polite">
                 {chosen.length} selected
               </span>
-              <PendingButton
-                pending={pendingAction === "approve"}
-                pendingLabel="Approving…"
-                size="sm"
-                disabled={chosen.length === 0 || review.isPending}
-                onClick={() => submit("approve")}
-                data-testid="catalog-approve"
-              >
-                Approve selected
-              </PendingButton>
-              <PendingButton
-                pending={pendingAction === "disable"}
-                pendingLabel="Disabling…"
-                variant="secondary"
-                size="sm"
-                disabled={chosen.length === 0 || review.isPending}
-                onClick={() => submit("disable")}
-                data-testid="catalog-disable"
-              >
-                Disable selected
-              </PendingButton>
+              <ActionButtons
+                actions={[
+                  {
+                    label: "Approve selected",
+                    pending: pendingAction === "approve",
+                    pendingLabel: "Approving…",
+                    disabled: chosen.length === 0 || review.isPending,
+                    onClick: () => submit("approve"),
+                    "data-testid": "catalog-approve",
+                  },
+                  {
+                    label: "Disable selected",
+                    pending: pendingAction === "disable",
+                    pendingLabel: "Disabling…",
+                    variant: "secondary",
+                    disabled: chosen.length === 0 || review.isPending,
+                    onClick: () => submit("disable"),
+                    "data-testid": "catalog-disable",
+                  },
+                ]}
+              />
             </div>
           </div>
         ) : null}

@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
+import { ActionButtons } from "../ui/ActionButtons";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
@@ -55,44 +56,36 @@ export function ProfileHeader({
         actions={
           <>
             {canEdit && !editing ? (
-              <>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  onClick={() => setEditing(true)}
-                  data-testid="profile-edit"
-                >
-                  Edit details
-                </Button>
-                {archived ? (
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    disabled={update.isPending}
-                    onClick={() => update.mutate({ status: "active" })}
-                    data-testid="profile-restore"
-                  >
-                    Restore
-                  </Button>
-                ) : (
-                  <Button
-                    variant="secondary"
-                    size="sm"
-                    onClick={() => setConfirming("archive")}
-                    data-testid="profile-archive"
-                  >
-                    Archive
-                  </Button>
-                )}
-                <Button
-                  variant="danger"
-                  size="sm"
-                  onClick={() => setConfirming("delete")}
-                  data-testid="profile-delete"
-                >
-                  Delete
-                </Button>
-              </>
+              <ActionButtons
+                actions={[
+                  {
+                    label: "Edit details",
+                    variant: "secondary",
+                    onClick: () => setEditing(true),
+                    "data-testid": "profile-edit",
+                  },
+                  archived
+                    ? {
+                        label: "Restore",
+                        variant: "secondary",
+                        disabled: update.isPending,
+                        onClick: () => update.mutate({ status: "active" }),
+                        "data-testid": "profile-restore",
+                      }
+                    : {
+                        label: "Archive",
+                        variant: "secondary",
+                        onClick: () => setConfirming("archive"),
+                        "data-testid": "profile-archive",
+                      },
+                  {
+                    label: "Delete",
+                    variant: "danger",
+                    onClick: () => setConfirming("delete"),
+                    "data-testid": "profile-delete",
+                  },
+                ]}
+              />
             ) : null}
             {onClose ? (
               <Button variant="ghost" size="sm" onClick={onClose}>

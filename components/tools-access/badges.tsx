@@ -51,28 +51,26 @@ interface Common {
   "data-testid"?: string;
 }
 
-/** Lifecycle state of a connection: Draft, Active, Disabled or Archived. Only Active exposes tools. */
-export function ConnectionStatusBadge({ status, ...rest }: Common & { status: ConnectionStatus | string }) {
+/** A ValueBadge for `spec` whose test id falls back to `defaultTestId`. */
+function specBadge(spec: BadgeSpec<string>, value: string, rest: Common, defaultTestId: string) {
   return (
     <ValueBadge
-      {...STATUS}
-      value={status}
+      {...spec}
+      value={value}
       className={rest.className}
-      testId={rest["data-testid"] ?? "connection-status"}
+      testId={rest["data-testid"] ?? defaultTestId}
     />
   );
 }
 
+/** Lifecycle state of a connection: Draft, Active, Disabled or Archived. Only Active exposes tools. */
+export function ConnectionStatusBadge({ status, ...rest }: Common & { status: ConnectionStatus | string }) {
+  return specBadge(STATUS, status, rest, "connection-status");
+}
+
 /** A connection's last health check: unknown (never checked), healthy, error or missing secret. */
 export function HealthBadge({ health, ...rest }: Common & { health: ConnectionHealth | string }) {
-  return (
-    <ValueBadge
-      {...HEALTH}
-      value={health}
-      className={rest.className}
-      testId={rest["data-testid"] ?? "health-badge"}
-    />
-  );
+  return specBadge(HEALTH, health, rest, "health-badge");
 }
 
 /** Gateway decision: allow green, deny red, approval required and rate limited amber. */

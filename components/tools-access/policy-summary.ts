@@ -42,26 +42,36 @@ export function formatDays(days: number[]): string {
   return sorted.map(label).join(", ");
 }
 
+type Selectors = NonNullable<Policy["selectors"]>;
+type NamedSelector = [key: keyof Selectors, names: keyof PolicyNameLookup, noun: string];
+
+/** Named selectors in display order; risks sit between connections and agents. */
+const NAMED_BEFORE_RISK: NamedSelector[] = [
+  ["catalogEntryIds", "catalogEntries", "Tools"],
+  ["applicationIds", "applications", "Applications"],
+  ["connectionIds", "connections", "Connections"],
+];
+const NAMED_AFTER_RISK: NamedSelector[] = [
+  ["agentIds", "agents", "Agents"],
+  ["projectIds", "projects", "Projects"],
+  ["issueIds", "issues", "Issues"],
+  ["routineIds", "routines", "Routines"],
+];
+
 export function summarizeSelectors(policy: Policy, names: PolicyNameLookup = {}): string[] {
-  const s = policy.selectors ?? {};
+  const s: Selectors = policy.selectors ?? {};
   const parts: string[] = [];
+  const pushNamed = (list: NamedSelector[]) => {
+    for (const [key, lookup, noun] of list) {
+      const text = named(s[key] as string[] | undefined, names[lookup], noun);
+      if (text) parts.push(text);
+    }
+  };
   if (s.toolGlobs?.length) parts.push(`tools ${s.toolGlobs.join(", ")}`);
-  const tools = named(s.catalogEntryIds, names.catalogEntries, "Tools");
-  if (tools) parts.push(tools);
-  const apps = named(s.applicationIds, names.applications, "Applications");
-  if (apps) parts.push(apps);
-  const conns = named(s.connectionIds, names.connections, "Connections");
-  if (conns) parts.push(conns);
+  pushNamed(NAMED_BEFORE_RISK);
   if (s.risks?.length)
     parts.push(`risk ${s.risks.map((r) => labelFor(RISK_LABELS, r).toLowerCase()).join(" or ")}`);
-  const agents = named(s.agentIds, names.agents, "Agents");
-  if (agents) parts.push(agents);
-  const projects = named(s.projectIds, names.projects, "Projects");
-  if (projects) parts.push(projects);
-  const issues = named(s.issueIds, names.issues, "Issues");
-  if (issues) parts.push(issues);
-  const routines = named(s.routineIds, names.routines, "Routines");
-  if (routines) parts.push(routines);
+  pushNamed(NAMED_AFTER_RISK);
   return parts;
 }
 

@@ -45,20 +45,14 @@ export interface ApplicationCreateInput {
   type: ApplicationType;
 }
 
-export interface ApplicationUpdateInput {
-  name?: string;
+export type ApplicationUpdateInput = Partial<Pick<ApplicationCreateInput, "name">> & {
   description?: string | null;
   /** Archiving is final. */
   status?: "archived";
-}
+};
 
 /** What the connection screens need to know about an application. */
-export interface ApplicationChoice {
-  id: string;
-  name: string;
-  slug: string;
-  type: ApplicationType;
-}
+export type ApplicationChoice = Pick<ApplicationCreateInput, "name" | "slug" | "type"> & { id: string };
 
 // Connections
 
@@ -80,11 +74,9 @@ export interface ConnectionCreateInput {
   autoApproveReadTools?: boolean;
 }
 
-export interface ConnectionUpdateInput {
-  name?: string;
-  transportConfig?: TransportConfig;
-  autoApproveReadTools?: boolean;
-}
+export type ConnectionUpdateInput = Partial<
+  Pick<ConnectionCreateInput, "name" | "transportConfig" | "autoApproveReadTools">
+>;
 
 /** `POST /connections/:id/test` */
 export type ConnectionTestResult = Wire<typeof Connections.ConnectionTestResult>;
