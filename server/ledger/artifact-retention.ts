@@ -17,7 +17,7 @@ const MAX_DAYS = 3650;
 const Days = z.number().int().min(1).max(MAX_DAYS);
 
 /** The environment's retention: a whole number of days in [1, 3650], else the default. */
-export function envArtifactRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+export function envArtifactRetentionDays(env: Record<string, string | undefined> = process.env): number {
   const raw = env.PAPERCLIP_ARTIFACT_RETENTION_DAYS?.trim();
   const parsed = Days.safeParse(raw ? Number(raw) : Number.NaN);
   return parsed.success ? parsed.data : DEFAULT_ARTIFACT_RETENTION_DAYS;
