@@ -477,9 +477,7 @@ export const toolResultArtifacts = pgTable(
      * Set at creation from the artifact retention (`server/gateway/artifact-retention.ts`);
      * past it the artifact reads as unknown and the maintenance sweep deletes it.
      */
-    expiresAt: ts("expires_at")
-      .notNull()
-      .default(sql`now() + interval '30 days'`),
+    expiresAt: ts("expires_at").notNull().default(sql`now() + interval '30 days'`),
   },
   (t) => [
     companyKey("tool_result_artifacts", t.companyId, t.id),
