@@ -117,8 +117,20 @@ function ArtifactRow({ companyId, artifact }: { companyId: string; artifact: Art
   );
 }
 
+/** JSON indented for reading (the preview only; the download is the stored text as is). */
+function readable(artifact: ArtifactContent): string {
+  if (!artifact.contentType.includes("json") || artifact.content.length > 8 * 1024 * 1024)
+    return artifact.content;
+  try {
+    return JSON.stringify(JSON.parse(artifact.content), null, 2);
+  } catch {
+    return artifact.content;
+  }
+}
+
 function ArtifactPreview({ artifact }: { artifact: ArtifactContent }) {
-  const cut = artifact.content.length > PREVIEW_CHARS;
+  const text = readable(artifact);
+  const cut = text.length > PREVIEW_CHARS;
   const download = () => {
     const url = URL.createObjectURL(new Blob([artifact.content], { type: artifact.contentType }));
     const a = document.createElement("a");
