@@ -142,9 +142,11 @@ function ArtifactPreview({ artifact }: { artifact: ArtifactContent }) {
   return (
     <div className="space-y-2" data-testid="invocation-artifact-content">
       <CodeBlock
-        code={cut ? `${artifact.content.slice(0, PREVIEW_CHARS)}…` : artifact.content}
+        code={cut ? `${text.slice(0, PREVIEW_CHARS)}…` : text}
         title={
-          cut ? `Preview: first ${formatBytes(PREVIEW_CHARS)} of ${formatBytes(artifact.bytes)}` : "Content"
+          cut
+            ? `Preview: first ${formatBytes(PREVIEW_CHARS)} (of ${formatBytes(artifact.bytes)} stored)`
+            : "Content"
         }
         copyable={!cut}
         className="max-h-96 overflow-auto"

@@ -56,7 +56,7 @@ export const Viewed: Story = {
     const canvas = within(canvasElement);
     await userEvent.click(await canvas.findByTestId("invocation-artifact-view"));
     await expect(await canvas.findByTestId("invocation-artifact-content")).toBeVisible();
-    await expect(canvas.getByText(/Preview: first 64 KB/)).toBeVisible();
+    await expect(canvas.getByText(/Preview: first 64 KB \(of /)).toBeVisible();
     await expect(canvas.getByTestId("invocation-artifact-download")).toBeVisible();
   },
 };
