@@ -2,7 +2,8 @@
  * A policy that requires approval, matched by a resource read or a prompt get (issue 17's
  * approvals for resources and prompts): refused at once with `approval_unsupported` — no card
  * that never comes, no upstream request — and the ledger keeps the `approval_required`
- * decision (docs/gateway.md "Resources and prompts", "Approval").
+ * decision (docs/gateway.md "Resources and prompts", "Approval"). And the agent page's
+ * effective access counts resources and prompts beside tools.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as effectiveRoute from "@/app/api/companies/[companyId]/tools/agents/[agentId]/effective-tools/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
 import { toolActionRequests, toolCatalogEntries, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
@@ -118,5 +120,25 @@ describe("approval required on a resource or a prompt", () => {
     // What the policy does not match reads as before.
     const open = await client.readResource({ uri: `paperclip://apps/everything/${OPEN_RESOURCE}` });
     expect(open.contents).toHaveLength(1);
+  }, 30_000);
+});
+
+describe("effective access counts", () => {
+  it("the agent's effective access counts the resources and prompts its session lists", async () => {
+    const res = await call<{ tools: unknown[]; resourceCount: number; promptCount: number }>(
+      effectiveRoute.GET,
+      "GET",
+      "/",
+      { token: demo.boardApiKey, params: { companyId: demo.companyId, agentId: demo.agents[0]!.id } },
+    );
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const listed =
+      (await client.listResources()).resources.length +
+      (await client.listResourceTemplates()).resourceTemplates.length;
+    expect(res.json.resourceCount).toBe(listed);
+    expect(res.json.resourceCount).toBeGreaterThan(0);
+    expect(res.json.promptCount).toBe((await client.listPrompts()).prompts.length);
+    expect(res.json.promptCount).toBeGreaterThan(0);
+    expect(res.json.tools.length).toBe((await client.listTools()).tools.length);
   }, 30_000);
 });
