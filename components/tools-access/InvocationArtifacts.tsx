@@ -10,6 +10,7 @@ import type { Wire } from "@/server/contracts/api/common";
 import { formatAbsolute } from "../format";
 import { Button } from "../ui/Button";
 import { CodeBlock } from "../ui/CodeBlock";
+import { cn } from "../ui/cn";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { formatBytes } from "./AuditTimeline";
 import { toolsApiPath } from "./api";
@@ -78,22 +79,19 @@ function ArtifactRow({ companyId, artifact }: { companyId: string; artifact: Art
     <li className="rounded-md border border-zinc-200 bg-white p-3" data-testid="invocation-artifact">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600">
-          <div>
-            <dt className="inline text-zinc-500">Size </dt>
-            <dd className="inline font-medium text-zinc-800">{formatBytes(artifact.bytes)}</dd>
-          </div>
-          <div>
-            <dt className="inline text-zinc-500">Type </dt>
-            <dd className="inline font-mono">{artifact.contentType}</dd>
-          </div>
-          <div>
-            <dt className="inline text-zinc-500">Created </dt>
-            <dd className="inline">{formatAbsolute(artifact.createdAt)}</dd>
-          </div>
-          <div>
-            <dt className="inline text-zinc-500">Expires </dt>
-            <dd className="inline">{formatAbsolute(artifact.expiresAt)}</dd>
-          </div>
+          {(
+            [
+              ["Size", formatBytes(artifact.bytes), "font-medium text-zinc-800"],
+              ["Type", artifact.contentType, "font-mono"],
+              ["Created", formatAbsolute(artifact.createdAt), ""],
+              ["Expires", formatAbsolute(artifact.expiresAt), ""],
+            ] as const
+          ).map(([label, value, tone]) => (
+            <div key={label}>
+              <dt className="inline text-zinc-500">{label} </dt>
+              <dd className={cn("inline", tone)}>{value}</dd>
+            </div>
+          ))}
         </dl>
         <Button
           size="sm"

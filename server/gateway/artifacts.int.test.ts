@@ -5,9 +5,6 @@
  * not-found as an unknown one for the agent and the console (audited `expired`), and the
  * maintenance sweep deletes expired artifacts with an audit event per batch.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -16,20 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as artifactRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/[artifactId]/route";
 import * as artifactsRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/route";
 import { activityLog, instanceSettings, toolCallEvents, toolResultArtifacts } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { envArtifactRetentionDays, sweepAllExpiredArtifacts } from "@/server/ledger/artifact-retention";
 import { runtimeMaintenance } from "@/server/runtime";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
-import { setGatewayDatabase } from "./http";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 
 const PATH = "/api/tool-gateway/mcp";
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let upstream: HttpFixture<unknown>;
 let token: string;
@@ -38,11 +33,7 @@ let listener: Awaited<ReturnType<typeof startGatewayListener>>;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-artifacts-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-artifacts-", gateway: true }));
   upstream = (await startHttpFixture(() => createRelayServer(new RelayState()))) as HttpFixture<unknown>;
   const connected = await installMcpApplication(database.db, demo, { slug: "relay", url: upstream.url });
   token = connected.token;
@@ -51,11 +42,9 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await listener?.close();
   await upstream?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 async function agent() {

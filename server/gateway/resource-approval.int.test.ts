@@ -5,9 +5,6 @@
  * decision (docs/gateway.md "Resources and prompts", "Approval"). And the agent page's
  * effective access counts resources and prompts beside tools.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
@@ -15,20 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as effectiveRoute from "@/app/api/companies/[companyId]/tools/agents/[agentId]/effective-tools/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
 import { toolActionRequests, toolCatalogEntries, toolInvocations } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { startEverything } from "@/server/testing/everything";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { serveRoutes } from "@/server/testing/serve";
-import { setGatewayDatabase } from "./http";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 
 const GATED_RESOURCE = "demo://resource/static/document/architecture.md";
 const OPEN_RESOURCE = "demo://resource/static/document/features.md";
 const GATED_PROMPT = "simple-prompt";
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let everything: Awaited<ReturnType<typeof startEverything>>;
 let gateway: Awaited<ReturnType<typeof serveRoutes>>;
@@ -36,11 +31,7 @@ let client: Client;
 let sessionId: string;
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-resource-approval-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-resource-approval-", gateway: true }));
   everything = await startEverything();
   const installed = await installMcpApplication(database.db, demo, {
     slug: "everything",
@@ -80,11 +71,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close().catch(() => {});
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await gateway?.close();
   await everything?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 const refusal = (p: Promise<unknown>) =>

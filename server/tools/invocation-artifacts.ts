@@ -5,7 +5,8 @@
  * like the audit trail, and every read (and every refused read) is in the activity log. An
  * expired artifact, not yet swept, is the same 404 as an unknown one; the log says `expired`.
  */
-import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import { inCompany } from "@/db/join";
 import { toolResultArtifacts } from "@/db/schema";
 import type {
   InvocationArtifactContent,
@@ -18,19 +19,16 @@ import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 
 const { content: _content, companyId: _company, ...META } = getTableColumns(toolResultArtifacts);
+/** This company's artifacts of one invocation, and `extra`. */
+const ofInvocation = (companyId: string, invocationId: string, extra: SQL) =>
+  inCompany(toolResultArtifacts, companyId, eq(toolResultArtifacts.invocationId, invocationId), extra);
 
 export async function listInvocationArtifacts(ctx: ServiceContext, companyId: string, invocationId: string) {
   await requireCompany(ctx, companyId, "tools:view_audit");
   const artifacts = await ctx.db
     .select(META)
     .from(toolResultArtifacts)
-    .where(
-      and(
-        eq(toolResultArtifacts.companyId, companyId),
-        eq(toolResultArtifacts.invocationId, invocationId),
-        gt(toolResultArtifacts.expiresAt, sql`now()`),
-      ),
-    )
+    .where(ofInvocation(companyId, invocationId, gt(toolResultArtifacts.expiresAt, sql`now()`)))
     .orderBy(asc(toolResultArtifacts.createdAt), asc(toolResultArtifacts.id));
   return { artifacts } satisfies Served<typeof InvocationArtifactsResponse>;
 }
@@ -49,13 +47,7 @@ export async function readInvocationArtifact(
       expired: sql<boolean>`${toolResultArtifacts.expiresAt} <= now()`,
     })
     .from(toolResultArtifacts)
-    .where(
-      and(
-        eq(toolResultArtifacts.companyId, companyId),
-        eq(toolResultArtifacts.invocationId, invocationId),
-        eq(toolResultArtifacts.id, artifactId),
-      ),
-    );
+    .where(ofInvocation(companyId, invocationId, eq(toolResultArtifacts.id, artifactId)));
   const ok = row && !row.expired;
   await ctx.db.transaction((tx) =>
     logActivity(tx, ctx, {

@@ -48,13 +48,20 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** Clicks "View" on the (only) artifact; the canvas for the checks. */
+async function view(canvasElement: HTMLElement) {
+  const canvas = within(canvasElement);
+  await userEvent.click(await canvas.findByTestId("invocation-artifact-view"));
+  return canvas;
+}
+
+/** The invocation's artifact with its size, media type, created and expiry. */
 export const Listed: Story = {};
 
 /** "View" reads the content: a bounded preview and a download of the whole. */
 export const Viewed: Story = {
   play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByTestId("invocation-artifact-view"));
+    const canvas = await view(canvasElement);
     await expect(await canvas.findByTestId("invocation-artifact-content")).toBeVisible();
     await expect(canvas.getByText(/Preview: first 64 KB \(of /)).toBeVisible();
     await expect(canvas.getByTestId("invocation-artifact-download")).toBeVisible();
@@ -65,8 +72,6 @@ export const Viewed: Story = {
 export const ExpiredOnView: Story = {
   decorators: [mockApiDecorator(setup({ failRead: true }))],
   play: async ({ canvasElement }) => {
-    const canvas = within(canvasElement);
-    await userEvent.click(await canvas.findByTestId("invocation-artifact-view"));
-    await expect(await canvas.findByText("artifact not found")).toBeVisible();
+    await expect(await (await view(canvasElement)).findByText("artifact not found")).toBeVisible();
   },
 };
