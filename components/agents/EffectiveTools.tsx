@@ -19,14 +19,26 @@ export interface EffectiveToolsProps {
   tools: EffectiveTool[];
   /** Tools hidden from the agent by its profiles or policies. */
   hiddenCount: number;
+  /** Resources (and templates) and prompts the agent can see, when known. */
+  resourceCount?: number;
+  promptCount?: number;
   className?: string;
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * What an agent can use through the gateway, from `GET /agents/:agentId/effective-tools`.
  * Presentational and server-compatible.
  */
-export function EffectiveTools({ profiles, tools, hiddenCount, className }: EffectiveToolsProps) {
+export function EffectiveTools({
+  profiles,
+  tools,
+  hiddenCount,
+  resourceCount,
+  promptCount,
+  className,
+}: EffectiveToolsProps) {
   return (
     <Card className={className} data-testid="effective-tools" data-tool-count={tools.length}>
       <CardHeader
@@ -104,6 +116,18 @@ export function EffectiveTools({ profiles, tools, hiddenCount, className }: Effe
             </ul>
           </section>
         )}
+
+        {resourceCount !== undefined && promptCount !== undefined ? (
+          <p
+            className="text-sm text-zinc-600"
+            data-testid="effective-other-counts"
+            data-resource-count={resourceCount}
+            data-prompt-count={promptCount}
+          >
+            Also visible: {plural(resourceCount, "resource", "resources")} ·{" "}
+            {plural(promptCount, "prompt", "prompts")}
+          </p>
+        ) : null}
 
         {hiddenCount > 0 ? (
           <p className="text-sm text-zinc-500" data-testid="effective-tools-hidden">

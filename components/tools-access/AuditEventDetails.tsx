@@ -4,10 +4,11 @@ import { formatAbsolute, humanize } from "../format";
 import { Badge } from "../ui/Badge";
 import { CodeBlock } from "../ui/CodeBlock";
 import { KeyValueList } from "../ui/KeyValueList";
+import { InvocationArtifacts } from "./InvocationArtifacts";
 import type { AuditEvent } from "./types";
 import { toJson } from "./view-helpers";
 
-export function AuditEventDetails({ event }: { event: AuditEvent }) {
+export function AuditEventDetails({ event, companyId }: { event: AuditEvent; companyId?: string }) {
   return (
     <div className="grid gap-4 lg:grid-cols-[minmax(0,18rem)_minmax(0,1fr)]">
       <KeyValueList
@@ -58,6 +59,9 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
         ) : (
           <p className="text-sm text-zinc-500">No result recorded.</p>
         )}
+        {companyId && event.invocationId && event.reasonCode === "result_truncated" ? (
+          <InvocationArtifacts companyId={companyId} invocationId={event.invocationId} />
+        ) : null}
       </div>
     </div>
   );

@@ -307,7 +307,7 @@ export function AuditTimeline({
                       colSpan={7}
                       cellClassName="px-4 pt-1 pb-4"
                     >
-                      <AuditEventDetails event={event} />
+                      <AuditEventDetails event={event} companyId={companyId} />
                     </FullRow>
                   ) : null}
                 </Fragment>

@@ -460,7 +460,8 @@ export const toolRateLimitCounters = pgTable(
 
 /**
  * Full results that exceeded a connection's result bound: the agent receives a truncated
- * result plus this artifact's id; the complete (secret-scrubbed, redacted) JSON is kept here.
+ * result plus this artifact's id; the complete (secret-scrubbed, redacted) JSON is kept here
+ * until it expires.
  */
 export const toolResultArtifacts = pgTable(
   "tool_result_artifacts",
@@ -472,10 +473,16 @@ export const toolResultArtifacts = pgTable(
     bytes: integer("bytes").notNull(),
     sha256: text("sha256").notNull(),
     createdAt: createdAt(),
+    /**
+     * Set at creation from the artifact retention (`server/gateway/artifact-retention.ts`);
+     * past it the artifact reads as unknown and the maintenance sweep deletes it.
+     */
+    expiresAt: ts("expires_at").notNull().default(sql`now() + interval '30 days'`),
   },
   (t) => [
     companyKey("tool_result_artifacts", t.companyId, t.id),
     index("tool_result_artifacts_invocation_idx").on(t.companyId, t.invocationId),
+    index("tool_result_artifacts_expires_idx").on(t.expiresAt),
     companyFk("tool_result_artifacts_invocation_fk", t.companyId, t.invocationId, toolInvocations, "cascade"),
   ],
 );

@@ -154,6 +154,8 @@ export const TOOL_EVENT_TYPES = [
   "upstream_request",
   /** A stored result artifact read through the gateway (`resources/read`). */
   "artifact_read",
+  /** Expired result artifacts deleted by the maintenance sweep (one event per company and batch). */
+  "artifact_expired",
 ] as const;
 export type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

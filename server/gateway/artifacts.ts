@@ -4,9 +4,10 @@
  * agent reads with `resources/read` on the gateway. Same governance as the invocation it came
  * from: only a session of the run that made the call may read it (company and run checked in
  * the query); any other id — malformed, unknown, another run's or company's — is the same
- * "Resource not found" (-32002). Every read and every refusal is on the audit trail.
+ * "Resource not found" (-32002), and so is an expired one (audited with reason `expired`).
+ * Every read and every refusal is on the audit trail.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { recordToolEvents } from "../audit/record-event";
@@ -28,6 +29,7 @@ export async function readArtifact(db: Db, gw: GatewayContext, uri: string) {
           sha256: toolResultArtifacts.sha256,
           invocationId: toolResultArtifacts.invocationId,
           toolName: toolInvocations.toolName,
+          expired: sql<boolean>`${toolResultArtifacts.expiresAt} <= now()`,
         })
         .from(toolResultArtifacts)
         .innerJoin(
@@ -45,8 +47,9 @@ export async function readArtifact(db: Db, gw: GatewayContext, uri: string) {
           ),
         )
     : [];
-  if (!row) {
-    await recordGatewayRefusal(db, gw, "not_found", "artifact");
+  if (!row || row.expired) {
+    // An expired artifact (not yet swept) is the same answer as an unknown one; the trail says which.
+    await recordGatewayRefusal(db, gw, row ? "expired" : "not_found", "artifact");
     throw unknownResource();
   }
   await recordToolEvents(db, [

@@ -47,6 +47,7 @@ export async function governedRequest<T>(
     runtime: runtimeCapacity(gw.companyId),
     accessVersion: gw.accessVersion,
   });
+  if (attempt.outcome === "approval_required") throw approvalUnsupported(attempt.invocation.id);
   if (attempt.outcome !== "allow") {
     const r = attemptRefusal(attempt);
     if (r.code === "tool_denied") throw input.hidden();
@@ -62,6 +63,25 @@ export async function governedRequest<T>(
   );
   if (!outcome.ok) throw refusalError(outcome);
   return input.unwrap(outcome.result);
+}
+
+/**
+ * A policy that requires approval, met by a request that is not a tool call: refused, not held.
+ * Approval exists to review a side effect before it happens and to run the reviewed call once;
+ * a read (`resources/read`, `prompts/get`, `completion/complete`, a subscription) has no side
+ * effect to review, and its answer — what a person would approve the agent to learn — is only
+ * known after it ran, so a card on the issue thread could only show the URI or prompt name and
+ * a later re-run could return different content. The ledger keeps the `approval_required`
+ * decision; the agent gets `approval_unsupported` at once instead of waiting for a card that
+ * never comes (docs/gateway.md "Resources and prompts").
+ */
+function approvalUnsupported(invocationId: string): GatewayRpcError {
+  return refusalError({
+    code: "approval_unsupported",
+    message:
+      "a policy requires approval for this request, but approvals apply to tool calls only; an administrator can allow or hide this resource or prompt instead",
+    invocationId,
+  });
 }
 
 /** A refusal as a JSON-RPC error: the upstream's own error when it sent one, else -32603 with our code. */

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolInvocations, toolResultArtifacts } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
@@ -43,7 +43,11 @@ export async function getSessionInvocation(db: Db, gw: GatewayContext, invocatio
     .select({ id: toolResultArtifacts.id, bytes: toolResultArtifacts.bytes })
     .from(toolResultArtifacts)
     .where(
-      and(eq(toolResultArtifacts.companyId, gw.companyId), eq(toolResultArtifacts.invocationId, inv.id)),
+      and(
+        eq(toolResultArtifacts.companyId, gw.companyId),
+        eq(toolResultArtifacts.invocationId, inv.id),
+        gt(toolResultArtifacts.expiresAt, sql`now()`),
+      ),
     );
   return { ...inv, artifacts } satisfies Served<typeof GatewayInvocation>;
 }

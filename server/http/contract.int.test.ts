@@ -24,6 +24,7 @@ import {
   instanceSettings,
   toolApplications,
   toolConnections,
+  toolResultArtifacts,
   toolRuntimeSlots,
   toolStdioTemplates,
   users,
@@ -39,6 +40,7 @@ import {
   TrustRuleCreated,
   TrustRulesResponse,
 } from "@/server/contracts/api/approvals";
+import { InvocationArtifactContent, InvocationArtifactsResponse } from "@/server/contracts/api/artifacts";
 import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
 import { Connection, ConnectionsResponse } from "@/server/contracts/api/connections";
@@ -151,6 +153,15 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/examples": { schema: ExamplesResponse, nonEmpty: "examples" },
   "tools/audit": { schema: AuditPage, nonEmpty: "events" },
   "tools/invocations": { schema: InvocationsPage, nonEmpty: "invocations" },
+  "tools/invocations/[invocationId]/artifacts": {
+    schema: InvocationArtifactsResponse,
+    params: (ids) => ({ invocationId: ids.invocationId! }),
+    nonEmpty: "artifacts",
+  },
+  "tools/invocations/[invocationId]/artifacts/[artifactId]": {
+    schema: InvocationArtifactContent,
+    params: (ids) => ({ invocationId: ids.invocationId!, artifactId: ids.artifactId! }),
+  },
   "tools/action-requests": { schema: ActionRequestsResponse, nonEmpty: "actionRequests" },
   "tools/trust-rules": { schema: TrustRulesResponse, nonEmpty: "trustRules" },
   approvals: { schema: FormalApprovalsResponse, nonEmpty: "approvals" },
@@ -305,6 +316,12 @@ beforeAll(async () => {
   });
   expect(drafted.status, JSON.stringify(drafted.json)).toBe(200);
   ids.invocationId = GatewayCallResult.parse(drafted.json).invocationId;
+  // A stored result artifact of that invocation (the console's artifact view).
+  const [artifact] = await database.db
+    .insert(toolResultArtifacts)
+    .values({ companyId, invocationId: ids.invocationId, content: "{}", bytes: 2, sha256: "0".repeat(64) })
+    .returning({ id: toolResultArtifacts.id });
+  ids.artifactId = artifact!.id;
   const sc = drafted.json.result!.structuredContent as {
     draftId?: string;
     id?: string;

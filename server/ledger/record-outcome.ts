@@ -4,6 +4,7 @@ import { toolConnections, toolResultArtifacts } from "@/db/schema";
 import { recordToolEvents, type ToolEventInput, toolEventRows } from "../audit/record-event";
 import { summarize } from "../audit/summarize";
 import { processSingleton } from "../config/process-singleton";
+import { artifactExpiry } from "./artifact-retention";
 import { sha256Hex } from "./canonical";
 import { completeInvocationWithEvent } from "./hot-statements";
 import { completeInvocation } from "./invocations";
@@ -149,6 +150,7 @@ export async function recordOutcome(
         content: full,
         bytes: g.bytes,
         sha256: resultHash!,
+        expiresAt: await artifactExpiry(tx),
       })
       .returning({ id: toolResultArtifacts.id });
     const artifactId = a!.id;

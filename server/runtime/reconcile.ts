@@ -14,6 +14,7 @@ import type { Db } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
 import { processCell } from "../config/process-singleton";
 import { databaseBreaker } from "../database/breaker";
+import { sweepAllExpiredArtifacts } from "../ledger/artifact-retention";
 import { logError, logInfo } from "../log";
 import { isProcessAlive } from "./processes";
 import { stoppedRow } from "./reap";
@@ -57,7 +58,7 @@ export async function reconcileSlotRows(db: Db): Promise<{ examined: number; sto
   return { examined: rows.length, stopped };
 }
 
-/** One maintenance pass: slot rows, then the runtime directory. Never throws. */
+/** One maintenance pass: slot rows, the runtime directory, expired artifacts. Never throws. */
 export async function runtimeMaintenance(db: Db): Promise<void> {
   try {
     await reconcileSlotRows(db);
@@ -72,6 +73,12 @@ export async function runtimeMaintenance(db: Db): Promise<void> {
     });
   } catch (err) {
     logError("runtime.prune_failed", err);
+  }
+  try {
+    const swept = await sweepAllExpiredArtifacts(db);
+    if (swept > 0) logInfo("gateway.artifacts_expired", { count: swept });
+  } catch (err) {
+    logError("gateway.artifact_sweep_failed", err);
   }
 }
 

@@ -28,7 +28,9 @@ export async function getEffectiveTools(
     getAccessSnapshot(ctx.db, companyId),
     loadNames(ctx.db, companyId),
   ]);
-  const { tools, hiddenCount } = visibleTools(snapshot, context, ctx.now());
+  const now = ctx.now();
+  const { tools, hiddenCount } = visibleTools(snapshot, context, now);
+  const visibleCount = (kind: string) => visibleTools(snapshot, context, now, kind).tools.length;
   const conns = new Map(names.connections.map((c) => [c.id, c]));
   const apps = new Map(names.applications.map((a) => [a.id, a]));
   const entries = new Map(snapshot.catalog.map((e) => [e.id, e]));
@@ -61,5 +63,7 @@ export async function getEffectiveTools(
       };
     }),
     hiddenCount,
+    resourceCount: visibleCount("resource") + visibleCount("resource_template"),
+    promptCount: visibleCount("prompt"),
   } satisfies Served<typeof EffectiveToolsResponse>;
 }

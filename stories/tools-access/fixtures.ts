@@ -325,6 +325,7 @@ function event(partial: Partial<AuditEvent> & Pick<AuditEvent, "id" | "seq">): A
     runId: "r-7f3e9a21c0",
     issueId: "i-0003",
     issueIdentifier: "ACME-3",
+    invocationId: null,
     toolName: "github__create_issue",
     risk: "write",
     decision: "allow",

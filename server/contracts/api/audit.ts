@@ -16,6 +16,8 @@ export const AuditEvent = z.object({
   runId: z.string().nullable(),
   issueId: z.string().nullable(),
   issueIdentifier: z.string().nullable(),
+  /** The ledger row the event is about (its stored result artifacts: `…/invocations/:id/artifacts`). */
+  invocationId: z.string().nullable(),
   toolName: z.string().nullable(),
   risk: z.string().nullable(),
   decision: z.enum(DECISIONS).nullable(),

@@ -84,4 +84,8 @@ export const EffectiveToolsResponse = z.object({
   profiles: z.array(EffectiveProfile),
   tools: z.array(EffectiveTool),
   hiddenCount: z.number(),
+  /** Resources and resource templates the agent can list and read (the same `decide`). */
+  resourceCount: z.number(),
+  /** Prompts the agent can list and get. */
+  promptCount: z.number(),
 });

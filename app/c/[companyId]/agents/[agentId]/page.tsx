@@ -38,6 +38,8 @@ export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params:
             risk: t.risk as Risk,
           }))}
           hiddenCount={effective.hiddenCount}
+          resourceCount={effective.resourceCount}
+          promptCount={effective.promptCount}
         />
       }
       runs={runs.map(runRow)}

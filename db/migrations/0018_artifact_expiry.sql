@@ -1,0 +1,2 @@
+ALTER TABLE "tool_result_artifacts" ADD COLUMN "expires_at" timestamp with time zone DEFAULT now() + interval '30 days' NOT NULL;--> statement-breakpoint
+CREATE INDEX "tool_result_artifacts_expires_idx" ON "tool_result_artifacts" USING btree ("expires_at");
