@@ -43,4 +43,3 @@ export async function upstreamRequest<T>(
     throw new ServiceError("runtime_unavailable", `\`${request.method}\` is served for MCP connections only`);
   return mcpHttpPool().request(mcpTarget(t), request, schema, { timeoutMs: t.timeoutMs });
 }
-

@@ -26,6 +26,7 @@ import { buildChildEnv, commandStillUsable } from "./env";
 import { isolationPlan } from "./host";
 import type { StdioTarget } from "./identity";
 import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
+import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import {
   allocateSlotUid,
   closeHomeToOthers,
@@ -35,7 +36,6 @@ import {
   spawnPlan,
   unreadableForOthers,
 } from "./sandbox";
-import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import type { Slot } from "./slot";
 import { ChildStdioTransport } from "./transport";
 

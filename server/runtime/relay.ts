@@ -39,7 +39,11 @@ export function attributedRelay(slot: Slot): SlotRelay | null {
 }
 
 /** Runs `op` with `relay` registered as one of the slot's calls. */
-export async function withRelay<T>(slot: Slot, relay: SlotRelay | undefined, op: () => Promise<T>): Promise<T> {
+export async function withRelay<T>(
+  slot: Slot,
+  relay: SlotRelay | undefined,
+  op: () => Promise<T>,
+): Promise<T> {
   if (!relay) return op();
   slot.relays.add(relay);
   try {
@@ -69,10 +73,10 @@ async function refuse(slot: Slot, generation: number, method: string): Promise<n
   if (slot.generation === generation && slot.auditedRefusals < MAX_AUDITED_REFUSALS) {
     slot.auditedRefusals++;
     await logActivity(slot.db as unknown as Tx, systemContext(slot.db, "runtime"), {
-        companyId: slot.identity.companyId,
-        action: "tool_runtime_slot.upstream_request_refused",
-        entityType: "tool_stdio_template",
-        entityId: slot.identity.templateId,
+      companyId: slot.identity.companyId,
+      action: "tool_runtime_slot.upstream_request_refused",
+      entityType: "tool_stdio_template",
+      entityId: slot.identity.templateId,
       details,
     }).catch((e: unknown) => logWarn("runtime.refusal_audit_failed", { message: String(e) }));
   }

@@ -226,7 +226,11 @@ export class RuntimeSupervisor {
   }
 
   /** The resources, resource templates and prompts of the slot's server. */
-  async listSurface(db: Db, target: StdioTarget, opts: { timeoutMs?: number } = {}): Promise<SlotSurface | Deferred> {
+  async listSurface(
+    db: Db,
+    target: StdioTarget,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<SlotSurface | Deferred> {
     const timeout = opts.timeoutMs ?? 30_000;
     return this.use(db, target, (client) => listSurface(client, timeout), { timeoutMs: timeout });
   }

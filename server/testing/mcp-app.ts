@@ -28,7 +28,7 @@ async function ok<T>(what: string, p: Promise<{ status: number; json: T }>): Pro
 }
 
 /**
- * A remote MCP upstream set up as an operator would, through the admin routes: the loopback
+ * An MCP upstream (remote, or local through a stdio template) set up as an operator would, through the admin routes: the loopback
  * grant, an application and connection, the connection test, a catalog refresh, every usable
  * entry approved, the connection enabled, one profile with the whole application (minus the
  * entries `exclude` picks) bound company-wide, and a started run with its gateway session.
@@ -38,7 +38,10 @@ export async function installMcpApplication(
   demo: DemoCredentials,
   opts: {
     slug: string;
-    url: string;
+    /** A remote upstream's URL… */
+    url?: string;
+    /** …or a local one: the stdio command template its connection runs. */
+    stdioTemplateId?: string;
     exclude?: (entries: CatalogRow[]) => CatalogRow[];
     /** More connection settings (e.g. the relay policy: `allowSampling`, `allowElicitation`). */
     connection?: Record<string, unknown>;
@@ -46,13 +49,13 @@ export async function installMcpApplication(
 ) {
   const board = { token: demo.boardApiKey };
   const companyId = demo.companyId;
-  await grantPrivateUpstreams(db, [opts.url]);
+  if (opts.url) await grantPrivateUpstreams(db, [opts.url]);
   const app = await ok(
     "application",
     call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
       ...board,
       params: { companyId },
-      body: { slug: opts.slug, name: opts.slug, type: "mcp_http" },
+      body: { slug: opts.slug, name: opts.slug, type: opts.stdioTemplateId ? "mcp_stdio" : "mcp_http" },
     }),
   );
   const conn = await ok(
@@ -63,7 +66,9 @@ export async function installMcpApplication(
       body: {
         applicationId: app.id,
         name: opts.slug,
-        transportConfig: { url: opts.url },
+        ...(opts.stdioTemplateId
+          ? { stdioTemplateId: opts.stdioTemplateId }
+          : { transportConfig: { url: opts.url } }),
         ...opts.connection,
       },
     }),

@@ -148,7 +148,8 @@ export function upstreamHooks(
         },
       ]);
       if (!allowed) {
-        const why = rule && !declared ? `the agent's client did not declare \`${rule.capability}\`` : rule?.refusal;
+        const why =
+          rule && !declared ? `the agent's client did not declare \`${rule.capability}\`` : rule?.refusal;
         throw new McpError(ErrorCode.InvalidRequest, why || `${method} is not relayed`);
       }
       return relayRequest(
