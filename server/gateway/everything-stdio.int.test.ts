@@ -257,6 +257,7 @@ describe("server-everything over stdio behind the gateway", () => {
       asked++;
       return { action: "accept", content: { name: "Ada Lovelace", check: true } };
     });
+    await newRun(); // another agent's session, on the same shared slot
     const other = await agent();
     const slow = other.callTool(
       { name: "everything__trigger-long-running-operation", arguments: { duration: 3, steps: 3 } },
