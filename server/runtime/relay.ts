@@ -29,7 +29,7 @@ import type { Slot } from "./slot";
 /** The client capabilities every slot declares: what the gateway can relay per request. */
 export const SLOT_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} } };
 
-/** Refusals of one process generation recorded as activity rows; the rest are only logged. */
+/** Refusals of one slot recorded as activity rows; the rest are only logged. */
 const MAX_AUDITED_REFUSALS = 100;
 
 /** The relay of the one call in flight on `slot`, or null when there is none or several. */
