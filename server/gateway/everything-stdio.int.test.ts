@@ -5,8 +5,6 @@
  * ones; the slot's shared client relays an elicitation and a log message to the one call in
  * flight, and refuses what the connection's policy forbids.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,16 +19,14 @@ import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import { activityLog, toolCallEvents } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { CreateStdioCommandInput, createStdioCommand } from "@/server/runtime/catalog";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
-import { installMcpApplication } from "@/server/testing/mcp-app";
+import { entriesNamed, installMcpApplication } from "@/server/testing/mcp-app";
+import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 import { systemContext } from "../context";
-import { setGatewayDatabase } from "./http";
 
 const PATH = "/api/tool-gateway/mcp";
 const HIDDEN_RESOURCE = "demo://resource/static/document/features.md";
@@ -38,7 +34,7 @@ const VISIBLE_RESOURCE = "demo://resource/static/document/architecture.md";
 const HIDDEN_PROMPT = "args-prompt";
 const ENTRY = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: TestDatabase;
 let demo: DemoCredentials;
 let listener: Awaited<ReturnType<typeof startGatewayListener>>;
 let token: string;
@@ -57,10 +53,7 @@ async function agent(capabilities: Record<string, unknown> = {}) {
   return client;
 }
 
-/**
- * A fresh run (its own gateway session): the ledger replays a repeated write of one session,
- * so each elicitation case calls the tool from a session of its own.
- */
+/** A fresh run: its own gateway session (and token) for the agents made after it. */
 async function newRun() {
   const run = await call<{ gateway: { token: string; sessionId: string } }>(
     agentRunsRoute.POST,
@@ -75,6 +68,43 @@ async function newRun() {
   expect(run.status, JSON.stringify(run.json)).toBe(201);
   token = run.json.gateway.token;
   sessionId = run.json.gateway.sessionId;
+}
+
+/** An agent that declares elicitation and answers every question as Ada; `asked()` counts them. */
+async function elicitingAgent() {
+  const c = await agent({ elicitation: { form: {} } });
+  let asked = 0;
+  c.setRequestHandler(ElicitRequestSchema, async () => {
+    asked++;
+    return { action: "accept", content: { name: "Ada Lovelace", check: true } };
+  });
+  return { c, asked: () => asked };
+}
+
+/** The slot's recorded refusals of upstream requests it could not attribute to one call. */
+async function slotRefusals() {
+  const rows = await database.db
+    .select({ details: activityLog.details })
+    .from(activityLog)
+    .where(eq(activityLog.action, "tool_runtime_slot.upstream_request_refused"));
+  return rows.map((r) => r.details as { method?: string; inFlight?: number });
+}
+
+/**
+ * The elicitation tool called from a fresh session (the ledger replays a repeated write of one
+ * session) with the connection's policy set: the result, how often the agent was asked, and
+ * the `upstream_request` events of the call.
+ */
+async function elicitation(opts: { policy: boolean; declared: boolean }) {
+  await newRun();
+  await setElicitation(opts.policy);
+  const { c, asked } = opts.declared ? await elicitingAgent() : { c: await agent(), asked: () => 0 };
+  const before = (await upstreamRequests()).length;
+  const result = await c.callTool(
+    { name: "everything__trigger-elicitation-request", arguments: {} },
+    CallToolResultSchema,
+  );
+  return { result, asked: asked(), events: (await upstreamRequests()).slice(before) };
 }
 
 async function rpcError(p: Promise<unknown>): Promise<{ code?: number; message?: string }> {
@@ -102,11 +132,7 @@ const upstreamRequests = () =>
     .where(and(eq(toolCallEvents.sessionId, sessionId), eq(toolCallEvents.eventType, "upstream_request")));
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-everything-stdio-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-everything-stdio-", gateway: true }));
   // The operator's catalogue allows the reference server (its default transport is stdio).
   await createStdioCommand(
     systemContext(database.db, "test"),
@@ -126,15 +152,10 @@ beforeAll(async () => {
   const installed = await installMcpApplication(database.db, demo, {
     slug: "everything",
     stdioTemplateId: template.json.id,
-    exclude: (entries) =>
-      [
-        ["resource", HIDDEN_RESOURCE],
-        ["prompt", HIDDEN_PROMPT],
-      ].map(([kind, name]) => {
-        const e = entries.find((x) => x.kind === kind && x.name === name);
-        if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
-        return e;
-      }),
+    exclude: entriesNamed([
+      ["resource", HIDDEN_RESOURCE],
+      ["prompt", HIDDEN_PROMPT],
+    ]),
   });
   token = installed.token;
   sessionId = installed.sessionId;
@@ -144,11 +165,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await listener?.close();
   await shutdownAllSlots();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("server-everything over stdio behind the gateway", () => {
@@ -189,74 +208,33 @@ describe("server-everything over stdio behind the gateway", () => {
   }, 30_000);
 
   it("with the policy off, the upstream's elicitation is refused and audited; the agent is not asked", async () => {
-    await newRun();
-    await setElicitation(false);
-    const c = await agent({ elicitation: { form: {} } });
-    let asked = 0;
-    c.setRequestHandler(ElicitRequestSchema, async () => {
-      asked++;
-      return { action: "accept", content: { name: "Ada Lovelace", check: true } };
-    });
-    const before = (await upstreamRequests()).length;
-    const result = await c.callTool(
-      { name: "everything__trigger-elicitation-request", arguments: {} },
-      CallToolResultSchema,
-    );
+    const { result, asked, events } = await elicitation({ policy: false, declared: true });
     expect(asked).toBe(0);
     expect(JSON.stringify(result)).not.toContain("Ada Lovelace");
-    const events = (await upstreamRequests()).slice(before);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ decision: "deny", errorClass: "elicitation/create" });
   }, 30_000);
 
   it("an agent that did not declare elicitation is refused (audited on the slot) even with the policy on", async () => {
-    await newRun();
-    await setElicitation(true);
-    const c = await agent();
-    const result = await c.callTool(
-      { name: "everything__trigger-elicitation-request", arguments: {} },
-      CallToolResultSchema,
-    );
+    const { result } = await elicitation({ policy: true, declared: false });
     // Its call relays nothing (no capability to offer): the request names no call that could
     // take it, so the slot refuses it and records that.
     expect(JSON.stringify(result)).toContain("refused");
-    const refused = await database.db
-      .select({ details: activityLog.details })
-      .from(activityLog)
-      .where(eq(activityLog.action, "tool_runtime_slot.upstream_request_refused"));
-    expect(refused.map((r) => (r.details as { method?: string }).method)).toContain("elicitation/create");
+    expect((await slotRefusals()).map((d) => d.method)).toContain("elicitation/create");
   }, 30_000);
 
   it("with the policy on, the elicitation reaches the agent and its answer the upstream", async () => {
-    await newRun();
-    await setElicitation(true);
-    const c = await agent({ elicitation: { form: {} } });
-    let asked = 0;
-    c.setRequestHandler(ElicitRequestSchema, async () => {
-      asked++;
-      return { action: "accept", content: { name: "Ada Lovelace", check: true } };
-    });
-    const before = (await upstreamRequests()).length;
-    const result = await c.callTool(
-      { name: "everything__trigger-elicitation-request", arguments: {} },
-      CallToolResultSchema,
-    );
+    const { result, asked, events } = await elicitation({ policy: true, declared: true });
     expect(asked, JSON.stringify(result)).toBe(1);
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain("Ada Lovelace");
-    const events = (await upstreamRequests()).slice(before);
     expect(events.map((e) => e.decision)).toEqual(["allow"]);
   }, 30_000);
 
   it("while another call is in flight on the slot, an elicitation names no call: refused, recorded, nobody asked", async () => {
     await newRun();
     await setElicitation(true);
-    const c = await agent({ elicitation: { form: {} } });
-    let asked = 0;
-    c.setRequestHandler(ElicitRequestSchema, async () => {
-      asked++;
-      return { action: "accept", content: { name: "Ada Lovelace", check: true } };
-    });
+    const { c, asked } = await elicitingAgent();
     await newRun(); // another agent's session, on the same shared slot
     const other = await agent();
     const slow = other.callTool(
@@ -269,14 +247,10 @@ describe("server-everything over stdio behind the gateway", () => {
       { name: "everything__trigger-elicitation-request", arguments: {} },
       CallToolResultSchema,
     );
-    expect(asked).toBe(0);
+    expect(asked()).toBe(0);
     expect(JSON.stringify(result)).toContain("several calls are in flight");
     expect((await slow).isError).toBeFalsy();
-    const refused = await database.db
-      .select({ details: activityLog.details })
-      .from(activityLog)
-      .where(eq(activityLog.action, "tool_runtime_slot.upstream_request_refused"));
-    expect(refused.some((r) => (r.details as { inFlight?: number }).inFlight === 2)).toBe(true);
+    expect((await slotRefusals()).some((d) => d.inFlight === 2)).toBe(true);
   }, 30_000);
 
   it("a log message the slot sends during the call arrives on the call's stream", async () => {

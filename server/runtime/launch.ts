@@ -7,14 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  ErrorCode,
-  McpError,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
@@ -384,14 +377,10 @@ async function listAll<I>(
 }
 
 /** What a slot's server offers beside tools; each `[]` when it lacks the capability. */
-export interface SlotSurface {
-  resources: Resource[];
-  templates: ResourceTemplate[];
-  prompts: Prompt[];
-}
+export type SlotSurface = Awaited<ReturnType<typeof listSurface>>;
 
 /** The resources, resource templates and prompts of a slot's server (bounded like its tools). */
-export async function listSurface(client: Client, timeout: number): Promise<SlotSurface> {
+export async function listSurface(client: Client, timeout: number) {
   const caps = client.getServerCapabilities() ?? {};
   const opts = { timeout };
   const [resources, templates, prompts] = await Promise.all([

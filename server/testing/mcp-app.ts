@@ -27,6 +27,16 @@ async function ok<T>(what: string, p: Promise<{ status: number; json: T }>): Pro
   return r.json;
 }
 
+/** An `exclude` for `installMcpApplication`: the entries of these kinds and names (each must exist). */
+export function entriesNamed(pairs: [kind: string, name: string][]) {
+  return (entries: CatalogRow[]): CatalogRow[] =>
+    pairs.map(([kind, name]) => {
+      const e = entries.find((x) => x.kind === kind && x.name === name);
+      if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
+      return e;
+    });
+}
+
 /**
  * An MCP upstream (remote, or local through a stdio template) set up as an operator would, through the admin routes: the loopback
  * grant, an application and connection, the connection test, a catalog refresh, every usable
