@@ -279,10 +279,12 @@ export async function callUpstreamTool(
       if (!t.stdio)
         throw new ServiceError("unsafe_command_template", "the connection has no command template");
       // A slot's client is shared by its calls: progress (by token) and cancellation reach
-      // the call; requests and log messages of a slot are not relayed (upstream-session.ts).
+      // the call; its requests and log messages reach it only while it is the one call in
+      // flight on the slot (server/runtime/relay.ts).
       const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, {
         timeoutMs: t.timeoutMs,
         signal: live.signal,
+        relay: live.hooks ? { onRequest: live.hooks.onRequest, onLog: live.hooks.onLog } : undefined,
         requestOptions: progressOptions(
           live.hooks
             ? { onProgress: live.hooks.onProgress, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs }

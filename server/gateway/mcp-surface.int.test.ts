@@ -12,7 +12,7 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
 import { startEverything } from "@/server/testing/everything";
-import { installMcpApplication } from "@/server/testing/mcp-app";
+import { entriesNamed, installMcpApplication } from "@/server/testing/mcp-app";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcp } from "./mcp";
@@ -63,15 +63,10 @@ beforeAll(async () => {
   const installed = await installMcpApplication(database.db, demo, {
     slug: "everything",
     url: everything.url,
-    exclude: (entries) =>
-      [
-        ["resource", HIDDEN_RESOURCE],
-        ["prompt", HIDDEN_PROMPT],
-      ].map(([kind, name]) => {
-        const e = entries.find((x) => x.kind === kind && x.name === name);
-        if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
-        return e;
-      }),
+    exclude: entriesNamed([
+      ["resource", HIDDEN_RESOURCE],
+      ["prompt", HIDDEN_PROMPT],
+    ]),
   });
   token = installed.token;
   sessionId = installed.sessionId;

@@ -3,9 +3,11 @@
  * connectors and the server start-up use; see docs/runtime.md.
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ZodType } from "zod";
 import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
 import type { StdioCallOptions } from "./call-options";
+import type { SlotSurface } from "./launch";
 import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
@@ -28,7 +30,20 @@ export async function stdioListTools(
   target: StdioTarget,
   opts: { timeoutMs?: number } = {},
 ): Promise<Tool[]> {
-  const out = await runtimeSupervisor().listTools(db, target, opts);
+  return orRetryLater(await runtimeSupervisor().listTools(db, target, opts));
+}
+
+/** The resources, resource templates and prompts of the slot for `target` (as `stdioListTools`). */
+export async function stdioListSurface(
+  db: Db,
+  target: StdioTarget,
+  opts: { timeoutMs?: number } = {},
+): Promise<SlotSurface> {
+  return orRetryLater(await runtimeSupervisor().listSurface(db, target, opts));
+}
+
+/** The value, or `runtime_deferred` (503, `details.retryAfterMs`) when no slot could be had. */
+function orRetryLater<T>(out: T | Deferred): T {
   if (isDeferred(out)) {
     throw new ServiceError("runtime_deferred", "no runtime capacity for this tool right now; retry later", {
       retryAfterMs: out.retryAfterMs,
@@ -53,6 +68,21 @@ export function stdioCallTool(
   opts: StdioCallOptions = {},
 ): Promise<CallToolResult | Deferred> {
   return runtimeSupervisor().callTool(db, target, name, args, opts);
+}
+
+/**
+ * One request other than a tool call (`resources/read`, `prompts/get`, `completion/complete`,
+ * `resources/subscribe`) on the slot for `target`, its answer checked by `schema`. At capacity
+ * this throws `runtime_deferred`; other failures as for `stdioCallTool`.
+ */
+export async function stdioRequest<T>(
+  db: Db,
+  target: StdioTarget,
+  request: { method: string; params?: Record<string, unknown> },
+  schema: ZodType<T>,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<T> {
+  return orRetryLater(await runtimeSupervisor().request(db, target, request, schema, opts));
 }
 
 /**

@@ -19,6 +19,7 @@ import { buildChildEnv, commandStillUsable } from "./env";
 import { isolationPlan } from "./host";
 import type { StdioTarget } from "./identity";
 import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
+import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import {
   allocateSlotUid,
   closeHomeToOthers,
@@ -202,8 +203,9 @@ export async function launchSlot(
   });
   const client = new Client(
     { name: "paperclip-tools-gateway", version: "1.0.0" },
-    { capabilities: {}, jsonSchemaValidator: passThroughValidator },
+    { capabilities: SLOT_CLIENT_CAPABILITIES, jsonSchemaValidator: passThroughValidator },
   );
+  attachSlotRelay(client, slot, generation);
   let errorsLogged = 0;
   client.onerror = (err) => {
     if (slot.generation !== generation || errorsLogged >= 20) return;
@@ -349,17 +351,57 @@ export async function refuseUnslottedEnv(db: Db, target: StdioTarget, launch: La
 }
 
 /** Every tool of a slot's server, paging through at most 50 pages and 1,000 tools. */
-export async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
-  const items: Tool[] = [];
+export function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+  return listAll(async (cursor) => {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
+}
+
+/** Every item of a paginated list, at most 50 pages and 1,000 items. */
+async function listAll<I>(
+  page: (cursor: string | undefined) => Promise<{ items: I[]; nextCursor?: string }>,
+): Promise<I[]> {
+  const items: I[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let i = 0; i < MAX_LIST_PAGES; i++) {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-    items.push(...page.tools);
+    const p = await page(cursor);
+    items.push(...p.items);
     if (items.length >= MAX_LIST_ITEMS) return items.slice(0, MAX_LIST_ITEMS);
-    cursor = page.nextCursor;
+    cursor = p.nextCursor;
     if (!cursor || seen.has(cursor)) break;
     seen.add(cursor);
   }
   return items;
+}
+
+/** What a slot's server offers beside tools; each `[]` when it lacks the capability. */
+export type SlotSurface = Awaited<ReturnType<typeof listSurface>>;
+
+/** The resources, resource templates and prompts of a slot's server (bounded like its tools). */
+export async function listSurface(client: Client, timeout: number) {
+  const caps = client.getServerCapabilities() ?? {};
+  const opts = { timeout };
+  const [resources, templates, prompts] = await Promise.all([
+    caps.resources
+      ? listAll(async (cursor) => {
+          const p = await client.listResources(cursor ? { cursor } : undefined, opts);
+          return { items: p.resources, nextCursor: p.nextCursor };
+        })
+      : [],
+    caps.resources
+      ? listAll(async (cursor) => {
+          const p = await client.listResourceTemplates(cursor ? { cursor } : undefined, opts);
+          return { items: p.resourceTemplates, nextCursor: p.nextCursor };
+        })
+      : [],
+    caps.prompts
+      ? listAll(async (cursor) => {
+          const p = await client.listPrompts(cursor ? { cursor } : undefined, opts);
+          return { items: p.prompts, nextCursor: p.nextCursor };
+        })
+      : [],
+  ]);
+  return { resources, templates, prompts };
 }

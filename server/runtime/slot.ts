@@ -12,6 +12,7 @@ import type { Db, Tx } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
 import { isServiceError, ServiceError } from "../errors";
 import { logError } from "../log";
+import type { SlotRelay } from "./call-options";
 import type { RuntimeConfig } from "./config";
 import type { SlotIdentity, SlotSpec } from "./identity";
 import { StderrRing, scrubSecrets, secretForms } from "./stderr-ring";
@@ -50,6 +51,10 @@ export class Slot {
   /** What went wrong with the current process before it exited (stream broke, too large). */
   failureHint: string | null = null;
   inFlight = 0;
+  /** The relays of the calls in flight that relay server-to-client traffic (`relay.ts`). */
+  readonly relays = new Set<SlotRelay>();
+  /** Refused upstream requests recorded as activity rows (bounded, `relay.ts`). */
+  auditedRefusals = 0;
   lastUsedAt = Date.now();
   lastUsedWrittenAt = 0;
   startedAt: number | null = null;

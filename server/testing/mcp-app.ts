@@ -27,8 +27,18 @@ async function ok<T>(what: string, p: Promise<{ status: number; json: T }>): Pro
   return r.json;
 }
 
+/** An `exclude` for `installMcpApplication`: the entries of these kinds and names (each must exist). */
+export function entriesNamed(pairs: [kind: string, name: string][]) {
+  return (entries: CatalogRow[]): CatalogRow[] =>
+    pairs.map(([kind, name]) => {
+      const e = entries.find((x) => x.kind === kind && x.name === name);
+      if (!e) throw new Error(`${kind} ${name} is not in the catalog`);
+      return e;
+    });
+}
+
 /**
- * A remote MCP upstream set up as an operator would, through the admin routes: the loopback
+ * An MCP upstream (remote, or local through a stdio template) set up as an operator would, through the admin routes: the loopback
  * grant, an application and connection, the connection test, a catalog refresh, every usable
  * entry approved, the connection enabled, one profile with the whole application (minus the
  * entries `exclude` picks) bound company-wide, and a started run with its gateway session.
@@ -38,7 +48,10 @@ export async function installMcpApplication(
   demo: DemoCredentials,
   opts: {
     slug: string;
-    url: string;
+    /** A remote upstream's URL… */
+    url?: string;
+    /** …or a local one: the stdio command template its connection runs. */
+    stdioTemplateId?: string;
     exclude?: (entries: CatalogRow[]) => CatalogRow[];
     /** More connection settings (e.g. the relay policy: `allowSampling`, `allowElicitation`). */
     connection?: Record<string, unknown>;
@@ -46,13 +59,13 @@ export async function installMcpApplication(
 ) {
   const board = { token: demo.boardApiKey };
   const companyId = demo.companyId;
-  await grantPrivateUpstreams(db, [opts.url]);
+  if (opts.url) await grantPrivateUpstreams(db, [opts.url]);
   const app = await ok(
     "application",
     call<{ id: string }>(applicationsRoute.POST, "POST", "/", {
       ...board,
       params: { companyId },
-      body: { slug: opts.slug, name: opts.slug, type: "mcp_http" },
+      body: { slug: opts.slug, name: opts.slug, type: opts.stdioTemplateId ? "mcp_stdio" : "mcp_http" },
     }),
   );
   const conn = await ok(
@@ -63,7 +76,9 @@ export async function installMcpApplication(
       body: {
         applicationId: app.id,
         name: opts.slug,
-        transportConfig: { url: opts.url },
+        ...(opts.stdioTemplateId
+          ? { stdioTemplateId: opts.stdioTemplateId }
+          : { transportConfig: { url: opts.url } }),
         ...opts.connection,
       },
     }),

@@ -46,16 +46,21 @@ export interface LiveCall {
 
 type ConnectionRow = typeof toolConnections.$inferSelect;
 
-const POLICY: Record<string, { allowed: (c: ConnectionRow) => boolean; refusal: string }> = {
+const POLICY: Record<
+  string,
+  { capability: keyof RelayCapabilities; allowed: (c: ConnectionRow) => boolean; refusal: string }
+> = {
   "sampling/createMessage": {
+    capability: "sampling",
     allowed: (c) => c.allowSampling,
     refusal: "this connection may not ask the agent's model to sample (the connection's policy)",
   },
   "elicitation/create": {
+    capability: "elicitation",
     allowed: (c) => c.allowElicitation,
     refusal: "this connection may not ask the agent for input (the connection's policy)",
   },
-  "roots/list": { allowed: () => true, refusal: "" },
+  "roots/list": { capability: "roots", allowed: () => true, refusal: "" },
 };
 
 function scrubbed<T>(value: T, secrets: readonly string[]): T {
@@ -129,7 +134,10 @@ export function upstreamHooks(
     },
     onRequest: async (method, params) => {
       const rule = POLICY[method];
-      const allowed = rule?.allowed(call.connection) ?? false;
+      // A shared stdio slot declares what the gateway can relay, whoever calls: the current
+      // caller's own declaration decides (a remote session declares only that).
+      const declared = rule ? live.capabilities[rule.capability] !== undefined : false;
+      const allowed = declared && (rule?.allowed(call.connection) ?? false);
       await recordToolEvents(db, [
         {
           ...call.audit,
@@ -139,7 +147,11 @@ export function upstreamHooks(
           errorClass: allowed ? null : method,
         },
       ]);
-      if (!allowed) throw new McpError(ErrorCode.InvalidRequest, rule?.refusal || `${method} is not relayed`);
+      if (!allowed) {
+        const why =
+          rule && !declared ? `the agent's client did not declare \`${rule.capability}\`` : rule?.refusal;
+        throw new McpError(ErrorCode.InvalidRequest, why || `${method} is not relayed`);
+      }
       return relayRequest(
         db,
         {
