@@ -966,15 +966,19 @@ describe("never-consented clients", () => {
     try {
       const source = "198.51.100.77";
       const old = new Date(Date.now() - 2 * 60 * 60_000);
+      /** A never-consented DCR client registered from `source`. */
+      const dcrClient = (clientId: string) => ({
+        clientId,
+        kind: "dcr",
+        redirectUris: [REDIRECT],
+        applicationType: "native",
+        grantTypes: ["authorization_code"],
+        scope: "paperclip:read",
+        sourceHash: sourceHash(source),
+      });
       await database.db.insert(oauthClients).values(
         Array.from({ length: 30 }, (_, i) => ({
-          clientId: `pcci_seeded_${i}`,
-          kind: "dcr",
-          redirectUris: [REDIRECT],
-          applicationType: "native",
-          grantTypes: ["authorization_code"],
-          scope: "paperclip:read",
-          sourceHash: sourceHash(source),
+          ...dcrClient(`pcci_seeded_${i}`),
           // Half are fresh, half are over an hour old; one old one was consented.
           createdAt: i < 15 ? new Date() : old,
           consentedAt: i === 29 ? old : null,
@@ -995,17 +999,9 @@ describe("never-consented clients", () => {
       expect(left.map((r) => r.id)).toContain("pcci_seeded_29");
       expect(left).toHaveLength(16);
       // Now fill up to 30 never-consented clients from this source and see the next refused.
-      await database.db.insert(oauthClients).values(
-        Array.from({ length: 14 }, (_, i) => ({
-          clientId: `pcci_fill_${i}`,
-          kind: "dcr",
-          redirectUris: [REDIRECT],
-          applicationType: "native",
-          grantTypes: ["authorization_code"],
-          scope: "paperclip:read",
-          sourceHash: sourceHash(source),
-        })),
-      );
+      await database.db
+        .insert(oauthClients)
+        .values(Array.from({ length: 14 }, (_, i) => dcrClient(`pcci_fill_${i}`)));
       const refused = await register();
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toBe("too_many_requests");
