@@ -427,24 +427,24 @@ async function strictAuthorize(
   return { back, verifier, state };
 }
 
+/** The strict client redeems `params`' code (a public client: no client authentication). */
+const codeGrant = (
+  s: Awaited<ReturnType<typeof strictClient>>,
+  params: URLSearchParams,
+  verifier: string,
+  opts: Parameters<typeof oauth.authorizationCodeGrantRequest>[6],
+) => oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.None(), params, REDIRECT, verifier, opts);
+
 async function strictTokens(
   s: Awaited<ReturnType<typeof strictClient>>,
   consentOpts: Parameters<typeof consent>[1] = {},
 ) {
   const { back, verifier, state } = await strictAuthorize(s, {}, consentOpts);
   const params = oauth.validateAuthResponse(s.as, s.client, back, state);
-  const response = await oauth.authorizationCodeGrantRequest(
-    s.as,
-    s.client,
-    oauth.None(),
-    params,
-    REDIRECT,
-    verifier,
-    {
-      ...s.insecure,
-      additionalParameters: { resource: `${server.origin}/mcp/paperclip` },
-    },
-  );
+  const response = await codeGrant(s, params, verifier, {
+    ...s.insecure,
+    additionalParameters: { resource: `${server.origin}/mcp/paperclip` },
+  });
   return { tokens: await oauth.processAuthorizationCodeResponse(s.as, s.client, response), params, verifier };
 }
 
@@ -474,15 +474,7 @@ describe("oauth4webapi as a strict client", () => {
     expect(tokens.access_token).toMatch(/^pcoa_/);
     expect((await mcpCall(tokens.access_token)).status).toBe(200);
     // A second redemption of the same code is refused, and what the first issued is revoked.
-    const again = await oauth.authorizationCodeGrantRequest(
-      s.as,
-      s.client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      s.insecure,
-    );
+    const again = await codeGrant(s, params, verifier, s.insecure);
     await expect(oauth.processAuthorizationCodeResponse(s.as, s.client, again)).rejects.toMatchObject({
       error: "invalid_grant",
     });
