@@ -1,14 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { DemoCredentials } from "../server/core/seed";
 
-export interface DemoCredentials {
-  url: string;
-  companyId: string;
-  ownerEmail: string;
-  ownerPassword: string;
-  boardApiKey: string;
-  agents: { id: string; name: string; apiKey: string }[];
-}
+export type { DemoCredentials };
 
 /** The credentials `npm start` wrote for the seeded demo company. */
 export function demoCredentials(): DemoCredentials {

@@ -211,6 +211,19 @@ export const toolRuntimeSlots = pgTable(
 );
 
 /**
+ * Who made a call and through what: the columns a ledger row and its event trail share
+ * (spread into both tables, in this order).
+ */
+const callActor = () => ({
+  sessionId: uuid("session_id"),
+  actorType: text("actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
+  actorId: text("actor_id").notNull(),
+  applicationId: uuid("application_id"),
+  connectionId: uuid("connection_id"),
+  catalogEntryId: uuid("catalog_entry_id"),
+});
+
+/**
  * The invocation ledger: one row per tool call attempt, allowed or not. Write/destructive
  * calls carry an idempotency identity, unique per company, so a retry finds the first row
  * instead of repeating the side effect.
@@ -222,12 +235,7 @@ export const toolInvocations = pgTable(
     runId: uuid("run_id"),
     issueId: uuid("issue_id"),
     agentId: uuid("agent_id"),
-    sessionId: uuid("session_id"),
-    actorType: text("actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
-    actorId: text("actor_id").notNull(),
-    applicationId: uuid("application_id"),
-    connectionId: uuid("connection_id"),
-    catalogEntryId: uuid("catalog_entry_id"),
+    ...callActor(),
     /** The name the caller asked for, bounded; kept even when it resolves to nothing. */
     toolName: text("tool_name").notNull(),
     argsHash: text("args_hash").notNull(),
@@ -394,12 +402,7 @@ export const toolCallEvents = pgTable(
     agentId: uuid("agent_id"),
     projectId: uuid("project_id"),
     routineId: uuid("routine_id"),
-    sessionId: uuid("session_id"),
-    actorType: text("actor_type").$type<(typeof ACTOR_TYPES)[number]>().notNull(),
-    actorId: text("actor_id").notNull(),
-    applicationId: uuid("application_id"),
-    connectionId: uuid("connection_id"),
-    catalogEntryId: uuid("catalog_entry_id"),
+    ...callActor(),
     toolName: text("tool_name"),
     risk: text("risk"),
     decision: text("decision").$type<DecisionValue>(),

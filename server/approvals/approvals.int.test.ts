@@ -67,6 +67,18 @@ const approve = (id: string) =>
 const execute = (id: string) =>
   call<CallJson>(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id } });
 /** The payload of the issue thread's card for an action request. */
+/** The upstream changed this entry's schema: a new hash, and the company's access version bumped. */
+async function driftSchema(catalogEntryId: string, schemaHash: string) {
+  await database.db
+    .update(toolCatalogEntries)
+    .set({ schemaHash })
+    .where(eq(toolCatalogEntries.id, catalogEntryId));
+  await database.db
+    .update(companies)
+    .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+    .where(eq(companies.id, companyId));
+}
+
 async function cardOf(actionRequestId: string) {
   const thread = await call<{ comments: { payload: Record<string, unknown> | null }[] }>(
     issueRoute.GET,
@@ -327,14 +339,7 @@ describe("action requests", () => {
     const id = await requestSend(d);
     expect((await approve(id)).status).toBe(200);
     const [req] = await database.db.select().from(toolActionRequests).where(eq(toolActionRequests.id, id));
-    await database.db
-      .update(toolCatalogEntries)
-      .set({ schemaHash: "changed-upstream" })
-      .where(eq(toolCatalogEntries.id, req!.catalogEntryId));
-    await database.db
-      .update(companies)
-      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
-      .where(eq(companies.id, companyId));
+    await driftSchema(req!.catalogEntryId, "changed-upstream");
     const before = outbox.state.outbox.length;
     const res = await agentCall({
       tool: "outbox__send_email",
@@ -452,14 +457,7 @@ describe("trust rules and formal approvals", () => {
       .select()
       .from(toolCatalogEntries)
       .where(eq(toolCatalogEntries.id, executed!.catalogEntryId));
-    await database.db
-      .update(toolCatalogEntries)
-      .set({ schemaHash: "drifted" })
-      .where(eq(toolCatalogEntries.id, entry!.id));
-    await database.db
-      .update(companies)
-      .set({ accessVersion: sql`${companies.accessVersion} + 1` })
-      .where(eq(companies.id, companyId));
+    await driftSchema(entry!.id, "drifted");
     const drifted = await agentCall({
       tool: "outbox__send_email",
       arguments: { draftId: await draft("Drift") },

@@ -262,6 +262,10 @@ function target(overrides: Partial<McpHttpTarget> = {}): McpHttpTarget {
   };
 }
 
+/** `target()` for another upstream at `url` (its origin the private upstream granted). */
+const targetAt = (connectionId: string, url: string) =>
+  target({ connectionId, url, privateUpstreams: [{ origin: new URL(url).origin }] });
+
 beforeAll(async () => {
   upstream = await startUpstream();
 });
@@ -495,11 +499,7 @@ describe("lifecycle", () => {
   it("follows pagination cursors and caps lists at 1,000 items", async () => {
     const paged = await startUpstream(0, createPagedServer);
     try {
-      const t = target({
-        connectionId: "paged",
-        url: paged.url,
-        privateUpstreams: [{ origin: new URL(paged.url).origin }],
-      });
+      const t = targetAt("paged", paged.url);
       const tools = await pool.listTools(t);
       expect(tools).toHaveLength(1_000);
       expect(tools[999]!.name).toBe("tool_999");
@@ -522,11 +522,7 @@ describe("lifecycle", () => {
   it("falls back to the legacy HTTP+SSE transport", async () => {
     const legacy = await startLegacySseUpstream();
     try {
-      const t = target({
-        connectionId: "legacy",
-        url: legacy.url,
-        privateUpstreams: [{ origin: new URL(legacy.url).origin }],
-      });
+      const t = targetAt("legacy", legacy.url);
       const tools = await pool.listTools(t);
       expect(tools.map((x) => x.name)).toContain("echo");
       for (let i = 0; i < 5; i++) {

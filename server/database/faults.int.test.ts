@@ -104,6 +104,15 @@ async function eventually(server: FaultServer, tool: string, args: Record<string
   throw new Error(`${tool} on ${server.name} never succeeded: ${JSON.stringify(last)}`);
 }
 
+/** Every server answers a read (echoing `text`), a stdio write and a list, each eventually. */
+async function everyServerAnswers(text: string) {
+  for (const s of servers) {
+    await eventually(s, "echo__echo", { text });
+    await eventually(s, "lab__increment", {});
+    await eventually(s, "tools/list", {});
+  }
+}
+
 async function waitHealthy(ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (const s of servers) {
@@ -191,11 +200,7 @@ describe.skipIf(!enabled)("fault suite", () => {
 
   it("both servers answer a read, a stdio write and a list", async () => {
     phase = "warm";
-    for (const s of servers) {
-      await eventually(s, "echo__echo", { text: "warm" });
-      await eventually(s, "lab__increment", {});
-      await eventually(s, "tools/list", {});
-    }
+    await everyServerAnswers("warm");
   }, 60_000);
 
   it("100 concurrent identical writes over both servers: one execution, zero outcome_unknown", async () => {
@@ -345,11 +350,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       expect(b.refused).toBeGreaterThan(0);
     }
     phase = "after-outage";
-    for (const s of servers) {
-      await eventually(s, "echo__echo", { text: "back" });
-      await eventually(s, "lab__increment", {});
-      await eventually(s, "tools/list", {});
-    }
+    await everyServerAnswers("back");
   }, 180_000);
 
   it("no answer reached the client timeout, none was a 500", () => {

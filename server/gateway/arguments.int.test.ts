@@ -1,4 +1,3 @@
-import http from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, count, eq, sql } from "drizzle-orm";
@@ -32,9 +31,8 @@ import { reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { rotateMasterKey } from "@/server/secrets/rotate";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
-import { listenLoopback } from "@/server/testing/serve";
+import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { closeDemoWorld, demoWorld, installWithFixture, startFirstAgentRun } from "@/server/testing/world";
-import { handleGatewayMcpNode, isGatewayMcpPath } from "./node";
 
 // Acceptance of issue 14 (arguments checked against the tool's schema): over REST, over MCP
 // (the SDK client on the real node listener) and in policies/test, a missing required field, a
@@ -47,7 +45,7 @@ let companyId: string;
 let todo: HttpFixture<TodoState>;
 let token: string;
 let todoConnectionId: string;
-let listener: http.Server;
+let listener: Awaited<ReturnType<typeof startGatewayListener>> | undefined;
 let origin: string;
 const board = () => ({ token: demo.boardApiKey });
 
@@ -82,19 +80,29 @@ beforeAll(async () => {
   expect(policy.status, JSON.stringify(policy.json)).toBe(201);
   // An agent key may start runs only for its own work (issue 13): the issue assigned to it.
   ({ token } = await startFirstAgentRun(database.db, demo));
-  listener = http.createServer((req, res) => {
-    if (isGatewayMcpPath(req.url)) void handleGatewayMcpNode(req, res);
-    else res.writeHead(404).end();
-  });
-  origin = `http://127.0.0.1:${await listenLoopback(listener)}`;
+  listener = await startGatewayListener();
+  origin = listener.origin;
 }, 60_000);
 
 afterAll(async () => {
   setExampleUrlResolver(null);
-  await new Promise<void>((resolve) => (listener ? listener.close(() => resolve()) : resolve()));
+  await listener?.close();
   await todo?.close();
   await closeDemoWorld(database);
 });
+
+/** A raw POST to the node listener's MCP endpoint as the run's agent. */
+const postMcp = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${origin}/api/tool-gateway/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      ...headers,
+    },
+    body,
+  });
 
 /** What `counts()` reads after one more attempt that was refused before any card or upstream call. */
 const oneMoreAttempt = (before: Awaited<ReturnType<typeof counts>>) => ({
@@ -286,16 +294,7 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
     // A single message takes the fast path; a batch of one takes the SDK transport.
     for (const body of [rpcBody, `[${rpcBody}]`]) {
       const before = await counts();
-      const res = await fetch(`${origin}/api/tool-gateway/mcp`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: "application/json, text/event-stream",
-          "content-type": "application/json",
-          "mcp-protocol-version": "2025-06-18",
-        },
-        body,
-      });
+      const res = await postMcp(body, { "mcp-protocol-version": "2025-06-18" });
       const text = await res.text();
       expect(res.status, text).toBe(200);
       const parsed = JSON.parse(text.slice(text.search(/[[{]/)).replace(/\n\n$/, "")) as unknown;
@@ -312,15 +311,9 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
   it("MCP: a message nested deeper than the bound is refused (400, audited), never parsed", async () => {
     const before = await counts();
     const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
-    const res = await fetch(`${origin}/api/tool-gateway/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        accept: "application/json, text/event-stream",
-        "content-type": "application/json",
-      },
-      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"todo__kv_get","arguments":${deep}}}`,
-    });
+    const res = await postMcp(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"todo__kv_get","arguments":${deep}}}`,
+    );
     expect(res.status).toBe(400);
     expect((await counts()).events).toBe(before.events + 1);
   });

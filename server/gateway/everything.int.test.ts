@@ -6,21 +6,18 @@
  * that declares exactly what the agent declared.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
-import { setGatewayDatabase } from "./http";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 /** The fixture port of this work (the brief's 3218); override with EVERYTHING_PORT. */
 const PORT = Number(process.env.EVERYTHING_PORT ?? 3218);
@@ -34,11 +31,7 @@ let token: string;
 let connectionId: string;
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-everything-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-everything-", gateway: true }));
   everything = spawn(
     process.execPath,
     [
@@ -65,10 +58,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   everything?.kill("SIGTERM");
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await listener?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 async function agent(elicitation: boolean) {

@@ -25,26 +25,14 @@ import {
   toolResultArtifacts,
 } from "@/db/schema";
 import { FIXTURE_NAMES } from "@/fixtures/mcp";
-import type { HttpFixture } from "@/fixtures/mcp/http";
-import type { DemoCredentials } from "@/server/core/seed";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret, revokeSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { seedApplication } from "@/server/testing/catalog";
-import { serveRoutes } from "@/server/testing/serve";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installFixtureExamples,
-  strangerCompany,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeGatewayWorld, type GatewayWorld, gatewayWorld, strangerCompany } from "@/server/testing/world";
 
-let database: TestDatabase;
-let demo: DemoCredentials;
+let { database, demo, fixtures, gateway } = {} as GatewayWorld;
 let companyId: string;
-let fixtures = new Map<string, HttpFixture<unknown>>();
-let gateway: { origin: string; close: () => Promise<void> };
 let run: { id: string; gateway: { token: string; mcpUrl: string; mcpConfig: unknown; sessionId: string } };
 const board = () => ({ token: demo.boardApiKey });
 const logs: string[] = [];
@@ -79,25 +67,16 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  ({ database, demo } = await demoWorld({ home: "pc-gw-", gateway: true }));
-  companyId = demo.companyId;
-  fixtures = await installFixtureExamples(database.db, {
-    boardKey: demo.boardApiKey,
-    companyId,
+  ({ database, demo, fixtures, gateway } = await gatewayWorld({
+    home: "pc-gw-",
     fixtures: FIXTURE_NAMES,
     install: ["echo", "todo"],
-  });
-  gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
-  process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
+  }));
+  companyId = demo.companyId;
   run = await startRunFor(demo.agents[0]!.id);
 }, 120_000);
 
-afterAll(async () => {
-  delete process.env.PAPERCLIP_PUBLIC_URL;
-  await gateway?.close();
-  for (const f of fixtures.values()) await f.close();
-  await closeDemoWorld(database);
-});
+afterAll(() => closeGatewayWorld({ database, fixtures, gateway }));
 
 async function mcpClient(token: string) {
   const client = new Client({ name: "test-agent", version: "1.0.0" });

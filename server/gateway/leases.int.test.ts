@@ -6,13 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
-import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
-import type { HttpFixture } from "@/fixtures/mcp/http";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
-import type { DemoCredentials } from "@/server/core/seed";
 import { runDoctor } from "@/server/http/doctor";
 import { completeInvocationWithEvent } from "@/server/ledger/hot-statements";
 import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
@@ -20,23 +17,13 @@ import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/serve
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey } from "@/server/secrets/rotate";
 import { call } from "@/server/testing/api";
-import { serveRoutes } from "@/server/testing/serve";
-import {
-  closeDemoWorld,
-  demoWorld,
-  installFixtureExamples,
-  strangerCompany,
-  type TestDatabase,
-} from "@/server/testing/world";
+import { closeGatewayWorld, type GatewayWorld, gatewayWorld, strangerCompany } from "@/server/testing/world";
 
 // Execution leases, exact codes from the row, every attempt audited and exact replays
 // (issue 16, deliverables 1–4; docs/gateway.md "Execution states").
 
-let database: TestDatabase;
-let demo: DemoCredentials;
+let { database, demo, fixtures, gateway } = {} as GatewayWorld;
 let companyId: string;
-let fixtures = new Map<string, HttpFixture<unknown>>();
-let gateway: { origin: string; close: () => Promise<void> };
 type Run = { id: string; gateway: { token: string; sessionId: string } };
 let run: Run;
 const board = () => ({ token: demo.boardApiKey });
@@ -93,25 +80,16 @@ const eventsOf = (id: string) =>
     .where(eq(toolCallEvents.invocationId, id));
 
 beforeAll(async () => {
-  ({ database, demo } = await demoWorld({ home: "pc-lease-", gateway: true }));
-  companyId = demo.companyId;
-  fixtures = await installFixtureExamples(database.db, {
-    boardKey: demo.boardApiKey,
-    companyId,
+  ({ database, demo, fixtures, gateway } = await gatewayWorld({
+    home: "pc-lease-",
     fixtures: ["todo", "echo"],
     install: ["echo", "todo"],
-  });
-  gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
-  process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
+  }));
+  companyId = demo.companyId;
   run = await startRun();
 }, 120_000);
 
-afterAll(async () => {
-  delete process.env.PAPERCLIP_PUBLIC_URL;
-  await gateway?.close();
-  for (const f of fixtures.values()) await f.close();
-  await closeDemoWorld(database);
-});
+afterAll(() => closeGatewayWorld({ database, fixtures, gateway }));
 
 describe("execution leases", () => {
   it("a claimed write records its lease owner and expiry, and the outcome clears nothing else", async () => {

@@ -1,20 +1,16 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import { toolCallEvents, toolInvocations } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { createTestDatabase } from "@/db/test/database";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { startEverything } from "@/server/testing/everything";
 import { entriesNamed, installMcpApplication } from "@/server/testing/mcp-app";
 import { serveRoutes } from "@/server/testing/serve";
-import { setGatewayDatabase } from "./http";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { handleGatewayMcp } from "./mcp";
 
 // Issue 17, deliverables 1, 4 and 6: resources, templates, prompts and completion of a real
@@ -54,11 +50,7 @@ async function rpcError(p: Promise<unknown>): Promise<{ code?: number; message?:
 }
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-mcp-surface-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-mcp-surface-", gateway: true }));
   everything = await startEverything();
   const installed = await installMcpApplication(database.db, demo, {
     slug: "everything",
@@ -81,11 +73,9 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
   delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await gateway?.close();
   await everything?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 describe("resources, prompts and completion through the gateway", () => {

@@ -7,9 +7,6 @@
  * client as the agent.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -28,18 +25,17 @@ import * as catalogRoute from "@/app/api/companies/[companyId]/tools/connections
 import * as connectionRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/route";
 import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
 import { toolCallEvents, toolGatewayRelayRequests, toolInvocations } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
 import { mcpHttpPool } from "@/server/connectors";
 import { listRemoteSessions } from "@/server/connectors/remote-sessions";
 import { systemContext } from "@/server/context";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
-import { setGatewayDatabase } from "./http";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 const PATH = "/api/tool-gateway/mcp";
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -58,11 +54,7 @@ let replica: ChildProcess;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-relay-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-relay-", gateway: true }));
   const companyId = demo.companyId;
   upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
   const connected = await installMcpApplication(database.db, demo, { slug: "relay", url: upstream.url });
@@ -94,11 +86,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   replica?.kill("SIGTERM");
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await listener?.close();
   await upstream?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 const setPolicy = async (allowElicitation: boolean) => {

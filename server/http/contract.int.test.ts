@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +28,7 @@ import {
   toolStdioTemplates,
   users,
 } from "@/db/schema";
-import { createTestDatabase } from "@/db/test/database";
+import type { createTestDatabase } from "@/db/test/database";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import { ApplicationsResponse } from "@/server/contracts/api/applications";
@@ -91,13 +90,10 @@ import {
 import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
 import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
-import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
-import { setExampleUrlResolver } from "@/server/examples/examples";
-import { setGatewayDatabase } from "@/server/gateway/http";
-import { setRouteDatabase } from "@/server/http/route";
+import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
-import { installOutbox, startFirstAgentRun } from "@/server/testing/world";
+import { closeDemoWorld, demoWorld, installOutbox, startFirstAgentRun } from "@/server/testing/world";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
 // server/contracts/api says, on a company with real data (the outbox example installed against
@@ -280,11 +276,7 @@ let gatewayToken: string;
 let adminCookie: string;
 
 beforeAll(async () => {
-  process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-contract-"));
-  database = await createTestDatabase();
-  setRouteDatabase(database.db);
-  setGatewayDatabase(database.db);
-  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
+  ({ database, demo } = await demoWorld({ home: "pc-contract-", gateway: true }));
   const companyId = demo.companyId;
   ids.companyId = companyId;
   ids.agentId = demo.agents[0]!.id;
@@ -459,11 +451,8 @@ async function publicMcpSetup(companyId: string) {
 
 afterAll(async () => {
   await shutdownAllSlots();
-  setExampleUrlResolver(null);
-  setRouteDatabase(null);
-  setGatewayDatabase(null);
   await outbox?.close();
-  await database?.drop();
+  await closeDemoWorld(database);
 });
 
 async function getJson(route: string): Promise<unknown> {
@@ -510,13 +499,17 @@ function expectContract(contract: Contract, route: string, json: unknown) {
     ).toBeGreaterThan(0);
 }
 
+/** Every listed route exists, and every route is listed: with a contract or a reason not to have one. */
+function expectEveryRouteCovered(routes: string[], contracts: object, noContract: object) {
+  for (const route of Object.keys(contracts)) expect(routes, route).toContain(route);
+  for (const route of Object.keys(noContract)) expect(routes, route).toContain(route);
+  const missing = routes.filter((r) => !(r in contracts) && !(r in noContract));
+  expect(missing).toEqual([]);
+}
+
 describe("admin API contracts", () => {
   it("every GET route has a contract or a stated reason not to", () => {
-    const routes = getRoutes();
-    for (const route of Object.keys(CONTRACTS)) expect(routes, route).toContain(route);
-    for (const route of Object.keys(NO_CONTRACT)) expect(routes, route).toContain(route);
-    const missing = routes.filter((r) => !(r in CONTRACTS) && !(r in NO_CONTRACT));
-    expect(missing).toEqual([]);
+    expectEveryRouteCovered(getRoutes(), CONTRACTS, NO_CONTRACT);
   });
 
   it.each(Object.keys(CONTRACTS))("GET %s answers its contract", async (route) => {
@@ -524,11 +517,11 @@ describe("admin API contracts", () => {
   });
 
   it("every GET route outside a company has a contract or a stated reason not to", () => {
-    const routes = getRoutes(API_ROUTES, API_ROUTES, COMPANY_ROUTES);
-    for (const route of Object.keys(OUTSIDE_CONTRACTS)) expect(routes, route).toContain(route);
-    for (const route of Object.keys(OUTSIDE_NO_CONTRACT)) expect(routes, route).toContain(route);
-    const missing = routes.filter((r) => !(r in OUTSIDE_CONTRACTS) && !(r in OUTSIDE_NO_CONTRACT));
-    expect(missing).toEqual([]);
+    expectEveryRouteCovered(
+      getRoutes(API_ROUTES, API_ROUTES, COMPANY_ROUTES),
+      OUTSIDE_CONTRACTS,
+      OUTSIDE_NO_CONTRACT,
+    );
   });
 
   it.each(Object.keys(OUTSIDE_CONTRACTS))("GET /api/%s answers its contract", async (route) => {

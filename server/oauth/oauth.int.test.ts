@@ -427,24 +427,24 @@ async function strictAuthorize(
   return { back, verifier, state };
 }
 
+/** The strict client redeems `params`' code (a public client: no client authentication). */
+const codeGrant = (
+  s: Awaited<ReturnType<typeof strictClient>>,
+  params: URLSearchParams,
+  verifier: string,
+  opts: Parameters<typeof oauth.authorizationCodeGrantRequest>[6],
+) => oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.None(), params, REDIRECT, verifier, opts);
+
 async function strictTokens(
   s: Awaited<ReturnType<typeof strictClient>>,
   consentOpts: Parameters<typeof consent>[1] = {},
 ) {
   const { back, verifier, state } = await strictAuthorize(s, {}, consentOpts);
   const params = oauth.validateAuthResponse(s.as, s.client, back, state);
-  const response = await oauth.authorizationCodeGrantRequest(
-    s.as,
-    s.client,
-    oauth.None(),
-    params,
-    REDIRECT,
-    verifier,
-    {
-      ...s.insecure,
-      additionalParameters: { resource: `${server.origin}/mcp/paperclip` },
-    },
-  );
+  const response = await codeGrant(s, params, verifier, {
+    ...s.insecure,
+    additionalParameters: { resource: `${server.origin}/mcp/paperclip` },
+  });
   return { tokens: await oauth.processAuthorizationCodeResponse(s.as, s.client, response), params, verifier };
 }
 
@@ -474,15 +474,7 @@ describe("oauth4webapi as a strict client", () => {
     expect(tokens.access_token).toMatch(/^pcoa_/);
     expect((await mcpCall(tokens.access_token)).status).toBe(200);
     // A second redemption of the same code is refused, and what the first issued is revoked.
-    const again = await oauth.authorizationCodeGrantRequest(
-      s.as,
-      s.client,
-      oauth.None(),
-      params,
-      REDIRECT,
-      verifier,
-      s.insecure,
-    );
+    const again = await codeGrant(s, params, verifier, s.insecure);
     await expect(oauth.processAuthorizationCodeResponse(s.as, s.client, again)).rejects.toMatchObject({
       error: "invalid_grant",
     });
@@ -966,15 +958,19 @@ describe("never-consented clients", () => {
     try {
       const source = "198.51.100.77";
       const old = new Date(Date.now() - 2 * 60 * 60_000);
+      /** A never-consented DCR client registered from `source`. */
+      const dcrClient = (clientId: string) => ({
+        clientId,
+        kind: "dcr",
+        redirectUris: [REDIRECT],
+        applicationType: "native",
+        grantTypes: ["authorization_code"],
+        scope: "paperclip:read",
+        sourceHash: sourceHash(source),
+      });
       await database.db.insert(oauthClients).values(
         Array.from({ length: 30 }, (_, i) => ({
-          clientId: `pcci_seeded_${i}`,
-          kind: "dcr",
-          redirectUris: [REDIRECT],
-          applicationType: "native",
-          grantTypes: ["authorization_code"],
-          scope: "paperclip:read",
-          sourceHash: sourceHash(source),
+          ...dcrClient(`pcci_seeded_${i}`),
           // Half are fresh, half are over an hour old; one old one was consented.
           createdAt: i < 15 ? new Date() : old,
           consentedAt: i === 29 ? old : null,
@@ -995,17 +991,9 @@ describe("never-consented clients", () => {
       expect(left.map((r) => r.id)).toContain("pcci_seeded_29");
       expect(left).toHaveLength(16);
       // Now fill up to 30 never-consented clients from this source and see the next refused.
-      await database.db.insert(oauthClients).values(
-        Array.from({ length: 14 }, (_, i) => ({
-          clientId: `pcci_fill_${i}`,
-          kind: "dcr",
-          redirectUris: [REDIRECT],
-          applicationType: "native",
-          grantTypes: ["authorization_code"],
-          scope: "paperclip:read",
-          sourceHash: sourceHash(source),
-        })),
-      );
+      await database.db
+        .insert(oauthClients)
+        .values(Array.from({ length: 14 }, (_, i) => dcrClient(`pcci_fill_${i}`)));
       const refused = await register();
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toBe("too_many_requests");

@@ -110,23 +110,14 @@ export async function installMcpApplication(
     }),
   );
   const profileParams = { companyId, profileId: profile.id };
-  await ok(
-    "include",
-    call(entriesRoute.POST, "POST", "/", {
-      ...board,
-      params: profileParams,
-      body: { mode: "include", selector: { type: "application", applicationId: app.id } },
-    }),
-  );
-  for (const e of opts.exclude?.(entries) ?? [])
-    await ok(
-      "exclude",
-      call(entriesRoute.POST, "POST", "/", {
-        ...board,
-        params: profileParams,
-        body: { mode: "exclude", selector: { type: "catalog_entry", catalogEntryId: e.id } },
-      }),
+  const profileEntry = (mode: "include" | "exclude", selector: Record<string, string>) =>
+    ok(
+      mode,
+      call(entriesRoute.POST, "POST", "/", { ...board, params: profileParams, body: { mode, selector } }),
     );
+  await profileEntry("include", { type: "application", applicationId: app.id });
+  for (const e of opts.exclude?.(entries) ?? [])
+    await profileEntry("exclude", { type: "catalog_entry", catalogEntryId: e.id });
   await ok(
     "binding",
     call(bindingsRoute.POST, "POST", "/", {

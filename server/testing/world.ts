@@ -16,6 +16,7 @@ import * as applicationsRoute from "@/app/api/companies/[companyId]/tools/applic
 import * as connectionsRoute from "@/app/api/companies/[companyId]/tools/connections/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/install/route";
 import * as companiesRoute from "@/app/api/companies/route";
+import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import type { Db } from "@/db/client";
 import { issues, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
@@ -28,6 +29,7 @@ import { setGatewayDatabase } from "../gateway/http";
 import { setRouteDatabase } from "../http/route";
 import { type CallResult, call, sessionCookie } from "./api";
 import { grantPrivateUpstreams } from "./private-upstreams";
+import { serveRoutes } from "./serve";
 
 export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
@@ -165,6 +167,42 @@ export async function installFixtureExamples(
       `installing ${example}`,
     );
   return fixtures;
+}
+
+export type GatewayWorld = {
+  database: TestDatabase;
+  demo: DemoCredentials;
+  fixtures: Map<string, HttpFixture<unknown>>;
+  gateway: { origin: string; close: () => Promise<void> };
+};
+
+/**
+ * `demoWorld` with the gateway, `installFixtureExamples` for the demo company, and the MCP route
+ * served on loopback with `PAPERCLIP_PUBLIC_URL` pointing at it. `closeGatewayWorld` undoes it.
+ */
+export async function gatewayWorld(opts: {
+  home: string;
+  fixtures: readonly FixtureName[];
+  install: readonly string[];
+}): Promise<GatewayWorld> {
+  const { database, demo } = await demoWorld({ home: opts.home, gateway: true });
+  const fixtures = await installFixtureExamples(database.db, {
+    boardKey: demo.boardApiKey,
+    companyId: demo.companyId,
+    fixtures: opts.fixtures,
+    install: opts.install,
+  });
+  const gateway = await serveRoutes({ "/api/tool-gateway/mcp": mcpRoute.POST });
+  process.env.PAPERCLIP_PUBLIC_URL = gateway.origin;
+  return { database, demo, fixtures, gateway };
+}
+
+/** Undoes `gatewayWorld` (any part of it that was set up). */
+export async function closeGatewayWorld(world: Partial<GatewayWorld>): Promise<void> {
+  delete process.env.PAPERCLIP_PUBLIC_URL;
+  await world.gateway?.close();
+  for (const f of world.fixtures?.values() ?? []) await f.close();
+  await closeDemoWorld(world.database);
 }
 
 /**
