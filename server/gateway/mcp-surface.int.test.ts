@@ -186,6 +186,18 @@ describe("resources, prompts and completion through the gateway", () => {
       argument: { name: "department", value: "E" },
     });
     expect(done.completion.values).toContain("Engineering");
+    // The ledger records what was asked, like any other method's arguments.
+    const [row] = await database.db
+      .select({ argsSummary: toolInvocations.argsSummary })
+      .from(toolInvocations)
+      .where(
+        and(
+          eq(toolInvocations.sessionId, sessionId),
+          like(toolInvocations.toolName, "completion/complete:%completable-prompt"),
+        ),
+      );
+    expect(JSON.stringify(row?.argsSummary)).toContain("department");
+    expect(JSON.stringify(row?.argsSummary)).toContain("everything__completable-prompt");
     const hidden = await rpcError(
       c.complete({
         ref: { type: "ref/prompt", name: `everything__${HIDDEN_PROMPT}` },
