@@ -13,6 +13,7 @@ const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" a
 
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentTool } from "@/server/contracts/api/gateway";
+import { agentMeta } from "./agent-meta";
 import { pageOf, pageSize, readCursor } from "./mcp-cursor";
 import type { GatewayScope } from "./path";
 import type { GatewayContext } from "./sessions";
@@ -83,7 +84,7 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
             }
           : {}),
         ...(e.icons?.length ? { icons: e.icons } : {}),
-        ...(e.meta ? { _meta: e.meta } : {}),
+        ...(agentMeta(e.meta) ? { _meta: agentMeta(e.meta) } : {}),
       },
     });
   }
