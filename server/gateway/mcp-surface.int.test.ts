@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { and, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
 import { toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import { bumpAccessVersion } from "@/server/access/snapshot";
@@ -17,6 +18,9 @@ import { installMcpApplication } from "@/server/testing/mcp-app";
 import { serveRoutes } from "@/server/testing/serve";
 import { setGatewayDatabase } from "./http";
 import { handleGatewayMcp } from "./mcp";
+import type { McpMethodContext } from "./mcp-methods";
+import { sessionCapabilities } from "./mcp-visible";
+import { authenticateGatewayToken } from "./sessions";
 
 // Issue 17, deliverables 1, 4 and 6: resources, templates, prompts and completion of a real
 // upstream (server-everything over Streamable HTTP) governed like tools, through both endpoints.
@@ -381,5 +385,31 @@ describe("resources, prompts and completion through the gateway", () => {
     } finally {
       delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
     }
+  });
+});
+
+describe("capabilities under a time-window rule", () => {
+  it("are not served from the per-snapshot memo when the rule changes them", async () => {
+    const policy = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId: demo.companyId },
+      body: {
+        name: "nothing at night",
+        kind: "block",
+        conditions: { timeWindow: { start: "00:00", end: "01:00", timezone: "UTC" } },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const ctx = {
+      db: database.db,
+      gw: await authenticateGatewayToken(database.db, token, new Date()),
+      scope: { app: null },
+    } as unknown as McpMethodContext;
+    const day = await sessionCapabilities(ctx, new Date("2026-12-02T12:00:00Z"));
+    expect(day.prompts).toBeDefined();
+    // The same snapshot, 12 hours later: inside the window the rule hides them.
+    const night = await sessionCapabilities(ctx, new Date("2026-12-03T00:30:00Z"));
+    expect(night.prompts).toBeUndefined();
+    expect(night.resources).toBeUndefined();
   });
 });
