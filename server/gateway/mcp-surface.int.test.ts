@@ -58,6 +58,13 @@ async function rpcError(p: Promise<unknown>): Promise<{ code?: number; message?:
   );
 }
 
+/** This session's ledger rows whose label matches a LIKE pattern. */
+const ledgerRows = (label: string) =>
+  database.db
+    .select({ decision: toolInvocations.decision, argsSummary: toolInvocations.argsSummary })
+    .from(toolInvocations)
+    .where(and(eq(toolInvocations.sessionId, sessionId), like(toolInvocations.toolName, label)));
+
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-mcp-surface-"));
   database = await createTestDatabase();
@@ -157,16 +164,8 @@ describe("resources, prompts and completion through the gateway", () => {
     expect(hidden.code).toBe(-32002);
     expect(missing).toEqual(hidden);
     expect(foreign).toEqual(hidden);
-    const denied = await database.db
-      .select({ decision: toolInvocations.decision })
-      .from(toolInvocations)
-      .where(
-        and(
-          eq(toolInvocations.sessionId, sessionId),
-          like(toolInvocations.toolName, "resources/read:everything__%features.md"),
-        ),
-      );
-    expect(denied).toEqual([{ decision: "deny" }]);
+    const denied = await ledgerRows("resources/read:everything__%features.md");
+    expect(denied.map((r) => r.decision)).toEqual(["deny"]);
   });
 
   it("gets a visible prompt; the hidden prompt is refused like a missing one; bad arguments are -32602", async () => {
@@ -192,15 +191,7 @@ describe("resources, prompts and completion through the gateway", () => {
     });
     expect(done.completion.values).toContain("Engineering");
     // The ledger records what was asked, like any other method's arguments.
-    const [row] = await database.db
-      .select({ argsSummary: toolInvocations.argsSummary })
-      .from(toolInvocations)
-      .where(
-        and(
-          eq(toolInvocations.sessionId, sessionId),
-          like(toolInvocations.toolName, "completion/complete:%completable-prompt"),
-        ),
-      );
+    const [row] = await ledgerRows("completion/complete:%completable-prompt");
     expect(JSON.stringify(row?.argsSummary)).toContain("department");
     expect(JSON.stringify(row?.argsSummary)).toContain("everything__completable-prompt");
     const hidden = await rpcError(
