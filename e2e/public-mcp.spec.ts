@@ -30,6 +30,9 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
 
   await page.goto(`/c/${demo.companyId}/settings/assistant-connections`);
   await expect(page.getByTestId("mcp-setup")).toContainText(`${baseURL}/mcp/paperclip`);
+  // The one set-up text (mcpSetup): every client, and this company's invitation link.
+  await expect(page.getByTestId("mcp-setup")).toContainText(`/mcp/setup?company_id=${demo.companyId}`);
+  await expect(page.getByTestId("mcp-setup")).toContainText("ChatGPT");
   await page.screenshot({ path: "test-results/public-mcp-2-setup.png" });
 
   const registered = (await (

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
+import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
 import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
 import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
-import { toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
+import { activityLog, toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
 import { runDoctor } from "@/server/http/doctor";
@@ -206,6 +207,27 @@ describe("execution leases", () => {
     }
     await sweepExpiredLeases(database.db);
     const [done, notDone, retry] = ids as [string, string, string];
+    // A member (no `tools:admin`) cannot resolve it: 403, the row untouched, the refusal logged.
+    const memberKey = await call<{ key: string }>(boardKeysRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId },
+      body: { name: "member", role: "member" },
+    });
+    expect(memberKey.status).toBe(201);
+    const refused = await call<{ error?: { code: string } }>(resolveRoute.POST, "POST", "/", {
+      token: memberKey.json.key,
+      params: { companyId, invocationId: done },
+      body: { resolution: "done" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error?.code).toBe("forbidden");
+    expect(await statusOf(done)).toBe("outcome_unknown");
+    expect(await eventsOf(done)).not.toContainEqual(expect.objectContaining({ eventType: "resolved" }));
+    const denied = await database.db
+      .select({ details: activityLog.details })
+      .from(activityLog)
+      .where(and(eq(activityLog.companyId, companyId), eq(activityLog.action, "access.denied")));
+    expect(denied).toContainEqual({ details: expect.objectContaining({ code: "forbidden", status: 403 }) });
     expect((await resolve(done, "done")).json.executionStatus).toBe("succeeded");
     // Only from outcome_unknown: a second resolution of the same row conflicts.
     const again = await resolve(done, "not_done");

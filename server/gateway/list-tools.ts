@@ -13,9 +13,11 @@ const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" a
 
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentTool } from "@/server/contracts/api/gateway";
+import { agentMeta } from "./agent-meta";
 import { pageOf, pageSize, readCursor } from "./mcp-cursor";
 import type { GatewayScope } from "./path";
 import type { GatewayContext } from "./sessions";
+import { dependsOnTime, TIME_DEPENDENT_LISTING_MS } from "./time-dependence";
 
 const COMBINED: GatewayScope = { app: null };
 
@@ -83,7 +85,7 @@ function descriptorsFor(snapshot: AccessSnapshot): Described {
             }
           : {}),
         ...(e.icons?.length ? { icons: e.icons } : {}),
-        ...(e.meta ? { _meta: e.meta } : {}),
+        ...(agentMeta(e.meta) ? { _meta: agentMeta(e.meta) } : {}),
       },
     });
   }
@@ -171,22 +173,6 @@ const listings = new LRUCache<string, Listed>({
   // The descriptors are kept beside their encoding (for pages): count both.
   sizeCalculation: (listed) => listed.json.byteLength * 2,
 });
-const timeDependence = new WeakMap<AccessSnapshot, boolean>();
-/** How long a listing computed at one instant serves a snapshot whose rules depend on time. */
-export const TIME_DEPENDENT_LISTING_MS = 1000;
-
-/** Whether visibility can change while the snapshot stays the same (time windows, expiring rules). */
-function dependsOnTime(snapshot: AccessSnapshot): boolean {
-  let v = timeDependence.get(snapshot);
-  if (v === undefined) {
-    v =
-      snapshot.policies.some((p) => JSON.stringify(p.conditions ?? null).includes('"timeWindow"')) ||
-      snapshot.trustRules.some((r) => r.expiresAt !== null);
-    timeDependence.set(snapshot, v);
-  }
-  return v;
-}
-
 /**
  * `tools/list` for the gateway's MCP endpoint: the same listing as `gatewayListTools`, as the
  * UTF-8 JSON of the result (`{"tools":[…]}`). It is memoised per access version and access

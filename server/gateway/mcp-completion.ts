@@ -39,11 +39,20 @@ async function complete(ctx: McpMethodContext, params: unknown) {
       "`params.ref.type` must be `ref/prompt` (with `name`) or `ref/resource` (with `uri`)",
     );
   const context = p.context && typeof p.context === "object" ? { context: p.context } : {};
+  const contextArgs = (p.context as { arguments?: unknown } | undefined)?.arguments;
+  const contextNames =
+    contextArgs && typeof contextArgs === "object" ? Object.keys(contextArgs).slice(0, 50) : [];
   return governedRequest(ctx, {
     catalogEntryId: entry?.id ?? "",
     label: `completion/complete:${entry?.name ?? "?"}`,
-    // Completion is metadata about an argument, not a call: no argument schema applies.
-    args: {},
+    // Completion is metadata about an argument, not a call: no argument schema applies. The
+    // ledger records what was asked (guarded and redacted like any call's arguments); of the
+    // context, only the names of the arguments already filled in.
+    args: {
+      ref: ref.type === "ref/prompt" ? { type: ref.type, name: ref.name } : { type: ref.type, uri: ref.uri },
+      argument: { name: argument.name, value: argument.value },
+      ...(contextNames.length ? { contextArguments: contextNames } : {}),
+    },
     schemaless: true,
     run: async (t) => {
       const r = await upstreamRequest(

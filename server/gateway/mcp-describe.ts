@@ -3,6 +3,7 @@ import type { AccessSnapshot, SnapshotCatalogEntry } from "../access/types";
 import { sanitizeText } from "../catalog/classify";
 import { guardText } from "../catalog/content-guard";
 import { PAPERCLIP_META_PREFIX } from "../catalog/surface";
+import { agentMeta } from "./agent-meta";
 import { listCursor, pageOf, readCursor } from "./mcp-cursor";
 import type { McpMethodContext } from "./mcp-methods";
 import { type VisibleEntry, visibleEntries } from "./mcp-visible";
@@ -21,7 +22,7 @@ export function commonMetadata(e: SnapshotCatalogEntry & { icons?: unknown; meta
   return {
     ...(title ? { title } : {}),
     ...(Array.isArray(e.icons) && e.icons.length > 0 ? { icons: e.icons } : {}),
-    ...(e.meta && typeof e.meta === "object" ? { _meta: e.meta } : {}),
+    ...(agentMeta(e.meta) ? { _meta: agentMeta(e.meta) } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { notFound } from "../errors";
 import type { McpMethodContext } from "./mcp-methods";
 import type { GatewayScope } from "./path";
 import type { GatewayContext } from "./sessions";
+import { dependsOnTime, TIME_DEPENDENT_LISTING_MS } from "./time-dependence";
 
 export interface VisibleEntry {
   entry: SnapshotCatalogEntry;
@@ -50,13 +51,14 @@ export function assertScope(snapshot: AccessSnapshot, scope: GatewayScope): void
   if (app?.status !== "active") throw notFound("application endpoint");
 }
 
-const capsCache = new WeakMap<AccessSnapshot, Map<string, ServerCapabilities>>();
+const capsCache = new WeakMap<AccessSnapshot, Map<string, { caps: ServerCapabilities; at: number }>>();
 
 /**
  * The capabilities this session is offered on this endpoint: `tools` always; `resources`,
  * `prompts` and `completions` when it can see at least one resource (or template) or prompt.
  * A family it cannot see is not advertised and its methods answer -32601, like any server
- * without that capability. Memoised per access snapshot and context.
+ * without that capability. Memoised per access snapshot and context (for at most
+ * `TIME_DEPENDENT_LISTING_MS` when the snapshot's rules depend on the clock).
  */
 export async function sessionCapabilities(
   ctx: McpMethodContext,
@@ -68,7 +70,8 @@ export async function sessionCapabilities(
   const key = `${scope.app ?? ""}|${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
   let perSnapshot = capsCache.get(snapshot);
   const hit = perSnapshot?.get(key);
-  if (hit) return hit;
+  if (hit && (!dependsOnTime(snapshot) || now.getTime() - hit.at < TIME_DEPENDENT_LISTING_MS))
+    return hit.caps;
   const any = (kind: string) => visibleEntries(snapshot, gw, scope, kind, now).entries.length > 0;
   const resources = any("resource") || any("resource_template");
   const prompts = any("prompt");
@@ -82,6 +85,6 @@ export async function sessionCapabilities(
     perSnapshot = new Map();
     capsCache.set(snapshot, perSnapshot);
   }
-  if (perSnapshot.size < 1024) perSnapshot.set(key, caps);
+  if (perSnapshot.size < 1024 || perSnapshot.has(key)) perSnapshot.set(key, { caps, at: now.getTime() });
   return caps;
 }

@@ -5,8 +5,8 @@ import { Alert } from "@/components/ui/Alert";
 import { CodeBlock } from "@/components/ui/CodeBlock";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { isInstanceAdmin } from "@/server/instance/admins";
-import { oauthUrls, publicMcpEnabled } from "@/server/oauth/config";
 import { listMyConnections } from "@/server/oauth/connections";
+import { mcpSetup } from "@/server/oauth/setup";
 import { requireCompanyPage } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Assistant connection (MCP)" };
@@ -19,23 +19,16 @@ export default async function CompanyAssistantConnectionsPage({
 }) {
   const { companyId } = await params;
   const { ctx } = await requireCompanyPage(companyId);
-  const enabled = await publicMcpEnabled(ctx.db);
-  const endpoint = oauthUrls().resource;
+  // The one set-up text every surface shows (`/mcp/setup`, `/mcp/setup.md`, `GET /api/mcp/setup`).
+  const setup = await mcpSetup(ctx.db, companyId);
   return (
     <div className="space-y-6">
       <PageHeader
         title="Assistant connection (MCP)"
         description="Connect Claude Code, Codex CLI, ChatGPT or another MCP client to Paperclip as yourself."
       />
-      {enabled ? (
-        <CodeBlock
-          data-testid="mcp-setup"
-          title="Set up"
-          code={`Claude Code:  claude mcp add --transport http paperclip ${endpoint}
-Codex CLI:    codex mcp add paperclip --url ${endpoint} && codex mcp login paperclip
-OpenCode:     opencode mcp add paperclip --url ${endpoint}, then /mcps to sign in
-Headless:     paperclipai mcp login --device`}
-        />
+      {setup.enabled ? (
+        <CodeBlock data-testid="mcp-setup" title="Set up" code={setup.markdown} />
       ) : (
         <Alert tone="warning" title="Assistant connections are turned off on this instance">
           {(await isInstanceAdmin(ctx.db, ctx.actor.userId)) ? (
