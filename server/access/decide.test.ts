@@ -412,7 +412,7 @@ describe("determinism and purity", () => {
         expect(forward[i], `${f.name} ${JSON.stringify(requests[i]!.context)}`).toEqual(backward[i]);
       }
     }
-  });
+  }, 60_000); // a matrix of every fixture × context × tool: seconds on a loaded machine
 
   it("does not read the wall clock", () => {
     for (const f of fixtures) {
