@@ -1,71 +1,47 @@
 import type { RunStatus } from "./types";
 import type { BadgeTone } from "./ui/Badge";
 
-const runTones: Record<RunStatus, BadgeTone> = {
+/** A status-to-tone lookup; statuses the map does not name are neutral. */
+function toneMap(tones: Record<string, BadgeTone>): (status: string) => BadgeTone {
+  return (status) => (Object.hasOwn(tones, status) ? (tones[status] as BadgeTone) : "neutral");
+}
+
+export const runStatusTone: (status: RunStatus | string) => BadgeTone = toneMap({
   queued: "neutral",
   running: "info",
   succeeded: "success",
   failed: "danger",
   cancelled: "neutral",
-};
+} satisfies Record<RunStatus, BadgeTone>);
 
-export function runStatusTone(status: RunStatus | string): BadgeTone {
-  return (runTones as Record<string, BadgeTone | undefined>)[status] ?? "neutral";
-}
+export const issueStatusTone = toneMap({
+  done: "success",
+  completed: "success",
+  in_progress: "info",
+  in_review: "info",
+  blocked: "warning",
+});
 
-export function issueStatusTone(status: string): BadgeTone {
-  switch (status) {
-    case "done":
-    case "completed":
-      return "success";
-    case "in_progress":
-    case "in_review":
-      return "info";
-    case "blocked":
-      return "warning";
-    case "cancelled":
-    case "canceled":
-      return "neutral";
-    default:
-      return "neutral";
-  }
-}
-
-export function agentStatusTone(status: string): BadgeTone {
-  switch (status) {
-    case "active":
-    case "idle":
-      return "success";
-    case "running":
-      return "info";
-    case "paused":
-    case "pending_approval":
-      return "warning";
-    case "error":
-    case "terminated":
-      return "danger";
-    default:
-      return "neutral";
-  }
-}
+export const agentStatusTone = toneMap({
+  active: "success",
+  idle: "success",
+  running: "info",
+  paused: "warning",
+  pending_approval: "warning",
+  error: "danger",
+  terminated: "danger",
+});
 
 /** Tone for the `payload.status` of an action card. */
-export function actionCardStatusTone(status: string): BadgeTone {
-  switch (status) {
-    case "approved":
-    case "completed":
-    case "done":
-      return "success";
-    case "pending":
-    case "awaiting_approval":
-    case "requested":
-      return "warning";
-    case "declined":
-    case "rejected":
-    case "failed":
-    case "expired":
-      return "danger";
-    default:
-      return "neutral";
-  }
-}
+export const actionCardStatusTone = toneMap({
+  approved: "success",
+  completed: "success",
+  done: "success",
+  pending: "warning",
+  awaiting_approval: "warning",
+  requested: "warning",
+  declined: "danger",
+  rejected: "danger",
+  failed: "danger",
+  expired: "danger",
+});

@@ -3,8 +3,8 @@
 import { useActionState } from "react";
 import { Alert } from "../ui/Alert";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { LabeledInput } from "../ui/FieldControls";
 import { SubmitButton } from "../ui/SubmitButton";
+import { NEW_PASSWORD_LABEL, PasswordInputs } from "./PasswordInputs";
 
 export interface ChangePasswordState {
   error?: string | null;
@@ -36,24 +36,17 @@ export function ChangePasswordForm({
           </Alert>
         ) : null}
         <form action={formAction} className="max-w-sm space-y-4" data-testid="password-form">
-          <LabeledInput
-            label="Current password"
-            id="current-password"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
-            data-testid="password-current"
-          />
-          <LabeledInput
-            label="New password (at least 12 characters)"
-            id="next-password"
-            name="newPassword"
-            type="password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            data-testid="password-new"
+          <PasswordInputs
+            inputs={[
+              {
+                label: "Current password",
+                id: "current-password",
+                name: "currentPassword",
+                testId: "password-current",
+                current: true,
+              },
+              { label: NEW_PASSWORD_LABEL, id: "next-password", name: "newPassword", testId: "password-new" },
+            ]}
           />
           <SubmitButton pendingLabel="Saving…" data-testid="password-submit">
             Change password

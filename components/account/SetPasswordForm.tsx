@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { Card, CardBody } from "../ui/Card";
-import { LabeledInput } from "../ui/FieldControls";
+import { NEW_PASSWORD_LABEL, PasswordInputs } from "./PasswordInputs";
 
 /**
  * Redeems a one-time set-password link. The token travels in the URL fragment
@@ -67,25 +67,16 @@ export function SetPasswordForm() {
           <p className="text-sm text-zinc-600">Open the link you were given to set your password.</p>
         ) : null}
         <form onSubmit={submit} className="space-y-4" data-testid="set-password-form">
-          <LabeledInput
-            label="New password (at least 12 characters)"
-            id="new-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            data-testid="set-password-password"
-          />
-          <LabeledInput
-            label="Repeat it"
-            id="confirm-password"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            data-testid="set-password-confirm"
+          <PasswordInputs
+            inputs={[
+              {
+                label: NEW_PASSWORD_LABEL,
+                id: "new-password",
+                name: "password",
+                testId: "set-password-password",
+              },
+              { label: "Repeat it", id: "confirm-password", name: "confirm", testId: "set-password-confirm" },
+            ]}
           />
           <Button
             type="submit"

@@ -13,7 +13,7 @@ import type { IssueComment } from "../types";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
-import { ReviewButton } from "./ApprovalRowActions";
+import { ReviewButtons } from "./ApprovalRowActions";
 import { executionResultJson, type ReviewAction, reviewActionRequest } from "./api";
 import { effectiveActionStatus, parseActionCardPayload } from "./payload";
 import { ActionRequestStatusBadge } from "./StatusBadges";
@@ -212,33 +212,13 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
       {showApprove || showExecute || showDecline ? (
         <div className="flex flex-wrap items-center justify-end gap-2 border-t border-zinc-200 bg-zinc-50 px-4 py-2.5">
           {refreshing ? <span className="mr-auto text-xs text-zinc-500">Updating…</span> : null}
-          {showDecline ? (
-            <ReviewButton
-              action="decline"
-              busyAction={busy}
-              disabled={working}
-              onReview={(a) => void review(a)}
-              testId="action-decline"
-            />
-          ) : null}
-          {showApprove ? (
-            <ReviewButton
-              action="approve"
-              busyAction={busy}
-              disabled={working}
-              onReview={(a) => void review(a)}
-              testId="action-approve"
-            />
-          ) : null}
-          {showExecute ? (
-            <ReviewButton
-              action="execute"
-              busyAction={busy}
-              disabled={working}
-              onReview={(a) => void review(a)}
-              testId="action-execute"
-            />
-          ) : null}
+          <ReviewButtons
+            actions={[showDecline && "decline", showApprove && "approve", showExecute && "execute"]}
+            busyAction={busy}
+            disabled={working}
+            onReview={(a) => void review(a)}
+            testIdPrefix="action"
+          />
         </div>
       ) : null}
       <p className="border-t border-zinc-100 px-4 py-2 text-xs text-zinc-500">

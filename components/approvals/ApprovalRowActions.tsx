@@ -45,6 +45,27 @@ export function ReviewButton({
   );
 }
 
+/** The review buttons that apply, in their fixed order; `false` entries are skipped. */
+export function ReviewButtons({
+  actions,
+  testIdPrefix,
+  ...button
+}: Omit<Parameters<typeof ReviewButton>[0], "action" | "testId"> & {
+  actions: ReadonlyArray<ReviewAction | false>;
+  /** Each button's test id is `<prefix>-<action>`. */
+  testIdPrefix: string;
+}) {
+  return (
+    <>
+      {actions.map((action) =>
+        action ? (
+          <ReviewButton key={action} action={action} testId={`${testIdPrefix}-${action}`} {...button} />
+        ) : null,
+      )}
+    </>
+  );
+}
+
 export function RowActions({
   request,
   canReview,
@@ -67,34 +88,18 @@ export function RowActions({
   const { status, toolName } = request;
   return (
     <span className="inline-flex gap-2">
-      {canReview && (status === "pending" || status === "approved") ? (
-        <ReviewButton
-          action="decline"
+      {canReview ? (
+        <ReviewButtons
+          actions={[
+            (status === "pending" || status === "approved") && "decline",
+            status === "pending" && "approve",
+            status === "approved" && "execute",
+          ]}
           busyAction={busyAction}
           disabled={disabled}
           toolName={toolName}
           onReview={onReview}
-          testId="inbox-decline"
-        />
-      ) : null}
-      {canReview && status === "pending" ? (
-        <ReviewButton
-          action="approve"
-          busyAction={busyAction}
-          disabled={disabled}
-          toolName={toolName}
-          onReview={onReview}
-          testId="inbox-approve"
-        />
-      ) : null}
-      {canReview && status === "approved" ? (
-        <ReviewButton
-          action="execute"
-          busyAction={busyAction}
-          disabled={disabled}
-          toolName={toolName}
-          onReview={onReview}
-          testId="inbox-execute"
+          testIdPrefix="inbox"
         />
       ) : null}
       {canTrust ? (

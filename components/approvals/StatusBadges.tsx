@@ -1,6 +1,12 @@
 import { Badge } from "../ui/Badge";
 import { Spinner } from "../ui/Spinner";
-import { ACTION_STATUS_STYLES, FORMAL_STATUS_STYLES, styleFor, TRUST_RULE_STATUS_STYLES } from "./labels";
+import {
+  ACTION_STATUS_STYLES,
+  FORMAL_STATUS_STYLES,
+  type StatusStyle,
+  styleFor,
+  TRUST_RULE_STATUS_STYLES,
+} from "./labels";
 
 export interface ActionRequestStatusBadgeProps {
   /** An `ActionRequestStatus`; unknown values render humanised and neutral. */
@@ -44,9 +50,14 @@ export interface SimpleStatusBadgeProps {
   "data-testid"?: string;
 }
 
-/** pending approval amber, active green, revoked and expired neutral. */
-export function TrustRuleStatusBadge({ status, className, ...rest }: SimpleStatusBadgeProps) {
-  const { label, tone } = styleFor(TRUST_RULE_STATUS_STYLES, status);
+/** A dotted badge with the label and tone `styles` give the status. */
+function StyledStatusBadge({
+  styles,
+  status,
+  className,
+  ...rest
+}: SimpleStatusBadgeProps & { styles: Record<string, StatusStyle> }) {
+  const { label, tone } = styleFor(styles, status);
   return (
     <Badge tone={tone} dot className={className} data-testid={rest["data-testid"]} data-status={status}>
       {label}
@@ -54,12 +65,12 @@ export function TrustRuleStatusBadge({ status, className, ...rest }: SimpleStatu
   );
 }
 
+/** pending approval amber, active green, revoked and expired neutral. */
+export function TrustRuleStatusBadge(props: SimpleStatusBadgeProps) {
+  return <StyledStatusBadge styles={TRUST_RULE_STATUS_STYLES} {...props} />;
+}
+
 /** pending amber, accepted green, rejected red, cancelled and expired neutral. */
-export function FormalApprovalStatusBadge({ status, className, ...rest }: SimpleStatusBadgeProps) {
-  const { label, tone } = styleFor(FORMAL_STATUS_STYLES, status);
-  return (
-    <Badge tone={tone} dot className={className} data-testid={rest["data-testid"]} data-status={status}>
-      {label}
-    </Badge>
-  );
+export function FormalApprovalStatusBadge(props: SimpleStatusBadgeProps) {
+  return <StyledStatusBadge styles={FORMAL_STATUS_STYLES} {...props} />;
 }

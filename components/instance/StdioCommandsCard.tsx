@@ -11,6 +11,25 @@ import { InputField } from "../ui/FieldControls";
 import { controlStyles } from "../ui/Input";
 import { PendingButton } from "../ui/PendingButton";
 
+/** The add form's one-line fields; `code` ones are monospaced, unchecked and have a test id. */
+const ADD_TEXT_FIELDS: {
+  name: "key" | "name" | "command";
+  label: string;
+  required?: true;
+  hint?: string;
+  code?: true;
+}[] = [
+  { name: "key", label: "Key", required: true, hint: "e.g. acme.github; templates name it", code: true },
+  { name: "name", label: "Name" },
+  {
+    name: "command",
+    label: "Executable",
+    required: true,
+    hint: "An absolute path (or node, npx, python3, uvx, resolved now)",
+    code: true,
+  },
+];
+
 interface SlotView {
   name: string;
   required: boolean;
@@ -187,34 +206,20 @@ export function StdioCommandsCard() {
             className="grid gap-3 border-t border-zinc-200 px-5 py-4 sm:grid-cols-2"
             data-testid="stdio-command-add"
           >
-            <InputField
-              id={`${id}-key`}
-              label="Key"
-              required
-              hint="e.g. acme.github; templates name it"
-              value={draft.key}
-              onChange={(e) => setDraft({ ...draft, key: e.target.value })}
-              className="font-mono"
-              spellCheck={false}
-              data-testid="stdio-command-add-key"
-            />
-            <InputField
-              id={`${id}-name`}
-              label="Name"
-              value={draft.name}
-              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-            />
-            <InputField
-              id={`${id}-command`}
-              label="Executable"
-              required
-              hint="An absolute path (or node, npx, python3, uvx, resolved now)"
-              value={draft.command}
-              onChange={(e) => setDraft({ ...draft, command: e.target.value })}
-              className="font-mono"
-              spellCheck={false}
-              data-testid="stdio-command-add-command"
-            />
+            {ADD_TEXT_FIELDS.map((f) => (
+              <InputField
+                key={f.name}
+                id={`${id}-${f.name}`}
+                label={f.label}
+                required={f.required}
+                hint={f.hint}
+                value={draft[f.name]}
+                onChange={(e) => setDraft({ ...draft, [f.name]: e.target.value })}
+                className={f.code ? "font-mono" : undefined}
+                spellCheck={f.code ? false : undefined}
+                data-testid={f.code ? `stdio-command-add-${f.name}` : undefined}
+              />
+            ))}
             <Field id={`${id}-args`} label="Fixed arguments" hint="One per line, passed literally">
               {(control) => (
                 <textarea
