@@ -426,24 +426,32 @@ async function main() {
     );
   }
 
-  // -- echo fixture --------------------------------------------------------------------------
-  const fixture = spawnGroup(
-    "fixture",
-    process.execPath,
-    ["--import", "tsx", "fixtures/mcp/serve.ts", "echo", "--port", "0", "--host", "127.0.0.1"],
-    {
+  /** Starts `tsx <args>` from the app's root, stopped at teardown; waits for its `{"url"}` line. */
+  const spawnUrlServer = async (name: string, args: string[]) => {
+    const group = spawnGroup(name, process.execPath, ["--import", "tsx", ...args], {
       cwd: appRoot,
       env: process.env,
-    },
-  );
-  onTeardown("stop fixture", () => stopGroup(fixture, { graceMs: 3_000 }));
-  const fixtureUrl = await fixture.waitForLine((l) => {
-    try {
-      return (JSON.parse(l) as { url?: string }).url;
-    } catch {
-      return undefined;
-    }
-  }, 30_000);
+    });
+    onTeardown(`stop ${name}`, () => stopGroup(group, { graceMs: 3_000 }));
+    const url = await group.waitForLine((l) => {
+      try {
+        return (JSON.parse(l) as { url?: string }).url;
+      } catch {
+        return undefined;
+      }
+    }, 30_000);
+    return { group, url };
+  };
+
+  // -- echo fixture --------------------------------------------------------------------------
+  const { group: fixture, url: fixtureUrl } = await spawnUrlServer("fixture", [
+    "fixtures/mcp/serve.ts",
+    "echo",
+    "--port",
+    "0",
+    "--host",
+    "127.0.0.1",
+  ]);
   step(`echo fixture upstream: ${fixtureUrl} (pid ${fixture.pid})`);
 
   // -- the app ---------------------------------------------------------------------------------
@@ -597,23 +605,12 @@ async function main() {
 
   // -- ungoverned proxy ------------------------------------------------------------------------
   const proxyPort = await freePort();
-  const proxy = spawnGroup(
-    "proxy",
-    process.execPath,
-    ["--import", "tsx", "scripts/bench/proxy.ts", fixtureUrl, "--port", String(proxyPort)],
-    {
-      cwd: appRoot,
-      env: process.env,
-    },
-  );
-  onTeardown("stop proxy", () => stopGroup(proxy, { graceMs: 3_000 }));
-  const proxyUrl = await proxy.waitForLine((l) => {
-    try {
-      return (JSON.parse(l) as { url?: string }).url;
-    } catch {
-      return undefined;
-    }
-  }, 30_000);
+  const { group: proxy, url: proxyUrl } = await spawnUrlServer("proxy", [
+    "scripts/bench/proxy.ts",
+    fixtureUrl,
+    "--port",
+    String(proxyPort),
+  ]);
   const proxyVersion = (
     JSON.parse(readFileSync(path.join(root, "node_modules/mcp-proxy/package.json"), "utf8")) as {
       version: string;

@@ -1,3 +1,4 @@
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { companyRow } from "@/db/join";
 import { type toolApplications, type toolConnections, toolStdioTemplates } from "@/db/schema";
@@ -19,6 +20,20 @@ import { progressOptions } from "./upstream-session";
 
 type ApplicationRow = typeof toolApplications.$inferSelect;
 type ConnectionRow = typeof toolConnections.$inferSelect;
+
+/** An upstream's `tools/list` entry as catalog metadata (`title` as this transport reads it). */
+function toolMetadataOf(x: Tool, title: string | null): ToolMetadata {
+  return {
+    name: x.name,
+    title,
+    description: x.description ?? null,
+    inputSchema: x.inputSchema,
+    annotations: x.annotations ?? null,
+    outputSchema: x.outputSchema,
+    icons: x.icons,
+    meta: x._meta,
+  };
+}
 
 /** Everything needed to reach one upstream, with this call's secrets already projected. */
 export interface UpstreamTarget {
@@ -168,16 +183,7 @@ export async function listUpstreamTools(
       const pool = mcpHttpPool();
       if (opts.fresh) await pool.invalidate(t.connectionId);
       const tools = await pool.listTools(mcpTarget(t));
-      return tools.map((x) => ({
-        name: x.name,
-        title: x.title ?? x.annotations?.title ?? null,
-        description: x.description ?? null,
-        inputSchema: x.inputSchema,
-        annotations: x.annotations ?? null,
-        outputSchema: x.outputSchema,
-        icons: x.icons,
-        meta: x._meta,
-      }));
+      return tools.map((x) => toolMetadataOf(x, x.title ?? x.annotations?.title ?? null));
     }
     case "paperclip_self":
       return builtinCatalog(selfTools());
@@ -190,16 +196,7 @@ export async function listUpstreamTools(
       if (!t.stdio)
         throw new ServiceError("unsafe_command_template", "the connection has no command template");
       const tools = await stdioListTools(t.stdio.db, t.stdio.target, { timeoutMs: t.timeoutMs });
-      return tools.map((x) => ({
-        name: x.name,
-        title: x.title ?? null,
-        description: x.description ?? null,
-        inputSchema: x.inputSchema,
-        annotations: x.annotations ?? null,
-        outputSchema: x.outputSchema,
-        icons: x.icons,
-        meta: x._meta,
-      }));
+      return tools.map((x) => toolMetadataOf(x, x.title ?? null));
     }
     default:
       throw new ServiceError("runtime_unavailable", `\`${t.type}\` connections are not supported here`);

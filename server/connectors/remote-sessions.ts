@@ -113,10 +113,7 @@ export async function listRemoteSessions(
     .from(toolRemoteSessions)
     .innerJoin(
       toolConnections,
-      and(
-        eq(toolConnections.companyId, toolRemoteSessions.companyId),
-        eq(toolConnections.id, toolRemoteSessions.connectionId),
-      ),
+      companyRow(toolConnections, toolRemoteSessions.companyId, toolRemoteSessions.connectionId),
     )
     .where(eq(toolRemoteSessions.companyId, companyId))
     .orderBy(sql`${toolRemoteSessions.state} = 'closed'`, desc(toolRemoteSessions.openedAt))

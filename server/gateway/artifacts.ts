@@ -9,6 +9,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { companyRow } from "@/db/join";
 import { toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { recordToolEvents } from "../audit/record-event";
 import { ARTIFACT_URI_PREFIX, isArtifactUri } from "./artifact-link";
@@ -34,18 +35,9 @@ export async function readArtifact(db: Db, gw: GatewayContext, uri: string) {
         .from(toolResultArtifacts)
         .innerJoin(
           toolInvocations,
-          and(
-            eq(toolInvocations.companyId, toolResultArtifacts.companyId),
-            eq(toolInvocations.id, toolResultArtifacts.invocationId),
-          ),
+          companyRow(toolInvocations, toolResultArtifacts.companyId, toolResultArtifacts.invocationId),
         )
-        .where(
-          and(
-            eq(toolResultArtifacts.companyId, gw.companyId),
-            eq(toolResultArtifacts.id, id),
-            eq(toolInvocations.runId, gw.runId),
-          ),
-        )
+        .where(and(companyRow(toolResultArtifacts, gw.companyId, id), eq(toolInvocations.runId, gw.runId)))
     : [];
   if (!row || row.expired) {
     // An expired artifact (not yet swept) is the same answer as an unknown one; the trail says which.

@@ -23,17 +23,11 @@ import {
   unclaimedRefusal,
 } from "./outcome";
 import { type LiveCall, upstreamHooks } from "./relay/live";
-import type { GatewayContext } from "./sessions";
+import type { GatewayContext, RunScope } from "./sessions";
 import { outputSchemaProblem, upstreamResultMeta } from "./tool-output";
 
 /** Who executes and in which run context (a gateway session, or a person running an approval). */
-export interface ExecContext {
-  companyId: string;
-  agentId: string;
-  runId: string;
-  issueId: string | null;
-  projectId: string | null;
-  routineId: string | null;
+export interface ExecContext extends RunScope {
   sessionId: string | null;
   actorType: ToolEventInput["actorType"];
   actorId: string;

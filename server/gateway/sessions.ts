@@ -38,15 +38,19 @@ export function gatewayMcpConfig(token: string) {
   };
 }
 
-/** The authenticated context of a gateway request: everything is taken from the database. */
-export interface GatewayContext {
-  sessionId: string;
+/** The run a call belongs to: its company, agent, run and the run's issue, project and routine. */
+export interface RunScope {
   companyId: string;
   agentId: string;
   runId: string;
   issueId: string | null;
   projectId: string | null;
   routineId: string | null;
+}
+
+/** The authenticated context of a gateway request: everything is taken from the database. */
+export interface GatewayContext extends RunScope {
+  sessionId: string;
   /**
    * The company's access version read with the session (same statement), so the decision
    * needs no second round trip to validate its cached snapshot.

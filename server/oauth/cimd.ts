@@ -13,9 +13,8 @@ import { oauthClients } from "@/db/schema";
 import type { ServiceContext } from "../context";
 import { isServiceError } from "../errors";
 import { createGuardedFetch, type GuardedFetchOptions } from "../net/guarded-fetch";
-import { QUOTAS } from "./config";
-import { InvalidClientError, InvalidClientMetadataError, TooManyRequestsError } from "./errors";
-import { admit, sourceHash } from "./quota";
+import { InvalidClientError, InvalidClientMetadataError } from "./errors";
+import { admitPerMinute, refuseUnlessAdmitted, sourceHash } from "./quota";
 import { parseClientMetadata } from "./register";
 import { findClient, type OAuthClient } from "./store";
 
@@ -86,21 +85,8 @@ export async function resolveCimdClient(
   const cached = await findClient(ctx.db, clientId);
   if (cached && cached.kind === "cimd" && cached.metadataExpiresAt && cached.metadataExpiresAt > now)
     return cached;
-  const admission = await ctx.db.transaction((tx) =>
-    admit(tx, {
-      kind: "cimd",
-      source: sourceHash(source),
-      now,
-      windowMs: 60_000,
-      perInstance: QUOTAS.cimdFetchesPerMinute,
-      perSource: QUOTAS.cimdFetchesPerSourcePerMinute,
-    }),
-  );
-  if (!admission.ok)
-    throw new TooManyRequestsError(
-      "too many client metadata fetches; try again later",
-      admission.retryAfterSeconds,
-    );
+  const admission = await ctx.db.transaction((tx) => admitPerMinute(tx, "cimd", sourceHash(source), now));
+  refuseUnlessAdmitted("cimd", admission);
   // The receipt is committed: a failure below still consumed it.
   const doc = await fetchDocument(clientId);
   if (!doc || typeof doc !== "object" || (doc as { client_id?: unknown }).client_id !== clientId)

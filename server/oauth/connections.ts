@@ -10,7 +10,7 @@ import type { AssistantConnection as AssistantConnectionSchema } from "@/server/
 import type { AssistantConnection } from "@/server/contracts/public-mcp";
 import type { ServiceContext } from "../context";
 import { notFound, unauthenticated } from "../errors";
-import { revokeGrant } from "./store";
+import { grantColumns, revokeGrant } from "./store";
 
 function personOf(ctx: ServiceContext): string {
   if (ctx.actor.type !== "user")
@@ -24,12 +24,7 @@ export async function listMyConnections(
 ): Promise<AssistantConnection[]> {
   const userId = personOf(ctx);
   const rows = await ctx.db
-    .select({
-      grant: oauthGrants,
-      companyName: companies.name,
-      clientName: oauthClients.clientName,
-      clientId: oauthClients.clientId,
-    })
+    .select(grantColumns)
     .from(oauthGrants)
     .innerJoin(companies, eq(companies.id, oauthGrants.companyId))
     .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))

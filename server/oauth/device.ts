@@ -17,7 +17,7 @@ import {
   TooManyRequestsError,
   UnauthorizedClientError,
 } from "./errors";
-import { admit, lockQuota, sourceHash } from "./quota";
+import { admitPerMinute, lockQuota, refuseUnlessAdmitted, sourceHash } from "./quota";
 import { DEVICE_GRANT } from "./register";
 import { oauthJson, readForm } from "./respond";
 
@@ -53,16 +53,7 @@ export async function deviceAuthorization(
   const device = mintToken("oauthDeviceCode");
   const user = userCode();
   await ctx.db.transaction(async (tx) => {
-    const admission = await admit(tx, {
-      kind: "device",
-      source: sourceHash(source),
-      now,
-      windowMs: 60_000,
-      perInstance: QUOTAS.pendingRequestsPerInstance,
-      perSource: QUOTAS.devicePerSourcePerMinute,
-    });
-    if (!admission.ok)
-      throw new TooManyRequestsError("too many device logins; try again later", admission.retryAfterSeconds);
+    refuseUnlessAdmitted("device", await admitPerMinute(tx, "device", sourceHash(source), now));
     await lockQuota(tx, "device_authorizations");
     await tx.delete(oauthDeviceAuthorizations).where(lt(oauthDeviceAuthorizations.expiresAt, now));
     const [mine] = await tx

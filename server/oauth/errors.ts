@@ -17,63 +17,35 @@ export abstract class OAuthError extends Error {
   }
 }
 
-export class InvalidRequestError extends OAuthError {
-  readonly errorCode = "invalid_request";
+/** The base class of one RFC error code: its `errorCode` and HTTP status. */
+function oauthError(errorCode: string, status = 400) {
+  return class extends OAuthError {
+    readonly errorCode = errorCode;
+    override readonly status = status;
+  };
 }
-export class InvalidClientError extends OAuthError {
-  readonly errorCode = "invalid_client";
-  override readonly status = 401;
-}
-export class InvalidGrantError extends OAuthError {
-  readonly errorCode = "invalid_grant";
-}
-export class UnauthorizedClientError extends OAuthError {
-  readonly errorCode = "unauthorized_client";
-}
-export class UnsupportedGrantTypeError extends OAuthError {
-  readonly errorCode = "unsupported_grant_type";
-}
-export class InvalidScopeError extends OAuthError {
-  readonly errorCode = "invalid_scope";
-}
-export class AccessDeniedError extends OAuthError {
-  readonly errorCode = "access_denied";
-  override readonly status = 403;
-}
-export class InvalidTargetError extends OAuthError {
-  readonly errorCode = "invalid_target";
-}
-export class InvalidClientMetadataError extends OAuthError {
-  readonly errorCode = "invalid_client_metadata";
-}
-export class InvalidRedirectUriError extends OAuthError {
-  readonly errorCode = "invalid_redirect_uri";
-}
-export class AuthorizationPendingError extends OAuthError {
-  readonly errorCode = "authorization_pending";
-}
-export class SlowDownError extends OAuthError {
-  readonly errorCode = "slow_down";
-}
-export class ExpiredTokenError extends OAuthError {
-  readonly errorCode = "expired_token";
-}
-export class TemporarilyUnavailableError extends OAuthError {
-  readonly errorCode = "temporarily_unavailable";
-  override readonly status = 503;
-}
+
+export class InvalidRequestError extends oauthError("invalid_request") {}
+export class InvalidClientError extends oauthError("invalid_client", 401) {}
+export class InvalidGrantError extends oauthError("invalid_grant") {}
+export class UnauthorizedClientError extends oauthError("unauthorized_client") {}
+export class UnsupportedGrantTypeError extends oauthError("unsupported_grant_type") {}
+export class InvalidScopeError extends oauthError("invalid_scope") {}
+export class AccessDeniedError extends oauthError("access_denied", 403) {}
+export class InvalidTargetError extends oauthError("invalid_target") {}
+export class InvalidClientMetadataError extends oauthError("invalid_client_metadata") {}
+export class InvalidRedirectUriError extends oauthError("invalid_redirect_uri") {}
+export class AuthorizationPendingError extends oauthError("authorization_pending") {}
+export class SlowDownError extends oauthError("slow_down") {}
+export class ExpiredTokenError extends oauthError("expired_token") {}
+export class TemporarilyUnavailableError extends oauthError("temporarily_unavailable", 503) {}
 /** A quota refusal (RFC 6585 429 with `Retry-After`); OAuth has no code of its own for it. */
-export class TooManyRequestsError extends OAuthError {
-  readonly errorCode = "too_many_requests";
-  override readonly status = 429;
+export class TooManyRequestsError extends oauthError("too_many_requests", 429) {
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
-export class ServerError extends OAuthError {
-  readonly errorCode = "server_error";
-  override readonly status = 500;
-}
+export class ServerError extends oauthError("server_error", 500) {}
 
 export const isOAuthError = (e: unknown): e is OAuthError => e instanceof OAuthError;

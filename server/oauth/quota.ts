@@ -7,6 +7,8 @@
 import { sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { hashToken } from "../auth/tokens";
+import { QUOTAS } from "./config";
+import { TooManyRequestsError } from "./errors";
 
 export type AdmissionKind = "register" | "device" | "cimd";
 
@@ -69,4 +71,47 @@ export async function admit(
     ? Math.max(1, Math.ceil((new Date(next).getTime() - now.getTime()) / 1000))
     : 60;
   return { ok: false, retryAfterSeconds, scope };
+}
+
+type QuotaName = keyof typeof QUOTAS;
+
+/** Each admission kind's limits (read from `QUOTAS` at call time) and what a refusal says. */
+const ADMISSIONS: Record<
+  AdmissionKind,
+  { perInstance: QuotaName; perSource: QuotaName; refusal: (scope: "instance" | "source") => string }
+> = {
+  register: {
+    perInstance: "registrationsPerMinute",
+    perSource: "registrationsPerSourcePerMinute",
+    refusal: (scope) => `too many client registrations (${scope}); try again later`,
+  },
+  device: {
+    perInstance: "pendingRequestsPerInstance",
+    perSource: "devicePerSourcePerMinute",
+    refusal: () => "too many device logins; try again later",
+  },
+  cimd: {
+    perInstance: "cimdFetchesPerMinute",
+    perSource: "cimdFetchesPerSourcePerMinute",
+    refusal: () => "too many client metadata fetches; try again later",
+  },
+};
+
+/** `admit` one `kind` receipt for `source` over a one-minute window, with that kind's quotas. */
+export function admitPerMinute(tx: Tx, kind: AdmissionKind, source: string, now: Date): Promise<Admission> {
+  const limits = ADMISSIONS[kind];
+  return admit(tx, {
+    kind,
+    source,
+    now,
+    windowMs: 60_000,
+    perInstance: QUOTAS[limits.perInstance],
+    perSource: QUOTAS[limits.perSource],
+  });
+}
+
+/** Throws the 429 `TooManyRequestsError` of a refused `kind` admission (with its `Retry-After`). */
+export function refuseUnlessAdmitted(kind: AdmissionKind, admission: Admission): void {
+  if (!admission.ok)
+    throw new TooManyRequestsError(ADMISSIONS[kind].refusal(admission.scope), admission.retryAfterSeconds);
 }

@@ -16,7 +16,7 @@ import type { ServiceContext } from "../context";
 import { readBoundedText } from "../net/read-bounded";
 import { LIFETIMES, QUOTAS, RESOURCE_SCOPES, requirePublicMcpEnabled, SUPPORTED_SCOPES } from "./config";
 import { InvalidClientMetadataError, InvalidRedirectUriError, TooManyRequestsError } from "./errors";
-import { admit, lockQuota, sourceHash } from "./quota";
+import { admitPerMinute, lockQuota, refuseUnlessAdmitted, sourceHash } from "./quota";
 import { oauthJson } from "./respond";
 import { isLoopbackRedirect } from "./store";
 
@@ -149,19 +149,7 @@ export async function register(ctx: ServiceContext, request: Request, source: st
   const hash = sourceHash(source);
   const clientId = mintToken("oauthClient").token;
   const created = await ctx.db.transaction(async (tx) => {
-    const admission = await admit(tx, {
-      kind: "register",
-      source: hash,
-      now,
-      windowMs: 60_000,
-      perInstance: QUOTAS.registrationsPerMinute,
-      perSource: QUOTAS.registrationsPerSourcePerMinute,
-    });
-    if (!admission.ok)
-      throw new TooManyRequestsError(
-        `too many client registrations (${admission.scope}); try again later`,
-        admission.retryAfterSeconds,
-      );
+    refuseUnlessAdmitted("register", await admitPerMinute(tx, "register", hash, now));
     await lockQuota(tx, "unconsented_clients");
     const [totals] = await tx
       .select({

@@ -80,6 +80,14 @@ export interface LiveGrant {
   clientId: string;
 }
 
+/** A grant with its company's and client's names (select it joined to both). */
+export const grantColumns = {
+  grant: oauthGrants,
+  companyName: companies.name,
+  clientName: oauthClients.clientName,
+  clientId: oauthClients.clientId,
+};
+
 /**
  * The grant as it may act now: unrevoked, its person enabled and still a member of its
  * company (which still exists), scopes narrowed by the role the person holds today. Instance
@@ -88,14 +96,11 @@ export interface LiveGrant {
 export async function liveGrant(db: Db | Tx, grantId: string): Promise<LiveGrant | null> {
   const [row] = await db
     .select({
-      grant: oauthGrants,
+      ...grantColumns,
       role: companyMemberships.role,
       disabledAt: users.disabledAt,
       userEmail: users.email,
       userName: users.name,
-      companyName: companies.name,
-      clientName: oauthClients.clientName,
-      clientId: oauthClients.clientId,
     })
     .from(oauthGrants)
     .innerJoin(users, eq(users.id, oauthGrants.userId))
@@ -137,27 +142,18 @@ export async function issueTokens(
   refresh: boolean,
   now: Date,
 ): Promise<IssuedTokens> {
+  const row = (kind: "access" | "refresh", tokenHash: string, lifetimeMs: number) => ({
+    companyId: grant.companyId,
+    grantId: grant.id,
+    kind,
+    tokenHash,
+    scopes: [...scopes],
+    expiresAt: new Date(now.getTime() + lifetimeMs),
+  });
   const access = mintToken("oauthAccess");
-  const rows: (typeof oauthTokens.$inferInsert)[] = [
-    {
-      companyId: grant.companyId,
-      grantId: grant.id,
-      kind: "access",
-      tokenHash: access.hash,
-      scopes: [...scopes],
-      expiresAt: new Date(now.getTime() + LIFETIMES.accessTokenMs),
-    },
-  ];
+  const rows: (typeof oauthTokens.$inferInsert)[] = [row("access", access.hash, LIFETIMES.accessTokenMs)];
   const refreshToken = refresh ? mintToken("oauthRefresh") : null;
-  if (refreshToken)
-    rows.push({
-      companyId: grant.companyId,
-      grantId: grant.id,
-      kind: "refresh",
-      tokenHash: refreshToken.hash,
-      scopes: [...scopes],
-      expiresAt: new Date(now.getTime() + LIFETIMES.refreshTokenMs),
-    });
+  if (refreshToken) rows.push(row("refresh", refreshToken.hash, LIFETIMES.refreshTokenMs));
   await tx.insert(oauthTokens).values(rows);
   const wire = scopes.filter((s) => s !== OFFLINE_ACCESS || refreshToken);
   return {

@@ -135,18 +135,36 @@ function ensureOrphanHere(row: SlotRow) {
   }
 }
 
-/** Stops a slot now: its whole process group, then the row is marked stopped. Idempotent. */
-export async function stopRuntimeSlot(ctx: ServiceContext, companyId: string, slotId: string) {
+/**
+ * An administrator's action on a slot: checks the permission, loads the slot and returns its
+ * activity writer (`tool_runtime_slot.<verb>` with `details` of the slot as loaded).
+ */
+async function slotAction(
+  ctx: ServiceContext,
+  companyId: string,
+  slotId: string,
+  verb: "stop" | "restart",
+  details: (row: SlotRow) => Record<string, unknown>,
+) {
   await requireCompany(ctx, companyId, "tools:manage_runtime", "runtime slot");
   const row = await loadRow(ctx, companyId, slotId);
   const activity = (tx: Tx) =>
     logActivity(tx, ctx, {
       companyId,
-      action: "tool_runtime_slot.stop",
+      action: `tool_runtime_slot.${verb}`,
       entityType: "tool_runtime_slot",
       entityId: slotId,
-      details: { connectionId: row.connectionId, previousStatus: row.status },
+      details: details(row),
     });
+  return { row, activity };
+}
+
+/** Stops a slot now: its whole process group, then the row is marked stopped. Idempotent. */
+export async function stopRuntimeSlot(ctx: ServiceContext, companyId: string, slotId: string) {
+  const { row, activity } = await slotAction(ctx, companyId, slotId, "stop", (r) => ({
+    connectionId: r.connectionId,
+    previousStatus: r.status,
+  }));
   const live = localSlot(row);
   const supervisor = runtimeSupervisor();
   if (live) {
@@ -164,16 +182,11 @@ export async function stopRuntimeSlot(ctx: ServiceContext, companyId: string, sl
  * if it is a leftover on this host it is stopped, and the next call starts a fresh one.
  */
 export async function restartRuntimeSlot(ctx: ServiceContext, companyId: string, slotId: string) {
-  await requireCompany(ctx, companyId, "tools:manage_runtime", "runtime slot");
-  const row = await loadRow(ctx, companyId, slotId);
-  const activity = (tx: Tx) =>
-    logActivity(tx, ctx, {
-      companyId,
-      action: "tool_runtime_slot.restart",
-      entityType: "tool_runtime_slot",
-      entityId: slotId,
-      details: { connectionId: row.connectionId, previousStatus: row.status, lastError: row.lastError },
-    });
+  const { row, activity } = await slotAction(ctx, companyId, slotId, "restart", (r) => ({
+    connectionId: r.connectionId,
+    previousStatus: r.status,
+    lastError: r.lastError,
+  }));
   const live = localSlot(row);
   const supervisor = runtimeSupervisor();
   if (live) {
