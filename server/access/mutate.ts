@@ -1,5 +1,5 @@
 import type { Tx } from "@/db/client";
-import { logActivity } from "../activity/log-activity";
+import { withActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { bumpAccessVersion } from "./snapshot";
 
@@ -15,10 +15,14 @@ export async function mutateAccess<T>(
     details?: Record<string, unknown>;
   },
 ): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    const result = await work(tx);
-    await bumpAccessVersion(tx, companyId);
-    await logActivity(tx, ctx, { companyId, ...activity(result) });
-    return result;
-  });
+  return withActivity(
+    ctx,
+    companyId,
+    async (tx) => {
+      const result = await work(tx);
+      await bumpAccessVersion(tx, companyId);
+      return result;
+    },
+    activity,
+  );
 }

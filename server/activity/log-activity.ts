@@ -46,3 +46,25 @@ export async function logActivity(
     requestId: ctx.requestId,
   });
 }
+
+/**
+ * Runs `work` in a transaction and records its activity row (built from the result) in the
+ * same transaction.
+ */
+export async function withActivity<T>(
+  ctx: ServiceContext,
+  companyId: string,
+  work: (tx: Tx) => Promise<T>,
+  activity: (result: T) => {
+    action: string;
+    entityType: string;
+    entityId: string;
+    details?: Record<string, unknown>;
+  },
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const result = await work(tx);
+    await logActivity(tx, ctx, { companyId, ...activity(result) });
+    return result;
+  });
+}
