@@ -1,5 +1,5 @@
 import type { Tx } from "@/db/client";
-import { withActivity } from "../activity/log-activity";
+import { type ActivityOf, withActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { bumpAccessVersion } from "./snapshot";
 
@@ -8,12 +8,7 @@ export async function mutateAccess<T>(
   ctx: ServiceContext,
   companyId: string,
   work: (tx: Tx) => Promise<T>,
-  activity: (result: T) => {
-    action: string;
-    entityType: string;
-    entityId: string;
-    details?: Record<string, unknown>;
-  },
+  activity: ActivityOf<T>,
 ): Promise<T> {
   return withActivity(
     ctx,

@@ -39,3 +39,16 @@ export async function lockCompanyRow<T extends CompanyTable>(
   if (!row) throw notFound(entity);
   return row as T["$inferSelect"];
 }
+
+/** Inserts one row of `table` and returns it as stored. */
+export async function insertRow<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  values: T["$inferInsert"],
+): Promise<T["$inferSelect"]> {
+  const [row] = await tx
+    .insert(table)
+    .values(values as never)
+    .returning();
+  return row as T["$inferSelect"];
+}

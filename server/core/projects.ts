@@ -2,8 +2,8 @@ import { z } from "zod";
 import { projects, routines } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Project, Routine } from "@/server/contracts/api/core";
-import { companyRows } from "../access/rows";
-import { withActivity } from "../activity/log-activity";
+import { companyRows, insertRow } from "../access/rows";
+import { type ActivityOf, withActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 
@@ -13,24 +13,18 @@ export const CreateProjectInput = z.object({
 });
 export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
+/** The activity row of a new project or routine. */
+const created =
+  (entity: "project" | "routine", name: string): ActivityOf<{ id: string }> =>
+  (row) => ({ action: `${entity}.create`, entityType: entity, entityId: row.id, details: { name } });
+
 export async function createProject(ctx: ServiceContext, companyId: string, input: CreateProjectInput) {
   await requireCompany(ctx, companyId, "work:write");
   return withActivity(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .insert(projects)
-          .values({ companyId, ...input })
-          .returning()
-      )[0]!,
-    (row) => ({
-      action: "project.create",
-      entityType: "project",
-      entityId: row.id,
-      details: { name: input.name },
-    }),
+    (tx) => insertRow(tx, projects, { companyId, ...input }),
+    created("project", input.name),
   );
 }
 
@@ -63,19 +57,8 @@ export async function createRoutine(ctx: ServiceContext, companyId: string, inpu
   return withActivity(
     ctx,
     companyId,
-    async (tx) =>
-      (
-        await tx
-          .insert(routines)
-          .values({ companyId, ...input })
-          .returning()
-      )[0]!,
-    (row) => ({
-      action: "routine.create",
-      entityType: "routine",
-      entityId: row.id,
-      details: { name: input.name },
-    }),
+    (tx) => insertRow(tx, routines, { companyId, ...input }),
+    created("routine", input.name),
   );
 }
 

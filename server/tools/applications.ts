@@ -6,7 +6,7 @@ import type { Application, ApplicationRecord } from "@/server/contracts/api/appl
 import type { Served } from "@/server/contracts/api/common";
 import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
-import { companyRows, lockCompanyRow } from "../access/rows";
+import { companyRows, insertRow, lockCompanyRow } from "../access/rows";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { conflict } from "../errors";
@@ -91,16 +91,11 @@ export async function createApplication(
     ctx,
     companyId,
     async (tx) =>
-      (
-        await tx
-          .insert(toolApplications)
-          .values({
-            companyId,
-            ...input,
-            ownerUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-          })
-          .returning()
-      )[0]! satisfies Served<typeof ApplicationRecord>,
+      (await insertRow(tx, toolApplications, {
+        companyId,
+        ...input,
+        ownerUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+      })) satisfies Served<typeof ApplicationRecord>,
     (a) => ({
       action: "tool_application.create",
       entityType: "tool_application",
