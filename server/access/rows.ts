@@ -4,7 +4,7 @@ import type { AnyColumn, SQL } from "drizzle-orm";
 import { eq } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Tx } from "@/db/client";
-import { companyRow } from "@/db/join";
+import { companyRow, inCompany } from "@/db/join";
 import { notFound } from "../errors";
 
 type CompanyTable = PgTable & { companyId: AnyColumn; id: AnyColumn };
@@ -51,4 +51,14 @@ export async function insertRow<T extends PgTable>(
     .values(values as never)
     .returning();
   return row as T["$inferSelect"];
+}
+
+/** Rows of `table` in the company that belong to one connection, and `conditions`. */
+export function ofConnection(
+  table: { companyId: AnyColumn; connectionId: AnyColumn },
+  companyId: string,
+  connectionId: string,
+  ...conditions: (SQL | undefined)[]
+): SQL {
+  return inCompany(table, companyId, eq(table.connectionId, connectionId), ...conditions);
 }
