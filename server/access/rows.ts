@@ -23,21 +23,33 @@ export async function companyRows<T extends CompanyTable>(
     .orderBy(...orderBy) as Promise<T["$inferSelect"][]>;
 }
 
-/** The company's row `id` of `table`, locked `FOR UPDATE`; 404 `not_found` naming `entity`. */
-export async function lockCompanyRow<T extends CompanyTable>(
+/** The company's row `id` of `table`; 404 `not_found` naming `entity` when there is none. */
+export async function findCompanyRow<T extends CompanyTable>(
+  db: Tx,
+  table: T,
+  companyId: string,
+  id: string,
+  entity: string,
+  lock = false,
+): Promise<T["$inferSelect"]> {
+  const query = db
+    .select()
+    .from(table as PgTable)
+    .where(companyRow(table, companyId, id));
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw notFound(entity);
+  return row as T["$inferSelect"];
+}
+
+/** `findCompanyRow`, the row locked `FOR UPDATE` for the rest of the transaction. */
+export function lockCompanyRow<T extends CompanyTable>(
   tx: Tx,
   table: T,
   companyId: string,
   id: string,
   entity: string,
 ): Promise<T["$inferSelect"]> {
-  const [row] = await tx
-    .select()
-    .from(table as PgTable)
-    .where(companyRow(table, companyId, id))
-    .for("update");
-  if (!row) throw notFound(entity);
-  return row as T["$inferSelect"];
+  return findCompanyRow(tx, table, companyId, id, entity, true);
 }
 
 /** Inserts one row of `table` and returns it as stored. */

@@ -9,7 +9,7 @@ import { POLICY_KINDS } from "@/server/contracts/values";
 import { decide } from "../access/decide";
 import { mutateAccess } from "../access/mutate";
 import { readTokens } from "../access/rate-limit";
-import { companyRows, lockCompanyRow } from "../access/rows";
+import { companyRows, findCompanyRow, lockCompanyRow } from "../access/rows";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessRequest } from "../access/types";
 import { proposeFormalApproval } from "../approvals/formal";
@@ -233,19 +233,9 @@ export async function resolveAccessContext(
   companyId: string,
   input: { agentId: string; issueId?: string; projectId?: string; routineId?: string },
 ) {
-  const [agent] = await ctx.db
-    .select({ id: agents.id })
-    .from(agents)
-    .where(companyRow(agents, companyId, input.agentId));
-  if (!agent) throw notFound("agent");
+  await findCompanyRow(ctx.db, agents, companyId, input.agentId, "agent");
   const projectId = await resolveRunProject(ctx, companyId, input);
-  if (input.projectId) {
-    const [project] = await ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(companyRow(projects, companyId, input.projectId));
-    if (!project) throw notFound("project");
-  }
+  if (input.projectId) await findCompanyRow(ctx.db, projects, companyId, input.projectId, "project");
   return {
     companyId,
     agentId: input.agentId,

@@ -3,17 +3,20 @@
 // (server/core/*.ts), and `/api/health`. The company-scoped lists are in ./core.ts.
 import { z } from "zod";
 import { COMMENT_AUTHOR_TYPES, COMMENT_KINDS } from "../values";
-import { IsoDate, JsonObject, nullableDates, nullableStrings, strings } from "./common";
-import { Agent, CompanyView, Issue, Run } from "./core";
+import { IsoDate, JsonObject, nullableStrings, strings } from "./common";
+import { Agent, BoardKey, CompanyView, Issue, Run } from "./core";
 
 /** `GET /api/agents/:agentId`: the agent (an agent key reads only its own). */
 export const AgentDetail = Agent;
 
 /** An agent API key as listed: never the key, only its prefix. */
-export const AgentKey = z.object({
-  ...strings("id", "name", "prefix"),
-  createdAt: IsoDate,
-  ...nullableDates("lastUsedAt", "revokedAt"),
+export const AgentKey = BoardKey.pick({
+  id: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
 });
 
 /** `GET /api/agents/:agentId/keys`, newest first. */
