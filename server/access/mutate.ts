@@ -1,5 +1,5 @@
 import type { Tx } from "@/db/client";
-import { logActivity } from "../activity/log-activity";
+import { type ActivityOf, withActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { bumpAccessVersion } from "./snapshot";
 
@@ -8,17 +8,16 @@ export async function mutateAccess<T>(
   ctx: ServiceContext,
   companyId: string,
   work: (tx: Tx) => Promise<T>,
-  activity: (result: T) => {
-    action: string;
-    entityType: string;
-    entityId: string;
-    details?: Record<string, unknown>;
-  },
+  activity: ActivityOf<T>,
 ): Promise<T> {
-  return ctx.db.transaction(async (tx) => {
-    const result = await work(tx);
-    await bumpAccessVersion(tx, companyId);
-    await logActivity(tx, ctx, { companyId, ...activity(result) });
-    return result;
-  });
+  return withActivity(
+    ctx,
+    companyId,
+    async (tx) => {
+      const result = await work(tx);
+      await bumpAccessVersion(tx, companyId);
+      return result;
+    },
+    activity,
+  );
 }

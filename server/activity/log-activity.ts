@@ -46,3 +46,28 @@ export async function logActivity(
     requestId: ctx.requestId,
   });
 }
+
+/** The activity row of a company mutation, built from its result. */
+export type ActivityOf<T> = (result: T) => {
+  action: string;
+  entityType: string;
+  entityId: string;
+  details?: Record<string, unknown>;
+};
+
+/**
+ * Runs `work` in a transaction and records its activity row (built from the result) in the
+ * same transaction.
+ */
+export async function withActivity<T>(
+  ctx: ServiceContext,
+  companyId: string,
+  work: (tx: Tx) => Promise<T>,
+  activity: ActivityOf<T>,
+): Promise<T> {
+  return ctx.db.transaction(async (tx) => {
+    const result = await work(tx);
+    await logActivity(tx, ctx, { companyId, ...activity(result) });
+    return result;
+  });
+}

@@ -6,11 +6,12 @@ import { approvals, boardApiKeys, companies, toolPolicies, toolTrustRules } from
 import type { FormalApproval } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
 import { APPROVAL_STATUSES } from "@/server/contracts/values";
+import { lockCompanyRow } from "../access/rows";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, actorUserId, type ServiceContext } from "../context";
-import { conflict, forbidden, notFound, ServiceError } from "../errors";
+import { conflict, forbidden, ServiceError } from "../errors";
 
 /**
  * Formal approvals guard changes to future autonomy: a change is proposed, and a board member
@@ -156,12 +157,7 @@ export async function decideFormalApproval(
     throw forbidden("only a person can decide an approval");
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
-    const [a] = await tx
-      .select()
-      .from(approvals)
-      .where(companyRow(approvals, companyId, approvalId))
-      .for("update");
-    if (!a) throw notFound("approval");
+    const a = await lockCompanyRow(tx, approvals, companyId, approvalId, "approval");
     if (a.status !== "pending") throw conflict("approval_decided", `the approval is already \`${a.status}\``);
     // Four eyes, counted in people: the person behind the deciding actor (a session's user,
     // a board key's creator) must not be the person behind the proposal, whichever

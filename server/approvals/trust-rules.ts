@@ -6,6 +6,7 @@ import type { TrustRule, TrustRuleCreated } from "@/server/contracts/api/approva
 import type { Served } from "@/server/contracts/api/common";
 import { ArgumentConstraint } from "@/server/contracts/policy-schema";
 import { TRUST_RULE_SCOPES } from "@/server/contracts/values";
+import { companyRows } from "../access/rows";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -103,11 +104,7 @@ export async function createTrustRuleFromRequest(
 
 export async function listTrustRules(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const rows = await ctx.db
-    .select()
-    .from(toolTrustRules)
-    .where(eq(toolTrustRules.companyId, companyId))
-    .orderBy(desc(toolTrustRules.createdAt));
+  const rows = await companyRows(ctx.db, toolTrustRules, companyId, desc(toolTrustRules.createdAt));
   return rows satisfies Served<typeof TrustRule>[];
 }
 

@@ -1,8 +1,9 @@
 import { eq, inArray } from "drizzle-orm";
-import { companyRow, inCompany } from "@/db/join";
+import { companyRow } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import { compileInputSchema } from "../access/argument-schema";
 import { mutateAccess } from "../access/mutate";
+import { ofConnection } from "../access/rows";
 import { requireCompany } from "../auth/authorize";
 import { listUpstreamTools, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
@@ -157,12 +158,7 @@ export async function refreshConnectionCatalog(ctx: ServiceContext, companyId: s
           .select()
           .from(toolCatalogEntries)
           .where(
-            inCompany(
-              toolCatalogEntries,
-              companyId,
-              eq(toolCatalogEntries.connectionId, connectionId),
-              eq(toolCatalogEntries.kind, kind),
-            ),
+            ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.kind, kind)),
           );
         const byName = new Map(existing.map((e) => [e.name, e]));
         for (const t of seen.values()) {

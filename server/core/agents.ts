@@ -5,7 +5,7 @@ import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentsResponse } from "@/server/contracts/api/core";
 import type { AgentDetail, AgentKey, AgentKeyCreated } from "@/server/contracts/api/records";
-import { logActivity } from "../activity/log-activity";
+import { logActivity, withActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { mintToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
@@ -40,26 +40,19 @@ export const agentColumns = {
 
 export async function createAgent(ctx: ServiceContext, companyId: string, input: CreateAgentInput) {
   await requireCompany(ctx, companyId, "agents:manage");
-  return ctx.db.transaction(async (tx) => {
-    const [agent] = await tx
-      .insert(agents)
-      .values({
-        companyId,
-        name: input.name,
-        title: input.title,
-        description: input.description,
-        adapterType: input.adapterType,
-      })
-      .returning(agentColumns);
-    await logActivity(tx, ctx, {
-      companyId,
-      action: "agent.create",
-      entityType: "agent",
-      entityId: agent!.id,
-      details: { name: input.name },
-    });
-    return agent!;
-  });
+  const { name, title, description, adapterType } = input;
+  return withActivity(
+    ctx,
+    companyId,
+    async (tx) =>
+      (
+        await tx
+          .insert(agents)
+          .values({ companyId, name, title, description, adapterType })
+          .returning(agentColumns)
+      )[0]!,
+    (agent) => ({ action: "agent.create", entityType: "agent", entityId: agent.id, details: { name } }),
+  );
 }
 
 export async function listAgents(ctx: ServiceContext, companyId: string) {

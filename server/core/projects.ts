@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { projects, routines } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { Project, Routine } from "@/server/contracts/api/core";
-import { logActivity } from "../activity/log-activity";
+import { companyRows, insertRow } from "../access/rows";
+import { type ActivityOf, withActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 
@@ -13,31 +13,24 @@ export const CreateProjectInput = z.object({
 });
 export type CreateProjectInput = z.infer<typeof CreateProjectInput>;
 
+/** The activity row of a new project or routine. */
+const created =
+  (entity: "project" | "routine", name: string): ActivityOf<{ id: string }> =>
+  (row) => ({ action: `${entity}.create`, entityType: entity, entityId: row.id, details: { name } });
+
 export async function createProject(ctx: ServiceContext, companyId: string, input: CreateProjectInput) {
   await requireCompany(ctx, companyId, "work:write");
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(projects)
-      .values({ companyId, ...input })
-      .returning();
-    await logActivity(tx, ctx, {
-      companyId,
-      action: "project.create",
-      entityType: "project",
-      entityId: row!.id,
-      details: { name: input.name },
-    });
-    return row!;
-  });
+  return withActivity(
+    ctx,
+    companyId,
+    (tx) => insertRow(tx, projects, { companyId, ...input }),
+    created("project", input.name),
+  );
 }
 
 export async function listProjects(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const rows = await ctx.db
-    .select()
-    .from(projects)
-    .where(eq(projects.companyId, companyId))
-    .orderBy(projects.name);
+  const rows = await companyRows(ctx.db, projects, companyId, projects.name);
   return rows satisfies Served<typeof Project>[];
 }
 
@@ -61,28 +54,16 @@ export type CreateRoutineInput = z.infer<typeof CreateRoutineInput>;
 /** Creates a routine; a project or agent id from another company fails the composite FK (404). */
 export async function createRoutine(ctx: ServiceContext, companyId: string, input: CreateRoutineInput) {
   await requireCompany(ctx, companyId, "work:write");
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(routines)
-      .values({ companyId, ...input })
-      .returning();
-    await logActivity(tx, ctx, {
-      companyId,
-      action: "routine.create",
-      entityType: "routine",
-      entityId: row!.id,
-      details: { name: input.name },
-    });
-    return row!;
-  });
+  return withActivity(
+    ctx,
+    companyId,
+    (tx) => insertRow(tx, routines, { companyId, ...input }),
+    created("routine", input.name),
+  );
 }
 
 export async function listRoutines(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const rows = await ctx.db
-    .select()
-    .from(routines)
-    .where(eq(routines.companyId, companyId))
-    .orderBy(routines.name);
+  const rows = await companyRows(ctx.db, routines, companyId, routines.name);
   return rows satisfies Served<typeof Routine>[];
 }

@@ -6,6 +6,7 @@ import type { Served } from "@/server/contracts/api/common";
 import type { Run } from "@/server/contracts/api/core";
 import type { RunDetail } from "@/server/contracts/api/records";
 import { RUN_FINAL_STATUSES } from "@/server/contracts/values";
+import { findCompanyRow } from "../access/rows";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
@@ -71,19 +72,12 @@ export async function resolveRunProject(
 ): Promise<string | null> {
   let projectId = input.projectId ?? null;
   if (input.issueId) {
-    const [issue] = await ctx.db
-      .select({ projectId: issues.projectId })
-      .from(issues)
-      .where(companyRow(issues, companyId, input.issueId));
-    if (!issue) throw notFound("issue");
+    // Looked up even when a project is given: a foreign issue id is a 404 either way.
+    const issue = await findCompanyRow(ctx.db, issues, companyId, input.issueId, "issue");
     projectId ??= issue.projectId;
   }
   if (input.routineId) {
-    const [routine] = await ctx.db
-      .select({ projectId: routines.projectId })
-      .from(routines)
-      .where(companyRow(routines, companyId, input.routineId));
-    if (!routine) throw notFound("routine");
+    const routine = await findCompanyRow(ctx.db, routines, companyId, input.routineId, "routine");
     projectId ??= routine.projectId;
   }
   return projectId;

@@ -5,6 +5,7 @@ import { companyRow, inCompany } from "@/db/join";
 import { agents, companySecretBindings, companySecrets, companySecretVersions } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { SecretBinding } from "@/server/contracts/api/secrets";
+import { ofConnection } from "../access/rows";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -128,10 +129,10 @@ async function loadBindingViews(db: Db | Tx, companyId: string, connectionId: st
       companyRow(companySecrets, companySecretBindings.companyId, companySecretBindings.secretId),
     )
     .where(
-      inCompany(
+      ofConnection(
         companySecretBindings,
         companyId,
-        eq(companySecretBindings.connectionId, connectionId),
+        connectionId,
         ...(bindingId ? [eq(companySecretBindings.id, bindingId)] : []),
       ),
     )
@@ -242,10 +243,10 @@ export async function insertBinding(
       .where(inCompany(agents, companyId, inArray(agents.id, allowed)));
     if (found.length !== allowed.length) throw notFound("agent");
   }
-  const sameTarget = inCompany(
+  const sameTarget = ofConnection(
     companySecretBindings,
     companyId,
-    eq(companySecretBindings.connectionId, connectionId),
+    connectionId,
     eq(companySecretBindings.placement, input.placement),
     eq(companySecretBindings.target, target),
   );
@@ -335,12 +336,7 @@ export async function unbindSecret(
     const [row] = await tx
       .delete(companySecretBindings)
       .where(
-        inCompany(
-          companySecretBindings,
-          companyId,
-          eq(companySecretBindings.connectionId, connectionId),
-          eq(companySecretBindings.id, bindingId),
-        ),
+        ofConnection(companySecretBindings, companyId, connectionId, eq(companySecretBindings.id, bindingId)),
       )
       .returning();
     if (!row) throw notFound("secret binding");

@@ -5,7 +5,7 @@
  * Every resolution records one `company_secret_access_events` row per secret; never a value.
  */
 
-import { eq, inArray, isNull } from "drizzle-orm";
+import { inArray, isNull } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { inCompany } from "@/db/join";
 import {
@@ -15,6 +15,7 @@ import {
   companySecretVersions,
 } from "@/db/schema";
 import type { ActorType } from "@/server/contracts/values";
+import { ofConnection } from "../access/rows";
 import { logError } from "../log";
 import { isSecretProviderError, type LocalSecretProvider, localProvider } from "./local-provider";
 
@@ -71,12 +72,7 @@ async function loadBindings(db: Db | Tx, companyId: string, connectionId: string
     .select()
     .from(companySecretBindings)
     .where(
-      inCompany(
-        companySecretBindings,
-        companyId,
-        eq(companySecretBindings.connectionId, connectionId),
-        isNull(companySecretBindings.revokedAt),
-      ),
+      ofConnection(companySecretBindings, companyId, connectionId, isNull(companySecretBindings.revokedAt)),
     );
   const secretIds = [...new Set(bindings.map((b) => b.secretId))];
   if (secretIds.length === 0) return { bindings, secrets: new Map(), versions: new Map() };

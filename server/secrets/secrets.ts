@@ -5,6 +5,7 @@ import { companyRow, inCompany } from "@/db/join";
 import { companySecretBindings, companySecrets, companySecretVersions, toolConnections } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { SecretDetail, SecretSummary as SecretSummarySchema } from "@/server/contracts/api/secrets";
+import { lockCompanyRow } from "../access/rows";
 import { bumpAccessVersion } from "../access/snapshot";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
@@ -304,13 +305,7 @@ export async function createSecret(
 
 /** The company's secret, row-locked for the rest of the transaction; 404 `not_found` when none. */
 async function lockSecret(tx: Tx, companyId: string, secretId: string) {
-  const [secret] = await tx
-    .select()
-    .from(companySecrets)
-    .where(companyRow(companySecrets, companyId, secretId))
-    .for("update");
-  if (!secret) throw notFound("secret");
-  return secret;
+  return lockCompanyRow(tx, companySecrets, companyId, secretId, "secret");
 }
 
 /** Adds a version that becomes current at once (bindings that pin a version keep theirs). */

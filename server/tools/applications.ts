@@ -6,9 +6,10 @@ import type { Application, ApplicationRecord } from "@/server/contracts/api/appl
 import type { Served } from "@/server/contracts/api/common";
 import { APPLICATION_TYPES, RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
+import { companyRows, insertRow, lockCompanyRow } from "../access/rows";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict } from "../errors";
 
 export const CreateApplicationInput = z.object({
   slug: z
@@ -36,11 +37,7 @@ export type UpdateApplicationInput = z.infer<typeof UpdateApplicationInput>;
 
 export async function listApplications(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const apps = await ctx.db
-    .select()
-    .from(toolApplications)
-    .where(eq(toolApplications.companyId, companyId))
-    .orderBy(asc(toolApplications.name));
+  const apps = await companyRows(ctx.db, toolApplications, companyId, asc(toolApplications.name));
   const conns = await ctx.db
     .select({ applicationId: toolConnections.applicationId, status: toolConnections.status, n: count() })
     .from(toolConnections)
@@ -94,16 +91,11 @@ export async function createApplication(
     ctx,
     companyId,
     async (tx) =>
-      (
-        await tx
-          .insert(toolApplications)
-          .values({
-            companyId,
-            ...input,
-            ownerUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
-          })
-          .returning()
-      )[0]! satisfies Served<typeof ApplicationRecord>,
+      (await insertRow(tx, toolApplications, {
+        companyId,
+        ...input,
+        ownerUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+      })) satisfies Served<typeof ApplicationRecord>,
     (a) => ({
       action: "tool_application.create",
       entityType: "tool_application",
@@ -124,12 +116,7 @@ export async function updateApplication(
     ctx,
     companyId,
     async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(toolApplications)
-        .where(companyRow(toolApplications, companyId, applicationId))
-        .for("update");
-      if (!current) throw notFound("application");
+      const current = await lockCompanyRow(tx, toolApplications, companyId, applicationId, "application");
       if (current.status === "archived")
         throw conflict("application_archived", "the application is archived; archiving is final");
       const now = ctx.now();

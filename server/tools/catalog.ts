@@ -2,7 +2,7 @@
 
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow, inCompany } from "@/db/join";
+import { companyRow } from "@/db/join";
 import { toolCatalogEntries, toolConnections } from "@/db/schema";
 import type {
   CatalogRefreshResult,
@@ -12,6 +12,7 @@ import type {
 import type { Served } from "@/server/contracts/api/common";
 import { RISKS } from "@/server/contracts/values";
 import { mutateAccess } from "../access/mutate";
+import { ofConnection } from "../access/rows";
 import { requireCompany } from "../auth/authorize";
 import { refreshConnectionCatalog } from "../catalog/refresh";
 import { loadConnection } from "../connectors/connection";
@@ -44,7 +45,7 @@ export async function listCatalog(ctx: ServiceContext, companyId: string, connec
   const rows = await ctx.db
     .select()
     .from(toolCatalogEntries)
-    .where(inCompany(toolCatalogEntries, companyId, eq(toolCatalogEntries.connectionId, connectionId)))
+    .where(ofConnection(toolCatalogEntries, companyId, connectionId))
     .orderBy(asc(toolCatalogEntries.name));
   return rows satisfies Served<typeof ConnectionCatalogEntry>[];
 }
@@ -68,14 +69,7 @@ export async function reviewCatalog(
         const [row] = await tx
           .select()
           .from(toolCatalogEntries)
-          .where(
-            inCompany(
-              toolCatalogEntries,
-              companyId,
-              eq(toolCatalogEntries.connectionId, connectionId),
-              eq(toolCatalogEntries.id, e.id),
-            ),
-          )
+          .where(ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.id, e.id)))
           .for("update");
         if (!row) throw notFound("catalog entry");
         if (row.status === "removed")
@@ -154,14 +148,7 @@ export async function overrideRisk(
           name: toolCatalogEntries.name,
         })
         .from(toolCatalogEntries)
-        .where(
-          inCompany(
-            toolCatalogEntries,
-            companyId,
-            eq(toolCatalogEntries.connectionId, connectionId),
-            eq(toolCatalogEntries.id, entryId),
-          ),
-        )
+        .where(ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.id, entryId)))
         .for("update");
       if (!before) throw notFound("catalog entry");
       const [row] = await tx

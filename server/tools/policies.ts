@@ -1,4 +1,4 @@
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc } from "drizzle-orm";
 import { z } from "zod";
 import { companyRow } from "@/db/join";
 import { agents, projects, toolPolicies } from "@/db/schema";
@@ -9,6 +9,7 @@ import { POLICY_KINDS } from "@/server/contracts/values";
 import { decide } from "../access/decide";
 import { mutateAccess } from "../access/mutate";
 import { readTokens } from "../access/rate-limit";
+import { companyRows, findCompanyRow, lockCompanyRow } from "../access/rows";
 import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessRequest } from "../access/types";
 import { proposeFormalApproval } from "../approvals/formal";
@@ -84,11 +85,13 @@ const present = (p: typeof toolPolicies.$inferSelect) =>
 
 export async function listPolicies(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const rows = await ctx.db
-    .select()
-    .from(toolPolicies)
-    .where(eq(toolPolicies.companyId, companyId))
-    .orderBy(desc(toolPolicies.priority), asc(toolPolicies.name));
+  const rows = await companyRows(
+    ctx.db,
+    toolPolicies,
+    companyId,
+    desc(toolPolicies.priority),
+    asc(toolPolicies.name),
+  );
   return rows.map(present);
 }
 
@@ -159,12 +162,7 @@ export async function updatePolicy(
     ctx,
     companyId,
     async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(toolPolicies)
-        .where(companyRow(toolPolicies, companyId, policyId))
-        .for("update");
-      if (!current) throw notFound("policy");
+      const current = await lockCompanyRow(tx, toolPolicies, companyId, policyId, "policy");
       const kind = input.kind ?? current.kind;
       if (!(POLICY_KINDS as readonly string[]).includes(kind)) {
         throw invalidRequest(`policy kind \`${kind}\` is not supported; set a supported \`kind\``);
@@ -235,19 +233,9 @@ export async function resolveAccessContext(
   companyId: string,
   input: { agentId: string; issueId?: string; projectId?: string; routineId?: string },
 ) {
-  const [agent] = await ctx.db
-    .select({ id: agents.id })
-    .from(agents)
-    .where(companyRow(agents, companyId, input.agentId));
-  if (!agent) throw notFound("agent");
+  await findCompanyRow(ctx.db, agents, companyId, input.agentId, "agent");
   const projectId = await resolveRunProject(ctx, companyId, input);
-  if (input.projectId) {
-    const [project] = await ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(companyRow(projects, companyId, input.projectId));
-    if (!project) throw notFound("project");
-  }
+  if (input.projectId) await findCompanyRow(ctx.db, projects, companyId, input.projectId, "project");
   return {
     companyId,
     agentId: input.agentId,

@@ -9,7 +9,7 @@ import {
   TRUST_RULE_STATUSES,
 } from "../values";
 import { StoredRisk } from "./catalog";
-import { IsoDate, JsonObject, NullableDate } from "./common";
+import { IsoDate, JsonObject, NullableDate, nullableStrings, strings } from "./common";
 
 /**
  * What the reviewer sees (the `preview` jsonb column): never the raw arguments, only the
@@ -27,12 +27,8 @@ export const ActionRequestPreview = z.looseObject({
 export type ActionRequestPreview = z.infer<typeof ActionRequestPreview>;
 
 export const ActionRequest = z.object({
-  id: z.string(),
-  invocationId: z.string(),
-  runId: z.string().nullable(),
-  agentId: z.string().nullable(),
-  issueId: z.string().nullable(),
-  commentId: z.string().nullable(),
+  ...strings("id", "invocationId"),
+  ...nullableStrings("runId", "agentId", "issueId", "commentId"),
   toolName: z.string(),
   preview: ActionRequestPreview,
   status: z.enum(ACTION_REQUEST_STATUSES),
@@ -50,14 +46,11 @@ export const ActionRequestsResponse = z.object({ actionRequests: z.array(ActionR
 export const ActionRequestDecision = z.object({ id: z.string(), status: z.enum(ACTION_REQUEST_STATUSES) });
 
 export const TrustRule = z.object({
-  id: z.string(),
-  toolName: z.string(),
+  ...strings("id", "toolName"),
   /** The tool schema the rule is pinned to; a changed schema stops the rule matching. */
   schemaHash: z.string(),
   scopeType: z.enum(TRUST_RULE_SCOPES),
-  projectId: z.string().nullable(),
-  agentId: z.string().nullable(),
-  issueId: z.string().nullable(),
+  ...nullableStrings("projectId", "agentId", "issueId"),
   argumentConstraints: z.unknown(),
   maxUses: z.number().nullable(),
   useCount: z.number(),

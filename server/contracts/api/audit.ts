@@ -2,7 +2,7 @@
 // `GET /tools/invocations`, server/tools/audit-log.ts).
 import { z } from "zod";
 import { DECISIONS } from "../values";
-import { IsoDate, JsonObject, NullableDate } from "./common";
+import { IsoDate, JsonObject, nullableDates, nullableNumbers, nullableStrings, strings } from "./common";
 
 export const AuditEvent = z.object({
   id: z.string(),
@@ -11,23 +11,25 @@ export const AuditEvent = z.object({
   eventType: z.string(),
   createdAt: IsoDate,
   actorType: z.string(),
-  agentId: z.string().nullable(),
-  agentName: z.string().nullable(),
-  runId: z.string().nullable(),
-  issueId: z.string().nullable(),
-  issueIdentifier: z.string().nullable(),
-  /** The ledger row the event is about (its stored result artifacts: `…/invocations/:id/artifacts`). */
-  invocationId: z.string().nullable(),
-  toolName: z.string().nullable(),
-  risk: z.string().nullable(),
+  // invocationId: the ledger row the event is about (its stored result artifacts:
+  // `…/invocations/:id/artifacts`).
+  ...nullableStrings(
+    "agentId",
+    "agentName",
+    "runId",
+    "issueId",
+    "issueIdentifier",
+    "invocationId",
+    "toolName",
+    "risk",
+  ),
   decision: z.enum(DECISIONS).nullable(),
   reasonCode: z.string().nullable(),
   matchedPolicyIds: z.array(z.string()),
   argsSummary: JsonObject.nullable(),
   resultSummary: JsonObject.nullable(),
   /** Bytes */
-  resultSize: z.number().nullable(),
-  latencyMs: z.number().nullable(),
+  ...nullableNumbers("resultSize", "latencyMs"),
   errorClass: z.string().nullable(),
   /** JSON pointers that were redacted before storage. */
   redactions: z.array(z.string()),
@@ -39,24 +41,14 @@ export const AuditPage = z.object({ events: z.array(AuditEvent), nextCursor: z.s
 /** One row of the invocation ledger (`GET /invocations`). */
 export const Invocation = z.object({
   id: z.string(),
-  runId: z.string().nullable(),
-  issueId: z.string().nullable(),
-  agentId: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  actorType: z.string(),
-  actorId: z.string(),
-  applicationId: z.string().nullable(),
-  connectionId: z.string().nullable(),
-  catalogEntryId: z.string().nullable(),
-  toolName: z.string(),
-  argsHash: z.string(),
+  ...nullableStrings("runId", "issueId", "agentId", "sessionId"),
+  ...strings("actorType", "actorId"),
+  ...nullableStrings("applicationId", "connectionId", "catalogEntryId"),
+  ...strings("toolName", "argsHash"),
   argsSummary: JsonObject.nullable(),
-  idempotencyKey: z.string().nullable(),
-  decision: z.string().nullable(),
-  reasonCode: z.string().nullable(),
+  ...nullableStrings("idempotencyKey", "decision", "reasonCode"),
   matchedPolicyIds: z.array(z.string()),
-  approvalState: z.string(),
-  executionStatus: z.string(),
+  ...strings("approvalState", "executionStatus"),
   resultHash: z.string().nullable(),
   resultSize: z.number().nullable(),
   resultSummary: JsonObject.nullable(),
@@ -65,8 +57,7 @@ export const Invocation = z.object({
   runtimeSlotId: z.string().nullable(),
   attempts: z.number(),
   createdAt: IsoDate,
-  startedAt: NullableDate,
-  completedAt: NullableDate,
+  ...nullableDates("startedAt", "completedAt"),
   updatedAt: IsoDate,
 });
 

@@ -2,7 +2,7 @@
 // and of the selector pickers (`GET /tools/catalog-entries`, server/tools/lookups.ts).
 import { z } from "zod";
 import { CATALOG_STATUSES, RISKS } from "../values";
-import { IsoDate, JsonObject, NullableDate } from "./common";
+import { IsoDate, JsonObject, NullableDate, nullableStrings, numbers, strings } from "./common";
 
 /** A risk as stored: one of RISKS, typed loosely because older rows may hold another word. */
 export const StoredRisk = z.union([z.enum(RISKS), z.string()]);
@@ -21,10 +21,8 @@ export type ReviewedVersion = z.infer<typeof ReviewedVersion>;
 
 /** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
 export const ConnectionCatalogEntry = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string().nullable(),
-  description: z.string().nullable(),
+  ...strings("id", "name"),
+  ...nullableStrings("title", "description"),
   inputSchema: JsonObject.nullable(),
   annotations: JsonObject.nullable(),
   risk: StoredRisk,
@@ -40,11 +38,7 @@ export const ConnectionCatalogResponse = z.object({ entries: z.array(ConnectionC
 
 /** `POST /connections/:id/catalog/refresh` */
 export const CatalogRefreshResult = z.object({
-  added: z.number(),
-  changed: z.number(),
-  unchanged: z.number(),
-  removed: z.number(),
-  quarantined: z.number(),
+  ...numbers("added", "changed", "unchanged", "removed", "quarantined"),
   entries: z.array(ConnectionCatalogEntry),
 });
 
@@ -55,18 +49,14 @@ export const CatalogReviewResult = z.object({
 });
 
 export const CatalogEntryOption = z.object({
-  id: z.string(),
-  name: z.string(),
+  ...strings("id", "name"),
   /** `slug__tool` */
   qualifiedName: z.string(),
   risk: StoredRisk,
   /** e.g. "active", "quarantined", "disabled", "removed" */
   status: z.string(),
-  applicationId: z.string(),
-  applicationSlug: z.string(),
-  applicationName: z.string(),
-  connectionId: z.string().nullable(),
-  connectionName: z.string().nullable(),
+  ...strings("applicationId", "applicationSlug", "applicationName"),
+  ...nullableStrings("connectionId", "connectionName"),
 });
 
 export const ApplicationOption = z.object({ id: z.string(), slug: z.string(), name: z.string() });

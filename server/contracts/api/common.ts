@@ -33,3 +33,23 @@ export const JsonObject = z.record(z.string(), z.unknown());
 
 /** `{ id, name }` of an agent, project, routine… */
 export const NamedRef = z.object({ id: z.string(), name: z.string() });
+
+/** Fields of one zod type under the given keys, in that order (spread into `z.object`). */
+function fieldsOf<T extends z.ZodType>(type: T) {
+  return <const K extends string>(...keys: K[]) =>
+    Object.fromEntries(keys.map((k) => [k, type])) as { [P in K]: T };
+}
+
+/** Required string fields: `...strings("id", "name")`. */
+export const strings = fieldsOf(z.string());
+/** Nullable string fields (ids of optional links, free text): `...nullableStrings("runId")`. */
+export const nullableStrings = fieldsOf(z.string().nullable());
+/** Nullable instants: `...nullableDates("startedAt", "finishedAt")`. */
+export const nullableDates = fieldsOf(NullableDate);
+/** Required number fields. */
+export const numbers = fieldsOf(z.number());
+/** Nullable number fields. */
+export const nullableNumbers = fieldsOf(z.number().nullable());
+
+/** `createdAt`, `updatedAt` of a row that is edited in place. */
+export const Timestamps = { createdAt: IsoDate, updatedAt: IsoDate };

@@ -7,7 +7,7 @@ import {
   CONNECTION_HEALTH,
   CONNECTION_STATUSES,
 } from "../values";
-import { IsoDate, NullableDate } from "./common";
+import { NullableDate, nullableDates, strings, Timestamps } from "./common";
 
 /**
  * Non-secret transport settings (the `transport_config` jsonb column). Credentials live in
@@ -25,18 +25,14 @@ export const TransportConfig = z.looseObject({
 export type TransportConfig = z.infer<typeof TransportConfig>;
 
 export const ConnectionApplicationRef = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
+  ...strings("id", "slug", "name"),
   type: z.enum(APPLICATION_TYPES),
   status: z.enum(APPLICATION_STATUSES),
 });
 
 /** `GET /connections/:id` and the answer of every connection verb. */
 export const Connection = z.object({
-  id: z.string(),
-  applicationId: z.string(),
-  name: z.string(),
+  ...strings("id", "applicationId", "name"),
   transportConfig: TransportConfig,
   stdioTemplateId: z.string().nullable(),
   status: z.enum(CONNECTION_STATUSES),
@@ -45,13 +41,11 @@ export const Connection = z.object({
   healthStatus: z.enum(CONNECTION_HEALTH),
   healthCheckedAt: NullableDate,
   healthError: z.string().nullable(),
-  catalogRefreshedAt: NullableDate,
-  catalogReviewedAt: NullableDate,
+  ...nullableDates("catalogRefreshedAt", "catalogReviewedAt"),
   /** e.g. "operator", "config_changed", or the reason an operator typed. */
   disabledReason: z.string().nullable(),
   lastUsedAt: NullableDate,
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...Timestamps,
   archivedAt: NullableDate.optional(),
   application: ConnectionApplicationRef,
   /** Catalog entry count per status; only `GET /connections` includes it. */

@@ -2,14 +2,12 @@
 import { z } from "zod";
 import { APPLICATION_STATUSES, APPLICATION_TYPES } from "../values";
 import { StoredRisk } from "./catalog";
-import { JsonObject } from "./common";
+import { JsonObject, strings } from "./common";
 
 export const ExampleTool = z.object({ name: z.string(), risk: StoredRisk });
 
 export const Example = z.object({
-  id: z.string(),
-  title: z.string(),
-  description: z.string(),
+  ...strings("id", "title", "description"),
   type: z.enum(APPLICATION_TYPES),
   slug: z.string(),
   tools: z.array(ExampleTool),
@@ -24,10 +22,7 @@ export const ExamplesResponse = z.object({ examples: z.array(Example) });
 
 /** `POST /examples/:id/install` */
 export const ExampleInstallResult = z.object({
-  example: z.string(),
-  applicationId: z.string(),
-  connectionId: z.string(),
-  profileId: z.string(),
+  ...strings("example", "applicationId", "connectionId", "profileId"),
   policyIds: z.array(z.string()),
   /** `slug__tool` names. */
   tools: z.array(z.object({ name: z.string(), risk: StoredRisk, status: z.string() })),
@@ -37,9 +32,7 @@ export const ExampleSmokeCheck = z.object({ name: z.string(), passed: z.boolean(
 
 /** `POST /examples/:id/smoke` */
 export const ExampleSmokeResult = z.object({
-  example: z.string(),
-  runId: z.string(),
-  agentId: z.string(),
+  ...strings("example", "runId", "agentId"),
   passed: z.boolean(),
   checks: z.array(ExampleSmokeCheck),
 });

@@ -4,7 +4,7 @@
 // is checked by the MCP SDK client, not by these schemas.
 import { z } from "zod";
 import { APPROVAL_STATES, DECISIONS, EXECUTION_STATUSES } from "../values";
-import { IsoDate, JsonObject, NullableDate } from "./common";
+import { IsoDate, JsonObject, NullableDate, strings } from "./common";
 
 /** One tool as an agent sees it: sanitised metadata, never the upstream's raw annotations. */
 export const AgentTool = z.object({
@@ -67,8 +67,7 @@ export const GatewaySessionCreated = z.object({
 
 /** `GET /api/tool-gateway/invocations/:invocationId`: one invocation of the session's run. */
 export const GatewayInvocation = z.object({
-  id: z.string(),
-  toolName: z.string(),
+  ...strings("id", "toolName"),
   decision: z.enum(DECISIONS).nullable(),
   reasonCode: z.string().nullable(),
   approvalState: z.enum(APPROVAL_STATES),

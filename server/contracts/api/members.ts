@@ -1,11 +1,10 @@
 // Responses of `/api/companies/:companyId/members` (server/core/members.ts).
 import { z } from "zod";
 import { MEMBERSHIP_ROLES } from "../values";
-import { IsoDate } from "./common";
+import { IsoDate, strings } from "./common";
 
 export const Member = z.object({
-  userId: z.string(),
-  email: z.string(),
+  ...strings("userId", "email"),
   name: z.string().nullable(),
   role: z.enum(MEMBERSHIP_ROLES),
   joinedAt: IsoDate,

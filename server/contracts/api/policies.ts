@@ -9,7 +9,7 @@ import {
 } from "../policy-schema";
 import { POLICY_KINDS } from "../values";
 import { StoredRisk } from "./catalog";
-import { IsoDate, JsonObject } from "./common";
+import { JsonObject, numbers, strings, Timestamps } from "./common";
 
 /** One of POLICY_KINDS, typed loosely: a row written by another build may hold another word. */
 export const StoredPolicyKind = z.union([z.enum(POLICY_KINDS), z.string()]);
@@ -19,8 +19,7 @@ export const PolicyEffect = z.union([RateLimitEffect, RedactEffect, ApprovalEffe
 export type PolicyEffect = z.infer<typeof PolicyEffect>;
 
 export const Policy = z.object({
-  id: z.string(),
-  name: z.string(),
+  ...strings("id", "name"),
   description: z.string().nullable(),
   /** A kind this build does not know is kept as stored (the engine fails closed on it). */
   kind: StoredPolicyKind,
@@ -29,17 +28,14 @@ export const Policy = z.object({
   selectors: PolicySelectors,
   conditions: PolicyConditions,
   effect: PolicyEffect,
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...Timestamps,
 });
 
 export const PoliciesResponse = z.object({ policies: z.array(Policy) });
 
 export const RateLimitState = z.object({
   policyId: z.string(),
-  limit: z.number(),
-  windowSeconds: z.number(),
-  tokens: z.number(),
+  ...numbers("limit", "windowSeconds", "tokens"),
   retryAfterMs: z.number().nullable(),
 });
 

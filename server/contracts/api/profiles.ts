@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { BINDING_TARGETS, PROFILE_ENTRY_MODES, PROFILE_STATUSES, RISKS } from "../values";
 import { StoredRisk } from "./catalog";
-import { IsoDate, NamedRef } from "./common";
+import { NamedRef, nullableStrings, strings, Timestamps } from "./common";
 
 /** What a profile entry selects (one of five kinds). */
 export const ProfileSelector = z.discriminatedUnion("type", [
@@ -34,14 +34,12 @@ export const ProfileBinding = z.object({
 
 /** `GET /profiles/:id` and the answer of every profile verb. */
 export const Profile = z.object({
-  id: z.string(),
-  name: z.string(),
+  ...strings("id", "name"),
   description: z.string().nullable(),
   status: z.enum(PROFILE_STATUSES),
   entries: z.array(ProfileEntry),
   bindings: z.array(ProfileBinding),
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...Timestamps,
 });
 
 export const ProfilesResponse = z.object({ profiles: z.array(Profile) });
@@ -57,16 +55,13 @@ export const ToolTargets = z.object({
 });
 
 export const EffectiveProfile = z.object({
-  id: z.string(),
-  name: z.string(),
+  ...strings("id", "name"),
   level: z.enum(BINDING_TARGETS),
 });
 
 export const EffectiveTool = z.object({
-  catalogEntryId: z.string(),
-  toolName: z.string(),
-  applicationName: z.string().nullable(),
-  connectionName: z.string().nullable(),
+  ...strings("catalogEntryId", "toolName"),
+  ...nullableStrings("applicationName", "connectionName"),
   risk: StoredRisk,
   requiresApproval: z.boolean(),
   reasons: z.array(z.string()),
@@ -76,11 +71,7 @@ export const EffectiveTool = z.object({
 export const EffectiveToolsResponse = z.object({
   agentId: z.string(),
   /** The context the answer was computed for (the query's ids, filled in from each other). */
-  context: z.object({
-    issueId: z.string().nullable(),
-    projectId: z.string().nullable(),
-    routineId: z.string().nullable(),
-  }),
+  context: z.object(nullableStrings("issueId", "projectId", "routineId")),
   profiles: z.array(EffectiveProfile),
   tools: z.array(EffectiveTool),
   hiddenCount: z.number(),

@@ -6,6 +6,7 @@
 // instants as ISO strings themselves, so the dates here are checked strings, not `IsoDate`.
 import { z } from "zod";
 import { MEMBERSHIP_ROLES } from "../values";
+import { strings } from "./common";
 
 /** An instant the verb already wrote as `toISOString()`. */
 const IsoString = z.iso.datetime();
@@ -48,17 +49,12 @@ export const ConsentView = z.object({
 /** `GET /api/mcp/setup`: the gate, the canonical endpoint, the invitation and its text. */
 export const McpSetup = z.object({
   enabled: z.boolean(),
-  endpoint: z.string(),
-  invitationUrl: z.string(),
-  markdown: z.string(),
+  ...strings("endpoint", "invitationUrl", "markdown"),
 });
 
 /** One of my assistant connections (a live grant I made). */
 export const AssistantConnection = z.object({
-  id: z.string(),
-  name: z.string(),
-  companyId: z.string(),
-  companyName: z.string(),
+  ...strings("id", "name", "companyId", "companyName"),
   clientName: z.string().nullable(),
   clientId: z.string(),
   /** True when the grant holds `paperclip:write`. */

@@ -3,20 +3,20 @@
 // (server/core/*.ts), and `/api/health`. The company-scoped lists are in ./core.ts.
 import { z } from "zod";
 import { COMMENT_AUTHOR_TYPES, COMMENT_KINDS } from "../values";
-import { IsoDate, JsonObject, NullableDate } from "./common";
-import { Agent, CompanyView, Issue, Run } from "./core";
+import { IsoDate, JsonObject, nullableStrings, strings } from "./common";
+import { Agent, BoardKey, CompanyView, Issue, Run } from "./core";
 
 /** `GET /api/agents/:agentId`: the agent (an agent key reads only its own). */
 export const AgentDetail = Agent;
 
 /** An agent API key as listed: never the key, only its prefix. */
-export const AgentKey = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  createdAt: IsoDate,
-  lastUsedAt: NullableDate,
-  revokedAt: NullableDate,
+export const AgentKey = BoardKey.pick({
+  id: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
 });
 
 /** `GET /api/agents/:agentId/keys`, newest first. */
@@ -24,10 +24,7 @@ export const AgentKeysResponse = z.object({ keys: z.array(AgentKey) });
 
 /** `POST /api/agents/:agentId/keys`: the plaintext `key` is in this answer only. */
 export const AgentKeyCreated = z.object({
-  id: z.string(),
-  agentId: z.string(),
-  name: z.string(),
-  prefix: z.string(),
+  ...strings("id", "agentId", "name", "prefix"),
   createdAt: IsoDate,
   key: z.string(),
 });
@@ -35,8 +32,7 @@ export const AgentKeyCreated = z.object({
 export const IssueComment = z.object({
   id: z.string(),
   authorType: z.enum(COMMENT_AUTHOR_TYPES),
-  authorUserId: z.string().nullable(),
-  authorAgentId: z.string().nullable(),
+  ...nullableStrings("authorUserId", "authorAgentId"),
   authorName: z.string(),
   kind: z.enum(COMMENT_KINDS),
   body: z.string(),
@@ -46,8 +42,7 @@ export const IssueComment = z.object({
 });
 
 export const IssueDocument = z.object({
-  id: z.string(),
-  key: z.string(),
+  ...strings("id", "key"),
   revision: z.number(),
   updatedAt: IsoDate,
 });

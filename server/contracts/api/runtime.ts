@@ -1,33 +1,23 @@
 // Responses of `/tools/runtime-slots…` (server/runtime/slots.ts): the supervised stdio slots.
 import { z } from "zod";
 import { SLOT_STATUSES } from "../values";
-import { IsoDate, NullableDate } from "./common";
+import { IsoDate, nullableDates, nullableNumbers, numbers, strings, Timestamps } from "./common";
 
 export const RuntimeSlot = z.object({
-  id: z.string(),
-  companyId: z.string(),
-  connectionId: z.string(),
+  ...strings("id", "companyId", "connectionId"),
   templateId: z.string().nullable(),
   kind: z.string(),
   status: z.enum(SLOT_STATUSES),
-  health: z.string(),
-  host: z.string(),
-  pid: z.number().nullable(),
-  processGroupId: z.number().nullable(),
-  workspaceScope: z.string(),
-  credentialScope: z.string(),
-  trustScope: z.string(),
+  ...strings("health", "host"),
+  ...nullableNumbers("pid", "processGroupId"),
+  ...strings("workspaceScope", "credentialScope", "trustScope"),
   runId: z.string().nullable(),
-  idleTtlMs: z.number(),
-  restartCount: z.number(),
+  ...numbers("idleTtlMs", "restartCount"),
   /** ISO instants of the latest restarts (the crash policy's window). */
   recentRestarts: z.array(z.string()),
   lastError: z.string().nullable(),
-  startedAt: NullableDate,
-  lastUsedAt: NullableDate,
-  stoppedAt: NullableDate,
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...nullableDates("startedAt", "lastUsedAt", "stoppedAt"),
+  ...Timestamps,
   /** This server process supervises the slot; `live` is its in-memory state. */
   local: z.boolean(),
   live: z.object({ state: z.string(), inFlight: z.number(), lastUsedAt: IsoDate }).nullable(),

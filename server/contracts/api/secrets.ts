@@ -3,7 +3,7 @@
 // secret's value, in any form: the contract has no field for one.
 import { z } from "zod";
 import { SECRET_PLACEMENTS, SECRET_STATUSES } from "../values";
-import { IsoDate, NullableDate } from "./common";
+import { IsoDate, NullableDate, strings, Timestamps } from "./common";
 
 const SecretFields = z.object({
   id: z.string(),
@@ -14,8 +14,7 @@ const SecretFields = z.object({
   status: z.enum(SECRET_STATUSES),
   /** Versions are numbered 1, 2, 3…; the current one is the newest. */
   currentVersion: z.number().nullable(),
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...Timestamps,
   revokedAt: NullableDate,
 });
 
@@ -38,12 +37,9 @@ export const SecretVersionInfo = z.object({
 });
 
 export const SecretBindingRef = z.object({
-  id: z.string(),
-  connectionId: z.string(),
-  connectionName: z.string(),
+  ...strings("id", "connectionId", "connectionName"),
   placement: z.enum(SECRET_PLACEMENTS),
-  target: z.string(),
-  valuePrefix: z.string(),
+  ...strings("target", "valuePrefix"),
   version: z.number().nullable(),
   allowedAgentIds: z.array(z.string()).nullable(),
   createdAt: IsoDate,
@@ -57,10 +53,7 @@ export const SecretDetail = SecretFields.extend({
 
 /** One row of `GET /connections/:id/secret-bindings`. */
 export const SecretBinding = z.object({
-  id: z.string(),
-  connectionId: z.string(),
-  secretId: z.string(),
-  secretName: z.string(),
+  ...strings("id", "connectionId", "secretId", "secretName"),
   placement: z.enum(SECRET_PLACEMENTS),
   /** Header name (lower-cased by the server) or environment variable name. */
   target: z.string(),

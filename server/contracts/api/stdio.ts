@@ -3,7 +3,7 @@
 // `/tools/stdio-templates…` (server/runtime/templates.ts).
 import { z } from "zod";
 import { STDIO_CWD_POLICIES, TEMPLATE_STATUSES } from "../values";
-import { IsoDate, NullableDate } from "./common";
+import { NullableDate, nullableStrings, strings, Timestamps } from "./common";
 
 /** A value a company may put in one slot of an approved stdio command. Small and strict on purpose. */
 export const StdioSlotRule = z.discriminatedUnion("kind", [
@@ -37,8 +37,7 @@ export type StdioEnvSlot = z.infer<typeof StdioEnvSlot>;
 
 /** A catalogue command a company may build a template from (`GET /stdio-commands`). */
 export const StdioCommandChoice = z.object({
-  key: z.string(),
-  name: z.string(),
+  ...strings("key", "name"),
   description: z.string().nullable(),
   argSlots: z.array(StdioArgSlot),
   envSlots: z.array(StdioEnvSlot),
@@ -50,11 +49,8 @@ export const StdioCommandsResponse = z.object({ commands: z.array(StdioCommandCh
 
 /** A company's stdio template (`GET /stdio-templates/:id` and the template verbs). */
 export const StdioTemplate = z.object({
-  id: z.string(),
-  companyId: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  catalogCommandId: z.string().nullable(),
+  ...strings("id", "companyId", "name"),
+  ...nullableStrings("description", "catalogCommandId"),
   slotValues: z.object({ args: z.record(z.string(), z.string()), env: z.record(z.string(), z.string()) }),
   /** The resolved command line, for display. */
   command: z.string(),
@@ -67,8 +63,7 @@ export const StdioTemplate = z.object({
   /** Connections that use the template. */
   connections: z.number(),
   createdByUserId: z.string().nullable(),
-  createdAt: IsoDate,
-  updatedAt: IsoDate,
+  ...Timestamps,
   disabledAt: NullableDate,
 });
 
