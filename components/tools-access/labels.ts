@@ -5,6 +5,7 @@ import {
   RISKS as CONTRACT_RISKS,
   POLICY_OPERATORS,
 } from "@/server/contracts/values";
+import { humanize } from "../format";
 import type {
   ArgumentOp,
   AuditDecision,
@@ -16,12 +17,6 @@ import type {
   Risk,
   SelectorType,
 } from "./types";
-
-/** A key as a label: `require_approval` → "Require approval". */
-function humanize(key: string): string {
-  const text = key.replace(/[_-]+/g, " ").trim();
-  return text ? text.charAt(0).toUpperCase() + text.slice(1) : key;
-}
 
 /** A label map from its keys: each key humanised, unless `overrides` names it. */
 function keyLabels<K extends string>(
