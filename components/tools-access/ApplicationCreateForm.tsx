@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { codeInput, DescriptionField, InputField, NameField, SelectField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -44,6 +45,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
   const [type, setType] = useState<ApplicationType>("mcp_http");
   const [description, setDescription] = useState("");
   const [errors, setErrors] = useState<CreateErrors>({});
+  const field = fieldFrame(id, errors);
 
   const create = useMutation({
     mutationFn: (body: ApplicationCreateInput) =>
@@ -109,10 +111,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
           data-testid="app-create-name"
         />
         <InputField
-          id={`${id}-slug`}
-          label="Slug"
-          required
-          error={errors.slug}
+          {...field("slug", "Slug", { required: true })}
           hint={
             <>
               Lowercase letters, digits and dashes; agents see tools as{" "}

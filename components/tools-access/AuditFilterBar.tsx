@@ -3,7 +3,7 @@
 import { TOOL_EVENT_TYPES } from "@/server/contracts/values";
 import { humanize } from "../format";
 import { Button } from "../ui/Button";
-import { InputField, namedOptions, SelectField, valueOptions } from "../ui/FieldControls";
+import { InputField, namedOptions, SelectField, type SelectOption, valueOptions } from "../ui/FieldControls";
 import { DECISION_LABELS, DECISIONS } from "./labels";
 import type { AuditDecision, NamedRef } from "./types";
 
@@ -21,6 +21,27 @@ export interface AuditFilterInput {
 }
 
 export const NO_FILTERS: AuditFilterInput = { agentId: "", tool: "", decision: "", eventType: "" };
+
+type SelectFilter = "agentId" | "decision" | "eventType";
+
+/** The filters picked from a list: the field id suffix, label, test id and the "any" option. */
+interface SelectFilterSpec {
+  name: string;
+  label: string;
+  testId: string;
+  placeholder: string;
+}
+
+const SELECT_FILTERS: Record<SelectFilter, SelectFilterSpec> = {
+  agentId: { name: "agent", label: "Agent", testId: "audit-filter-agent", placeholder: "All agents" },
+  decision: {
+    name: "decision",
+    label: "Decision",
+    testId: "audit-filter-decision",
+    placeholder: "Any decision",
+  },
+  eventType: { name: "event", label: "Event", testId: "audit-filter-event-type", placeholder: "Any event" },
+};
 
 /** The audit timeline's filters: agent, tool, decision and event type, with refresh and clear. */
 export function AuditFilterBar({
@@ -40,6 +61,20 @@ export function AuditFilterBar({
   onRefresh: () => void;
   refreshing: boolean;
 }) {
+  const select = (key: SelectFilter, options: SelectOption[]) => {
+    const { name, label, testId, placeholder } = SELECT_FILTERS[key];
+    return (
+      <SelectField
+        id={`${id}-${name}`}
+        label={label}
+        value={values[key]}
+        onValueChange={(value) => onChange({ [key]: value })}
+        data-testid={testId}
+        placeholder={placeholder}
+        options={options}
+      />
+    );
+  };
   const anyFilterInput = Boolean(values.agentId || values.tool.trim() || values.decision || values.eventType);
   return (
     <search aria-label="Filter tool calls">
@@ -47,15 +82,7 @@ export function AuditFilterBar({
         onSubmit={(e) => e.preventDefault()}
         className="grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 shadow-xs sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
       >
-        <SelectField
-          id={`${id}-agent`}
-          label="Agent"
-          value={values.agentId}
-          onValueChange={(agentId) => onChange({ agentId })}
-          data-testid="audit-filter-agent"
-          placeholder="All agents"
-          options={namedOptions(agents)}
-        />
+        {select("agentId", namedOptions(agents))}
         <InputField
           id={`${id}-tool`}
           label="Tool"
@@ -67,24 +94,8 @@ export function AuditFilterBar({
           spellCheck={false}
           data-testid="audit-filter-tool"
         />
-        <SelectField
-          id={`${id}-decision`}
-          label="Decision"
-          value={values.decision}
-          onValueChange={(decision) => onChange({ decision: decision as AuditDecision | "" })}
-          data-testid="audit-filter-decision"
-          placeholder="Any decision"
-          options={valueOptions(DECISIONS, DECISION_LABELS)}
-        />
-        <SelectField
-          id={`${id}-event`}
-          label="Event"
-          value={values.eventType}
-          onValueChange={(eventType) => onChange({ eventType })}
-          data-testid="audit-filter-event-type"
-          placeholder="Any event"
-          options={valueOptions(AUDIT_EVENT_TYPES, humanize)}
-        />
+        {select("decision", valueOptions(DECISIONS, DECISION_LABELS))}
+        {select("eventType", valueOptions(AUDIT_EVENT_TYPES, humanize))}
         <div className="flex items-end gap-2">
           <Button variant="secondary" onClick={onRefresh} disabled={refreshing} data-testid="audit-refresh">
             Refresh

@@ -5,11 +5,9 @@ import { Fragment, useState } from "react";
 import type { DateInput } from "../format";
 import { ActionButtons } from "../ui/ActionButtons";
 import { Badge } from "../ui/Badge";
-import { Card, CardBody, CardHeader } from "../ui/Card";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
-import { TableSkeleton } from "../ui/Skeleton";
 import { Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
@@ -20,6 +18,7 @@ import { Checkbox } from "./controls";
 import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
 import { useSeededQuery } from "./hooks";
 import { QuarantineBadge } from "./QuarantineBadge";
+import { QueryCard } from "./QueryCard";
 import { useToolsApi } from "./ToolsApiProvider";
 import type {
   CatalogEntryStatus,
@@ -126,221 +125,212 @@ export function CatalogTable({
   const columnCount = showSelect ? 6 : 5;
 
   return (
-    <Card className={className} data-testid="catalog-table">
-      <CardHeader
-        title="Catalog"
-        titleAs="h3"
-        description="The tools this connection offers. New write and destructive tools, and any tool that changed upstream, stay quarantined until a person approves them."
-        refreshing={query.isFetching ? "Refreshing the catalog" : undefined}
-      />
-      <CardBody className="space-y-4">
-        <ApiErrorAlert
-          error={query.error}
-          title="Could not load the catalog"
-          retry={() => void query.refetch()}
-        />
-        {entries.length > 0 ? (
-          <p className="text-sm text-zinc-600" data-testid="catalog-summary">
-            {plural(entries.length, "tool", "tools")}: {counts.join(" · ")}.
-            {quarantined > 0 ? (
-              <span className="font-medium text-amber-800">
-                {" "}
-                {plural(quarantined, "tool waits", "tools wait")} for review.
-              </span>
-            ) : null}
-          </p>
-        ) : null}
-        {showSelect ? (
-          <div
-            className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-2.5"
-            role="toolbar"
-            aria-label="Review selected tools"
-          >
-            <Checkbox
-              label={`Select all ${reviewable.length} needing review`}
-              checked={allChosen}
-              onChange={(event) =>
-                setSelected(event.target.checked ? new Set(reviewable.map((e) => e.id)) : new Set())
-              }
-              data-testid="catalog-select-all"
-            />
-            <div className="flex flex-wrap items-center gap-2">
-              <span className="text-sm text-zinc-600" aria-live="polite">
-                {chosen.length} selected
-              </span>
-              <ActionButtons
-                actions={[
-                  {
-                    label: "Approve selected",
-                    pending: pendingAction === "approve",
-                    pendingLabel: "Approving…",
-                    disabled: chosen.length === 0 || review.isPending,
-                    onClick: () => submit("approve"),
-                    "data-testid": "catalog-approve",
-                  },
-                  {
-                    label: "Disable selected",
-                    pending: pendingAction === "disable",
-                    pendingLabel: "Disabling…",
-                    variant: "secondary",
-                    disabled: chosen.length === 0 || review.isPending,
-                    onClick: () => submit("disable"),
-                    "data-testid": "catalog-disable",
-                  },
-                ]}
+    <QueryCard
+      testId="catalog-table"
+      className={className}
+      title="Catalog"
+      description="The tools this connection offers. New write and destructive tools, and any tool that changed upstream, stay quarantined until a person approves them."
+      query={query}
+      refreshing="Refreshing the catalog"
+      loadError="Could not load the catalog"
+      notices={
+        <>
+          {entries.length > 0 ? (
+            <p className="text-sm text-zinc-600" data-testid="catalog-summary">
+              {plural(entries.length, "tool", "tools")}: {counts.join(" · ")}.
+              {quarantined > 0 ? (
+                <span className="font-medium text-amber-800">
+                  {" "}
+                  {plural(quarantined, "tool waits", "tools wait")} for review.
+                </span>
+              ) : null}
+            </p>
+          ) : null}
+          {showSelect ? (
+            <div
+              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-2.5"
+              role="toolbar"
+              aria-label="Review selected tools"
+            >
+              <Checkbox
+                label={`Select all ${reviewable.length} needing review`}
+                checked={allChosen}
+                onChange={(event) =>
+                  setSelected(event.target.checked ? new Set(reviewable.map((e) => e.id)) : new Set())
+                }
+                data-testid="catalog-select-all"
               />
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="text-sm text-zinc-600" aria-live="polite">
+                  {chosen.length} selected
+                </span>
+                <ActionButtons
+                  actions={[
+                    {
+                      label: "Approve selected",
+                      pending: pendingAction === "approve",
+                      pendingLabel: "Approving…",
+                      disabled: chosen.length === 0 || review.isPending,
+                      onClick: () => submit("approve"),
+                      "data-testid": "catalog-approve",
+                    },
+                    {
+                      label: "Disable selected",
+                      pending: pendingAction === "disable",
+                      pendingLabel: "Disabling…",
+                      variant: "secondary",
+                      disabled: chosen.length === 0 || review.isPending,
+                      onClick: () => submit("disable"),
+                      "data-testid": "catalog-disable",
+                    },
+                  ]}
+                />
+              </div>
             </div>
-          </div>
-        ) : null}
-        <ApiErrorAlert error={review.error} title="Could not review the selected tools" />
-        {query.isPending && entries.length === 0 ? (
-          <TableSkeleton rows={3} columns={5} label="Loading the catalog…" />
-        ) : entries.length === 0 ? (
-          <p
-            className="rounded-lg border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600"
-            data-testid="catalog-empty"
-          >
-            No tools yet. Test the connection, then refresh the catalog to discover its tools.
-          </p>
-        ) : (
-          <Table>
-            <caption className="sr-only">Tools of this connection</caption>
-            <THead>
-              <TR>
-                {showSelect ? (
-                  <TH>
-                    <span className="sr-only">Select</span>
-                  </TH>
-                ) : null}
-                <TH>Tool</TH>
-                <TH>Risk</TH>
-                <TH>Status</TH>
-                <TH>First seen</TH>
-                <TH>Last seen</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {entries.map((entry) => {
-                const risk = entry.riskOverride ?? entry.risk;
-                const diffOpen = entry.status === "quarantined" && expanded.has(entry.id);
-                const diffId = `catalog-diff-${entry.id}`;
-                return (
-                  <Fragment key={entry.id}>
-                    <TR
-                      data-testid="catalog-row"
-                      data-entry-id={entry.id}
-                      data-name={entry.name}
-                      data-status={entry.status}
-                      className={cn(entry.status === "removed" && "text-zinc-500")}
-                    >
-                      {showSelect ? (
-                        <TD className="w-10 align-top">
-                          {isReviewable(entry) ? (
-                            <Checkbox
-                              label={<span className="sr-only">Select {entry.name}</span>}
-                              checked={selected.has(entry.id)}
-                              onChange={(event) => toggle(entry.id, event.target.checked)}
-                              disabled={review.isPending}
-                              data-testid="catalog-select"
-                            />
-                          ) : null}
-                        </TD>
+          ) : null}
+          <ApiErrorAlert error={review.error} title="Could not review the selected tools" />
+        </>
+      }
+      skeleton={{ rows: 3, columns: 5, label: "Loading the catalog…" }}
+      isEmpty={entries.length === 0}
+      empty={
+        <p
+          className="rounded-lg border border-dashed border-zinc-300 px-4 py-6 text-center text-sm text-zinc-600"
+          data-testid="catalog-empty"
+        >
+          No tools yet. Test the connection, then refresh the catalog to discover its tools.
+        </p>
+      }
+    >
+      <Table>
+        <caption className="sr-only">Tools of this connection</caption>
+        <THead>
+          <TR>
+            {showSelect ? (
+              <TH>
+                <span className="sr-only">Select</span>
+              </TH>
+            ) : null}
+            <TH>Tool</TH>
+            <TH>Risk</TH>
+            <TH>Status</TH>
+            <TH>First seen</TH>
+            <TH>Last seen</TH>
+          </TR>
+        </THead>
+        <TBody>
+          {entries.map((entry) => {
+            const risk = entry.riskOverride ?? entry.risk;
+            const diffOpen = entry.status === "quarantined" && expanded.has(entry.id);
+            const diffId = `catalog-diff-${entry.id}`;
+            return (
+              <Fragment key={entry.id}>
+                <TR
+                  data-testid="catalog-row"
+                  data-entry-id={entry.id}
+                  data-name={entry.name}
+                  data-status={entry.status}
+                  className={cn(entry.status === "removed" && "text-zinc-500")}
+                >
+                  {showSelect ? (
+                    <TD className="w-10 align-top">
+                      {isReviewable(entry) ? (
+                        <Checkbox
+                          label={<span className="sr-only">Select {entry.name}</span>}
+                          checked={selected.has(entry.id)}
+                          onChange={(event) => toggle(entry.id, event.target.checked)}
+                          disabled={review.isPending}
+                          data-testid="catalog-select"
+                        />
                       ) : null}
-                      <TD className="min-w-56 align-top">
-                        <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
-                        {entry.title ? (
-                          <span className="block text-xs text-zinc-700">{entry.title}</span>
-                        ) : null}
-                        {entry.description ? (
-                          <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
-                            {entry.description}
-                          </span>
-                        ) : null}
-                        {entry.inputSchema ? (
-                          <details className="mt-1 text-xs">
-                            <summary
-                              className={cn(
-                                "cursor-pointer rounded text-accent-700 hover:underline",
-                                focusRing,
-                              )}
-                            >
-                              Input schema<span className="sr-only"> of {entry.name}</span>
-                            </summary>
-                            <CodeBlock
-                              code={toJson(entry.inputSchema)}
-                              language="json"
-                              title={`${entry.name} input schema`}
-                              className="mt-2 max-w-xl"
-                              data-testid={`catalog-schema-${entry.name}`}
-                            />
-                          </details>
-                        ) : null}
-                      </TD>
-                      <TD className="align-top">
-                        <RiskBadge risk={risk} />
-                        {entry.riskOverride ? (
-                          <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
-                        ) : null}
-                      </TD>
-                      <TD className="align-top">
-                        {entry.status === "active" ? (
-                          <Badge tone="success" data-status="active">
-                            Active
-                          </Badge>
-                        ) : (
-                          <QuarantineBadge status={entry.status} />
-                        )}
-                        {entry.status === "quarantined" && entry.reviewedVersion ? (
-                          <span className="mt-0.5 block text-xs text-amber-800">
-                            Changed since its review
-                          </span>
-                        ) : null}
-                        {entry.status === "quarantined" ? (
-                          <button
-                            type="button"
-                            className={cn(
-                              "mt-1 block cursor-pointer rounded text-xs text-accent-700 hover:underline",
-                              focusRing,
-                            )}
-                            aria-expanded={diffOpen}
-                            aria-controls={diffOpen ? diffId : undefined}
-                            onClick={() => toggleDiff(entry.id)}
-                            data-testid="catalog-diff-toggle"
-                          >
-                            {diffOpen ? "Hide what changed" : "What changed"}
-                            <span className="sr-only"> in {entry.name}</span>
-                          </button>
-                        ) : null}
-                      </TD>
-                      <TD className="align-top text-xs">
-                        <RelativeTime value={entry.firstSeenAt} now={now} />
-                      </TD>
-                      <TD className="align-top text-xs">
-                        <RelativeTime value={entry.lastSeenAt} now={now} />
-                      </TD>
-                    </TR>
-                    {diffOpen ? (
-                      <TR
-                        id={diffId}
-                        className="bg-zinc-50/60 [tbody>&]:hover:bg-zinc-50/60"
-                        data-testid="catalog-diff-row"
-                        data-entry-id={entry.id}
-                      >
-                        <TD colSpan={columnCount}>
-                          <CatalogDiff
-                            reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
-                            current={entry}
-                          />
-                        </TD>
-                      </TR>
+                    </TD>
+                  ) : null}
+                  <TD className="min-w-56 align-top">
+                    <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
+                    {entry.title ? <span className="block text-xs text-zinc-700">{entry.title}</span> : null}
+                    {entry.description ? (
+                      <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
+                        {entry.description}
+                      </span>
                     ) : null}
-                  </Fragment>
-                );
-              })}
-            </TBody>
-          </Table>
-        )}
-      </CardBody>
-    </Card>
+                    {entry.inputSchema ? (
+                      <details className="mt-1 text-xs">
+                        <summary
+                          className={cn("cursor-pointer rounded text-accent-700 hover:underline", focusRing)}
+                        >
+                          Input schema<span className="sr-only"> of {entry.name}</span>
+                        </summary>
+                        <CodeBlock
+                          code={toJson(entry.inputSchema)}
+                          language="json"
+                          title={`${entry.name} input schema`}
+                          className="mt-2 max-w-xl"
+                          data-testid={`catalog-schema-${entry.name}`}
+                        />
+                      </details>
+                    ) : null}
+                  </TD>
+                  <TD className="align-top">
+                    <RiskBadge risk={risk} />
+                    {entry.riskOverride ? (
+                      <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
+                    ) : null}
+                  </TD>
+                  <TD className="align-top">
+                    {entry.status === "active" ? (
+                      <Badge tone="success" data-status="active">
+                        Active
+                      </Badge>
+                    ) : (
+                      <QuarantineBadge status={entry.status} />
+                    )}
+                    {entry.status === "quarantined" && entry.reviewedVersion ? (
+                      <span className="mt-0.5 block text-xs text-amber-800">Changed since its review</span>
+                    ) : null}
+                    {entry.status === "quarantined" ? (
+                      <button
+                        type="button"
+                        className={cn(
+                          "mt-1 block cursor-pointer rounded text-xs text-accent-700 hover:underline",
+                          focusRing,
+                        )}
+                        aria-expanded={diffOpen}
+                        aria-controls={diffOpen ? diffId : undefined}
+                        onClick={() => toggleDiff(entry.id)}
+                        data-testid="catalog-diff-toggle"
+                      >
+                        {diffOpen ? "Hide what changed" : "What changed"}
+                        <span className="sr-only"> in {entry.name}</span>
+                      </button>
+                    ) : null}
+                  </TD>
+                  <TD className="align-top text-xs">
+                    <RelativeTime value={entry.firstSeenAt} now={now} />
+                  </TD>
+                  <TD className="align-top text-xs">
+                    <RelativeTime value={entry.lastSeenAt} now={now} />
+                  </TD>
+                </TR>
+                {diffOpen ? (
+                  <TR
+                    id={diffId}
+                    className="bg-zinc-50/60 [tbody>&]:hover:bg-zinc-50/60"
+                    data-testid="catalog-diff-row"
+                    data-entry-id={entry.id}
+                  >
+                    <TD colSpan={columnCount}>
+                      <CatalogDiff
+                        reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
+                        current={entry}
+                      />
+                    </TD>
+                  </TR>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </TBody>
+      </Table>
+    </QueryCard>
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { InputField, NameField, SelectField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
@@ -50,6 +51,7 @@ export function ConnectionCreateForm({
   const [templateId, setTemplateId] = useState("");
   const [autoApprove, setAutoApprove] = useState(false);
   const [errors, setErrors] = useState<TransportErrors & { application?: string; template?: string }>({});
+  const field = fieldFrame(id, errors);
   const app = applications.find((a) => a.id === appId) ?? null;
 
   const create = useMutation({
@@ -126,10 +128,7 @@ export function ConnectionCreateForm({
       submitTestId="connection-create-submit"
     >
       <SelectField
-        id={`${id}-application`}
-        label="Application"
-        required
-        error={errors.application}
+        {...field("application", "Application", { required: true })}
         hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
         value={appId}
         onChange={(e) => {
@@ -160,10 +159,7 @@ export function ConnectionCreateForm({
           beforeTimeout={
             app.type === "mcp_stdio" ? (
               <InputField
-                id={`${id}-template`}
-                label="Command template id"
-                required
-                error={errors.template}
+                {...field("template", "Command template id", { required: true })}
                 hint="Local servers start only from a command template an admin made; agents never supply commands."
                 value={templateId}
                 onChange={(e) => setTemplateId(e.target.value)}

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import type { DateInput } from "../format";
+import { type ActionButtonSpec, ActionButtons } from "../ui/ActionButtons";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
@@ -150,6 +151,18 @@ export function ConnectionDetail({
     action();
   }
 
+  /** The button of a verb that runs at once: its own pending text, and every button waits while it runs. */
+  const verbs = { test, refresh, enable };
+  const verbAction = (verb: keyof typeof verbs, label: string, pendingLabel: string): ActionButtonSpec => ({
+    label,
+    pending: pending === verb,
+    pendingLabel,
+    variant: verb === "enable" ? undefined : "secondary",
+    disabled: busy,
+    onClick: () => run(() => verbs[verb].mutate()),
+    "data-testid": `connection-${verb}`,
+  });
+
   const archived = connection.status === "archived";
   const canAct = canEdit && !archived;
   const canEnable = connection.status === "draft" || connection.status === "disabled";
@@ -214,61 +227,28 @@ export function ConnectionDetail({
           ) : null}
           {canAct ? (
             <div className="flex flex-wrap gap-2">
-              <PendingButton
-                pending={pending === "test"}
-                pendingLabel="Testing…"
-                variant="secondary"
-                size="sm"
-                disabled={busy}
-                onClick={() => run(() => test.mutate())}
-                data-testid="connection-test"
-              >
-                Test
-              </PendingButton>
-              <PendingButton
-                pending={pending === "refresh"}
-                pendingLabel="Refreshing…"
-                variant="secondary"
-                size="sm"
-                disabled={busy}
-                onClick={() => run(() => refresh.mutate())}
-                data-testid="connection-refresh"
-              >
-                Refresh catalog
-              </PendingButton>
-              {canEnable ? (
-                <PendingButton
-                  pending={pending === "enable"}
-                  pendingLabel="Enabling…"
-                  size="sm"
-                  disabled={busy}
-                  onClick={() => run(() => enable.mutate())}
-                  data-testid="connection-enable"
-                >
-                  Enable
-                </PendingButton>
-              ) : null}
-              {connection.status === "active" ? (
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={busy}
-                  onClick={() => run(() => setConfirming("disable"))}
-                  data-testid="connection-disable"
-                >
-                  Disable
-                </Button>
-              ) : null}
-              <Button
-                variant="ghost"
-                size="sm"
-                className="text-red-700 hover:bg-red-50 hover:text-red-800"
-                disabled={busy}
-                onClick={() => run(() => setConfirming("archive"))}
-                data-testid="connection-archive"
-              >
-                Archive
-              </Button>
+              <ActionButtons
+                actions={[
+                  verbAction("test", "Test", "Testing…"),
+                  verbAction("refresh", "Refresh catalog", "Refreshing…"),
+                  canEnable && verbAction("enable", "Enable", "Enabling…"),
+                  connection.status === "active" && {
+                    label: "Disable",
+                    variant: "secondary",
+                    disabled: busy,
+                    onClick: () => run(() => setConfirming("disable")),
+                    "data-testid": "connection-disable",
+                  },
+                  {
+                    label: "Archive",
+                    variant: "ghost",
+                    className: "text-red-700 hover:bg-red-50 hover:text-red-800",
+                    disabled: busy,
+                    onClick: () => run(() => setConfirming("archive")),
+                    "data-testid": "connection-archive",
+                  },
+                ]}
+              />
             </div>
           ) : null}
           {confirming === "disable" ? (

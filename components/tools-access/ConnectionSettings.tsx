@@ -53,6 +53,24 @@ export function SettingsCard({
   });
   const config = connection.transportConfig;
   const type = connection.application.type;
+  /** Where the transport reaches its server: a URL, a plugin or a command template (none for self). */
+  const targets: Partial<
+    Record<typeof type, { label: string; value?: string | null; className: string; testId?: string }>
+  > = {
+    mcp_http: {
+      label: "URL",
+      value: config.url,
+      className: "font-mono text-xs break-all",
+      testId: "connection-url",
+    },
+    paperclip_plugin: { label: "Plugin", value: config.pluginId, className: "font-mono text-xs" },
+    mcp_stdio: {
+      label: "Command template",
+      value: connection.stdioTemplateId,
+      className: "font-mono text-xs",
+    },
+  };
+  const target = targets[type];
   const headers = Object.entries(config.headers ?? {});
 
   return (
@@ -89,34 +107,14 @@ export function SettingsCard({
         ) : (
           <KeyValueList
             items={[
-              ...(type === "mcp_http"
+              ...(target
                 ? [
                     {
-                      label: "URL",
-                      value: config.url ? (
-                        <code className="font-mono text-xs break-all" data-testid="connection-url">
-                          {config.url}
+                      label: target.label,
+                      value: target.value ? (
+                        <code className={target.className} data-testid={target.testId}>
+                          {target.value}
                         </code>
-                      ) : null,
-                    },
-                  ]
-                : []),
-              ...(type === "paperclip_plugin"
-                ? [
-                    {
-                      label: "Plugin",
-                      value: config.pluginId ? (
-                        <code className="font-mono text-xs">{config.pluginId}</code>
-                      ) : null,
-                    },
-                  ]
-                : []),
-              ...(type === "mcp_stdio"
-                ? [
-                    {
-                      label: "Command template",
-                      value: connection.stdioTemplateId ? (
-                        <code className="font-mono text-xs">{connection.stdioTemplateId}</code>
                       ) : null,
                     },
                   ]

@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { InputField, TextareaField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { PRIVATE_UPSTREAM_NOTE, type TransportErrors } from "./gateway";
 import type { ApplicationType } from "./types";
 
@@ -36,15 +37,13 @@ export function ConnectionTransportFields({
   errors,
   beforeTimeout,
 }: ConnectionTransportFieldsProps) {
+  const field = fieldFrame(id, errors);
   const create = mode === "create";
   return (
     <>
       {type === "mcp_http" ? (
         <InputField
-          id={`${id}-url`}
-          label="URL"
-          required
-          error={errors.url}
+          {...field("url", "URL", { required: true })}
           hint={create ? "The MCP endpoint, http(s)." : undefined}
           type="url"
           value={values.url}
@@ -58,10 +57,7 @@ export function ConnectionTransportFields({
       ) : null}
       {type === "paperclip_plugin" ? (
         <InputField
-          id={`${id}-plugin`}
-          label="Plugin id"
-          required
-          error={errors.pluginId}
+          {...field("plugin", "Plugin id", { required: true, error: "pluginId" })}
           value={values.pluginId}
           onChange={(e) => onChange({ pluginId: e.target.value })}
           placeholder={create ? "e.g. text-utils" : undefined}

@@ -8,13 +8,13 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
-import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { ConnectionStatusBadge, HealthBadge } from "./badges";
 import { ConnectionCreateForm } from "./ConnectionCreateForm";
 import { ConnectionDetail } from "./ConnectionDetail";
 import { APPLICATION_TYPE_LABELS, CONNECTION_LIFECYCLE, connectionsHref, plural } from "./gateway";
 import { useSeededQuery } from "./hooks";
+import { ListFrame } from "./ListFrame";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import type { ApplicationChoice, Connection, ConnectionsResponse } from "./types";
 import { linkClass } from "./view-helpers";
@@ -71,12 +71,7 @@ export function ConnectionsManager({
     : null;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="connections-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the connections"
-        retry={() => void query.refetch()}
-      />
+    <ListFrame testId="connections-manager" className={className} query={query} noun="connections">
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,24rem)_minmax(0,1fr)]">
         <div className="space-y-4">
           <Card>
@@ -150,7 +145,7 @@ export function ConnectionsManager({
           ) : null}
         </div>
       </div>
-    </div>
+    </ListFrame>
   );
 }
 

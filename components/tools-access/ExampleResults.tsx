@@ -12,42 +12,29 @@ import type { ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types
 import { linkClass, toJson } from "./view-helpers";
 
 export function InstallResult({ companyId, result }: { companyId: string; result: ExampleInstallResult }) {
+  const { applicationId, connectionId, profileId } = result;
+  /** What the install made, each with a link: lead text, href, link text, test id suffix. */
+  const links: readonly (readonly [string, string, string, string])[] = [
+    ["Application:", applicationsHref(companyId), "see applications", "application"],
+    [
+      "Connection (tested, reviewed and enabled):",
+      connectionsHref(companyId, { applicationId, connectionId }),
+      "open the connection",
+      "connection",
+    ],
+    ["Profile (bound to the company):", profileHref(companyId, profileId), "open the profile", "profile"],
+  ];
   return (
     <Alert tone="success" title="Installed" data-testid="example-install-result">
       <ul className="mt-1 space-y-0.5">
-        <li>
-          Application:{" "}
-          <Link
-            href={applicationsHref(companyId)}
-            className={linkClass}
-            data-testid="example-link-application"
-          >
-            see applications
-          </Link>
-        </li>
-        <li>
-          Connection (tested, reviewed and enabled):{" "}
-          <Link
-            href={connectionsHref(companyId, {
-              applicationId: result.applicationId,
-              connectionId: result.connectionId,
-            })}
-            className={linkClass}
-            data-testid="example-link-connection"
-          >
-            open the connection
-          </Link>
-        </li>
-        <li>
-          Profile (bound to the company):{" "}
-          <Link
-            href={profileHref(companyId, result.profileId)}
-            className={linkClass}
-            data-testid="example-link-profile"
-          >
-            open the profile
-          </Link>
-        </li>
+        {links.map(([lead, href, text, name]) => (
+          <li key={name}>
+            {lead}{" "}
+            <Link href={href} className={linkClass} data-testid={`example-link-${name}`}>
+              {text}
+            </Link>
+          </li>
+        ))}
         <li>
           {result.policyIds.length === 0 ? (
             "No policies."

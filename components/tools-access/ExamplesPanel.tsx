@@ -5,7 +5,6 @@ import Link from "next/link";
 import { useId, useState } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardFooter, CardHeader } from "../ui/Card";
-import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { SelectField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
@@ -17,6 +16,7 @@ import { RiskBadge } from "./badges";
 import { InstallResult, SmokeResult } from "./ExampleResults";
 import { connectionsHref } from "./gateway";
 import { useCompanyList } from "./hooks";
+import { ListFrame } from "./ListFrame";
 import { examplesList } from "./lists";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -51,12 +51,7 @@ export function ExamplesPanel({
   const examples = query.data;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="examples-panel">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the examples"
-        retry={() => void query.refetch()}
-      />
+    <ListFrame testId="examples-panel" className={className} query={query} noun="examples">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <p className="max-w-prose text-sm text-zinc-600">
           Each example installs an application, a connection (tested, reviewed and enabled), a profile bound
@@ -92,7 +87,7 @@ export function ExamplesPanel({
           ))}
         </ul>
       )}
-    </div>
+    </ListFrame>
   );
 }
 

@@ -3,6 +3,7 @@
 import type { Dispatch, SetStateAction } from "react";
 import { Button } from "../ui/Button";
 import { InputField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { Checkbox, CheckboxGroup } from "./controls";
 import { WEEKDAYS } from "./labels";
 import { ArgumentRowFields, Section } from "./PolicyFormFields";
@@ -22,6 +23,7 @@ export function PolicyConditionsSection({
   set: <K extends keyof PolicyFormState>(key: K, value: PolicyFormState[K]) => void;
   setState: Dispatch<SetStateAction<PolicyFormState>>;
 }) {
+  const field = fieldFrame(id, errors);
   function setArg(index: number, patch: Partial<ArgumentRow>) {
     setState((prev) => ({
       ...prev,
@@ -80,25 +82,19 @@ export function PolicyConditionsSection({
         />
         <div className="grid gap-3 sm:grid-cols-3">
           <InputField
-            id={`${id}-start`}
-            label="From"
-            error={errors.start}
+            {...field("start", "From")}
             type="time"
             value={state.start}
             onChange={(e) => set("start", e.target.value)}
           />
           <InputField
-            id={`${id}-end`}
-            label="Until"
-            error={errors.end}
+            {...field("end", "Until")}
             type="time"
             value={state.end}
             onChange={(e) => set("end", e.target.value)}
           />
           <InputField
-            id={`${id}-timezone`}
-            label="Time zone"
-            error={errors.timezone}
+            {...field("timezone", "Time zone")}
             hint="e.g. Europe/Paris"
             value={state.timezone}
             onChange={(e) => set("timezone", e.target.value)}

@@ -4,6 +4,7 @@ import { type FormEvent, useId, useState } from "react";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { codeInput, InputField, NameField, SelectField, TextareaField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
@@ -53,6 +54,7 @@ export function PolicyForm({
     policy ? policyToForm(policy) : emptyPolicyForm(),
   );
   const [errors, setErrors] = useState<PolicyFormErrors>({});
+  const field = fieldFrame(id, errors);
   // After a failed check, keyboard focus goes to the first field that needs attention.
   const { formRef, focusInvalid } = useFocusFirstInvalid();
 
@@ -132,9 +134,7 @@ export function PolicyForm({
             data-testid="policy-description"
           />
           <InputField
-            id={`${id}-priority`}
-            label="Priority"
-            error={errors.priority}
+            {...field("priority", "Priority")}
             hint={`Orders matching policies. Leave empty for the default. ${BLOCK_BEATS_ALLOW}`}
             inputMode="numeric"
             value={state.priority}
@@ -160,9 +160,7 @@ export function PolicyForm({
       >
         <div className="grid gap-4 sm:grid-cols-2">
           <InputField
-            id={`${id}-globs`}
-            label="Tool name patterns"
-            error={errors.toolGlobs}
+            {...field("globs", "Tool name patterns", { error: "toolGlobs" })}
             hint="Comma-separated patterns matched against app.tool, app__tool or the bare name; * matches any run, ? one character: e.g. github.*, *_delete."
             fieldClassName="sm:col-span-2"
             value={state.toolGlobs}

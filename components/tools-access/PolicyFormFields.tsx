@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { Button } from "../ui/Button";
 import { InputField, monoInput, SelectField, TextareaField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { Checkbox } from "./controls";
 import {
   ARGUMENT_OP_LABELS,
@@ -107,6 +108,7 @@ export function EffectFields({
   errors: PolicyFormErrors;
   setState: (update: (prev: PolicyFormState) => PolicyFormState) => void;
 }) {
+  const field = fieldFrame(baseId, errors);
   switch (state.kind) {
     case "rate_limit": {
       const setRate = (patch: Partial<PolicyFormState["rateLimit"]>) =>
@@ -114,10 +116,7 @@ export function EffectFields({
       return (
         <div className="grid gap-4 sm:grid-cols-3" data-testid="policy-effect-rate-limit">
           <InputField
-            id={`${baseId}-limit`}
-            label="Calls allowed"
-            required
-            error={errors.limit}
+            {...field("limit", "Calls allowed", { required: true })}
             inputMode="numeric"
             value={state.rateLimit.limit}
             onChange={(e) => setRate({ limit: e.target.value })}
@@ -125,10 +124,7 @@ export function EffectFields({
             data-testid="policy-rate-limit"
           />
           <InputField
-            id={`${baseId}-window`}
-            label="Per window of (seconds)"
-            required
-            error={errors.windowSeconds}
+            {...field("window", "Per window of (seconds)", { required: true, error: "windowSeconds" })}
             inputMode="numeric"
             value={state.rateLimit.windowSeconds}
             onChange={(e) => setRate({ windowSeconds: e.target.value })}
@@ -156,10 +152,11 @@ export function EffectFields({
     case "redact_result":
       return (
         <TextareaField
-          id={`${baseId}-paths`}
-          label={state.kind === "redact_arguments" ? "Argument paths to redact" : "Result paths to redact"}
-          required
-          error={errors.redactPaths}
+          {...field(
+            "paths",
+            state.kind === "redact_arguments" ? "Argument paths to redact" : "Result paths to redact",
+            { required: true, error: "redactPaths" },
+          )}
           hint="One JSON pointer per line, e.g. /password or /headers/authorization."
           rows={3}
           value={state.redactPaths}
@@ -174,9 +171,7 @@ export function EffectFields({
     case "require_approval":
       return (
         <InputField
-          id={`${baseId}-expires`}
-          label="Approval expires after (seconds)"
-          error={errors.expiresInSeconds}
+          {...field("expires", "Approval expires after (seconds)", { error: "expiresInSeconds" })}
           hint="Leave empty for the default."
           inputMode="numeric"
           value={state.approvalExpiresInSeconds}

@@ -10,6 +10,7 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
 import { useCompanyList } from "./hooks";
+import { ListFrame } from "./ListFrame";
 import { profilesList } from "./lists";
 import { ProfileDetailsFields, useProfileDetails } from "./ProfileDetailsFields";
 import { ProfileEditor } from "./ProfileEditor";
@@ -49,12 +50,7 @@ export function ProfilesManager({
   const selected = profiles.find((p) => p.id === selectedId) ?? null;
 
   return (
-    <div className={cn("space-y-4", className)} data-testid="profiles-manager">
-      <ApiErrorAlert
-        error={query.error}
-        title="Could not refresh the profiles"
-        retry={() => void query.refetch()}
-      />
+    <ListFrame testId="profiles-manager" className={className} query={query} noun="profiles">
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,22rem)_minmax(0,1fr)]">
         <div className="space-y-4">
           <Card>
@@ -135,7 +131,7 @@ export function ProfilesManager({
           ) : null}
         </div>
       </div>
-    </div>
+    </ListFrame>
   );
 }
 

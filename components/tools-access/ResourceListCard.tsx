@@ -2,9 +2,8 @@
 
 import type { ReactNode } from "react";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { cn } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
-import { ApiErrorAlert } from "./ApiErrorAlert";
+import { ListFrame } from "./ListFrame";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 
 export interface ResourceListCardProps {
@@ -56,12 +55,7 @@ export function ResourceListCard({
   footer,
 }: ResourceListCardProps) {
   return (
-    <div className={cn("space-y-4", className)} data-testid={testId}>
-      <ApiErrorAlert
-        error={query.error}
-        title={`Could not refresh the ${noun}`}
-        retry={() => void query.refetch()}
-      />
+    <ListFrame testId={testId} className={className} query={query} noun={noun}>
       <Card>
         <CardHeader
           title={title}
@@ -85,6 +79,6 @@ export function ResourceListCard({
         </CardBody>
       </Card>
       {footer}
-    </div>
+    </ListFrame>
   );
 }

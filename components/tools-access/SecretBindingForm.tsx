@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useId, useState } from "react";
 import { codeInput, InputField, SelectField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { invalidateConnections } from "./gateway";
@@ -55,6 +56,7 @@ export function BindingAddForm({
   const [target, setTarget] = useState("");
   const [prefix, setPrefix] = useState("");
   const [errors, setErrors] = useState<FormErrors>({});
+  const field = fieldFrame(id, errors);
 
   const add = useMutation({
     mutationFn: (body: SecretBindingInput) => api<SecretBinding>(path, { method: "POST", body }),
@@ -128,9 +130,7 @@ export function BindingAddForm({
       ) : null}
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <SelectField
-          id={`${id}-secret`}
-          label="Secret"
-          error={errors.secret}
+          {...field("secret", "Secret")}
           value={secretId}
           onValueChange={setSecretId}
           disabled={active.length === 0}
@@ -160,9 +160,7 @@ export function BindingAddForm({
           }))}
         />
         <InputField
-          id={`${id}-target`}
-          label={placement === "http_header" ? "Header name" : "Variable name"}
-          error={errors.target}
+          {...field("target", placement === "http_header" ? "Header name" : "Variable name")}
           value={target}
           onChange={(e) => setTarget(e.target.value)}
           placeholder={TARGET_PLACEHOLDER[placement]}

@@ -3,14 +3,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
-import { Card, CardBody, CardHeader } from "../ui/Card";
-import { TableSkeleton } from "../ui/Skeleton";
 import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { RemoveCell } from "./controls";
 import { APPLICATION_TYPE_LABELS, invalidateConnections, PLACEMENT_LABELS, placementsFor } from "./gateway";
 import { useSeededQuery } from "./hooks";
+import { QueryCard } from "./QueryCard";
 import { BindingAddForm } from "./SecretBindingForm";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { ApplicationType, SecretBinding, SecretBindingsResponse, SecretPlacement } from "./types";
@@ -75,99 +74,37 @@ export function SecretBindings({
   const missing = bindings.filter((b) => b.status === "missing_secret");
 
   return (
-    <Card className={className} data-testid="secret-bindings">
-      <CardHeader
-        title="Secrets"
-        titleAs="h3"
-        description="Company secrets this connection uses, and where each value goes when the gateway calls the server. Agents never see the values."
-        refreshing={query.isFetching ? "Refreshing secret bindings" : undefined}
-      />
-      <CardBody className="space-y-4">
-        <ApiErrorAlert
-          error={query.error}
-          title="Could not load the secret bindings"
-          retry={() => void query.refetch()}
-        />
-        {missing.length > 0 ? (
-          <Alert tone="danger" title="Missing secret" data-testid="secret-bindings-missing">
-            {missing.map((b) => b.secretName).join(", ")} {missing.length === 1 ? "is" : "are"} revoked or has
-            no usable version. Calls through this connection fail until you bind an active secret in{" "}
-            {missing.length === 1 ? "its" : "their"} place.
-          </Alert>
-        ) : null}
-        <ApiErrorAlert error={remove.error} title="Could not remove the binding" />
-        {query.isPending && bindings.length === 0 ? (
-          <TableSkeleton rows={2} columns={4} label="Loading secret bindings…" />
-        ) : bindings.length === 0 ? (
-          <p className="text-sm text-zinc-600" data-testid="secret-bindings-empty">
-            {placements.length === 0
-              ? `${APPLICATION_TYPE_LABELS[applicationType]} connections take no secrets.`
-              : "No secrets bound. If the server needs a token, bind a secret instead of writing it into the settings."}
-          </p>
-        ) : (
-          <Table>
-            <caption className="sr-only">Secrets bound to this connection</caption>
-            <HeaderRow columns={["Secret", "Placement", "Version", "Status"]} actions={canEdit} />
-            <TBody>
-              {bindings.map((binding) => {
-                return (
-                  <TR
-                    key={binding.id}
-                    data-testid="secret-binding-row"
-                    data-binding-id={binding.id}
-                    data-status={binding.status}
-                  >
-                    <TD>
-                      <code className="font-mono text-sm font-medium text-zinc-900">
-                        {binding.secretName}
-                      </code>
-                    </TD>
-                    <TD>
-                      <PlacementLabel placement={binding.placement} target={binding.target} />
-                      {binding.valuePrefix ? (
-                        <span className="block text-xs text-zinc-500">
-                          prefixed with{" "}
-                          <code className="font-mono whitespace-pre text-zinc-700">
-                            “{binding.valuePrefix}”
-                          </code>
-                        </span>
-                      ) : null}
-                      {binding.allowedAgentIds ? (
-                        <span className="block text-xs text-zinc-500">
-                          only for {binding.allowedAgentIds.length}{" "}
-                          {binding.allowedAgentIds.length === 1 ? "agent" : "agents"}
-                        </span>
-                      ) : null}
-                    </TD>
-                    <TD className="text-xs">
-                      {binding.version === null ? "Current" : `Pinned to v${binding.version}`}
-                    </TD>
-                    <TD>
-                      {binding.status === "ok" ? (
-                        <Badge tone="success" dot data-testid="secret-binding-status">
-                          OK
-                        </Badge>
-                      ) : (
-                        <Badge tone="danger" dot data-testid="secret-binding-status">
-                          Missing secret
-                        </Badge>
-                      )}
-                    </TD>
-                    {canEdit ? (
-                      <RemoveCell
-                        remove={remove}
-                        id={binding.id}
-                        label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
-                        testId="secret-binding-remove"
-                      />
-                    ) : null}
-                  </TR>
-                );
-              })}
-            </TBody>
-          </Table>
-        )}
-        {canEdit && placements.length > 0 ? (
+    <QueryCard
+      testId="secret-bindings"
+      className={className}
+      title="Secrets"
+      description="Company secrets this connection uses, and where each value goes when the gateway calls the server. Agents never see the values."
+      query={query}
+      refreshing="Refreshing secret bindings"
+      loadError="Could not load the secret bindings"
+      notices={
+        <>
+          {missing.length > 0 ? (
+            <Alert tone="danger" title="Missing secret" data-testid="secret-bindings-missing">
+              {missing.map((b) => b.secretName).join(", ")} {missing.length === 1 ? "is" : "are"} revoked or
+              has no usable version. Calls through this connection fail until you bind an active secret in{" "}
+              {missing.length === 1 ? "its" : "their"} place.
+            </Alert>
+          ) : null}
+          <ApiErrorAlert error={remove.error} title="Could not remove the binding" />
+        </>
+      }
+      skeleton={{ rows: 2, columns: 4, label: "Loading secret bindings…" }}
+      isEmpty={bindings.length === 0}
+      empty={
+        <p className="text-sm text-zinc-600" data-testid="secret-bindings-empty">
+          {placements.length === 0
+            ? `${APPLICATION_TYPE_LABELS[applicationType]} connections take no secrets.`
+            : "No secrets bound. If the server needs a token, bind a secret instead of writing it into the settings."}
+        </p>
+      }
+      footer={
+        canEdit && placements.length > 0 ? (
           <BindingAddForm
             companyId={companyId}
             path={path}
@@ -175,8 +112,66 @@ export function SecretBindings({
             bindings={bindings}
             secretsHref={secretsHref}
           />
-        ) : null}
-      </CardBody>
-    </Card>
+        ) : null
+      }
+    >
+      <Table>
+        <caption className="sr-only">Secrets bound to this connection</caption>
+        <HeaderRow columns={["Secret", "Placement", "Version", "Status"]} actions={canEdit} />
+        <TBody>
+          {bindings.map((binding) => {
+            return (
+              <TR
+                key={binding.id}
+                data-testid="secret-binding-row"
+                data-binding-id={binding.id}
+                data-status={binding.status}
+              >
+                <TD>
+                  <code className="font-mono text-sm font-medium text-zinc-900">{binding.secretName}</code>
+                </TD>
+                <TD>
+                  <PlacementLabel placement={binding.placement} target={binding.target} />
+                  {binding.valuePrefix ? (
+                    <span className="block text-xs text-zinc-500">
+                      prefixed with{" "}
+                      <code className="font-mono whitespace-pre text-zinc-700">“{binding.valuePrefix}”</code>
+                    </span>
+                  ) : null}
+                  {binding.allowedAgentIds ? (
+                    <span className="block text-xs text-zinc-500">
+                      only for {binding.allowedAgentIds.length}{" "}
+                      {binding.allowedAgentIds.length === 1 ? "agent" : "agents"}
+                    </span>
+                  ) : null}
+                </TD>
+                <TD className="text-xs">
+                  {binding.version === null ? "Current" : `Pinned to v${binding.version}`}
+                </TD>
+                <TD>
+                  {binding.status === "ok" ? (
+                    <Badge tone="success" dot data-testid="secret-binding-status">
+                      OK
+                    </Badge>
+                  ) : (
+                    <Badge tone="danger" dot data-testid="secret-binding-status">
+                      Missing secret
+                    </Badge>
+                  )}
+                </TD>
+                {canEdit ? (
+                  <RemoveCell
+                    remove={remove}
+                    id={binding.id}
+                    label={`Remove ${binding.secretName} from ${PLACEMENT_LABELS[binding.placement] ?? binding.placement} ${binding.target}`}
+                    testId="secret-binding-remove"
+                  />
+                ) : null}
+              </TR>
+            );
+          })}
+        </TBody>
+      </Table>
+    </QueryCard>
   );
 }

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { Button } from "../ui/Button";
 import { codeInput, DescriptionField, InputField, NameField, secretInput } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -125,6 +126,7 @@ export function SecretCreateForm({
   const [description, setDescription] = useState("");
   const [value, setValue] = useState("");
   const [errors, setErrors] = useState<CreateErrors>({});
+  const field = fieldFrame(id, errors);
   const [created, setCreated] = useState<string | null>(null);
   const { mutation, send } = useSendOnce((body: SecretCreateInput) =>
     api<SecretDetail>(toolsApiPath(companyId, "/secrets"), { method: "POST", body }),
@@ -180,10 +182,7 @@ export function SecretCreateForm({
           data-testid="secret-create-name"
         />
         <InputField
-          id={`${id}-value`}
-          label="Value"
-          required
-          error={errors.value}
+          {...field("value", "Value", { required: true })}
           hint="Cleared from this form as soon as it is sent."
           type="password"
           value={value}

@@ -13,6 +13,7 @@ import {
   type SelectOption,
   TextareaField,
 } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
@@ -82,6 +83,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
   const [argsText, setArgsText] = useState("{}");
   const [context, setContext] = useState<Record<ContextKey, string>>({ issue: "", project: "", routine: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
+  const field = fieldFrame(id, errors);
   // After a failed check, keyboard focus goes to the first field that needs attention.
   const { formRef, focusInvalid } = useFocusFirstInvalid();
 
@@ -135,10 +137,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
           >
             <div className="grid gap-4 sm:grid-cols-2">
               <SelectField
-                id={`${id}-agent`}
-                label="Agent"
-                required
-                error={errors.agentId}
+                {...field("agent", "Agent", { required: true, error: "agentId" })}
                 value={agentId}
                 onValueChange={setAgentId}
                 disabled={agents.length === 0}
@@ -147,10 +146,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
                 options={namedOptions(agents)}
               />
               <InputField
-                id={`${id}-tool`}
-                label="Tool"
-                required
-                error={errors.tool}
+                {...field("tool", "Tool", { required: true })}
                 hint="Qualified name: application__tool."
                 value={tool}
                 onValueChange={setTool}
@@ -160,9 +156,7 @@ export function TestCallPanel({ companyId, agents, initialResult = null, classNa
               />
             </div>
             <TextareaField
-              id={`${id}-arguments`}
-              label="Arguments"
-              error={errors.arguments}
+              {...field("arguments", "Arguments")}
               hint="A JSON object, as the agent would send it."
               rows={5}
               value={argsText}

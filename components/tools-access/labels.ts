@@ -5,6 +5,7 @@ import {
   RISKS as CONTRACT_RISKS,
   POLICY_OPERATORS,
 } from "@/server/contracts/values";
+import { humanize } from "../format";
 import type {
   ArgumentOp,
   AuditDecision,
@@ -17,24 +18,21 @@ import type {
   SelectorType,
 } from "./types";
 
+/** A label map from its keys: each key humanised, unless `overrides` names it. */
+function keyLabels<K extends string>(
+  keys: readonly K[],
+  overrides: Partial<Record<K, string>> = {},
+): Record<K, string> {
+  return Object.fromEntries(keys.map((key) => [key, overrides[key] ?? humanize(key)])) as Record<K, string>;
+}
+
 export const RISKS: readonly Risk[] = CONTRACT_RISKS;
 
-export const RISK_LABELS: Record<Risk, string> = {
-  read: "Read",
-  write: "Write",
-  destructive: "Destructive",
-};
+export const RISK_LABELS: Record<Risk, string> = keyLabels(RISKS);
 
 export const POLICY_KINDS: readonly PolicyKind[] = CONTRACT_POLICY_KINDS;
 
-export const POLICY_KIND_LABELS: Record<PolicyKind, string> = {
-  allow: "Allow",
-  block: "Block",
-  require_approval: "Require approval",
-  redact_arguments: "Redact arguments",
-  redact_result: "Redact result",
-  rate_limit: "Rate limit",
-};
+export const POLICY_KIND_LABELS: Record<PolicyKind, string> = keyLabels(POLICY_KINDS);
 
 export const POLICY_KIND_HINTS: Record<PolicyKind, string> = {
   allow: "Lets matching calls through.",
@@ -53,18 +51,12 @@ export const DECISIONS: readonly AuditDecision[] = [
   "deferred",
 ];
 
-export const DECISION_LABELS: Record<AuditDecision, string> = {
+export const DECISION_LABELS: Record<AuditDecision, string> = keyLabels(DECISIONS, {
   allow: "Allowed",
   deny: "Denied",
-  approval_required: "Approval required",
-  rate_limited: "Rate limited",
-  deferred: "Deferred",
-};
+});
 
-export const ENTRY_MODE_LABELS: Record<EntryMode, string> = {
-  include: "Include",
-  exclude: "Exclude",
-};
+export const ENTRY_MODE_LABELS: Record<EntryMode, string> = keyLabels<EntryMode>(["include", "exclude"]);
 
 export const SELECTOR_TYPES: readonly SelectorType[] = [
   "tool_glob",
@@ -74,13 +66,11 @@ export const SELECTOR_TYPES: readonly SelectorType[] = [
   "catalog_entry",
 ];
 
-export const SELECTOR_TYPE_LABELS: Record<SelectorType, string> = {
+export const SELECTOR_TYPE_LABELS: Record<SelectorType, string> = keyLabels(SELECTOR_TYPES, {
   tool_glob: "Tool name pattern",
   risk: "Risk level",
-  application: "Application",
-  connection: "Connection",
   catalog_entry: "Single tool",
-};
+});
 
 export const BINDING_TARGET_TYPES: readonly BindingTargetType[] = [
   "company",
@@ -90,13 +80,7 @@ export const BINDING_TARGET_TYPES: readonly BindingTargetType[] = [
   "issue",
 ];
 
-export const BINDING_TARGET_LABELS: Record<BindingTargetType, string> = {
-  company: "Company",
-  project: "Project",
-  agent: "Agent",
-  routine: "Routine",
-  issue: "Issue",
-};
+export const BINDING_TARGET_LABELS: Record<BindingTargetType, string> = keyLabels(BINDING_TARGET_TYPES);
 
 export const PROFILE_LEVEL_LABELS: Record<ProfileLevel, string> = BINDING_TARGET_LABELS;
 
@@ -148,7 +132,5 @@ export const WEEKDAYS: readonly { value: number; short: string; long: string }[]
 /** Looks a key up in a label map, falling back to a humanised key for values the UI does not know. */
 export function labelFor<K extends string>(labels: Record<K, string>, key: string): string {
   const known = (labels as Record<string, string | undefined>)[key];
-  if (known) return known;
-  const text = key.replace(/[_-]+/g, " ").trim();
-  return text ? text.charAt(0).toUpperCase() + text.slice(1) : key;
+  return known || humanize(key);
 }
