@@ -27,6 +27,15 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
+/** `assertAllowedUrl` refuses each of the space-separated `urls` under `grant` with `code`. */
+function expectRefused(grant: () => boolean, code: string, urls: string) {
+  for (const url of urls.split(" "))
+    expect(
+      codeOf(() => assertAllowedUrl(url, grant)),
+      url,
+    ).toBe(code);
+}
+
 describe("address parsing", () => {
   it("parses every inet_aton spelling of IPv4", () => {
     expect(parseIPv4("127.0.0.1")).toBe(0x7f000001);
@@ -244,21 +253,10 @@ describe("assertAllowedUrl", () => {
   });
 
   it("says which refusals an instance administrator could lift (loopback, private, CGNAT) and which never", () => {
-    for (const url of [
-      "http://127.0.0.1/",
-      "http://0x7f.1/",
-      "http://[::1]/",
-      "http://10.0.0.1/",
-      "http://100.64.0.1/",
-    ])
-      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_requires_operator");
-    for (const url of [
-      "http://169.254.169.254/",
-      "http://0.0.0.0:3000/",
-      "http://[fd00:ec2::254]/",
-      "http://[::]/",
-    ])
-      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_blocked");
+    expectRefused(NONE, "upstream_requires_operator", "http://127.0.0.1/ http://0x7f.1/ http://[::1]/");
+    expectRefused(NONE, "upstream_requires_operator", "http://10.0.0.1/ http://100.64.0.1/");
+    expectRefused(NONE, "upstream_blocked", "http://169.254.169.254/ http://0.0.0.0:3000/");
+    expectRefused(NONE, "upstream_blocked", "http://[fd00:ec2::254]/ http://[::]/");
   });
 
   it("allows loopback and private literals when operator-granted, never metadata", () => {
@@ -266,14 +264,8 @@ describe("assertAllowedUrl", () => {
     expect(assertAllowedUrl("http://[::1]:8080/mcp", ANY).hostname).toBe("[::1]");
     expect(assertAllowedUrl("http://0x7f.1/", ANY).hostname).toBe("127.0.0.1");
     expect(assertAllowedUrl("http://192.168.1.20/", ANY).hostname).toBe("192.168.1.20");
-    for (const url of [
-      "http://169.254.169.254/",
-      "http://0xa9fea9fe/",
-      "http://[fd00:ec2::254]/",
-      "http://0.0.0.0/",
-    ]) {
-      expect(codeOf(() => assertAllowedUrl(url, ANY))).toBe("upstream_blocked");
-    }
+    expectRefused(ANY, "upstream_blocked", "http://169.254.169.254/ http://0xa9fea9fe/");
+    expectRefused(ANY, "upstream_blocked", "http://[fd00:ec2::254]/ http://0.0.0.0/");
   });
 
   it("names the reason without echoing path or query", () => {
