@@ -36,6 +36,12 @@ function expectRefused(grant: () => boolean, code: string, urls: string) {
     ).toBe(code);
 }
 
+/** `ip` is classified as `category` and blocked. */
+function expectBlocked(ip: string, category: string) {
+  expect(classifyAddress(ip).category).toBe(category);
+  expect(isBlockedAddress(ip)).toBe(true);
+}
+
 describe("address parsing", () => {
   it("parses every inet_aton spelling of IPv4", () => {
     expect(parseIPv4("127.0.0.1")).toBe(0x7f000001);
@@ -87,10 +93,7 @@ describe("address classification (strict)", () => {
     ["192.0.2.1", "reserved"],
     ["198.18.0.1", "reserved"],
   ];
-  it.each(blockedV4)("blocks IPv4 %s (%s)", (ip, category) => {
-    expect(classifyAddress(ip).category).toBe(category);
-    expect(isBlockedAddress(ip)).toBe(true);
-  });
+  it.each(blockedV4)("blocks IPv4 %s (%s)", expectBlocked);
 
   it.each(["93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "11.0.0.1"])(
     "allows public IPv4 %s",
@@ -129,10 +132,7 @@ describe("address classification (strict)", () => {
     ["100::1", "reserved"],
     ["4000::1", "reserved"],
   ];
-  it.each(blockedV6)("blocks IPv6 %s (%s)", (ip, category) => {
-    expect(classifyAddress(ip).category).toBe(category);
-    expect(isBlockedAddress(ip)).toBe(true);
-  });
+  it.each(blockedV6)("blocks IPv6 %s (%s)", expectBlocked);
 
   it.each([
     "2606:4700:4700::1111",
@@ -168,6 +168,10 @@ describe("address classification (strict)", () => {
 });
 
 describe("address classification (trusted-local)", () => {
+  /** Whether `ip` is still blocked for a connection an administrator trusts as local. */
+  const expectTrustedLocal = (ip: string, blocked: boolean) =>
+    expect(isBlockedAddress(ip, true)).toBe(blocked);
+
   it.each([
     "127.0.0.1",
     "::1",
@@ -177,9 +181,7 @@ describe("address classification (trusted-local)", () => {
     "fd12::1",
     "::ffff:127.0.0.1",
     "100.64.1.1",
-  ])("allows %s", (ip) => {
-    expect(isBlockedAddress(ip, true)).toBe(false);
-  });
+  ])("allows %s", (ip) => expectTrustedLocal(ip, false));
 
   it.each([
     "169.254.169.254",
@@ -194,9 +196,7 @@ describe("address classification (trusted-local)", () => {
     "255.255.255.255",
     "64:ff9b::7f00:1",
     "64:ff9b::a9fe:a9fe",
-  ])("still blocks %s", (ip) => {
-    expect(isBlockedAddress(ip, true)).toBe(true);
-  });
+  ])("still blocks %s", (ip) => expectTrustedLocal(ip, true));
 });
 
 describe("assertAllowedUrl", () => {
