@@ -49,18 +49,12 @@ let acmeAgent: { id: string };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  acme = (
-    await database.db
-      .insert(companies)
-      .values({ name: "Acme", slug: "acme", issuePrefix: "ACME" })
-      .returning()
-  )[0]!;
-  globex = (
-    await database.db
-      .insert(companies)
-      .values({ name: "Globex", slug: "globex", issuePrefix: "GLX" })
-      .returning()
-  )[0]!;
+  const company = async (name: string, issuePrefix: string) =>
+    (
+      await database.db.insert(companies).values({ name, slug: name.toLowerCase(), issuePrefix }).returning()
+    )[0]!;
+  acme = await company("Acme", "ACME");
+  globex = await company("Globex", "GLX");
   acmeAgent = (await database.db.insert(agents).values({ companyId: acme.id, name: "A" }).returning())[0]!;
   globexAgent = (
     await database.db.insert(agents).values({ companyId: globex.id, name: "G" }).returning()

@@ -106,6 +106,11 @@ const API_ROUTES = path.resolve(import.meta.dirname, "../../app/api");
 const COMPANY_ROUTES = path.join(API_ROUTES, "companies/[companyId]");
 
 type Ids = Record<string, string>;
+/** The path ids named `names`, taken from the setup's ids under the same names. */
+const idsOf =
+  (...names: string[]) =>
+  (ids: Ids): Ids =>
+    Object.fromEntries(names.map((name) => [name, ids[name]!]));
 interface Contract {
   schema: z.ZodType;
   /** Path ids beyond `companyId`, from the data the setup made. */
@@ -122,41 +127,41 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/connections": { schema: ConnectionsResponse, nonEmpty: "connections" },
   "tools/connections/[connectionId]": {
     schema: Connection,
-    params: (ids) => ({ connectionId: ids.connectionId! }),
+    params: idsOf("connectionId"),
   },
   "tools/connections/[connectionId]/catalog": {
     schema: ConnectionCatalogResponse,
-    params: (ids) => ({ connectionId: ids.connectionId! }),
+    params: idsOf("connectionId"),
     nonEmpty: "entries",
   },
   "tools/connections/[connectionId]/secret-bindings": {
     schema: SecretBindingsResponse,
-    params: (ids) => ({ connectionId: ids.connectionId! }),
+    params: idsOf("connectionId"),
     nonEmpty: "bindings",
   },
   "tools/catalog-entries": { schema: CatalogEntriesResponse, nonEmpty: "entries" },
   "tools/targets": { schema: ToolTargets, nonEmpty: "agents" },
   "tools/agents/[agentId]/effective-tools": {
     schema: EffectiveToolsResponse,
-    params: (ids) => ({ agentId: ids.agentId! }),
+    params: idsOf("agentId"),
     nonEmpty: "tools",
   },
   "tools/profiles": { schema: ProfilesResponse, nonEmpty: "profiles" },
-  "tools/profiles/[profileId]": { schema: Profile, params: (ids) => ({ profileId: ids.profileId! }) },
+  "tools/profiles/[profileId]": { schema: Profile, params: idsOf("profileId") },
   "tools/policies": { schema: PoliciesResponse, nonEmpty: "policies" },
   "tools/secrets": { schema: SecretsResponse, nonEmpty: "secrets" },
-  "tools/secrets/[secretId]": { schema: SecretDetail, params: (ids) => ({ secretId: ids.secretId! }) },
+  "tools/secrets/[secretId]": { schema: SecretDetail, params: idsOf("secretId") },
   "tools/examples": { schema: ExamplesResponse, nonEmpty: "examples" },
   "tools/audit": { schema: AuditPage, nonEmpty: "events" },
   "tools/invocations": { schema: InvocationsPage, nonEmpty: "invocations" },
   "tools/invocations/[invocationId]/artifacts": {
     schema: InvocationArtifactsResponse,
-    params: (ids) => ({ invocationId: ids.invocationId! }),
+    params: idsOf("invocationId"),
     nonEmpty: "artifacts",
   },
   "tools/invocations/[invocationId]/artifacts/[artifactId]": {
     schema: InvocationArtifactContent,
-    params: (ids) => ({ invocationId: ids.invocationId!, artifactId: ids.artifactId! }),
+    params: idsOf("invocationId", "artifactId"),
   },
   "tools/action-requests": { schema: ActionRequestsResponse, nonEmpty: "actionRequests" },
   "tools/trust-rules": { schema: TrustRulesResponse, nonEmpty: "trustRules" },
@@ -175,10 +180,10 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/stdio-templates": { schema: StdioTemplatesResponse, nonEmpty: "templates" },
   "tools/stdio-templates/[templateId]": {
     schema: StdioTemplate,
-    params: (ids) => ({ templateId: ids.templateId! }),
+    params: idsOf("templateId"),
   },
   "tools/runtime-slots": { schema: RuntimeSlotsResponse, nonEmpty: "slots" },
-  "tools/runtime-slots/[slotId]": { schema: RuntimeSlotDetail, params: (ids) => ({ slotId: ids.slotId! }) },
+  "tools/runtime-slots/[slotId]": { schema: RuntimeSlotDetail, params: idsOf("slotId") },
 };
 
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
@@ -196,20 +201,20 @@ interface OutsideContract extends Contract {
 /** GET routes outside `/api/companies/:companyId`, by directory under `app/api`. */
 const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
   companies: { schema: CompaniesResponse, caller: "board", nonEmpty: "companies" },
-  "agents/[agentId]": { schema: AgentDetail, caller: "board", params: (ids) => ({ agentId: ids.agentId! }) },
+  "agents/[agentId]": { schema: AgentDetail, caller: "board", params: idsOf("agentId") },
   "agents/[agentId]/keys": {
     schema: AgentKeysResponse,
     caller: "board",
-    params: (ids) => ({ agentId: ids.agentId! }),
+    params: idsOf("agentId"),
     nonEmpty: "keys",
   },
   "issues/[issueId]": {
     schema: IssueDetail,
     caller: "board",
-    params: (ids) => ({ issueId: ids.issueId! }),
+    params: idsOf("issueId"),
     nonEmpty: "comments",
   },
-  "runs/[runId]": { schema: RunDetail, caller: "board", params: (ids) => ({ runId: ids.runId! }) },
+  "runs/[runId]": { schema: RunDetail, caller: "board", params: idsOf("runId") },
   health: { schema: HealthResponse, caller: "public" },
   "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
   "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
@@ -221,7 +226,7 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
   "mcp-connect/[requestId]": {
     schema: ConsentView,
     caller: "user",
-    params: (ids) => ({ requestId: ids.requestId! }),
+    params: idsOf("requestId"),
     nonEmpty: "organizations",
   },
   "mcp-device": {
@@ -239,7 +244,7 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
   "tool-gateway/invocations/[invocationId]": {
     schema: GatewayInvocation,
     caller: "gateway",
-    params: (ids) => ({ invocationId: ids.invocationId! }),
+    params: idsOf("invocationId"),
   },
 };
 

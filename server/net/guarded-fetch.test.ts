@@ -27,6 +27,21 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
+/** `assertAllowedUrl` refuses each of the space-separated `urls` under `grant` with `code`. */
+function expectRefused(grant: () => boolean, code: string, urls: string) {
+  for (const url of urls.split(" "))
+    expect(
+      codeOf(() => assertAllowedUrl(url, grant)),
+      url,
+    ).toBe(code);
+}
+
+/** `ip` is classified as `category` and blocked. */
+function expectBlocked(ip: string, category: string) {
+  expect(classifyAddress(ip).category).toBe(category);
+  expect(isBlockedAddress(ip)).toBe(true);
+}
+
 describe("address parsing", () => {
   it("parses every inet_aton spelling of IPv4", () => {
     expect(parseIPv4("127.0.0.1")).toBe(0x7f000001);
@@ -78,10 +93,7 @@ describe("address classification (strict)", () => {
     ["192.0.2.1", "reserved"],
     ["198.18.0.1", "reserved"],
   ];
-  it.each(blockedV4)("blocks IPv4 %s (%s)", (ip, category) => {
-    expect(classifyAddress(ip).category).toBe(category);
-    expect(isBlockedAddress(ip)).toBe(true);
-  });
+  it.each(blockedV4)("blocks IPv4 %s (%s)", expectBlocked);
 
   it.each(["93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "172.15.255.255", "100.128.0.1", "11.0.0.1"])(
     "allows public IPv4 %s",
@@ -120,10 +132,7 @@ describe("address classification (strict)", () => {
     ["100::1", "reserved"],
     ["4000::1", "reserved"],
   ];
-  it.each(blockedV6)("blocks IPv6 %s (%s)", (ip, category) => {
-    expect(classifyAddress(ip).category).toBe(category);
-    expect(isBlockedAddress(ip)).toBe(true);
-  });
+  it.each(blockedV6)("blocks IPv6 %s (%s)", expectBlocked);
 
   it.each([
     "2606:4700:4700::1111",
@@ -159,6 +168,10 @@ describe("address classification (strict)", () => {
 });
 
 describe("address classification (trusted-local)", () => {
+  /** Whether `ip` is still blocked for a connection an administrator trusts as local. */
+  const expectTrustedLocal = (ip: string, blocked: boolean) =>
+    expect(isBlockedAddress(ip, true)).toBe(blocked);
+
   it.each([
     "127.0.0.1",
     "::1",
@@ -168,9 +181,7 @@ describe("address classification (trusted-local)", () => {
     "fd12::1",
     "::ffff:127.0.0.1",
     "100.64.1.1",
-  ])("allows %s", (ip) => {
-    expect(isBlockedAddress(ip, true)).toBe(false);
-  });
+  ])("allows %s", (ip) => expectTrustedLocal(ip, false));
 
   it.each([
     "169.254.169.254",
@@ -185,9 +196,7 @@ describe("address classification (trusted-local)", () => {
     "255.255.255.255",
     "64:ff9b::7f00:1",
     "64:ff9b::a9fe:a9fe",
-  ])("still blocks %s", (ip) => {
-    expect(isBlockedAddress(ip, true)).toBe(true);
-  });
+  ])("still blocks %s", (ip) => expectTrustedLocal(ip, true));
 });
 
 describe("assertAllowedUrl", () => {
@@ -244,21 +253,10 @@ describe("assertAllowedUrl", () => {
   });
 
   it("says which refusals an instance administrator could lift (loopback, private, CGNAT) and which never", () => {
-    for (const url of [
-      "http://127.0.0.1/",
-      "http://0x7f.1/",
-      "http://[::1]/",
-      "http://10.0.0.1/",
-      "http://100.64.0.1/",
-    ])
-      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_requires_operator");
-    for (const url of [
-      "http://169.254.169.254/",
-      "http://0.0.0.0:3000/",
-      "http://[fd00:ec2::254]/",
-      "http://[::]/",
-    ])
-      expect(codeOf(() => assertAllowedUrl(url, NONE))).toBe("upstream_blocked");
+    expectRefused(NONE, "upstream_requires_operator", "http://127.0.0.1/ http://0x7f.1/ http://[::1]/");
+    expectRefused(NONE, "upstream_requires_operator", "http://10.0.0.1/ http://100.64.0.1/");
+    expectRefused(NONE, "upstream_blocked", "http://169.254.169.254/ http://0.0.0.0:3000/");
+    expectRefused(NONE, "upstream_blocked", "http://[fd00:ec2::254]/ http://[::]/");
   });
 
   it("allows loopback and private literals when operator-granted, never metadata", () => {
@@ -266,14 +264,8 @@ describe("assertAllowedUrl", () => {
     expect(assertAllowedUrl("http://[::1]:8080/mcp", ANY).hostname).toBe("[::1]");
     expect(assertAllowedUrl("http://0x7f.1/", ANY).hostname).toBe("127.0.0.1");
     expect(assertAllowedUrl("http://192.168.1.20/", ANY).hostname).toBe("192.168.1.20");
-    for (const url of [
-      "http://169.254.169.254/",
-      "http://0xa9fea9fe/",
-      "http://[fd00:ec2::254]/",
-      "http://0.0.0.0/",
-    ]) {
-      expect(codeOf(() => assertAllowedUrl(url, ANY))).toBe("upstream_blocked");
-    }
+    expectRefused(ANY, "upstream_blocked", "http://169.254.169.254/ http://0xa9fea9fe/");
+    expectRefused(ANY, "upstream_blocked", "http://[fd00:ec2::254]/ http://0.0.0.0/");
   });
 
   it("names the reason without echoing path or query", () => {

@@ -18,18 +18,12 @@ import * as approvedRoute from "@/app/api/companies/[companyId]/tools/stdio-comm
 import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import * as commandRoute from "@/app/api/instance/stdio-commands/[commandId]/route";
 import * as commandsRoute from "@/app/api/instance/stdio-commands/route";
-import {
-  activityLog,
-  instanceStdioCommands,
-  toolApplications,
-  type toolConnections,
-  toolStdioTemplates,
-} from "@/db/schema";
+import { activityLog, instanceStdioCommands, type toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
-import { insertStdioConnection } from "@/server/testing/catalog";
+import { insertApplication, insertStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld, ownerSession } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from "./catalog";
@@ -125,11 +119,7 @@ beforeAll(async () => {
   setEnv("HOST", undefined);
   ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
-  const [app] = await database.db
-    .insert(toolApplications)
-    .values({ companyId, slug: "cat", name: "Catalogue tests", type: "mcp_stdio" })
-    .returning();
-  applicationId = app!.id;
+  applicationId = await insertApplication(database.db, companyId, "cat", "Catalogue tests", "mcp_stdio");
 }, 60_000);
 
 afterEach(() => {

@@ -21,7 +21,6 @@ import {
   activityLog,
   companies,
   heartbeatRuns,
-  toolApplications,
   type toolConnections,
   toolRuntimeSlots,
   toolStdioTemplates,
@@ -30,7 +29,7 @@ import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
 import { call } from "@/server/testing/api";
-import { insertStdioConnection } from "@/server/testing/catalog";
+import { insertApplication, insertStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { systemContext } from "../context";
 import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
@@ -166,11 +165,7 @@ beforeAll(async () => {
   });
   ({ database, demo } = await demoWorld());
   companyId = demo.companyId;
-  const [app] = await database.db
-    .insert(toolApplications)
-    .values({ companyId, slug: "lab", name: "Lab", type: "mcp_stdio" })
-    .returning();
-  applicationId = app!.id;
+  applicationId = await insertApplication(database.db, companyId, "lab", "Lab", "mcp_stdio");
   // The operator's catalogue: the lab fixture with host variables it may pass and a secret slot.
   const operator = systemContext(database.db, "test");
   await createStdioCommand(
@@ -371,10 +366,7 @@ describe("capacity", { timeout: 90_000 }, () => {
         .insert(companies)
         .values({ name: "Other Co", slug: `other-${randomUUID().slice(0, 8)}`, issuePrefix: "OTH" })
         .returning();
-      const [otherApp] = await database.db
-        .insert(toolApplications)
-        .values({ companyId: other!.id, slug: "lab", name: "Lab", type: "mcp_stdio" })
-        .returning();
+      const otherAppId = await insertApplication(database.db, other!.id, "lab", "Lab", "mcp_stdio");
       const [otherTemplate] = await database.db
         .insert(toolStdioTemplates)
         .values({
@@ -384,8 +376,8 @@ describe("capacity", { timeout: 90_000 }, () => {
           catalogCommandId: template.catalogCommandId,
         })
         .returning();
-      const o1 = await makeConnection(otherTemplate!, other!.id, otherApp!.id);
-      const o2 = await makeConnection(otherTemplate!, other!.id, otherApp!.id);
+      const o1 = await makeConnection(otherTemplate!, other!.id, otherAppId);
+      const o2 = await makeConnection(otherTemplate!, other!.id, otherAppId);
       const o1Busy = lab(o1, "sleep", { ms: 1_500 }, {}, otherTemplate!);
       await sleep(50);
       expect(await stdioCallTool(database.db, target(o2, otherTemplate!), "increment", {})).toMatchObject({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DENIED_ENV_TARGETS } from "../testing/binding-targets";
 import { BindSecretInput, checkBindingTarget } from "./bindings";
 import { deriveSecretName } from "./migrate-inline";
 
@@ -33,13 +34,7 @@ describe("checkBindingTarget", () => {
       "LD_PRELOAD",
       "NODE_OPTIONS",
       "DYLD_INSERT_LIBRARIES",
-      "BASH_ENV",
-      "NODE_PATH",
-      "PYTHONSTARTUP",
-      "GLIBC_TUNABLES",
-      "DATABASE_URL",
-      "AUTH_SECRET",
-      "PAPERCLIP_HOME",
+      ...DENIED_ENV_TARGETS,
     ])
       expect(checkBindingTarget("env_var", name).ok, name).toBe(false);
   });

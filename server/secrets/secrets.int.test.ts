@@ -28,6 +28,7 @@ import { createBoardKey } from "@/server/core/board-keys";
 import { createCompany } from "@/server/core/companies";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
+import { DENIED_ENV_TARGETS } from "@/server/testing/binding-targets";
 import { seedApplication } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { runDoctor } from "../http/doctor";
@@ -286,16 +287,7 @@ describe("bindings and resolution", () => {
     ).toBe(400);
     expect((await post({ secretId, placement: "env_var", target: "lower_case" })).status).toBe(400);
     // The runtime's own env denylist, at binding time (issue 14), not when a slot starts.
-    for (const target of [
-      "BASH_ENV",
-      "NODE_PATH",
-      "PYTHONSTARTUP",
-      "GLIBC_TUNABLES",
-      "DATABASE_URL",
-      "AUTH_SECRET",
-      "PAPERCLIP_HOME",
-      "LD_PRELOAD",
-    ]) {
+    for (const target of [...DENIED_ENV_TARGETS, "LD_PRELOAD"]) {
       const res = await post({ secretId, placement: "env_var", target });
       expect(res.status, target).toBe(400);
       expect(res.json.error.code, target).toBe("env_target_forbidden");

@@ -60,6 +60,18 @@ export async function seedApplication(
   return { applicationId: app!.id, connectionId: conn!.id, tools: out };
 }
 
+/** Inserts an application of `companyId`; its id. */
+export async function insertApplication(
+  db: Db,
+  companyId: string,
+  slug: string,
+  name: string,
+  type: (typeof toolApplications.$inferInsert)["type"],
+): Promise<string> {
+  const [app] = await db.insert(toolApplications).values({ companyId, slug, name, type }).returning();
+  return app!.id;
+}
+
 /** Inserts an active, enabled, healthy stdio connection of `templateId` (a template's launch). */
 export async function insertStdioConnection(
   db: Db,
