@@ -18,7 +18,7 @@ import { databaseBreaker } from "../database/breaker";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import type { PrivateUpstreamGrant } from "../net/private-upstreams";
 import { accessChangedKey, GATEWAY_CHANNEL } from "./changes";
-import type { AccessSnapshot, BindingLevel, ProfileSelector, Risk, SnapshotProfile } from "./types";
+import type { AccessSnapshot, ProfileSelector, SnapshotProfile } from "./types";
 
 /**
  * Bumps the company's access version in the caller's transaction. Every change to profiles,
