@@ -8,6 +8,7 @@ import type { Db } from "@/db/client";
 import { ServiceError } from "../errors";
 import type { StdioCallOptions } from "./call-options";
 import type { SlotSurface } from "./launch";
+import { slotRequest, slotSurface } from "./slot-requests";
 import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
@@ -39,7 +40,7 @@ export async function stdioListSurface(
   target: StdioTarget,
   opts: { timeoutMs?: number } = {},
 ): Promise<SlotSurface> {
-  return orRetryLater(await runtimeSupervisor().listSurface(db, target, opts));
+  return orRetryLater(await slotSurface(runtimeSupervisor(), db, target, opts));
 }
 
 /** The value, or `runtime_deferred` (503, `details.retryAfterMs`) when no slot could be had. */
@@ -82,7 +83,7 @@ export async function stdioRequest<T>(
   schema: ZodType<T>,
   opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  return orRetryLater(await runtimeSupervisor().request(db, target, request, schema, opts));
+  return orRetryLater(await slotRequest(runtimeSupervisor(), db, target, request, schema, opts));
 }
 
 /**

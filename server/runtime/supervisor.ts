@@ -25,7 +25,6 @@ import { statSync } from "node:fs";
 import os from "node:os";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { ZodType } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
@@ -42,14 +41,7 @@ import {
   tooLongToWait,
 } from "./crash-policy";
 import { type StdioTarget, slotIdentity } from "./identity";
-import {
-  launchSlot,
-  listAllTools,
-  listSurface,
-  ProcessGroups,
-  refuseUnslottedEnv,
-  type SlotSurface,
-} from "./launch";
+import { launchSlot, listAllTools, ProcessGroups, refuseUnslottedEnv } from "./launch";
 import { processIdentity } from "./processes";
 import { withRelay } from "./relay";
 import { type Deferred, Slot, slotCallError } from "./slot";
@@ -221,34 +213,6 @@ export class RuntimeSupervisor {
             })) as CallToolResult,
         );
       },
-      { timeoutMs: timeout },
-    );
-  }
-
-  /** The resources, resource templates and prompts of the slot's server. */
-  async listSurface(
-    db: Db,
-    target: StdioTarget,
-    opts: { timeoutMs?: number } = {},
-  ): Promise<SlotSurface | Deferred> {
-    const timeout = opts.timeoutMs ?? 30_000;
-    return this.use(db, target, (client) => listSurface(client, timeout), { timeoutMs: timeout });
-  }
-
-  /** One request other than a tool call (`resources/read`, `prompts/get`, …) on the slot of `target`. */
-  async request<T>(
-    db: Db,
-    target: StdioTarget,
-    request: { method: string; params?: Record<string, unknown> },
-    schema: ZodType<T>,
-    opts: { timeoutMs?: number; signal?: AbortSignal } = {},
-  ): Promise<T | Deferred> {
-    const timeout = opts.timeoutMs ?? 10_000;
-    return this.use(
-      db,
-      target,
-      async (client) =>
-        (await client.request(request as never, schema as never, { timeout, signal: opts.signal })) as T,
       { timeoutMs: timeout },
     );
   }
