@@ -223,9 +223,9 @@ export class McpHttpPool {
         })) as T;
         const uri = request.params?.uri;
         if (typeof uri === "string" && request.method === "resources/subscribe") {
-          let set = this.subscribed.get(entry.key);
-          if (!set) this.subscribed.set(entry.key, (set = new Set()));
+          const set = this.subscribed.get(entry.key) ?? new Set<string>();
           set.add(uri);
+          this.subscribed.set(entry.key, set);
         } else if (typeof uri === "string" && request.method === "resources/unsubscribe") {
           this.forgetKey(entry.key, uri);
         }

@@ -18,6 +18,7 @@ import { logWarn } from "../log";
 import type { McpMethodContext } from "./mcp-methods";
 import { parseAgentUri, resolveResource } from "./mcp-resources";
 import { visibleEntries } from "./mcp-visible";
+import { subscribe } from "./relay/bus";
 import {
   endSessionSubscriptions,
   resourceUpdatedKey,
@@ -25,7 +26,6 @@ import {
   sessionSubscriptions,
   subscriptionsChangedKey,
 } from "./resource-updates";
-import { subscribe } from "./relay/bus";
 import type { StreamedResponse } from "./streams";
 
 const KEEPALIVE_MS = 25_000;
@@ -136,7 +136,11 @@ export async function openChangeStream(
         for (const row of rows) {
           if (resourceUpdatedKey(row.connectionId, row.upstreamUri) !== key) continue;
           if (!(await stillVisible(ctx, row))) continue;
-          const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: row.agentUri } };
+          const message = {
+            jsonrpc: "2.0",
+            method: "notifications/resources/updated",
+            params: { uri: row.agentUri },
+          };
           write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
         }
       } catch (err) {

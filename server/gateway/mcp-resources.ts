@@ -8,13 +8,13 @@ import type { AccessSnapshot, SnapshotCatalogEntry } from "../access/types";
 import { upstreamRequest } from "../connectors/mcp-surface";
 import { isArtifactUri } from "./artifact-link";
 import { readArtifact } from "./artifacts";
-import { dropSubscription, recordSubscription } from "./resource-updates";
 import { governedRequest } from "./govern-request";
 import { agentText, commonMetadata, listPage, visibleOfKind } from "./mcp-describe";
 import { invalidParams, unknownResource } from "./mcp-errors";
 import { type McpMethodContext, type McpMethodTable, paramsObject } from "./mcp-methods";
 import type { VisibleEntry } from "./mcp-visible";
 import type { GatewayScope } from "./path";
+import { dropSubscription, recordSubscription } from "./resource-updates";
 
 /**
  * Resources through the gateway (docs/gateway.md, "Resources and prompts"). On the combined

@@ -97,7 +97,9 @@ describe("resource update notifications", () => {
     const { client, updates } = await agent();
     expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
     const listed = (await client.listResources()).resources.map((r) => r.uri);
-    expect(listed).toEqual(expect.arrayContaining(["paperclip://apps/upd/test://a", "paperclip://apps/upd/test://b"]));
+    expect(listed).toEqual(
+      expect.arrayContaining(["paperclip://apps/upd/test://a", "paperclip://apps/upd/test://b"]),
+    );
 
     await client.subscribeResource({ uri: "paperclip://apps/upd/test://a" });
     await client.subscribeResource({ uri: "paperclip://apps/upd/test://b" });
