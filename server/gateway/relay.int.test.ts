@@ -6,11 +6,10 @@
  * on the ledger as `cancelled`. Real PostgreSQL, a real upstream over Streamable HTTP, the SDK
  * client as the agent.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -37,7 +36,7 @@ import { systemContext } from "@/server/context";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
-import { startGatewayListener } from "@/server/testing/gateway-listener";
+import { spawnGatewayReplica, startGatewayListener } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { setGatewayDatabase } from "./http";
 
@@ -80,16 +79,9 @@ beforeAll(async () => {
   listener = await startGatewayListener();
   originA = listener.origin;
 
-  replica = spawn(process.execPath, ["--import", "tsx", "server/testing/gateway-replica.ts"], {
-    env: { ...process.env, DATABASE_URL: database.url },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: replica.stdout! });
-    rl.once("line", resolve);
-    replica.once("exit", (code) => reject(new Error(`replica exited (${code})`)));
-  });
-  originB = (JSON.parse(line) as { url: string }).url;
+  const second = await spawnGatewayReplica(database.url);
+  replica = second.child;
+  originB = second.origin;
 }, 90_000);
 
 afterAll(async () => {

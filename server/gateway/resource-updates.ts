@@ -81,14 +81,20 @@ export async function dropSubscription(
       ),
     );
   await announce(db, subscriptionsChangedKey(key.sessionId));
+  return heldByAnother(db, key.connectionId, key.upstreamUri, key.sessionId);
+}
+
+/** Whether a session (other than `except`) holds this upstream URI of the connection. */
+async function heldByAnother(db: Db, connectionId: string, upstreamUri: string, except?: string) {
+  const t = toolGatewayResourceSubscriptions;
   const [other] = await db
     .select({ id: t.id })
     .from(t)
     .where(
       and(
-        eq(t.connectionId, key.connectionId),
-        eq(t.upstreamUri, key.upstreamUri),
-        ne(t.sessionId, key.sessionId),
+        eq(t.connectionId, connectionId),
+        eq(t.upstreamUri, upstreamUri),
+        except ? ne(t.sessionId, except) : undefined,
       ),
     )
     .limit(1);
@@ -116,11 +122,7 @@ export async function endSessionSubscriptions(db: Db, companyId: string, session
     .where(and(eq(t.companyId, companyId), eq(t.sessionId, sessionId)))
     .returning({ connectionId: t.connectionId, upstreamUri: t.upstreamUri });
   for (const g of gone) {
-    const [other] = await db
-      .select({ id: t.id })
-      .from(t)
-      .where(and(eq(t.connectionId, g.connectionId), eq(t.upstreamUri, g.upstreamUri)))
-      .limit(1);
-    if (!other) mcpHttpPool().forgetSubscription(g.connectionId, g.upstreamUri);
+    if (!(await heldByAnother(db, g.connectionId, g.upstreamUri)))
+      mcpHttpPool().forgetSubscription(g.connectionId, g.upstreamUri);
   }
 }
