@@ -164,6 +164,13 @@ export const toolGatewayResourceSubscriptions = pgTable(
       toolConnections,
       "cascade",
     ),
+    companyFk(
+      "tool_gateway_resource_subscriptions_entry_fk",
+      t.companyId,
+      t.catalogEntryId,
+      toolCatalogEntries,
+      "cascade",
+    ),
   ],
 );
 
