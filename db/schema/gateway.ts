@@ -129,6 +129,52 @@ export const toolGatewayRelayRequests = pgTable(
 );
 
 /**
+ * A session's `resources/subscribe` (issue 17): written when a governed subscribe succeeds,
+ * deleted on unsubscribe and when the session ends. The agent's GET stream listens for the
+ * upstream's `notifications/resources/updated` of these URIs (announced on every replica) and
+ * relays them under `agent_uri`, the URI as the agent named it (namespaced on the combined
+ * endpoint).
+ */
+export const toolGatewayResourceSubscriptions = pgTable(
+  "tool_gateway_resource_subscriptions",
+  {
+    id: id(),
+    companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
+    sessionId: uuid("session_id").notNull(),
+    connectionId: uuid("connection_id").notNull(),
+    catalogEntryId: uuid("catalog_entry_id").notNull(),
+    upstreamUri: text("upstream_uri").notNull(),
+    agentUri: text("agent_uri").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("tool_gateway_resource_subscriptions_uq").on(t.sessionId, t.connectionId, t.upstreamUri),
+    index("tool_gateway_resource_subscriptions_conn_idx").on(t.connectionId, t.upstreamUri),
+    companyFk(
+      "tool_gateway_resource_subscriptions_session_fk",
+      t.companyId,
+      t.sessionId,
+      toolGatewaySessions,
+      "cascade",
+    ),
+    companyFk(
+      "tool_gateway_resource_subscriptions_connection_fk",
+      t.companyId,
+      t.connectionId,
+      toolConnections,
+      "cascade",
+    ),
+    companyFk(
+      "tool_gateway_resource_subscriptions_entry_fk",
+      t.companyId,
+      t.catalogEntryId,
+      toolCatalogEntries,
+      "cascade",
+    ),
+  ],
+);
+
+/**
  * The remote (HTTP) MCP sessions of the connector pool, per replica: what the Runtime page
  * shows beside the stdio slots. Written by the pool on connect, use (at most every 30 s),
  * error and close (`server/connectors/remote-sessions.ts`); a call's own short-lived sessions

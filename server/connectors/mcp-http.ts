@@ -24,11 +24,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import {
   type CallToolResult,
   CallToolResultSchema,
+  EmptyResultSchema,
   ErrorCode,
   McpError,
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  ResourceUpdatedNotificationSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -58,6 +60,7 @@ import type {
   McpCallOptions,
   McpHttpPoolOptions,
   McpHttpTarget,
+  ResourceUpdatedListener,
   ToolsListChangedListener,
 } from "./types";
 import {
@@ -86,6 +89,12 @@ export class McpHttpPool {
   /** Reconnects per client key (shown on the Runtime page). */
   private readonly reconnects = new Map<string, number>();
   private readonly listeners = new Map<string, Set<ToolsListChangedListener>>();
+  private readonly resourceListeners = new Set<ResourceUpdatedListener>();
+  /**
+   * The upstream URIs subscribed on each pooled client key: re-sent when that client is
+   * replaced (reconnect), and a client holding any is not closed for idleness.
+   */
+  private readonly subscribed = new Map<string, Set<string>>();
   private readonly idleMs: number;
   private readonly defaultTimeoutMs: number;
   private readonly maxResultBytes: number;
@@ -207,10 +216,46 @@ export class McpHttpPool {
       target,
       opts.signal,
       (err, entry) => isSessionExpired(err, entry) || isNotConnected(err),
-      (client) =>
-        client.request(request as never, schema as never, { timeout, signal: opts.signal }) as Promise<T>,
+      async (client, entry) => {
+        const result = (await client.request(request as never, schema as never, {
+          timeout,
+          signal: opts.signal,
+        })) as T;
+        const uri = request.params?.uri;
+        if (typeof uri === "string" && request.method === "resources/subscribe") {
+          const set = this.subscribed.get(entry.key) ?? new Set<string>();
+          set.add(uri);
+          this.subscribed.set(entry.key, set);
+        } else if (typeof uri === "string" && request.method === "resources/unsubscribe") {
+          this.forgetKey(entry.key, uri);
+        }
+        return result;
+      },
       timeout,
     );
+  }
+
+  /**
+   * Calls `cb` for every `notifications/resources/updated` a pooled client of any connection
+   * receives (the gateway relays them to the subscribed sessions). Returns the unsubscribe.
+   */
+  onResourceUpdated(cb: ResourceUpdatedListener): () => void {
+    this.resourceListeners.add(cb);
+    return () => this.resourceListeners.delete(cb);
+  }
+
+  /**
+   * Forgets an upstream subscription nobody holds any more (its sessions ended without
+   * unsubscribing): it is not re-sent on reconnect and no longer keeps the client open.
+   */
+  forgetSubscription(connectionId: string, uri: string): void {
+    for (const e of this.entries.values()) if (e.connectionId === connectionId) this.forgetKey(e.key, uri);
+  }
+
+  private forgetKey(key: string, uri: string) {
+    const set = this.subscribed.get(key);
+    set?.delete(uri);
+    if (set?.size === 0) this.subscribed.delete(key);
   }
 
   /**
@@ -381,7 +426,25 @@ export class McpHttpPool {
     const opened = { connectionId: entry.connectionId, purpose: own?.key ?? "calls", origin: entry.origin };
     const reconnects = this.reconnects.get(key) ?? 0;
     entry.ready.then(
-      () => entry.observer?.opened({ ...opened, transport: entry.kind ?? "streamable-http", reconnects }),
+      (client) => {
+        entry.observer?.opened({ ...opened, transport: entry.kind ?? "streamable-http", reconnects });
+        // A replaced client (reconnect): its predecessor's upstream subscriptions are re-sent.
+        for (const uri of own ? [] : (this.subscribed.get(key) ?? [])) {
+          void client
+            .request(
+              { method: "resources/subscribe", params: { uri } } as never,
+              EmptyResultSchema as never,
+              { timeout: target.timeoutMs ?? this.defaultTimeoutMs },
+            )
+            .catch((err: unknown) =>
+              logWarn("mcp_http.resubscribe_failed", {
+                connectionId: entry.connectionId,
+                origin: entry.origin,
+                message: scrub(messageOf(err), entry.secrets),
+              }),
+            );
+        }
+      },
       () => {},
     );
     entry.ready.catch(() => {
@@ -400,6 +463,17 @@ export class McpHttpPool {
     attachRelayHandlers(client, () => entry.hooks);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.emitToolsChanged(entry.connectionId);
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => {
+      const uri = n.params.uri;
+      if (typeof uri !== "string" || uri.length > 4096) return;
+      for (const cb of this.resourceListeners) {
+        try {
+          cb(entry.connectionId, uri);
+        } catch (err) {
+          logError("mcp_http.listener_failed", err, { connectionId: entry.connectionId });
+        }
+      }
     });
     client.onerror = (err) => {
       if (entry.retired || entry.closed) return;
@@ -443,6 +517,8 @@ export class McpHttpPool {
       void this.close(entry, false);
       return;
     }
+    // Its upstream subscriptions live on this client: it stays open while it holds any.
+    if (this.subscribed.has(entry.key)) return;
     entry.idleTimer = setTimeout(() => {
       if (entry.inFlight === 0) void this.retire(entry, { force: true, terminate: true, reason: "idle" });
     }, this.idleMs);

@@ -82,6 +82,8 @@ export type CallToolOutcome =
   | { result: CallToolResult; truncated: true; originalBytes: number; fullJson: string };
 
 export type ToolsListChangedListener = (connectionId: string) => void;
+/** An upstream's `notifications/resources/updated` (the upstream URI) on a connection's client. */
+export type ResourceUpdatedListener = (connectionId: string, uri: string) => void;
 
 export interface McpHttpPoolOptions {
   /** Idle clients are closed after this long without use. Default 5 minutes. */

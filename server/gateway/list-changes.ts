@@ -16,8 +16,16 @@ import { accessChangedKey } from "../access/changes";
 import { getAccessSnapshot } from "../access/snapshot";
 import { logWarn } from "../log";
 import type { McpMethodContext } from "./mcp-methods";
+import { parseAgentUri, resolveResource } from "./mcp-resources";
 import { visibleEntries } from "./mcp-visible";
 import { subscribe } from "./relay/bus";
+import {
+  endSessionSubscriptions,
+  resourceUpdatedKey,
+  type SubscriptionRow,
+  sessionSubscriptions,
+  subscriptionsChangedKey,
+} from "./resource-updates";
 import type { StreamedResponse } from "./streams";
 
 const KEEPALIVE_MS = 25_000;
@@ -45,6 +53,22 @@ async function visibleDigests(ctx: McpMethodContext): Promise<string[]> {
     }
     return h.digest("hex");
   });
+}
+
+/**
+ * Whether a subscription's resource is still one this session may read on this endpoint: the
+ * agent's URI resolves (on this endpoint) to an entry of the subscribed connection that the one
+ * `decide` makes visible.
+ */
+async function stillVisible(ctx: McpMethodContext, row: SubscriptionRow): Promise<boolean> {
+  const parsed = parseAgentUri(ctx.scope, row.agentUri);
+  if (!parsed || parsed.upstream !== row.upstreamUri) return false;
+  const snapshot = await getAccessSnapshot(ctx.db, ctx.gw.companyId);
+  const entry = resolveResource(snapshot, parsed.slug, parsed.upstream);
+  if (!entry || entry.connectionId !== row.connectionId) return false;
+  return visibleEntries(snapshot, ctx.gw, ctx.scope, entry.kind ?? "resource", new Date()).entries.some(
+    (v) => v.entry.id === entry.id,
+  );
 }
 
 async function sessionStillValid(ctx: McpMethodContext): Promise<boolean> {
@@ -82,11 +106,14 @@ export async function openChangeStream(
   let checking: Promise<void> = Promise.resolve();
   let unsubscribe: () => void = () => {};
   let keepalive: NodeJS.Timeout | undefined;
+  let resourceKeys = new Map<string, () => void>();
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(keepalive);
     unsubscribe();
+    for (const off of resourceKeys.values()) off();
+    resourceKeys.clear();
     try {
       sink?.close();
     } catch {
@@ -96,12 +123,51 @@ export async function openChangeStream(
   const write = (text: string) => {
     if (!closed && sink) sink.enqueue(encoder.encode(text));
   };
+  const ended = () => {
+    void endSessionSubscriptions(ctx.db, ctx.gw.companyId, ctx.gw.sessionId).catch(() => {});
+    close();
+  };
+  const updated = (key: string) => {
+    checking = checking.then(async () => {
+      if (closed) return;
+      try {
+        if (!(await sessionStillValid(ctx))) return ended();
+        const rows = await sessionSubscriptions(ctx.db, ctx.gw.companyId, ctx.gw.sessionId);
+        for (const row of rows) {
+          if (resourceUpdatedKey(row.connectionId, row.upstreamUri) !== key) continue;
+          if (!(await stillVisible(ctx, row))) continue;
+          const message = {
+            jsonrpc: "2.0",
+            method: "notifications/resources/updated",
+            params: { uri: row.agentUri },
+          };
+          write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+        }
+      } catch (err) {
+        logWarn("gateway.resource_update_failed", { message: (err as Error).message });
+      }
+    });
+  };
+  /** Listens for the updates of the session's current subscriptions (reloaded on each change). */
+  const listenSubscriptions = async () => {
+    const rows = await sessionSubscriptions(ctx.db, ctx.gw.companyId, ctx.gw.sessionId);
+    const wanted = new Set(rows.map((r) => resourceUpdatedKey(r.connectionId, r.upstreamUri)));
+    const next = new Map<string, () => void>();
+    for (const [key, off] of resourceKeys) {
+      if (wanted.has(key)) next.set(key, off);
+      else off();
+    }
+    for (const key of wanted)
+      if (!next.has(key)) next.set(key, await subscribe(ctx.db, key, () => updated(key)));
+    resourceKeys = next;
+    if (closed) for (const off of next.values()) off();
+  };
   const check = () => {
     // One comparison at a time; a burst of changes is compared once more after the current one.
     checking = checking.then(async () => {
       if (closed) return;
       try {
-        if (!(await sessionStillValid(ctx))) return close();
+        if (!(await sessionStillValid(ctx))) return ended();
         const next = await visibleDigests(ctx);
         FAMILIES.forEach((f, i) => {
           if (next[i] !== last[i])
@@ -121,12 +187,27 @@ export async function openChangeStream(
       close();
     },
   });
-  unsubscribe = await subscribe(ctx.db, accessChangedKey(ctx.gw.companyId), check);
+  const offAccess = await subscribe(ctx.db, accessChangedKey(ctx.gw.companyId), check);
+  const reload = () => {
+    checking = checking.then(() =>
+      closed
+        ? undefined
+        : listenSubscriptions().catch((err: unknown) =>
+            logWarn("gateway.resource_subscriptions_failed", { message: (err as Error).message }),
+          ),
+    );
+  };
+  const offSubs = await subscribe(ctx.db, subscriptionsChangedKey(ctx.gw.sessionId), reload);
+  unsubscribe = () => {
+    offAccess();
+    offSubs();
+  };
+  await listenSubscriptions();
   disconnected?.addEventListener("abort", close, { once: true });
   keepalive = setInterval(() => {
     write(": keep-alive\n\n");
     void sessionStillValid(ctx).then(
-      (ok) => (ok ? undefined : close()),
+      (ok) => (ok ? undefined : ended()),
       () => {},
     );
   }, KEEPALIVE_MS);

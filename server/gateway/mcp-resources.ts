@@ -14,6 +14,7 @@ import { invalidParams, unknownResource } from "./mcp-errors";
 import { type McpMethodContext, type McpMethodTable, paramsObject } from "./mcp-methods";
 import type { VisibleEntry } from "./mcp-visible";
 import type { GatewayScope } from "./path";
+import { dropSubscription, recordSubscription } from "./resource-updates";
 
 /**
  * Resources through the gateway (docs/gateway.md, "Resources and prompts"). On the combined
@@ -122,7 +123,10 @@ async function onResource<T>(
   ctx: McpMethodContext,
   method: string,
   uri: string,
-  run: Parameters<typeof governedRequest<T>>[1]["run"],
+  run: (
+    upstream: Parameters<Parameters<typeof governedRequest<T>>[1]["run"]>[0],
+    entry: SnapshotCatalogEntry | undefined,
+  ) => ReturnType<Parameters<typeof governedRequest<T>>[1]["run"]>,
   unwrap: Parameters<typeof governedRequest<T>>[1]["unwrap"],
 ): Promise<T> {
   const { snapshot } = await visibleOfKind(ctx, "resource");
@@ -133,7 +137,7 @@ async function onResource<T>(
     catalogEntryId: entry?.id ?? "",
     label: `${method}:${parsed?.slug ?? "?"}__${(parsed?.upstream ?? uri).slice(0, 500)}`,
     args: { uri },
-    run,
+    run: (t) => run(t, entry),
     unwrap,
     hidden: unknownResource,
   });
@@ -180,12 +184,24 @@ async function subscription(
 ): Promise<Record<string, never>> {
   const uri = uriParam(params);
   const upstream = parseAgentUri(ctx.scope, uri)?.upstream ?? uri;
+  const key = { companyId: ctx.gw.companyId, sessionId: ctx.gw.sessionId, upstreamUri: upstream };
   return onResource(
     ctx,
     method,
     uri,
-    async (t) => {
-      await upstreamRequest(t, { method, params: { uri: upstream } }, EmptyResultSchema);
+    async (t, entry) => {
+      const on = method === "resources/subscribe";
+      // The upstream subscription is the pooled client's, shared by every session using it:
+      // it is only ended when no other session still holds it.
+      const shared = !on && (await dropSubscription(ctx.db, { ...key, connectionId: t.connectionId }));
+      if (!shared) await upstreamRequest(t, { method, params: { uri: upstream } }, EmptyResultSchema);
+      if (on && entry)
+        await recordSubscription(ctx.db, {
+          ...key,
+          connectionId: t.connectionId,
+          catalogEntryId: entry.id,
+          agentUri: uri,
+        });
       return { result: { content: [] }, fullJson: null };
     },
     () => ({}),

@@ -291,7 +291,7 @@ function withListChanged(caps: ServerCapabilities): ServerCapabilities {
   return {
     ...caps,
     tools: { ...caps.tools, listChanged: true },
-    ...(caps.resources ? { resources: { ...caps.resources, listChanged: true } } : {}),
+    ...(caps.resources ? { resources: { ...caps.resources, subscribe: true, listChanged: true } } : {}),
     ...(caps.prompts ? { prompts: { ...caps.prompts, listChanged: true } } : {}),
     logging: {},
   };

@@ -6,8 +6,7 @@
  * on the ledger as `cancelled`. Real PostgreSQL, a real upstream over Streamable HTTP, the SDK
  * client as the agent.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -33,7 +32,7 @@ import { listRemoteSessions } from "@/server/connectors/remote-sessions";
 import { systemContext } from "@/server/context";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { startGatewayListener } from "@/server/testing/gateway-listener";
+import { spawnGatewayReplica, startGatewayListener } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
@@ -72,16 +71,9 @@ beforeAll(async () => {
   listener = await startGatewayListener();
   originA = listener.origin;
 
-  replica = spawn(process.execPath, ["--import", "tsx", "server/testing/gateway-replica.ts"], {
-    env: { ...process.env, DATABASE_URL: database.url },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: replica.stdout! });
-    rl.once("line", resolve);
-    replica.once("exit", (code) => reject(new Error(`replica exited (${code})`)));
-  });
-  originB = (JSON.parse(line) as { url: string }).url;
+  const second = await spawnGatewayReplica(database.url);
+  replica = second.child;
+  originB = second.origin;
 }, 90_000);
 
 afterAll(async () => {

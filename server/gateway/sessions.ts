@@ -12,6 +12,7 @@ import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
 import { publicOrigin } from "../config/proxy";
 import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound, ServiceError } from "../errors";
+import { endSessionSubscriptions } from "./resource-updates";
 
 export const DEFAULT_SESSION_TTL_MINUTES = 15;
 export const MAX_SESSION_TTL_MINUTES = 60;
@@ -141,7 +142,7 @@ export async function revokeGatewaySession(ctx: ServiceContext, sessionId: strin
   } else {
     await requireCompany(ctx, s.companyId, "runs:manage", "session");
   }
-  return ctx.db.transaction(async (tx) => {
+  const revoked = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(toolGatewaySessions)
       .set({ revokedAt: ctx.now(), revokedReason: "revoked" })
@@ -155,6 +156,9 @@ export async function revokeGatewaySession(ctx: ServiceContext, sessionId: strin
     });
     return { id: sessionId, revoked: true, revokedAt: row?.revokedAt ?? s.revokedAt };
   });
+  // Its resource subscriptions end with it (resource-updates.ts).
+  await endSessionSubscriptions(ctx.db, s.companyId, sessionId);
+  return revoked;
 }
 
 export const sessionInvalid = (
