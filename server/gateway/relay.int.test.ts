@@ -6,7 +6,7 @@
  * on the ledger as `cancelled`. Real PostgreSQL, a real upstream over Streamable HTTP, the SDK
  * client as the agent.
  */
-import type { ChildProcess } from "node:child_process";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -32,7 +32,7 @@ import { listRemoteSessions } from "@/server/connectors/remote-sessions";
 import { systemContext } from "@/server/context";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { spawnGatewayReplica, startGatewayListener } from "@/server/testing/gateway-listener";
+import { startTwoReplicas } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
@@ -45,11 +45,10 @@ let connectionId: string;
 let profileId: string;
 let token: string;
 let sessionId: string;
-let listener: Awaited<ReturnType<typeof startGatewayListener>>;
+let replicas: Awaited<ReturnType<typeof startTwoReplicas>> | undefined;
 /** The in-process replica (A) and the second process (B). */
 let originA: string;
 let originB: string;
-let replica: ChildProcess;
 const board = () => ({ token: demo.boardApiKey });
 
 beforeAll(async () => {
@@ -68,17 +67,12 @@ beforeAll(async () => {
   token = connected.token;
   sessionId = connected.sessionId;
 
-  listener = await startGatewayListener();
-  originA = listener.origin;
-
-  const second = await spawnGatewayReplica(database.url);
-  replica = second.child;
-  originB = second.origin;
+  replicas = await startTwoReplicas(database.url);
+  ({ originA, originB } = replicas);
 }, 90_000);
 
 afterAll(async () => {
-  replica?.kill("SIGTERM");
-  await listener?.close();
+  await replicas?.close();
   await upstream?.close();
   await closeDemoWorld(database);
 });

@@ -4,7 +4,7 @@
  * GET stream held on another replica; not after unsubscribe; not for a resource the session
  * may no longer see.
  */
-import type { ChildProcess } from "node:child_process";
+
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,7 +22,7 @@ import { mcpHttpPool } from "@/server/connectors";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setRouteDatabase } from "@/server/http/route";
 import { call } from "@/server/testing/api";
-import { spawnGatewayReplica, startGatewayListener } from "@/server/testing/gateway-listener";
+import { startTwoReplicas } from "@/server/testing/gateway-listener";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { setGatewayDatabase } from "./http";
 
@@ -32,10 +32,9 @@ let demo: DemoCredentials;
 let upstream: HttpFixture<unknown>;
 const state = new UpdatesState();
 let installed: Awaited<ReturnType<typeof installMcpApplication>>;
-let listener: Awaited<ReturnType<typeof startGatewayListener>>;
+let replicas: Awaited<ReturnType<typeof startTwoReplicas>> | undefined;
 let originA: string;
 let originB: string;
-let replica: ChildProcess;
 
 beforeAll(async () => {
   process.env.PAPERCLIP_HOME = mkdtempSync(path.join(tmpdir(), "pc-updates-"));
@@ -45,19 +44,15 @@ beforeAll(async () => {
   demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100"))!;
   upstream = (await startHttpFixture(() => createUpdatesServer(state))) as HttpFixture<unknown>;
   installed = await installMcpApplication(database.db, demo, { slug: "upd", url: upstream.url });
-  listener = await startGatewayListener();
-  originA = listener.origin;
-  const second = await spawnGatewayReplica(database.url);
-  replica = second.child;
-  originB = second.origin;
+  replicas = await startTwoReplicas(database.url);
+  ({ originA, originB } = replicas);
 }, 90_000);
 
 afterAll(async () => {
-  replica?.kill("SIGTERM");
+  await replicas?.close();
   await mcpHttpPool().closeAll();
   setRouteDatabase(null);
   setGatewayDatabase(null);
-  await listener?.close();
   await upstream?.close();
   await database?.drop();
 });

@@ -35,3 +35,22 @@ export async function spawnGatewayReplica(
   });
   return { origin: (JSON.parse(line) as { url: string }).url, child };
 }
+
+/**
+ * Two gateway replicas on one database: this process's listener (A) and a spawned process (B).
+ * `close()` stops both.
+ */
+export async function startTwoReplicas(
+  databaseUrl: string,
+): Promise<{ originA: string; originB: string; close: () => Promise<void> }> {
+  const listener = await startGatewayListener();
+  const second = await spawnGatewayReplica(databaseUrl);
+  return {
+    originA: listener.origin,
+    originB: second.origin,
+    close: async () => {
+      second.child.kill("SIGTERM");
+      await listener.close();
+    },
+  };
+}
