@@ -18,6 +18,23 @@ type RelayUpdate = {
   transportConfig?: Connection["transportConfig"];
 };
 
+const ABOUT = "What this application's server may ask of the agent while one of its tools runs.";
+
+const SWITCHES = [
+  {
+    key: "allowSampling",
+    label: "Allow sampling",
+    help: "The server may ask the agent's model to write text (sampling/createMessage). This spends the agent's model and its budget; off by default.",
+    testId: "connection-allow-sampling",
+  },
+  {
+    key: "allowElicitation",
+    label: "Allow elicitation",
+    help: "The server may ask the agent, and through it a person, for input (elicitation/create); off by default.",
+    testId: "connection-allow-elicitation",
+  },
+] as const;
+
 /**
  * What an upstream may ask of the agent during a call (sampling, elicitation) and the hard
  * maximum of a call: the connection's relay settings, edited by whoever may edit the connection.
@@ -61,28 +78,19 @@ export function ConnectionRelaySettings({
 
   return (
     <Card data-testid="connection-relay-settings">
-      <CardHeader
-        title="During a call"
-        titleAs="h3"
-        description="What this application's server may ask of the agent while one of its tools runs."
-      />
+      <CardHeader title="During a call" titleAs="h3" description={ABOUT} />
       <CardBody className="space-y-3">
-        <Checkbox
-          label="Allow sampling"
-          description="The server may ask the agent's model to write text (sampling/createMessage). This spends the agent's model and its budget; off by default."
-          checked={connection.allowSampling}
-          disabled={!canEdit || update.isPending}
-          onChange={(e) => update.mutate({ allowSampling: e.currentTarget.checked })}
-          data-testid="connection-allow-sampling"
-        />
-        <Checkbox
-          label="Allow elicitation"
-          description="The server may ask the agent, and through it a person, for input (elicitation/create); off by default."
-          checked={connection.allowElicitation}
-          disabled={!canEdit || update.isPending}
-          onChange={(e) => update.mutate({ allowElicitation: e.currentTarget.checked })}
-          data-testid="connection-allow-elicitation"
-        />
+        {SWITCHES.map((sw) => (
+          <Checkbox
+            key={sw.key}
+            label={sw.label}
+            description={sw.help}
+            checked={connection[sw.key]}
+            disabled={!canEdit || update.isPending}
+            onChange={(e) => update.mutate({ [sw.key]: e.currentTarget.checked })}
+            data-testid={sw.testId}
+          />
+        ))}
         {canEdit ? (
           <form className="space-y-1" onSubmit={saveMax}>
             <label htmlFor={`${id}-max`} className="block text-sm text-zinc-800">
