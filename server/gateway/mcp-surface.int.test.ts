@@ -253,13 +253,20 @@ describe("resources, prompts and completion through the gateway", () => {
   });
 
   it("a session holds at most 2 GET change streams: a third is 409 change_streams_limit until one ends", async () => {
+    // A session of its own: the SDK clients above hold this file's session's streams.
+    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    });
+    const own = run.json.gateway.token;
     const open = () =>
       handleGatewayMcp(
         new Request(`${gateway.origin}/api/tool-gateway/mcp`, {
           method: "GET",
           headers: {
             host: new URL(gateway.origin).host,
-            authorization: `Bearer ${token}`,
+            authorization: `Bearer ${own}`,
             accept: "text/event-stream",
           },
         }),
