@@ -16,6 +16,7 @@ import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
 import { ConnectionStatusBadge, HealthBadge } from "./badges";
 import { CatalogTable } from "./CatalogTable";
 import { HealthCard, Readiness } from "./ConnectionHealth";
+import { ConnectionRelaySettings } from "./ConnectionRelaySettings";
 import { SettingsCard } from "./ConnectionSettings";
 import { ConfirmBar } from "./controls";
 import {
@@ -357,6 +358,7 @@ export function ConnectionDetail({
       <div className="grid items-start gap-6 xl:grid-cols-2">
         <HealthCard connection={connection} lastTest={lastTest} now={now} />
         <SettingsCard companyId={companyId} connection={connection} canEdit={canAct} now={now} />
+        <ConnectionRelaySettings companyId={companyId} connection={connection} canEdit={canAct} />
       </div>
 
       <CatalogTable companyId={companyId} connectionId={connection.id} canEdit={canAct} now={now} />

@@ -127,6 +127,11 @@ export const ERRORS = {
     status: 409,
     doc: "only an invocation whose outcome is unknown can be resolved (it was resolved already, or is not stuck)",
   },
+  change_streams_limit: {
+    status: 409,
+    doc: "the gateway session already holds its 2 open change streams (GET); close one first",
+  },
+  change_streams_full: { status: 503, doc: "this server holds all the change streams (GET) it may; retry" },
   rate_limited: { status: 429, doc: "a rate limit was reached; retry after `retryAfterMs`" },
   result_blocked: { status: 502, doc: "the call ran, and its result was withheld by the content guard" },
 

@@ -395,12 +395,22 @@ describe("kept results and the master key", () => {
   it("rotate-master-key re-encrypts every kept result; doctor checks them; replays still match", async () => {
     const body = { tool: "todo__todo_add", arguments: { title: "before rotation" }, idempotencyKey: "rot-1" };
     const first = await gatewayCall(run.gateway.token, body);
+    for (const i of [1, 2, 3, 4])
+      await gatewayCall(run.gateway.token, {
+        ...body,
+        arguments: { title: `page ${i}` },
+        idempotencyKey: `rot-p${i}`,
+      });
     const kept = await database.db
       .select({ id: toolInvocations.id, enc: toolInvocations.resultEncrypted })
       .from(toolInvocations)
       .where(isNotNull(toolInvocations.resultEncrypted));
-    expect(kept.length).toBeGreaterThan(1);
-    const report = await rotateMasterKey(database.db);
+    expect(kept.length).toBeGreaterThan(2);
+    // Pages of 2 rows: the column is read and rewritten over more than one keyset page.
+    const lines: string[] = [];
+    const report = await rotateMasterKey(database.db, { pageSize: 2, log: (l) => lines.push(l) });
+    const pages = Number(/result_encrypted\) in (\d+) page/.exec(lines.join("\n"))?.[1]);
+    expect(pages).toBe(Math.ceil(kept.length / 2));
     resetLocalProvider();
     expect(report.reencrypted).toBeGreaterThanOrEqual(kept.length);
     const after = await database.db

@@ -252,6 +252,38 @@ describe("resources, prompts and completion through the gateway", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
   });
 
+  it("a session holds at most 2 GET change streams: a third is 409 change_streams_limit until one ends", async () => {
+    // A session of its own: the SDK clients above hold this file's session's streams.
+    const run = await call<{ gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+      ...board(),
+      params: { agentId: demo.agents[0]!.id },
+      body: {},
+    });
+    const own = run.json.gateway.token;
+    const open = () =>
+      handleGatewayMcp(
+        new Request(`${gateway.origin}/api/tool-gateway/mcp`, {
+          method: "GET",
+          headers: {
+            host: new URL(gateway.origin).host,
+            authorization: `Bearer ${own}`,
+            accept: "text/event-stream",
+          },
+        }),
+      );
+    const first = await open();
+    const second = await open();
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await open();
+    expect(third.status).toBe(409);
+    expect(((await third.json()) as { error: { code: string } }).error.code).toBe("change_streams_limit");
+    // The open ones are left alone; ending one frees its slot.
+    await first.body?.cancel();
+    const again = await open();
+    expect(again.status).toBe(200);
+    await Promise.all([second.body?.cancel(), again.body?.cancel()]);
+  });
+
   it("an unknown application's endpoint serves nothing else either (relay answers, setLevel), audited; a malformed slug is 404", async () => {
     const post = (p: string, body: unknown) =>
       fetch(`${gateway.origin}/api/tool-gateway/mcp/${p}`, {

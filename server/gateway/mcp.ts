@@ -21,6 +21,7 @@ import { sessionCapabilities } from "./mcp-visible";
 import { type GatewayScope, gatewayMcpScope } from "./path";
 import { handleInbound, type InboundAnswer, mayBeInbound } from "./relay/inbound";
 import { recordGatewayRefusal } from "./sessions";
+import { changeStreamSlots } from "./stream-caps";
 import { streamToolCall, wantsStream } from "./streams";
 
 /** The largest JSON-RPC body the endpoint reads (larger: 413, nothing is parsed). */
@@ -192,7 +193,10 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
       const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
       await endpointCapabilities(ctx); // a per-application path of an unknown application is 404
-      return await openChangeStream(ctx, BASE_HEADERS, req.signal);
+      // At most 2 per session and 1000 per process (stream-caps.ts).
+      return await changeStreamSlots.within(gw.sessionId, () =>
+        openChangeStream(ctx, BASE_HEADERS, req.signal),
+      );
     }
     if (req.method !== "POST") {
       return jsonError(

@@ -607,5 +607,9 @@ describe("admin API contracts", () => {
     // The unchanged answer passes, and its dates decode to the Dates the verb returned.
     const parsed = ConnectionsResponse.parse(json);
     expect(parsed.connections[0]!.createdAt).toBeInstanceOf(Date);
+    // The relay switches are part of the contract (the console shows and edits them).
+    expect(parsed.connections[0]).toMatchObject({ allowSampling: false, allowElicitation: false });
+    const { allowSampling: _dropped, ...noSampling } = first;
+    expect(ConnectionsResponse.safeParse({ connections: [noSampling] }).success).toBe(false);
   });
 });

@@ -8,7 +8,16 @@
 
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -30,7 +39,7 @@ import { CreateStdioCommandInput, createStdioCommand, updateStdioCommand } from 
 import { probeBwrap, resetHostCaches, resolveSlotUser, stdioHostState } from "./host";
 import { isDeferred, shutdownAllSlots, stdioCallTool } from "./index";
 import { isProcessAlive } from "./processes";
-import { pruneRuntimeDir, runtimeDir } from "./sandbox";
+import { pruneRuntimeDir, runtimeDir, writeSlotOwner } from "./sandbox";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const MASTER_KEY_CANARY = "master-key-canary-9d41e7";
@@ -454,21 +463,29 @@ describe.runIf(isRoot)("slot isolation (the server runs as root)", () => {
 });
 
 describe("runtime directory", () => {
-  it("pruning removes day-old slot directories no process works in, and keeps the rest", async () => {
+  it("pruning removes day-old slot directories of this host no process works in, and keeps the rest", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "pc-runtime-prune-"));
     const runtimeEnv = envOf({ PAPERCLIP_RUNTIME_DIR: dir, PAPERCLIP_HOME: home });
     const slots = path.join(dir, "slots");
     mkdirSync(slots);
     const dayAgo = new Date(Date.now() - 2 * 24 * 3600_000);
     const [stale, fresh, busy] = ["slot-stale", "slot-fresh", "slot-busy"].map((n) => path.join(slots, n));
-    for (const d of [stale, fresh, busy]) mkdirSync(d!);
-    utimesSync(stale!, dayAgo, dayAgo);
-    utimesSync(busy!, dayAgo, dayAgo);
+    // Not provably this host's (fail safe: left and logged): no marker, another host, a live other server.
+    const [unmarked, foreign, sibling] = ["slot-unmarked", "slot-foreign", "slot-sibling"].map((n) =>
+      path.join(slots, n),
+    );
+    const all = [stale, fresh, busy, unmarked, foreign, sibling];
+    for (const d of all) mkdirSync(d!);
+    for (const d of [stale, fresh, busy]) writeSlotOwner(d!);
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    writeSlotOwner(foreign!, { host: "another-host", bootId: boot, pid: process.pid });
+    writeSlotOwner(sibling!, { host: os.hostname(), bootId: boot, pid: process.ppid });
+    for (const d of all) if (d !== fresh) utimesSync(d!, dayAgo, dayAgo);
     const sleeper = spawn("sleep", ["30"], { cwd: busy!, stdio: "ignore" });
     try {
       await new Promise((r) => sleeper.once("spawn", r));
       expect(pruneRuntimeDir(runtimeEnv)).toBe(1);
-      expect([existsSync(stale!), existsSync(fresh!), existsSync(busy!)]).toEqual([false, true, true]);
+      expect(all.map((d) => existsSync(d!))).toEqual([false, true, true, true, true, true]);
     } finally {
       sleeper.kill("SIGKILL");
     }

@@ -30,11 +30,13 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { processCell } from "../config/process-singleton";
+import { logWarn } from "../log";
 import type { IsolationPlan, SlotUser } from "./host";
 
 const execFileAsync = promisify(execFile);
@@ -113,16 +115,63 @@ export function closeHomeToOthers(env: NodeJS.ProcessEnv = process.env): void {
 /** A fresh working directory for one slot process, owned by the slot user (0700). */
 export function makeSlotDir(runtime: string, user: SlotUser | null): string {
   const dir = mkdtempSync(path.join(runtime, "slots", "slot-"));
+  writeSlotOwner(dir);
   if (user) chownSync(dir, user.uid, user.gid);
   chmodSync(dir, 0o700);
   return dir;
+}
+
+/** The marker naming the server that made a slot directory (host, kernel boot, pid). */
+export const SLOT_OWNER_FILE = ".paperclip-owner";
+
+const kernelBootId = (): string | null => {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+  } catch {
+    return null;
+  }
+};
+
+/** Writes `dir`'s owner marker: this host, this boot, this process. */
+export function writeSlotOwner(
+  dir: string,
+  owner = { host: os.hostname(), bootId: kernelBootId(), pid: process.pid },
+) {
+  writeFileSync(path.join(dir, SLOT_OWNER_FILE), JSON.stringify(owner), { mode: 0o644 });
+}
+
+/**
+ * Whether this server may remove a slot directory: its marker names this host and this kernel
+ * boot, and a server process that is this one or no longer exists (so its pid is meaningful).
+ * No marker, an unreadable one, another host (a runtime directory shared between hosts),
+ * another or unknown boot, or a live other server (a replica on this host): not ours, left.
+ */
+function ownedByThisHost(dir: string): boolean {
+  let owner: { host?: unknown; bootId?: unknown; pid?: unknown };
+  try {
+    owner = JSON.parse(readFileSync(path.join(dir, SLOT_OWNER_FILE), "utf8"));
+  } catch {
+    return false;
+  }
+  const boot = kernelBootId();
+  if (owner.host !== os.hostname() || !boot || owner.bootId !== boot) return false;
+  if (typeof owner.pid !== "number" || !Number.isInteger(owner.pid) || owner.pid <= 0) return false;
+  if (owner.pid === process.pid) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return false; // alive: that server prunes its own
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 /**
  * Removes what slots of dead servers left behind: slot directories no live process works in
  * (Linux /proc) and older than `slotMaxAgeMs` (default 2 minutes: every start makes a fresh
  * directory and starts its process in it at once, so an unused one older than that belongs to
- * a process that is gone, e.g. after `kill -9` of its server), except those in `keep`; and
+ * a process that is gone, e.g. after `kill -9` of its server), except those in `keep` and those
+ * this server cannot prove are its host's (`ownedByThisHost`: /proc may not show another
+ * user's cwd, and a runtime directory may be shared; such directories are left and logged); and
  * bundles of other source versions untouched for `maxAgeMs` (a day). Best effort; returns how
  * many directories went. Run at server start and periodically (server/runtime/reconcile.ts).
  */
@@ -159,13 +208,22 @@ export function pruneRuntimeDir(
     rmSync(p, { recursive: true, force: true });
     removed++;
   };
+  const notOurs: string[] = [];
   try {
     const slots = path.join(dir, "slots");
     for (const name of existsSync(slots) ? readdirSync(slots) : []) {
       const p = path.join(slots, name);
-      if (name.startsWith("slot-") && old(p, slotMaxAgeMs) && ![...inUse].some((c) => inside(c, p)))
-        remove(p);
+      if (!name.startsWith("slot-") || !old(p, slotMaxAgeMs) || [...inUse].some((c) => inside(c, p)))
+        continue;
+      if (ownedByThisHost(p)) remove(p);
+      else notOurs.push(name);
     }
+    if (notOurs.length > 0)
+      logWarn("runtime.slot_dirs_left", {
+        count: notOurs.length,
+        dirs: notOurs.slice(0, 10),
+        reason: "not_ours",
+      });
     const bundles = path.join(dir, "bundles");
     const current = existsSync(path.join(productRoot(), "fixtures", "mcp"))
       ? sourceHash(productRoot())

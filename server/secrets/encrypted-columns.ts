@@ -65,31 +65,65 @@ const jsonKey = (c: EncryptedJsonColumn) => c.column.name as string;
 const propKey = (c: EncryptedJsonColumn) =>
   Object.entries(c.table).find(([, v]) => v === c.column)?.[0] ?? jsonKey(c);
 
+/** Rows per keyset page when rotating a column. */
+export const ROTATION_PAGE_SIZE = 500;
+
 /**
  * Re-encrypts one column's values from `from` to `to` in the caller's transaction (rows
- * locked `FOR UPDATE`), encrypting any legacy clear value on the way. Returns the counts; a
- * value under a key that is neither the old nor the new one stops the whole rotation.
+ * locked `FOR UPDATE`, a page of `pageSize` at a time), encrypting any legacy clear value on
+ * the way. Returns the counts; a value under a key that is neither the old nor the new one
+ * stops the whole rotation.
  */
+
 export async function rotateJsonColumn(
   tx: Tx,
   c: EncryptedJsonColumn,
   keys: { from: LocalSecretProvider; to: LocalSecretProvider; oldKeyId: string; newKeyId: string },
-): Promise<{ changed: number; current: number }> {
+  pageSize = ROTATION_PAGE_SIZE,
+): Promise<{ changed: number; current: number; pages: number }> {
   const legacy = c.legacyClear;
   const where: SQL = legacy
     ? sql`(${c.column} is not null or ${legacy.column} is not null)`
     : isNotNull(c.column);
-  const rows = (await tx
-    .select({
-      id: c.id,
-      companyId: c.companyId,
-      enc: c.column,
-      ...(legacy ? { clear: legacy.column } : {}),
-    })
-    .from(c.table)
-    .where(where)
-    .orderBy(asc(c.companyId), asc(c.id))
-    .for("update")) as { id: string; companyId: string; enc: EncryptedSecret | null; clear?: unknown }[];
+  let changed = 0;
+  let current = 0;
+  let pages = 0;
+  // Keyset pages on (company, id), so a large table (kept results) is never loaded whole; every
+  // page is locked and rewritten in the caller's one transaction.
+  let after: { companyId: string; id: string } | null = null;
+  for (;;) {
+    const rows = (await tx
+      .select({
+        id: c.id,
+        companyId: c.companyId,
+        enc: c.column,
+        ...(legacy ? { clear: legacy.column } : {}),
+      })
+      .from(c.table)
+      .where(after ? and(where, sql`(${c.companyId}, ${c.id}) > (${after.companyId}, ${after.id})`) : where)
+      .orderBy(asc(c.companyId), asc(c.id))
+      .limit(pageSize)
+      .for("update")) as { id: string; companyId: string; enc: EncryptedSecret | null; clear?: unknown }[];
+    if (rows.length === 0) break;
+    pages++;
+    const n = await rotateRows(tx, c, keys, rows);
+    changed += n.changed;
+    current += n.current;
+    if (rows.length < pageSize) break;
+    const last = rows[rows.length - 1]!;
+    after = { companyId: last.companyId, id: last.id };
+  }
+  return { changed, current, pages };
+}
+
+/** One page of a column's rows re-encrypted (see `rotateJsonColumn`). */
+async function rotateRows(
+  tx: Tx,
+  c: EncryptedJsonColumn,
+  keys: { from: LocalSecretProvider; to: LocalSecretProvider; oldKeyId: string; newKeyId: string },
+  rows: { id: string; companyId: string; enc: EncryptedSecret | null; clear?: unknown }[],
+): Promise<{ changed: number; current: number }> {
+  const legacy = c.legacyClear;
   let changed = 0;
   let current = 0;
   for (const r of rows) {

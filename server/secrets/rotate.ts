@@ -42,7 +42,11 @@ export const NEW_MASTER_KEY_ENV = "PAPERCLIP_NEW_MASTER_KEY";
  * file is touched and the operator swaps the variable afterwards.
  * Stop the app while rotating: a running process keeps the old key until restarted.
  */
-export async function rotateMasterKey(db: Db, opts: { log?: Log } = {}): Promise<RotationReport> {
+export async function rotateMasterKey(
+  db: Db,
+  /** `pageSize`: rows per keyset page of each encrypted column (tests use a small one). */
+  opts: { log?: Log; pageSize?: number } = {},
+): Promise<RotationReport> {
   const log = opts.log ?? silent;
   const envMode = Boolean(process.env[MASTER_KEY_ENV]?.trim());
   let oldKey: MasterKey;
@@ -106,15 +110,21 @@ export async function rotateMasterKey(db: Db, opts: { log?: Log } = {}): Promise
     // Every other column encrypted with the master key (reviewed arguments, kept results, …),
     // from the one registry doctor reads too; legacy clear values are encrypted on the way.
     for (const column of ENCRYPTED_JSON_COLUMNS) {
-      const n = await rotateJsonColumn(tx, column, {
-        from,
-        to,
-        oldKeyId: oldKey.keyId,
-        newKeyId: newKey.keyId,
-      });
+      const n = await rotateJsonColumn(
+        tx,
+        column,
+        {
+          from,
+          to,
+          oldKeyId: oldKey.keyId,
+          newKeyId: newKey.keyId,
+        },
+        opts.pageSize,
+      );
       changed += n.changed;
       current += n.current;
-      if (n.changed > 0) log(`• re-encrypted ${n.changed} value(s) of ${column.label} (${column.name})`);
+      if (n.changed > 0)
+        log(`• re-encrypted ${n.changed} value(s) of ${column.label} (${column.name}) in ${n.pages} page(s)`);
     }
     return { reencrypted: changed, alreadyCurrent: current };
   });

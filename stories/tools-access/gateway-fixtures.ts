@@ -85,6 +85,8 @@ function appRef(id: string) {
 const connectionBase = {
   stdioTemplateId: null,
   autoApproveReadTools: false,
+  allowSampling: false,
+  allowElicitation: false,
   healthError: null,
   disabledReason: null,
   archivedAt: null,

@@ -227,6 +227,8 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
           status: "draft",
           enabled: false,
           autoApproveReadTools: b.autoApproveReadTools === true,
+          allowSampling: b.allowSampling === true,
+          allowElicitation: b.allowElicitation === true,
           healthStatus: "unknown",
           healthCheckedAt: null,
           healthError: null,

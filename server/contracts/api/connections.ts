@@ -38,6 +38,10 @@ export const Connection = z.object({
   status: z.enum(CONNECTION_STATUSES),
   enabled: z.boolean(),
   autoApproveReadTools: z.boolean(),
+  /** The upstream may ask the agent's model to sample (`sampling/createMessage`): spends the agent's model. */
+  allowSampling: z.boolean(),
+  /** The upstream may ask the agent (and its person) for input (`elicitation/create`). */
+  allowElicitation: z.boolean(),
   healthStatus: z.enum(CONNECTION_HEALTH),
   healthCheckedAt: NullableDate,
   healthError: z.string().nullable(),
