@@ -1,16 +1,13 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { formatDuration } from "../format";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
-import { toolsApiPath } from "./api";
 import { Checkbox } from "./controls";
-import { invalidateConnections, updateCachedConnection } from "./gateway";
-import { useToolsApi } from "./ToolsApiProvider";
 import type { Connection } from "./types";
+import { useConnectionUpdate } from "./useConnectionUpdate";
 
 type RelayUpdate = {
   allowSampling?: boolean;
@@ -48,22 +45,10 @@ export function ConnectionRelaySettings({
   connection: Connection;
   canEdit: boolean;
 }) {
-  const api = useToolsApi();
-  const client = useQueryClient();
   const id = useId();
   const maxCallMs = connection.transportConfig.maxCallMs;
   const [maxSeconds, setMaxSeconds] = useState(maxCallMs ? String(maxCallMs / 1000) : "");
-  const update = useMutation({
-    mutationFn: (body: RelayUpdate) =>
-      api<Connection>(toolsApiPath(companyId, `/connections/${encodeURIComponent(connection.id)}`), {
-        method: "PATCH",
-        body,
-      }),
-    onSuccess: (next) => {
-      updateCachedConnection(client, companyId, next);
-      return invalidateConnections(client, companyId);
-    },
-  });
+  const update = useConnectionUpdate<RelayUpdate>(companyId, connection.id);
   const seconds = maxSeconds.trim() === "" ? null : Number(maxSeconds);
   const secondsValid = seconds === null || (Number.isFinite(seconds) && seconds >= 0.1 && seconds <= 3600);
 

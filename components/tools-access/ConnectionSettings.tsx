@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { type DateInput, formatDuration } from "../format";
 import { Button } from "../ui/Button";
@@ -10,19 +9,13 @@ import { KeyValueList } from "../ui/KeyValueList";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ApiErrorAlert } from "./ApiErrorAlert";
-import { isApiError, toolsApiPath } from "./api";
+import { isApiError } from "./api";
 import { When } from "./ConnectionHealth";
 import { ConnectionTransportFields, type TransportValues } from "./ConnectionTransportFields";
 import { Checkbox } from "./controls";
-import {
-  buildTransportConfig,
-  formatHeaders,
-  invalidateConnections,
-  type TransportErrors,
-  updateCachedConnection,
-} from "./gateway";
-import { useToolsApi } from "./ToolsApiProvider";
+import { buildTransportConfig, formatHeaders, type TransportErrors } from "./gateway";
 import type { Connection, ConnectionUpdateInput } from "./types";
+import { useConnectionUpdate } from "./useConnectionUpdate";
 
 /** Transport settings of a connection, with the edit form when `canEdit`. */
 export function SettingsCard({
@@ -36,21 +29,10 @@ export function SettingsCard({
   canEdit: boolean;
   now?: DateInput;
 }) {
-  const api = useToolsApi();
-  const client = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const update = useMutation({
-    mutationFn: (body: ConnectionUpdateInput) =>
-      api<Connection>(toolsApiPath(companyId, `/connections/${encodeURIComponent(connection.id)}`), {
-        method: "PATCH",
-        body,
-      }),
-    onSuccess: (next) => {
-      updateCachedConnection(client, companyId, next);
-      setEditing(false);
-      return invalidateConnections(client, companyId);
-    },
-  });
+  const update = useConnectionUpdate<ConnectionUpdateInput>(companyId, connection.id, () =>
+    setEditing(false),
+  );
   const config = connection.transportConfig;
   const type = connection.application.type;
   /** Where the transport reaches its server: a URL, a plugin or a command template (none for self). */
