@@ -24,7 +24,12 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
 
   await page.goto(`/c/${demo.companyId}/settings/experimental`);
   const toggle = page.getByTestId("public-mcp-toggle");
+  // The box ticks at once (optimistic); wait for the server to have saved it before leaving.
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith("/api/instance/public-mcp") && r.request().method() === "PUT",
+  );
   await toggle.check();
+  expect((await saved).ok()).toBe(true);
   await expect(toggle).toBeChecked();
   await page.screenshot({ path: "test-results/public-mcp-1-experimental.png" });
 
