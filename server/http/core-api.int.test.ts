@@ -12,6 +12,8 @@ import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
 import * as companyRoute from "@/app/api/companies/[companyId]/route";
 import * as routinesRoute from "@/app/api/companies/[companyId]/routines/route";
 import * as companyRunsRoute from "@/app/api/companies/[companyId]/runs/route";
+import * as artifactRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/[artifactId]/route";
+import * as artifactsRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/route";
 import * as stdioCommandsRoute from "@/app/api/companies/[companyId]/tools/stdio-commands/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import * as healthRoute from "@/app/api/health/route";
@@ -312,7 +314,7 @@ describe("company boundary", () => {
     expect(n).toBe(0);
   });
 
-  it("the routes added for members and stdio commands refuse an outsider with 404 and log it", async () => {
+  it("the routes added for members, stdio commands and artifacts refuse an outsider with 404 and log it", async () => {
     const owner = await demoOwner(database.db, demo);
     const before = (await deniedIn(demo.companyId)).length;
     const membersBefore = await database.db
@@ -336,6 +338,19 @@ describe("company boundary", () => {
         params: { companyId: demo.companyId, userId: owner.id },
       }),
       await call(stdioCommandsRoute.GET, "GET", "/", outsider),
+      // Stored result artifacts (issue 17): the list and the content read.
+      await call(artifactsRoute.GET, "GET", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, invocationId: "00000000-0000-4000-8000-000000000001" },
+      }),
+      await call(artifactRoute.GET, "GET", "/", {
+        ...outsider,
+        params: {
+          companyId: demo.companyId,
+          invocationId: "00000000-0000-4000-8000-000000000001",
+          artifactId: "00000000-0000-4000-8000-000000000002",
+        },
+      }),
     ];
     for (const a of answers) {
       expect(a.status, JSON.stringify(a.json)).toBe(404);
