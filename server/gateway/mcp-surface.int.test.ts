@@ -277,6 +277,12 @@ describe("resources, prompts and completion through the gateway", () => {
     const third = await open();
     expect(third.status).toBe(409);
     expect(((await third.json()) as { error: { code: string } }).error.code).toBe("change_streams_limit");
+    // The refusal is on the audit trail.
+    const refusals = await database.db
+      .select({ id: toolCallEvents.id })
+      .from(toolCallEvents)
+      .where(and(eq(toolCallEvents.reasonCode, "change_streams_limit"), eq(toolCallEvents.decision, "deny")));
+    expect(refusals).toHaveLength(1);
     // The open ones are left alone; ending one frees its slot.
     await first.body?.cancel();
     const again = await open();

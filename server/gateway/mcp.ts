@@ -193,10 +193,19 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
       const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
       await endpointCapabilities(ctx); // a per-application path of an unknown application is 404
-      // At most 2 per session and 1000 per process (stream-caps.ts).
-      return await changeStreamSlots.within(gw.sessionId, () =>
-        openChangeStream(ctx, BASE_HEADERS, req.signal),
-      );
+      // At most 2 per session and 1000 per process (stream-caps.ts); a refusal is audited.
+      try {
+        return await changeStreamSlots.within(gw.sessionId, () =>
+          openChangeStream(ctx, BASE_HEADERS, req.signal),
+        );
+      } catch (err) {
+        if (
+          isServiceError(err) &&
+          (err.code === "change_streams_limit" || err.code === "change_streams_full")
+        )
+          await recordGatewayRefusal(currentGatewayDb(), gw, err.code);
+        throw err;
+      }
     }
     if (req.method !== "POST") {
       return jsonError(
