@@ -6,7 +6,18 @@ export type BoardKeyRole = "admin" | "member" | "viewer";
 /** Who is acting. Every verb receives one; nothing is trusted from the request body. */
 export type Actor =
   /** A signed-in person; `sessionId` names the browser session row when there is one. */
-  | { type: "user"; userId: string; email: string; sessionId?: string }
+  | {
+      type: "user";
+      userId: string;
+      email: string;
+      sessionId?: string;
+      /**
+       * Set only by the public MCP endpoint: the person acts through this assistant connection
+       * (an OAuth grant). The verbs check the person's membership as for any user; the activity
+       * row and the task history name the connection and client beside the person.
+       */
+      via?: AssistantVia;
+    }
   | { type: "board_key"; keyId: string; companyId: string; role: BoardKeyRole; userId: string | null }
   | { type: "agent_key"; keyId: string; companyId: string; agentId: string }
   /**
@@ -31,6 +42,14 @@ export type Actor =
     }
   | { type: "system"; reason: string };
 
+/** The assistant connection a person acts through (see the `user` actor's `via`). */
+export interface AssistantVia {
+  grantId: string;
+  /** The OAuth `client_id`. */
+  clientId: string;
+  clientName: string | null;
+}
+
 export interface ServiceContext {
   db: Db;
   actor: Actor;
@@ -48,6 +67,10 @@ export function actorUserId(actor: Actor): string | null {
   if (actor.type === "board_key") return actor.userId;
   return null;
 }
+
+/** The assistant connection behind the actor, when a person acts through one. */
+export const actorVia = (actor: Actor): AssistantVia | null =>
+  actor.type === "user" ? (actor.via ?? null) : null;
 
 export const isBoardActor = (a: Actor): a is Extract<Actor, { type: "user" | "board_key" }> =>
   a.type === "user" || a.type === "board_key";

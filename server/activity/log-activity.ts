@@ -1,6 +1,6 @@
 import type { Tx } from "@/db/client";
 import { activityLog } from "@/db/schema";
-import { actorRef, type ServiceContext } from "../context";
+import { actorRef, actorVia, type ServiceContext } from "../context";
 
 const SENSITIVE_KEY = /pass(word)?|secret|token|key$|apikey|api_key|authorization|credential/i;
 
@@ -36,13 +36,16 @@ export async function logActivity(
     details?: Record<string, unknown>;
   },
 ): Promise<void> {
+  // A person acting through an assistant connection: the row names the connection and client
+  // beside the person (docs/public-mcp.md, Audit).
+  const via = actorVia(ctx.actor);
   await tx.insert(activityLog).values({
     companyId: entry.companyId,
     ...actorRef(ctx.actor),
     action: entry.action,
     entityType: entry.entityType,
     entityId: entry.entityId ?? null,
-    details: narrowDetails(entry.details ?? {}),
+    details: narrowDetails({ ...(entry.details ?? {}), ...(via ? { via } : {}) }),
     requestId: ctx.requestId,
   });
 }

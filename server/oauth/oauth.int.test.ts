@@ -361,7 +361,9 @@ describe("the MCP SDK client", () => {
       `${server.origin}/mcp/paperclip`,
     );
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toEqual(["paperclip_connection"]);
+    expect(tools.tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["paperclip_connection", "paperclip_search_api", "paperclip_call_api"]),
+    );
     const result = await client.callTool({ name: "paperclip_connection", arguments: {} });
     const info = result.structuredContent as {
       person: { id: string };

@@ -1,9 +1,11 @@
 /**
  * `POST /mcp/paperclip`: the public MCP endpoint, stateless Streamable HTTP with JSON
  * responses (no sessions, no SSE: GET → 405). Behind the bearer gate; its first tool,
- * `paperclip_connection`, says who and where the connection acts. The rest of the tool
- * surface is the next issue.
+ * `paperclip_connection`, says who and where the connection acts; the rest of the surface is
+ * the operation registry (./registry.ts, ./tools.ts).
  */
+
+import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -18,50 +20,55 @@ import { readBoundedText } from "../net/read-bounded";
 import { issuer, publicMcpEnabled } from "../oauth/config";
 import type { LiveGrant } from "../oauth/store";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
+import type { McpSession } from "./registry";
+import { callTool, listTools, UnknownTool } from "./tools";
 
 /** The deepest JSON-RPC message read: the body bound plus the envelope around the arguments. */
 const MAX_DEPTH = MAX_BODY_DEPTH + 4;
 const MAX_BODY = 1024 * 1024;
 
-export const CONNECTION_TOOL = {
-  name: "paperclip_connection",
-  title: "This Paperclip connection",
-  description:
-    "Who this connection acts as, in which organization, with which scopes, and where to manage it.",
-  inputSchema: { type: "object" as const, properties: {}, additionalProperties: false },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-};
-
-function connectionInfo(live: LiveGrant, scopes: readonly string[]) {
+/** The request-local session: the grant's person as a `user` actor naming the connection. */
+export function sessionFor(db: Db, live: LiveGrant, scopes: readonly string[], now: Date): McpSession {
   return {
-    person: { id: live.grant.userId, name: live.userName, email: live.userEmail },
-    company: { id: live.grant.companyId, name: live.companyName },
-    client: { clientId: live.clientId, name: live.clientName },
-    connection: { id: live.grant.id, name: live.grant.name, createdAt: live.grant.createdAt.toISOString() },
-    scopes: [...scopes],
-    role: live.role,
-    manage: `${issuer()}/assistant-connections`,
+    live,
+    scopes,
+    origin: issuer(),
+    ctx: {
+      db,
+      actor: {
+        type: "user",
+        userId: live.grant.userId,
+        email: live.userEmail,
+        via: { grantId: live.grant.id, clientId: live.clientId, clientName: live.clientName },
+      },
+      requestId: `mcp_${randomUUID()}`,
+      now: () => now,
+    },
   };
 }
 
-function buildServer(live: LiveGrant, scopes: readonly string[]): Server {
+function buildServer(session: McpSession): Server {
+  const { live } = session;
   const server = new Server(
     { name: "paperclip", version: "1.0.0" },
     {
       capabilities: { tools: {} },
-      instructions: `Paperclip, acting as ${live.userName ?? live.userEmail} in ${live.companyName}. Call paperclip_connection to see this connection.`,
+      instructions: `Paperclip, acting as ${live.userName ?? live.userEmail} in ${live.companyName} (company ID ${live.grant.companyId}). Call paperclip_connection to see this connection; paperclip_search_api lists every operation.`,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [CONNECTION_TOOL] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    // As on the agent gateway (docs/gateway.md, JSON-RPC errors): an unknown tool is -32602.
-    if (req.params.name !== CONNECTION_TOOL.name)
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        "Unknown tool: no tool of this name is available to this connection",
-      );
-    const info = connectionInfo(live, scopes);
-    return { content: [{ type: "text", text: JSON.stringify(info, null, 2) }], structuredContent: info };
+    try {
+      return await callTool(session, req.params.name, req.params.arguments ?? {});
+    } catch (err) {
+      // As on the agent gateway (docs/gateway.md, JSON-RPC errors): an unknown tool is -32602.
+      if (err instanceof UnknownTool)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          "Unknown tool: no tool of this name is available to this connection",
+        );
+      throw err;
+    }
   });
   return server;
 }
@@ -137,7 +144,7 @@ export async function handlePublicMcp(db: Db, request: Request, now: Date): Prom
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = buildServer(gate.live, gate.actor.scopes);
+  const server = buildServer(sessionFor(db, gate.live, gate.actor.scopes, now));
   await server.connect(transport);
   try {
     // The body was consumed above: the transport gets the same request with the text read.

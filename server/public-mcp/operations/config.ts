@@ -1,0 +1,4 @@
+/** config operations (docs/public-mcp.md). */
+import type { Operation } from "../registry";
+
+export const CONFIG_OPERATIONS: Operation[] = [];
