@@ -85,6 +85,19 @@ async function post(
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
+/** A raw 2026 POST of `text` (headers fixed: `Mcp-Method: tools/list`). */
+const postText = (text: string) =>
+  fetch(url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "mcp-protocol-version": V,
+      "mcp-method": "tools/list",
+    },
+    body: text,
+  });
+
 const request = (method: string, params: Record<string, unknown> = {}, id: number | string = 1) => ({
   jsonrpc: "2.0",
   id,
@@ -233,16 +246,7 @@ describe("MCP 2026-07-28 on /mcp/paperclip", () => {
     const n = await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
     expect(n.status).toBe(202);
     expect(n.body).toBeNull();
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        "mcp-protocol-version": V,
-        "mcp-method": "tools/list",
-      },
-      body: JSON.stringify([request("tools/list"), request("tools/list", {}, 2)]),
-    });
+    const res = await postText(JSON.stringify([request("tools/list"), request("tools/list", {}, 2)]));
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
@@ -284,6 +288,49 @@ describe("MCP 2026-07-28 on /mcp/paperclip", () => {
     expect(challenge).toContain('scope="');
     const bad = await post(request("tools/list"), {}, "Bearer pcoa_not-a-token");
     expect(bad.status).toBe(401);
+  });
+
+  it("malformed 2026 requests are 4xx JSON-RPC errors, never a 5xx", async () => {
+    const bodies: unknown[] = [
+      "not json",
+      null,
+      42,
+      [],
+      { jsonrpc: "2.0" },
+      { jsonrpc: "2.0", id: {}, method: "tools/list", params: { _meta: META } },
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 1, method: 7, params: { _meta: META } },
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: "x" },
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: [] } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": 2026 } },
+      },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: { _meta: { ...META, "io.modelcontextprotocol/clientInfo": "x" } },
+      },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: META, name: 5 } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { _meta: META, name: "paperclip_connection", arguments: [] },
+      },
+      { jsonrpc: "2.0", id: 1, method: "constructor", params: { _meta: META } },
+      { jsonrpc: "2.0", id: 1, method: "__proto__", params: { _meta: META } },
+    ];
+    for (const body of bodies) {
+      const res = await postText(typeof body === "string" ? body : JSON.stringify(body));
+      const label = JSON.stringify(body);
+      expect(res.status, label).toBeLessThan(500);
+      const answer = (await res.json()) as { error?: { code: number }; result?: unknown };
+      expect(answer.error?.code ?? "result", label).toEqual(expect.any(Number));
+    }
   });
 
   it("the preflight allows the 2026 headers", async () => {
