@@ -1,6 +1,8 @@
 /**
  * `POST /mcp/paperclip`: the public MCP endpoint, stateless Streamable HTTP with JSON
- * responses (no sessions, no SSE: GET → 405). Behind the bearer gate; its first tool,
+ * responses (no sessions, no SSE: GET → 405), in both protocol eras: MCP 2026-07-28 requests
+ * (per-request `_meta`, ./era-2026.ts) and initialize-based ones up to 2025-11-25 (the SDK
+ * transport). Behind the bearer gate; its first tool,
  * `paperclip_connection`, says who and where the connection acts; the rest of the surface is
  * the operation registry (./registry.ts, ./tools.ts).
  */
@@ -20,6 +22,8 @@ import { readBoundedText } from "../net/read-bounded";
 import { issuer, publicMcpEnabled } from "../oauth/config";
 import type { LiveGrant } from "../oauth/store";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
+import { serveModernEra } from "./era-2026";
+import { instructionsFor, SERVER_INFO } from "./identity";
 import type { McpSession } from "./registry";
 import { callTool, listTools, UnknownTool } from "./tools";
 
@@ -50,11 +54,8 @@ export function sessionFor(db: Db, live: LiveGrant, scopes: readonly string[], n
 function buildServer(session: McpSession): Server {
   const { live } = session;
   const server = new Server(
-    { name: "paperclip", version: "1.0.0" },
-    {
-      capabilities: { tools: {} },
-      instructions: `Paperclip, acting as ${live.userName ?? live.userEmail} in ${live.companyName} (company ID ${live.grant.companyId}). Call paperclip_connection to see this connection; paperclip_search_api lists every operation.`,
-    },
+    { ...SERVER_INFO },
+    { capabilities: { tools: {} }, instructions: instructionsFor(live) },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
@@ -86,7 +87,7 @@ export function mcpPreflight(): Response {
       ...MCP_CORS_HEADERS,
       "access-control-allow-methods": "POST, GET, DELETE, OPTIONS",
       "access-control-allow-headers":
-        "authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id",
+        "authorization, content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id, last-event-id",
       "access-control-max-age": "600",
     },
   });
@@ -140,11 +141,19 @@ export async function handlePublicMcp(db: Db, request: Request, now: Date): Prom
         { status: 400 },
       ),
     );
+  const session = () => sessionFor(db, gate.live, gate.actor.scopes, now);
+  // MCP 2026-07-28 (stateless, per-request `_meta`) is served by ./era-2026.ts; legacy
+  // initialize-based traffic (2025-11-25 and earlier) by the SDK transport below.
+  const modern = await serveModernEra(request, text, () => ({
+    session: session(),
+    instructions: instructionsFor(gate.live),
+  }));
+  if (modern) return withCors(modern);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const server = buildServer(sessionFor(db, gate.live, gate.actor.scopes, now));
+  const server = buildServer(session());
   await server.connect(transport);
   try {
     // The body was consumed above: the transport gets the same request with the text read.
