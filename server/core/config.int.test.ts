@@ -14,8 +14,8 @@ import * as projectRepositoriesRoute from "@/app/api/projects/[projectId]/reposi
 import { activityLog, agentInstructionRevisions } from "@/db/schema";
 import { call } from "../testing/api";
 import { closeDemoWorld, demoWorld, strangerCompany, type TestDatabase } from "../testing/world";
-import type { DemoCredentials } from "./seed";
 import { sha256Hex } from "./revisioned";
+import type { DemoCredentials } from "./seed";
 
 let database: TestDatabase;
 let demo: DemoCredentials;
@@ -63,7 +63,11 @@ describe("agent configuration", () => {
       { adapterType: "shell" },
       { name: "Renamed" },
     ]) {
-      const bad = await call(agentConfigRoute.PATCH, "PATCH", "/", { token: board, params: { agentId }, body });
+      const bad = await call(agentConfigRoute.PATCH, "PATCH", "/", {
+        token: board,
+        params: { agentId },
+        body,
+      });
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
     const [row] = await database.db
@@ -110,7 +114,9 @@ describe("instruction files", () => {
       body: { body: "other", baseRevision: null },
     });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ error: { code: "revision_conflict", details: { current: { revision: 1 } } } });
+    expect(again.json).toMatchObject({
+      error: { code: "revision_conflict", details: { current: { revision: 1 } } },
+    });
     const edited = await call(instructionFileRoute.PUT, "PUT", "/", {
       token: board,
       params,
@@ -123,7 +129,11 @@ describe("instruction files", () => {
       body: { body: "stale", baseRevision: 1 },
     });
     expect(stale.status).toBe(409);
-    const noBase = await call(instructionFileRoute.PUT, "PUT", "/", { token: board, params, body: { body: "x" } });
+    const noBase = await call(instructionFileRoute.PUT, "PUT", "/", {
+      token: board,
+      params,
+      body: { body: "x" },
+    });
     expect(noBase.status).toBe(400);
     const read = await call(instructionFileRoute.GET, "GET", "/", { token: board, params });
     expect(read.json).toMatchObject({ body: "# Be kind, always\n", revision: 2, versioned: true });
@@ -164,10 +174,15 @@ describe("instruction files", () => {
       params: { agentId },
       body: { legacyPromptTemplate: "You are {{agent.name}}." },
     });
-    const list = await call<{ files: { path: string; versioned: boolean }[] }>(instructionsRoute.GET, "GET", "/", {
-      token: board,
-      params: { agentId },
-    });
+    const list = await call<{ files: { path: string; versioned: boolean }[] }>(
+      instructionsRoute.GET,
+      "GET",
+      "/",
+      {
+        token: board,
+        params: { agentId },
+      },
+    );
     expect(list.json.files).toContainEqual(
       expect.objectContaining({ path: "promptTemplate.legacy.md", versioned: false, revision: null }),
     );
@@ -284,7 +299,11 @@ describe("repositories and projects", () => {
       params: { companyId: demo.companyId, projectId },
       body: { description: "The public site", status: "archived" },
     });
-    expect(updated.json).toMatchObject({ description: "The public site", status: "archived", repositories: [] });
+    expect(updated.json).toMatchObject({
+      description: "The public site",
+      status: "archived",
+      repositories: [],
+    });
     const repos = await call<{ repositories: { id: string }[] }>(repositoriesRoute.GET, "GET", "/", {
       token: board,
       params: { companyId: demo.companyId },
@@ -327,4 +346,3 @@ describe("repositories and projects", () => {
     expect(cleared.json.repositories).toEqual([]);
   });
 });
-
