@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { actorVia, type ServiceContext } from "../context";
 import { MAX_FILE_BODY, MAX_FILE_PATH } from "../contracts/config-values";
-import { conflict, notFound } from "../errors";
+import { conflict, invalidRequest, notFound } from "../errors";
 
 export const sha256Hex = (body: string): string => createHash("sha256").update(body, "utf8").digest("hex");
 
@@ -134,6 +134,9 @@ export async function writeRevision(
   path: string,
   write: RevisionedWrite,
 ): Promise<FileHead & { created: boolean }> {
+  // Routes and operations validate the path already; the verb refuses one on its own too.
+  if (!FilePath.safeParse(path).success)
+    throw invalidRequest("a file path is relative, of letters, digits, `.`, `_`, `/` and `-`, without `..`");
   const sha256 = sha256Hex(write.body);
   const creating = write.baseRevision === null && write.baseSha256 === undefined;
   let head: { id: string; revision: number } | undefined;
