@@ -1,11 +1,10 @@
 "use client";
 
-import { Card, CardBody, CardHeader } from "../ui/Card";
+import { Card, CardHeader } from "../ui/Card";
 import { codeInput, DescriptionField, InputField, NameField } from "../ui/FieldControls";
 import { ListTable } from "../ui/ListTable";
-import { SubmitButton } from "../ui/SubmitButton";
 import { TD, TR } from "../ui/Table";
-import { type ConfigAction, FormNotice, useConfigForm } from "./form-state";
+import { ActionFormCard, type ConfigAction, FormNotice, useConfigForm } from "./form-state";
 
 export interface RepositoryRow {
   id: string;
@@ -29,52 +28,48 @@ export function RepositoriesManager({ repositories, canManage, action }: Reposit
     <div className="space-y-6">
       <FormNotice state={state} testId="repositories" />
       {canManage ? (
-        <Card>
-          <CardHeader
-            title="Add a repository"
-            description="An address only (https:// or git@host:path, never a token); Paperclip does not fetch it."
+        <ActionFormCard
+          title="Add a repository"
+          description="An address only (https:// or git@host:path, never a token); Paperclip does not fetch it."
+          formAction={formAction}
+          intent="create-repository"
+          testId="repository-add"
+          submitLabel="Add repository"
+          pendingLabel="Adding…"
+        >
+          <div className="flex flex-wrap gap-3">
+            <NameField
+              idPrefix="repository"
+              name="name"
+              fieldClassName="w-56"
+              data-testid="repository-add-name"
+            />
+            <InputField
+              id="repository-url"
+              label="URL"
+              name="url"
+              required
+              placeholder="https://github.com/acme/app"
+              fieldClassName="min-w-72 flex-1"
+              {...codeInput}
+              data-testid="repository-add-url"
+            />
+            <InputField
+              id="repository-branch"
+              label="Default branch"
+              name="defaultBranch"
+              defaultValue="main"
+              fieldClassName="w-40"
+              {...codeInput}
+              data-testid="repository-add-branch"
+            />
+          </div>
+          <DescriptionField
+            idPrefix="repository"
+            name="description"
+            data-testid="repository-add-description"
           />
-          <CardBody>
-            <form action={formAction} className="space-y-3" data-testid="repository-add-form">
-              <input type="hidden" name="intent" value="create-repository" />
-              <div className="flex flex-wrap gap-3">
-                <NameField
-                  idPrefix="repository"
-                  name="name"
-                  fieldClassName="w-56"
-                  data-testid="repository-add-name"
-                />
-                <InputField
-                  id="repository-url"
-                  label="URL"
-                  name="url"
-                  required
-                  placeholder="https://github.com/acme/app"
-                  fieldClassName="min-w-72 flex-1"
-                  {...codeInput}
-                  data-testid="repository-add-url"
-                />
-                <InputField
-                  id="repository-branch"
-                  label="Default branch"
-                  name="defaultBranch"
-                  defaultValue="main"
-                  fieldClassName="w-40"
-                  {...codeInput}
-                  data-testid="repository-add-branch"
-                />
-              </div>
-              <DescriptionField
-                idPrefix="repository"
-                name="description"
-                data-testid="repository-add-description"
-              />
-              <SubmitButton pendingLabel="Adding…" data-testid="repository-add-submit">
-                Add repository
-              </SubmitButton>
-            </form>
-          </CardBody>
-        </Card>
+        </ActionFormCard>
       ) : null}
       <Card>
         <CardHeader title="Repositories" description={`${repositories.length} in this organization`} />

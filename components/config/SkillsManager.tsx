@@ -10,7 +10,7 @@ import { codeInput, DescriptionField, InputField, NameField } from "../ui/FieldC
 import { ListTable } from "../ui/ListTable";
 import { SubmitButton } from "../ui/SubmitButton";
 import { TD, TR } from "../ui/Table";
-import { type ConfigAction, FormNotice, useConfigForm } from "./form-state";
+import { ActionFormCard, type ConfigAction, FormNotice, useConfigForm } from "./form-state";
 import { FileEditor, type FileHeadView, type FileView, NewFileForm, RevisionBadge } from "./RevisionedFile";
 
 export interface SkillRow {
@@ -46,37 +46,36 @@ export function SkillsManager({ skills, selected, canManage, pageHref, action }:
     <div className="space-y-6">
       <FormNotice state={state} testId="skills" />
       {canManage ? (
-        <Card>
-          <CardHeader title="New skill" description="A named set of Markdown files (start with SKILL.md)." />
-          <CardBody>
-            <form action={formAction} className="space-y-3" data-testid="skill-add-form">
-              <input type="hidden" name="intent" value="create-skill" />
-              <div className="flex flex-wrap gap-3">
-                <InputField
-                  id="skill-slug"
-                  label="Slug"
-                  name="slug"
-                  required
-                  placeholder="code-review"
-                  hint="Lowercase letters, digits and -"
-                  fieldClassName="w-56"
-                  {...codeInput}
-                  data-testid="skill-add-slug"
-                />
-                <NameField
-                  idPrefix="skill"
-                  name="name"
-                  fieldClassName="min-w-56 flex-1"
-                  data-testid="skill-add-name"
-                />
-              </div>
-              <DescriptionField idPrefix="skill" name="description" data-testid="skill-add-description" />
-              <SubmitButton pendingLabel="Creating…" data-testid="skill-add-submit">
-                Create skill
-              </SubmitButton>
-            </form>
-          </CardBody>
-        </Card>
+        <ActionFormCard
+          title="New skill"
+          description="A named set of Markdown files (start with SKILL.md)."
+          formAction={formAction}
+          intent="create-skill"
+          testId="skill-add"
+          submitLabel="Create skill"
+          pendingLabel="Creating…"
+        >
+          <div className="flex flex-wrap gap-3">
+            <InputField
+              id="skill-slug"
+              label="Slug"
+              name="slug"
+              required
+              placeholder="code-review"
+              hint="Lowercase letters, digits and -"
+              fieldClassName="w-56"
+              {...codeInput}
+              data-testid="skill-add-slug"
+            />
+            <NameField
+              idPrefix="skill"
+              name="name"
+              fieldClassName="min-w-56 flex-1"
+              data-testid="skill-add-name"
+            />
+          </div>
+          <DescriptionField idPrefix="skill" name="description" data-testid="skill-add-description" />
+        </ActionFormCard>
       ) : null}
       <Card>
         <CardHeader title="Skills" description={`${skills.length} in this organization`} />

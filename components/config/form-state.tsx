@@ -1,8 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect } from "react";
+import { type ReactNode, useActionState, useEffect } from "react";
 import { Alert } from "../ui/Alert";
+import { Card, CardBody, CardHeader } from "../ui/Card";
+import { SubmitButton } from "../ui/SubmitButton";
 
 /** What a configuration form's server action answers: an error message or a notice. */
 export interface ConfigFormState {
@@ -41,4 +43,42 @@ export function FormNotice({ state, testId }: { state: ConfigFormState; testId: 
       </Alert>
     );
   return null;
+}
+
+/** An admin's create card over a server action: heading, the fields, the submit button. */
+export function ActionFormCard({
+  title,
+  description,
+  formAction,
+  intent,
+  testId,
+  submitLabel,
+  pendingLabel,
+  children,
+}: {
+  title: string;
+  description: string;
+  formAction: (formData: FormData) => void;
+  /** The action's `intent` field. */
+  intent: string;
+  /** The form's test id; the submit button's is `${testId}-submit`. */
+  testId: string;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader title={title} description={description} />
+      <CardBody>
+        <form action={formAction} className="space-y-3" data-testid={`${testId}-form`}>
+          <input type="hidden" name="intent" value={intent} />
+          {children}
+          <SubmitButton pendingLabel={pendingLabel} data-testid={`${testId}-submit`}>
+            {submitLabel}
+          </SubmitButton>
+        </form>
+      </CardBody>
+    </Card>
+  );
 }
