@@ -23,10 +23,12 @@ export interface AgentDetailProps {
   now?: DateInput;
   /** The effective-tools card (the page renders it from the same engine the gateway uses). */
   effectiveTools?: ReactNode;
+  /** The configuration card (model, budget, instructions), below the recent runs. */
+  config?: ReactNode;
 }
 
 /** Agent header, details, recent runs and the effective tools card. */
-export function AgentDetail({ companyId, agent, runs, now, effectiveTools }: AgentDetailProps) {
+export function AgentDetail({ companyId, agent, runs, now, effectiveTools, config }: AgentDetailProps) {
   return (
     <div className="space-y-6" data-testid="agent-detail">
       <PageHeader
@@ -84,6 +86,7 @@ export function AgentDetail({ companyId, agent, runs, now, effectiveTools }: Age
               </ul>
             )}
           </Card>
+          {config}
         </div>
         <div className="space-y-6">
           <Card>

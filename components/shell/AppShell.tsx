@@ -31,6 +31,8 @@ export function appNavLinks(
     settings: [
       { label: "Tools & Access", href: `${base}/settings/tools`, testId: "nav-tools-access" },
       { label: "Members", href: `${base}/settings/members`, testId: "nav-members" },
+      { label: "Skills", href: `${base}/settings/skills`, testId: "nav-skills" },
+      { label: "Repositories", href: `${base}/settings/repositories`, testId: "nav-repositories" },
     ],
     // Issue 18 names the company card "Connectors › Assistant connection (MCP)".
     connectors: [

@@ -125,9 +125,25 @@ export const agents = pgTable(
     description: text("description"),
     adapterType: text("adapter_type").notNull().default("generic"),
     status: text("status").$type<(typeof AGENT_STATUSES)[number]>().notNull().default("active"),
+    /** The model the agent's runner asks for (docs/agents.md); null: the adapter's default. */
+    model: text("model"),
+    /** Monthly spending limit in integer cents; null: no limit set. */
+    monthlyBudgetCents: integer("monthly_budget_cents"),
+    /**
+     * The unversioned legacy prompt template (`promptTemplate.legacy.md`). Assistants read it
+     * but may not edit it: it has no revision to protect a concurrent edit.
+     */
+    legacyPromptTemplate: text("legacy_prompt_template"),
     ...timestamps(),
   },
-  (t) => [...companyNamedKeys("agents", t), oneOf("agents_status_ck", t.status, AGENT_STATUSES)],
+  (t) => [
+    ...companyNamedKeys("agents", t),
+    oneOf("agents_status_ck", t.status, AGENT_STATUSES),
+    check(
+      "agents_monthly_budget_ck",
+      sql`${t.monthlyBudgetCents} is null or ${t.monthlyBudgetCents} between 0 and 100000000`,
+    ),
+  ],
 );
 
 export const agentApiKeys = pgTable(

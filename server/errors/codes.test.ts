@@ -5,13 +5,18 @@ import { ERRORS, type ErrorCode, ServiceError } from ".";
 
 const DOCS = path.resolve(__dirname, "../../docs");
 
+/** Codes whose spelling an outside spec fixes (spec 004's upper-case legacy-instructions code). */
+const SPEC_SPELLED = new Set(["MCP_LEGACY_INSTRUCTIONS_UNVERSIONED"]);
+
 /** Every backticked snake_case word in a markdown table row of docs/*.md, with its page. */
 function documentedCodes(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const file of readdirSync(DOCS).filter((f) => f.endsWith(".md"))) {
     for (const line of readFileSync(path.join(DOCS, file), "utf8").split("\n")) {
       if (!line.trimStart().startsWith("|")) continue;
-      for (const [, code] of line.matchAll(/`([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+)`/g))
+      for (const [, code] of line.matchAll(
+        /`([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g,
+      ))
         found.set(code as string, [...(found.get(code as string) ?? []), file]);
     }
   }
@@ -49,7 +54,7 @@ function statusRows(): TableRow[] {
       const c = header.findIndex((h) => h === "code" || h === "codes");
       if (s < 0 || c < 0 || /^-+$/.test(row[s] ?? "")) continue;
       const statuses = [...(row[s] ?? "").matchAll(/\b[1-5]\d\d\b/g)].map((m) => Number(m[0]));
-      const codes = [...(row[c] ?? "").matchAll(/`([a-z0-9_]+)`/g)]
+      const codes = [...(row[c] ?? "").matchAll(/`([A-Za-z0-9_]+)`/g)]
         .map((m) => m[1] as string)
         .filter((code) => Object.hasOwn(ERRORS, code));
       if (statuses.length) rows.push({ file, statuses, codes });
@@ -84,7 +89,8 @@ describe("the error catalogue", () => {
 
   it("gives every code a status between 400 and 599 and a one-line doc", () => {
     for (const [code, entry] of Object.entries(ERRORS)) {
-      expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+      // Codes defined by an outside spec keep its spelling (docs/architecture.md, "Errors").
+      if (!SPEC_SPELLED.has(code)) expect(code).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
       expect(entry.status, code).toBeGreaterThanOrEqual(400);
       expect(entry.status, code).toBeLessThan(600);
       expect(entry.doc.length, code).toBeGreaterThan(0);

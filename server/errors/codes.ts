@@ -207,6 +207,17 @@ export const ERRORS = {
     doc: "the runtime cannot serve this connection type or record the slot",
   },
 
+  // ── agent configuration, instructions, skills, repositories (server/core; docs/public-mcp.md) ─
+  revision_conflict: {
+    status: 409,
+    doc: "the file changed since the revision or hash the edit was based on (`details.current`)",
+  },
+  // Spelled as spec 004 gives it ("Expanded direct assistant tools"), hence upper case.
+  MCP_LEGACY_INSTRUCTIONS_UNVERSIONED: {
+    status: 409,
+    doc: "the legacy prompt template has no revision to protect an edit; migrate it to a managed file first",
+  },
+
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {
     status: 403,

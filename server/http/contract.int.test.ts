@@ -42,6 +42,14 @@ import {
 import { InvocationArtifactContent, InvocationArtifactsResponse } from "@/server/contracts/api/artifacts";
 import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
+import {
+  AgentConfig,
+  FileBody,
+  InstructionFilesResponse,
+  ProjectDetail,
+  RepositoriesResponse,
+  SkillsResponse,
+} from "@/server/contracts/api/config";
 import { Connection, ConnectionsResponse } from "@/server/contracts/api/connections";
 import {
   AgentsResponse,
@@ -93,6 +101,7 @@ import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/
 import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
+import { seedConfiguration } from "@/server/testing/config";
 import { closeDemoWorld, demoWorld, installOutbox, startFirstAgentRun } from "@/server/testing/world";
 
 // The contract test (issue 15, deliverable 5): every admin GET route answers what its schema in
@@ -111,6 +120,8 @@ const idsOf =
   (...names: string[]) =>
   (ids: Ids): Ids =>
     Object.fromEntries(names.map((name) => [name, ids[name]!]));
+/** A catch-all `[...path]` parameter: Next.js passes its segments as an array. */
+const filePath = (p: string): Ids => ({ path: p.split("/") as unknown as string });
 interface Contract {
   schema: z.ZodType;
   /** Path ids beyond `companyId`, from the data the setup made. */
@@ -184,6 +195,14 @@ const CONTRACTS: Record<string, Contract> = {
   },
   "tools/runtime-slots": { schema: RuntimeSlotsResponse, nonEmpty: "slots" },
   "tools/runtime-slots/[slotId]": { schema: RuntimeSlotDetail, params: idsOf("slotId") },
+  // Configuration (docs/agents.md): seedConfiguration makes a row for each list.
+  skills: { schema: SkillsResponse, nonEmpty: "skills" },
+  "skills/[skillId]/files/[...path]": {
+    schema: FileBody,
+    params: (ids) => ({ ...idsOf("skillId")(ids), ...filePath("SKILL.md") }),
+  },
+  repositories: { schema: RepositoriesResponse, nonEmpty: "repositories" },
+  "projects/[projectId]": { schema: ProjectDetail, params: idsOf("projectId"), nonEmpty: "repositories" },
 };
 
 /** GET routes without a contract yet, each with its reason (the test fails if one disappears). */
@@ -215,6 +234,23 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     nonEmpty: "comments",
   },
   "runs/[runId]": { schema: RunDetail, caller: "board", params: idsOf("runId") },
+  "agents/[agentId]/config": {
+    schema: AgentConfig,
+    caller: "board",
+    params: idsOf("agentId"),
+    nonEmpty: "instructions",
+  },
+  "agents/[agentId]/instructions": {
+    schema: InstructionFilesResponse,
+    caller: "board",
+    params: idsOf("agentId"),
+    nonEmpty: "files",
+  },
+  "agents/[agentId]/instructions/[...path]": {
+    schema: FileBody,
+    caller: "board",
+    params: (ids) => ({ ...idsOf("agentId")(ids), ...filePath("AGENTS.md") }),
+  },
   health: { schema: HealthResponse, caller: "public" },
   "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
   "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
@@ -285,6 +321,7 @@ beforeAll(async () => {
   const companyId = demo.companyId;
   ids.companyId = companyId;
   ids.agentId = demo.agents[0]!.id;
+  Object.assign(ids, await seedConfiguration(database.db, companyId, ids.agentId));
   // The example install makes an application, a connection with its catalog, a credential
   // secret bound to it, a profile bound to the company and the example's policies.
   const installed = await installOutbox(database.db, demo);

@@ -7,10 +7,11 @@ import { listRuns } from "@/server/core/runs";
 import { getEffectiveTools } from "@/server/tools/effective";
 import { companyPage } from "../../../../_lib/company-page";
 import { inCompany, iso, runRow } from "../../../../_lib/session";
+import { AgentConfigSection } from "./config-section";
 
 export const metadata: Metadata = { title: "Agent" };
 
-export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params: { agentId } }) => {
+export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params: { agentId }, ...page }) => {
   const agent = await inCompany(companyId, getAgent(ctx, agentId));
   const [runs, effective] = await Promise.all([
     listRuns(ctx, companyId, { agentId, limit: 20 }),
@@ -43,6 +44,7 @@ export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params:
         />
       }
       runs={runs.map(runRow)}
+      config={<AgentConfigSection ctx={ctx} companyId={companyId} agentId={agentId} page={page} />}
     />
   );
 });
