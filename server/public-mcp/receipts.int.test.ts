@@ -1,0 +1,311 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import * as listRoute from "@/app/api/me/assistant-connections/[grantId]/receipts/route";
+import * as resolveRoute from "@/app/api/me/assistant-connections/receipts/[receiptId]/resolve/route";
+import { activityLog, companyMemberships, mcpWriteReceipts, users } from "@/db/schema";
+import { logActivity } from "../activity/log-activity";
+import { hashPassword } from "../auth/password";
+import { notFound, ServiceError } from "../errors";
+import { call, sessionCookie } from "../testing/api";
+import { connectAssistant, type TestConnection } from "../testing/public-mcp";
+import {
+  closeDemoWorld,
+  demoWorld,
+  ownerSession,
+  strangerCompany,
+  type TestDatabase,
+} from "../testing/world";
+import { receiptArgsHash, withReceipt } from "./receipts";
+import { companyIdArg, defineOperation, type McpSession, requestIdArg } from "./registry";
+import { runOperation } from "./tools";
+
+let database: TestDatabase;
+let companyId: string;
+let owner: { id: string; cookie: string };
+let conn: TestConnection;
+
+/** How the test verb behaves for one call: wait on a gate, fail, or succeed. */
+type Behaviour = { gate?: Promise<void>; fail?: "4xx" | "5xx" };
+const behaviours = new Map<string, Behaviour>();
+
+/**
+ * A tiny test-only mutation: writes one activity row (`receipt_test.executed`, the count of
+ * executions) and answers a bounded projection.
+ */
+const noteOp = defineOperation({
+  name: "receipt_test_note",
+  scope: "paperclip:write",
+  title: "Test note",
+  description: "Test-only mutation",
+  input: z.strictObject({ companyId: companyIdArg, requestId: requestIdArg, text: z.string().max(100) }),
+  mutation: true,
+  async run(session, args) {
+    const b = behaviours.get(args.requestId) ?? {};
+    await b.gate;
+    if (b.fail === "4xx") throw notFound("task");
+    if (b.fail === "5xx") throw new Error("database went away after the commit");
+    await logActivity(session.ctx.db, session.ctx, {
+      companyId: args.companyId,
+      action: "receipt_test.executed",
+      entityType: "receipt_test",
+      entityId: args.requestId,
+      details: { text: args.text },
+    });
+    return { noted: args.text };
+  },
+});
+
+const executions = async (requestId: string) =>
+  (
+    await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(activityLog)
+      .where(and(eq(activityLog.action, "receipt_test.executed"), eq(activityLog.entityId, requestId)))
+  )[0]!.n;
+
+type Answer = { outcome: string; message?: string; manageUrl?: string; result?: unknown };
+const structured = (r: { structuredContent?: unknown }) => r.structuredContent as Answer;
+const note = async (c: TestConnection | McpSession, args: Record<string, unknown>) =>
+  structured(await runOperation("live" in c ? c : await c.session(), noteOp, { companyId, ...args }));
+
+const receiptOf = async (requestId: string) =>
+  (await database.db.select().from(mcpWriteReceipts).where(eq(mcpWriteReceipts.requestId, requestId)))[0]!;
+
+async function person(email: string, role: "member" | "admin" | null) {
+  const [u] = await database.db
+    .insert(users)
+    .values({ email, passwordHash: await hashPassword("x") })
+    .returning();
+  if (role) await database.db.insert(companyMemberships).values({ companyId, userId: u!.id, role });
+  return { id: u!.id, cookie: await sessionCookie(database.db, u!.id, u!.email) };
+}
+
+const resolve = (cookie: string, receiptId: string, body: Record<string, unknown>) =>
+  call(resolveRoute.POST, "POST", "/", { cookie, params: { receiptId }, body });
+
+beforeAll(async () => {
+  const world = await demoWorld();
+  database = world.database;
+  companyId = world.demo.companyId;
+  owner = await ownerSession(database.db, world.demo);
+  conn = await connectAssistant(database.db, { userId: owner.id, companyId });
+});
+afterAll(() => closeDemoWorld(database));
+
+describe("write receipts", () => {
+  it("runs the same requestId and arguments once when 20 calls race", async () => {
+    const requestId = randomUUID();
+    let open!: () => void;
+    behaviours.set(requestId, { gate: new Promise<void>((r) => (open = r)) });
+    const session = await conn.session();
+    const calls = Array.from({ length: 20 }, () => note(session, { requestId, text: "hello" }));
+    await new Promise((r) => setTimeout(r, 200));
+    open();
+    const answers = await Promise.all(calls);
+    expect(await executions(requestId)).toBe(1);
+    expect(answers.filter((a) => a.outcome === "succeeded")).toHaveLength(1);
+    // The others arrived while it ran: in flight, so unknown (never a second run).
+    expect(answers.filter((a) => a.outcome === "unknown")).toHaveLength(19);
+    const again = await note(conn, { requestId, text: "hello" });
+    expect(again).toMatchObject({ outcome: "succeeded", result: { noted: "hello" }, replayed: true });
+    expect(await executions(requestId)).toBe(1);
+    const r = await receiptOf(requestId);
+    expect(r).toMatchObject({
+      status: "succeeded",
+      attempts: 21,
+      grantId: conn.grantId,
+      operation: noteOp.name,
+    });
+    expect(r.argsHash).toBe(receiptArgsHash({ companyId, requestId, text: "hello" }));
+  });
+
+  it("refuses the same requestId with changed arguments as request_id_reused, running nothing", async () => {
+    const requestId = randomUUID();
+    expect((await note(conn, { requestId, text: "a" })).outcome).toBe("succeeded");
+    const reused = await note(conn, { requestId, text: "b" });
+    expect(reused).toMatchObject({ outcome: "rejected", error: { code: "request_id_reused" } });
+    expect(await executions(requestId)).toBe(1);
+    expect((await receiptOf(requestId)).result).toEqual({ noted: "a" });
+  });
+
+  it("replays the result to the same person under a newer grant", async () => {
+    const requestId = randomUUID();
+    await note(conn, { requestId, text: "x" });
+    const newer = await connectAssistant(database.db, { userId: owner.id, companyId, clientName: "Other" });
+    expect(newer.grantId).not.toBe(conn.grantId);
+    const replayed = await note(newer, { requestId, text: "x" });
+    expect(replayed).toMatchObject({ outcome: "succeeded", result: { noted: "x" }, replayed: true });
+    expect(await executions(requestId)).toBe(1);
+    // The receipt keeps the grant that reserved it.
+    expect((await receiptOf(requestId)).grantId).toBe(conn.grantId);
+  });
+
+  it("keeps another person's same requestId apart (the key is per person)", async () => {
+    const requestId = randomUUID();
+    const other = await person(`member-${randomUUID()}@example.com`, "member");
+    const theirs = await connectAssistant(database.db, { userId: other.id, companyId });
+    await note(conn, { requestId, text: "mine" });
+    expect(await note(theirs, { requestId, text: "theirs" })).toMatchObject({ outcome: "succeeded" });
+    expect(await executions(requestId)).toBe(2);
+  });
+
+  it("records a 4xx rejection and replays it without running again", async () => {
+    const requestId = randomUUID();
+    behaviours.set(requestId, { fail: "4xx" });
+    const first = await note(conn, { requestId, text: "t" });
+    expect(first).toMatchObject({ outcome: "rejected", error: { code: "not_found" } });
+    behaviours.delete(requestId); // a second run would now succeed: the replay proves none happens
+    const again = await note(conn, { requestId, text: "t" });
+    expect(again).toMatchObject({ outcome: "rejected", error: { code: "not_found" }, replayed: true });
+    expect(await executions(requestId)).toBe(0);
+    expect((await receiptOf(requestId)).status).toBe("rejected");
+  });
+
+  it("answers unknown, not a 5xx, when the verb fails unexpectedly, and never runs it again", async () => {
+    const requestId = randomUUID();
+    behaviours.set(requestId, { fail: "5xx" });
+    const first = await note(conn, { requestId, text: "t" });
+    expect(first).toMatchObject({ outcome: "unknown" });
+    expect(first.manageUrl).toMatch(/\/assistant-connections$/);
+    behaviours.delete(requestId);
+    expect((await note(conn, { requestId, text: "t" })).outcome).toBe("unknown");
+    expect(await executions(requestId)).toBe(0);
+    expect((await receiptOf(requestId)).status).toBe("unknown");
+  });
+
+  it("answers unknown while the first call is in flight", async () => {
+    const requestId = randomUUID();
+    let open!: () => void;
+    behaviours.set(requestId, { gate: new Promise<void>((r) => (open = r)) });
+    const first = note(conn, { requestId, text: "slow" });
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await note(conn, { requestId, text: "slow" });
+    expect(second).toMatchObject({ outcome: "unknown" });
+    expect(second.message).toMatch(/in flight/);
+    open();
+    expect((await first).outcome).toBe("succeeded");
+    expect(await executions(requestId)).toBe(1);
+  });
+
+  it("turns a pending receipt whose lease expired into a durable, audited unknown", async () => {
+    const requestId = randomUUID();
+    const live = await conn.session();
+    // The process that reserved this receipt died mid-call: pending, lease long expired.
+    const [crashed] = await database.db
+      .insert(mcpWriteReceipts)
+      .values({
+        companyId,
+        userId: owner.id,
+        operation: noteOp.name,
+        requestId,
+        argsHash: receiptArgsHash({ companyId, requestId, text: "lost" }),
+        grantId: conn.grantId,
+        clientId: live.live.clientId,
+        status: "pending",
+        leaseOwner: randomUUID(),
+        leaseExpiresAt: new Date(Date.now() - 60_000),
+      })
+      .returning();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => note(live, { requestId, text: "lost" })),
+    );
+    expect(answers.every((a) => a.outcome === "unknown")).toBe(true);
+    expect(await executions(requestId)).toBe(0);
+    expect((await receiptOf(requestId)).status).toBe("unknown");
+    const audited = await database.db
+      .select()
+      .from(activityLog)
+      .where(
+        and(
+          eq(activityLog.action, "public_mcp_receipt.outcome_unknown"),
+          eq(activityLog.entityId, crashed!.id),
+        ),
+      );
+    expect(audited).toHaveLength(1); // one winner among the five
+    expect(audited[0]!.details).toMatchObject({ reason: "lease_expired", via: { grantId: conn.grantId } });
+  });
+
+  it("lets the person resolve unknown as done or not done; retries answer the resolution", async () => {
+    const done = randomUUID();
+    const notDone = randomUUID();
+    for (const requestId of [done, notDone]) {
+      behaviours.set(requestId, { fail: "5xx" });
+      await note(conn, { requestId, text: "?" });
+      behaviours.delete(requestId);
+    }
+    const listed = await call<{ receipts: { id: string; requestId: string; argsSummary: object }[] }>(
+      listRoute.GET,
+      "GET",
+      "/",
+      { cookie: owner.cookie, params: { grantId: conn.grantId }, query: { status: "unknown" } },
+    );
+    expect(listed.status).toBe(200);
+    const byRequest = new Map(listed.json.receipts.map((r) => [r.requestId, r]));
+    const doneReceipt = byRequest.get(done)!;
+    // Ids only: `text` (a body) is never listed.
+    expect(doneReceipt.argsSummary).toEqual({ companyId });
+
+    const ok = await resolve(owner.cookie, doneReceipt.id, { resolution: "done", note: "I saw the task" });
+    expect(ok.status).toBe(200);
+    expect(await note(conn, { requestId: done, text: "?" })).toMatchObject({
+      outcome: "succeeded",
+      resolution: "done",
+      result: null,
+    });
+    const nd = await resolve(owner.cookie, byRequest.get(notDone)!.id, { resolution: "not_done" });
+    expect(nd.status).toBe(200);
+    expect(await note(conn, { requestId: notDone, text: "?" })).toMatchObject({
+      outcome: "rejected",
+      error: { code: "resolved_not_done" },
+    });
+    expect(await executions(done)).toBe(0);
+    expect(await executions(notDone)).toBe(0);
+    const audit = await database.db
+      .select()
+      .from(activityLog)
+      .where(
+        and(eq(activityLog.action, "public_mcp_receipt.resolved"), eq(activityLog.entityId, doneReceipt.id)),
+      );
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.details).toMatchObject({ resolution: "done", requestId: done });
+
+    // Resolving again, or a receipt that is not unknown, is 409.
+    const twice = await resolve(owner.cookie, doneReceipt.id, { resolution: "not_done" });
+    expect(twice.status).toBe(409);
+    expect(twice.json).toMatchObject({ error: { code: "receipt_not_unknown" } });
+    const succeeded = randomUUID();
+    await note(conn, { requestId: succeeded, text: "fine" });
+    const notUnknown = await resolve(owner.cookie, (await receiptOf(succeeded)).id, { resolution: "done" });
+    expect(notUnknown.status).toBe(409);
+  });
+
+  it("hides a receipt from another member and another company (404), but lets a company admin resolve", async () => {
+    const requestId = randomUUID();
+    behaviours.set(requestId, { fail: "5xx" });
+    await note(conn, { requestId, text: "?" });
+    const receipt = await receiptOf(requestId);
+    const member = await person(`m-${randomUUID()}@example.com`, "member");
+    const stranger = await strangerCompany(database.db, `Globex ${randomUUID().slice(0, 8)}`);
+    for (const cookie of [member.cookie, stranger.cookie]) {
+      const r = await resolve(cookie, receipt.id, { resolution: "done" });
+      expect(r.status).toBe(404);
+      const l = await call(listRoute.GET, "GET", "/", { cookie, params: { grantId: conn.grantId } });
+      expect(l.status).toBe(404);
+    }
+    expect((await receiptOf(requestId)).status).toBe("unknown");
+    const admin = await person(`a-${randomUUID()}@example.com`, "admin");
+    expect((await resolve(admin.cookie, receipt.id, { resolution: "not_done" })).status).toBe(200);
+    expect((await receiptOf(requestId)).resolvedByUserId).toBe(admin.id);
+  });
+
+  it("withReceipt passes a verb's ServiceError through as a rejection only below 500", async () => {
+    const requestId = randomUUID();
+    const session = await conn.session();
+    const out = await withReceipt(session, noteOp, { companyId, requestId, text: "z" }, async () => {
+      throw new ServiceError("already_exists", "taken");
+    });
+    expect(out).toMatchObject({ outcome: "rejected", error: { code: "already_exists" } });
+  });
+});
