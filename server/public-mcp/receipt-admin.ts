@@ -4,7 +4,7 @@
  * done. Only the connection's person — or an admin of its company (`company:manage`) — sees or
  * resolves a receipt; anyone else gets 404, revealing nothing.
  */
-import { and, desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import { inCompany } from "@/db/join";
 import { companyMemberships, mcpWriteReceipts, oauthGrants, type ReceiptStatus } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
@@ -48,7 +48,22 @@ function inStatus(status: ReceiptStatus): SQL | undefined {
   return eq(t.status, status);
 }
 
-const view = (r: typeof mcpWriteReceipts.$inferSelect) =>
+type Row = typeof mcpWriteReceipts.$inferSelect & { connectionName: string };
+
+/** A receipt joined with its connection's name. */
+const withConnection = (db: ServiceContext["db"]) =>
+  db
+    .select({ ...getTableColumns(mcpWriteReceipts), connectionName: oauthGrants.name })
+    .from(mcpWriteReceipts)
+    .innerJoin(
+      oauthGrants,
+      and(
+        eq(oauthGrants.companyId, mcpWriteReceipts.companyId),
+        eq(oauthGrants.id, mcpWriteReceipts.grantId),
+      ),
+    );
+
+const view = (r: Row) =>
   ({
     id: r.id,
     grantId: r.grantId,
@@ -59,6 +74,7 @@ const view = (r: typeof mcpWriteReceipts.$inferSelect) =>
     status:
       r.status === "pending" && r.leaseExpiresAt && r.leaseExpiresAt < new Date() ? "unknown" : r.status,
     argsSummary: r.argsSummary,
+    connectionName: r.connectionName,
     clientName: r.clientName,
     attempts: r.attempts,
     resolution: r.resolution ?? null,
@@ -80,9 +96,7 @@ export async function listConnectionReceipts(
     .where(eq(oauthGrants.id, grantId))
     .limit(1);
   if (!grant || !(await mayManage(ctx, userId, grant))) throw notFound("connection");
-  const rows = await ctx.db
-    .select()
-    .from(mcpWriteReceipts)
+  const rows = await withConnection(ctx.db)
     .where(
       inCompany(
         mcpWriteReceipts,
@@ -96,17 +110,26 @@ export async function listConnectionReceipts(
 }
 
 /**
- * Resolves an `unknown` receipt as done or not done: one conditional UPDATE
- * (`unknown`, or pending with an expired lease → `resolved`) with its activity row; 409 `receipt_not_unknown` when
- * it is in any other state. Retries of the call then answer the resolution.
+ * Every write of mine awaiting my decision (`unknown`), across my connections — revoked ones
+ * included, since the key is the person — newest first (100): the Assistant connections page.
+ */
+export async function listMyUndecidedReceipts(ctx: ServiceContext) {
+  const userId = personOf(ctx);
+  const rows = await withConnection(ctx.db)
+    .where(and(eq(mcpWriteReceipts.userId, userId), inStatus("unknown")))
+    .orderBy(desc(mcpWriteReceipts.createdAt))
+    .limit(2 * MAX_LISTED);
+  return rows.map(view);
+}
+
+/**
+ * Resolves an `unknown` receipt (or a pending one whose lease expired) as done or not done:
+ * one conditional UPDATE → `resolved` with its activity row; 409 `receipt_not_unknown` in any
+ * other state. Retries of the call then answer the resolution.
  */
 export async function resolveReceipt(ctx: ServiceContext, receiptId: string, input: ResolveReceiptInput) {
   const userId = personOf(ctx);
-  const [row] = await ctx.db
-    .select()
-    .from(mcpWriteReceipts)
-    .where(eq(mcpWriteReceipts.id, receiptId))
-    .limit(1);
+  const [row] = await withConnection(ctx.db).where(eq(mcpWriteReceipts.id, receiptId)).limit(1);
   if (!row || !(await mayManage(ctx, userId, row))) throw notFound("receipt");
   return ctx.db.transaction(async (tx) => {
     const [resolved] = await tx
@@ -137,6 +160,6 @@ export async function resolveReceipt(ctx: ServiceContext, receiptId: string, inp
         resolution: input.resolution,
       },
     });
-    return { receipt: view(resolved) };
+    return { receipt: view({ ...resolved, connectionName: row.connectionName }) };
   });
 }

@@ -18,6 +18,7 @@ import {
   strangerCompany,
   type TestDatabase,
 } from "../testing/world";
+import { listMyUndecidedReceipts } from "./receipt-admin";
 import { receiptArgsHash, withReceipt } from "./receipts";
 import type { McpSession } from "./registry";
 import { runOperation } from "./tools";
@@ -227,6 +228,15 @@ describe("write receipts", () => {
     );
     expect(listed.status).toBe(200);
     const byRequest = new Map(listed.json.receipts.map((r) => [r.requestId, r]));
+    // The page's list: mine across connections, with the connection's name.
+    const mine = await listMyUndecidedReceipts({
+      db: database.db,
+      actor: { type: "user", userId: owner.id, email: "owner" },
+      requestId: "test",
+      now: () => new Date(),
+    });
+    expect(mine.filter((r) => r.requestId === done || r.requestId === notDone)).toHaveLength(2);
+    expect(mine.every((r) => r.status === "unknown" && r.connectionName === "Test Assistant")).toBe(true);
     const doneReceipt = byRequest.get(done)!;
     // Ids only: `text` (a body) is never listed.
     expect(doneReceipt.argsSummary).toEqual({ companyId });

@@ -17,6 +17,8 @@ export const WriteReceipt = z.object({
   status: z.enum(RECEIPT_STATUS_VALUES),
   /** Ids among the call's arguments (e.g. `taskId`). */
   argsSummary: z.record(z.string(), z.string()),
+  /** The connection's name (the grant that reserved the receipt). */
+  connectionName: z.string(),
   clientName: z.string().nullable(),
   attempts: z.number().int(),
   resolution: z.enum(["done", "not_done"]).nullable(),
