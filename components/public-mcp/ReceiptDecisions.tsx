@@ -9,6 +9,10 @@ import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 
 type Resolution = "done" | "not_done";
+const CHOICES: [Resolution, string][] = [
+  ["done", "Done"],
+  ["not_done", "Not done"],
+];
 
 /** Groups receipts by connection, keeping the newest-first order inside each group. */
 function byConnection(rows: WriteReceipt[]): [string, WriteReceipt[]][] {
@@ -74,26 +78,19 @@ export function ReceiptDecisions({ initial }: { initial: WriteReceipt[] }) {
                     </span>
                   </span>
                   <span className="flex gap-2">
-                    <PendingButton
-                      variant="secondary"
-                      size="sm"
-                      pending={pending?.id === r.id && pending.resolution === "done"}
-                      pendingLabel="Saving…"
-                      disabled={pending !== null}
-                      onClick={() => void resolve(r.id, "done")}
-                    >
-                      Done
-                    </PendingButton>
-                    <PendingButton
-                      variant="secondary"
-                      size="sm"
-                      pending={pending?.id === r.id && pending.resolution === "not_done"}
-                      pendingLabel="Saving…"
-                      disabled={pending !== null}
-                      onClick={() => void resolve(r.id, "not_done")}
-                    >
-                      Not done
-                    </PendingButton>
+                    {CHOICES.map(([resolution, label]) => (
+                      <PendingButton
+                        key={resolution}
+                        variant="secondary"
+                        size="sm"
+                        pending={pending?.id === r.id && pending.resolution === resolution}
+                        pendingLabel="Saving…"
+                        disabled={pending !== null}
+                        onClick={() => void resolve(r.id, resolution)}
+                      >
+                        {label}
+                      </PendingButton>
+                    ))}
                   </span>
                 </li>
               ))}

@@ -54,6 +54,12 @@ const structured = (r: { structuredContent?: unknown }) => r.structuredContent a
 const note = async (c: TestConnection | McpSession, args: Record<string, unknown>) =>
   structured(await runOperation("live" in c ? c : await c.session(), noteOp, { companyId, ...args }));
 
+const activityOf = (action: string, entityId: string) =>
+  database.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.action, action), eq(activityLog.entityId, entityId)));
+
 const receiptOf = async (requestId: string) =>
   (await database.db.select().from(mcpWriteReceipts).where(eq(mcpWriteReceipts.requestId, requestId)))[0]!;
 
@@ -157,7 +163,10 @@ describe("write receipts", () => {
     behaviours.delete(requestId);
     expect((await note(conn, { requestId, text: "t" })).outcome).toBe("unknown");
     expect(await executions(requestId)).toBe(0);
-    expect((await receiptOf(requestId)).status).toBe("unknown");
+    const receipt = await receiptOf(requestId);
+    expect(receipt.status).toBe("unknown");
+    const audited = await activityOf("public_mcp_receipt.outcome_unknown", receipt.id);
+    expect(audited.map((a) => a.details)).toMatchObject([{ reason: "verb_failed" }]);
   });
 
   it("answers unknown while the first call is in flight", async () => {
@@ -199,15 +208,7 @@ describe("write receipts", () => {
     expect(answers.every((a) => a.outcome === "unknown")).toBe(true);
     expect(await executions(requestId)).toBe(0);
     expect((await receiptOf(requestId)).status).toBe("unknown");
-    const audited = await database.db
-      .select()
-      .from(activityLog)
-      .where(
-        and(
-          eq(activityLog.action, "public_mcp_receipt.outcome_unknown"),
-          eq(activityLog.entityId, crashed!.id),
-        ),
-      );
+    const audited = await activityOf("public_mcp_receipt.outcome_unknown", crashed!.id);
     expect(audited).toHaveLength(1); // one winner among the five
     expect(audited[0]!.details).toMatchObject({ reason: "lease_expired", via: { grantId: conn.grantId } });
   });
@@ -256,12 +257,7 @@ describe("write receipts", () => {
     });
     expect(await executions(done)).toBe(0);
     expect(await executions(notDone)).toBe(0);
-    const audit = await database.db
-      .select()
-      .from(activityLog)
-      .where(
-        and(eq(activityLog.action, "public_mcp_receipt.resolved"), eq(activityLog.entityId, doneReceipt.id)),
-      );
+    const audit = await activityOf("public_mcp_receipt.resolved", doneReceipt.id);
     expect(audit).toHaveLength(1);
     expect(audit[0]!.details).toMatchObject({ resolution: "done", requestId: done });
 
@@ -385,7 +381,10 @@ describe("write receipts across two server processes", () => {
     await new Promise((r) => setTimeout(r, 1300));
     const after = await Promise.all(Array.from({ length: 6 }, () => b.post({ requestId, text: "crash" })));
     expect(after.every((x) => x.outcome === "unknown")).toBe(true);
-    expect((await receiptOf(requestId)).status).toBe("unknown");
+    const receipt = await receiptOf(requestId);
+    expect(receipt.status).toBe("unknown");
     expect(await executions(requestId)).toBe(1);
+    const audited = await activityOf("public_mcp_receipt.outcome_unknown", receipt.id);
+    expect(audited.map((x) => x.details)).toMatchObject([{ reason: "lease_expired" }]);
   });
 });

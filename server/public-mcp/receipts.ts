@@ -17,6 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
 import { mcpWriteReceipts } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
 import { isServiceError } from "../errors";
@@ -172,6 +173,16 @@ function holdReceiptLease(session: McpSession, receiptId: string, token: string)
   };
 }
 
+/** The activity row of a receipt that became `unknown` (same transaction as the change). */
+const auditUnknown = (tx: Tx, session: McpSession, r: Receipt, reason: "verb_failed" | "lease_expired") =>
+  logActivity(tx, session.ctx, {
+    companyId: r.companyId,
+    action: "public_mcp_receipt.outcome_unknown",
+    entityType: "mcp_write_receipt",
+    entityId: r.id,
+    details: { operation: r.operation, requestId: r.requestId, reason },
+  });
+
 /**
  * Records the executor's outcome on its own lease. A row swept to `unknown` while the verb ran
  * still belongs to this token (the verb's real outcome is better than "unknown"); a row a
@@ -183,21 +194,25 @@ async function record(
   token: string,
   values: Partial<typeof mcpWriteReceipts.$inferInsert>,
 ): Promise<Receipt | null> {
-  const db = session.ctx.db;
-  const [updated] = await db
-    .update(mcpWriteReceipts)
-    .set({ ...values, leaseExpiresAt: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(mcpWriteReceipts.id, receiptId),
-        eq(mcpWriteReceipts.leaseOwner, token),
-        inArray(mcpWriteReceipts.status, ["pending", "unknown"]),
-      ),
-    )
-    .returning();
-  if (updated) return updated;
-  const [now] = await db.select().from(mcpWriteReceipts).where(eq(mcpWriteReceipts.id, receiptId));
-  return now ?? null;
+  return session.ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(mcpWriteReceipts)
+      .set({ ...values, leaseExpiresAt: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(mcpWriteReceipts.id, receiptId),
+          eq(mcpWriteReceipts.leaseOwner, token),
+          inArray(mcpWriteReceipts.status, ["pending", "unknown"]),
+        ),
+      )
+      .returning();
+    if (!updated) {
+      const [now] = await tx.select().from(mcpWriteReceipts).where(eq(mcpWriteReceipts.id, receiptId));
+      return now ?? null;
+    }
+    if (updated.status === "unknown") await auditUnknown(tx, session, updated, "verb_failed");
+    return updated;
+  });
 }
 
 /** Runs the verb of a newly reserved receipt and records its outcome. */
@@ -228,7 +243,15 @@ async function execute(
   } finally {
     lease.stop();
   }
-  const row = await record(session, receiptId, token, outcome);
+  let row: Receipt | null;
+  try {
+    row = await record(session, receiptId, token, outcome);
+  } catch (err) {
+    // The verb ran (or failed) but its outcome could not be recorded: the lease will expire
+    // and the next retry turns the receipt unknown. Never a 5xx for a call that may have run.
+    logError("public_mcp.receipt_record_failed", err, { receiptId, operation: op.name });
+    return unknownOutcome(session, requestId, receiptId, "the outcome of this call could not be recorded");
+  }
   if (!row) return unknownOutcome(session, requestId, receiptId, "the receipt of this call was removed");
   if (row.status === "unknown" && outcome.status === "unknown")
     return unknownOutcome(
@@ -264,13 +287,7 @@ async function expireToUnknown(session: McpSession, r: Receipt): Promise<Receipt
       return now ?? r;
     }
     logWarn("public_mcp.receipt_lease_expired", { receiptId: r.id, operation: r.operation });
-    await logActivity(tx, session.ctx, {
-      companyId: r.companyId,
-      action: "public_mcp_receipt.outcome_unknown",
-      entityType: "mcp_write_receipt",
-      entityId: r.id,
-      details: { operation: r.operation, requestId: r.requestId, reason: "lease_expired" },
-    });
+    await auditUnknown(tx, session, r, "lease_expired");
     return row;
   });
 }
