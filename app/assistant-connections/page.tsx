@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { ConnectionsList } from "@/components/public-mcp/ConnectionsList";
+import { ReceiptDecisions } from "@/components/public-mcp/ReceiptDecisions";
 import { PageHeader } from "@/components/ui/PageHeader";
 import { listMyConnections } from "@/server/oauth/connections";
+import { listMyUndecidedReceipts } from "@/server/public-mcp/receipt-admin";
 import { requireUserContext } from "../_lib/session";
 
 export const metadata: Metadata = { title: "Assistant connections" };
@@ -16,6 +18,7 @@ export default async function AssistantConnectionsPage() {
         title="Assistant connections"
         description="Outside assistants that act as you in Paperclip."
       />
+      <ReceiptDecisions initial={await listMyUndecidedReceipts(ctx)} />
       <ConnectionsList initial={await listMyConnections(ctx)} showCompany />
     </main>
   );

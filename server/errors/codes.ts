@@ -218,6 +218,17 @@ export const ERRORS = {
     doc: "the legacy prompt template has no revision to protect an edit; migrate it to a managed file first",
   },
 
+  // ── public MCP write receipts (server/public-mcp/receipts.ts; docs/public-mcp.md) ────────
+  request_id_reused: {
+    status: 409,
+    doc: "the requestId was already used for this operation with different arguments; nothing ran",
+  },
+  resolved_not_done: {
+    status: 409,
+    doc: "a person marked an uncertain call as not done (a public MCP write: nothing runs under its requestId)",
+  },
+  receipt_not_unknown: { status: 409, doc: "the write receipt is not awaiting a decision (not unknown)" },
+
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {
     status: 403,

@@ -21,6 +21,8 @@ import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
 import * as registerRoute from "@/app/mcp/oauth/register/route";
 import {
   instanceSettings,
+  mcpWriteReceipts,
+  oauthGrants,
   toolApplications,
   toolConnections,
   toolResultArtifacts,
@@ -83,6 +85,7 @@ import {
   McpSetup,
   PublicMcpSetting,
 } from "@/server/contracts/api/public-mcp";
+import { WriteReceiptsResponse } from "@/server/contracts/api/public-mcp-receipts";
 import {
   AgentDetail,
   AgentKeyCreated,
@@ -275,6 +278,12 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     schema: AssistantConnectionsResponse,
     caller: "user",
     nonEmpty: "connections",
+  },
+  "me/assistant-connections/[grantId]/receipts": {
+    schema: WriteReceiptsResponse,
+    caller: "user",
+    params: idsOf("grantId"),
+    nonEmpty: "receipts",
   },
   "tool-gateway/tools": { schema: GatewayToolsResponse, caller: "gateway", nonEmpty: "tools" },
   "tool-gateway/invocations/[invocationId]": {
@@ -477,6 +486,20 @@ async function publicMcpSetup(companyId: string) {
     body: { approve: true, companyId },
   });
   expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+  // One uncertain write of that connection, for its "needs your decision" list.
+  const [grant] = await database.db.select().from(oauthGrants).where(eq(oauthGrants.companyId, companyId));
+  ids.grantId = grant!.id;
+  await database.db.insert(mcpWriteReceipts).values({
+    companyId,
+    userId: grant!.userId,
+    operation: "create_task",
+    requestId: crypto.randomUUID(),
+    argsHash: "0".repeat(64),
+    grantId: grant!.id,
+    clientId,
+    argsSummary: { companyId },
+    status: "unknown",
+  });
   ids.requestId = await authorizationRequest(clientId);
   const device = await call<{ user_code: string }>(
     deviceAuthRoute.POST,
