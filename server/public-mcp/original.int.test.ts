@@ -13,9 +13,10 @@ import { activityLog, agents, issueComments, issueDocuments, issues } from "@/db
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import { proposeFormalApproval } from "@/server/approvals/formal";
-import { systemContext } from "@/server/context";
+import { type ServiceContext, systemContext } from "@/server/context";
 import { createIssue } from "@/server/core/issues";
 import type { DemoCredentials } from "@/server/core/seed";
+import { ACTIVITY_PER_CONNECTION, listConnectionActivity } from "@/server/oauth/connection-activity";
 import { call as callRoute } from "@/server/testing/api";
 import {
   addMember,
@@ -448,5 +449,39 @@ describe("refusals", () => {
         errorCode(await asViewer.call(tool, { companyId, requestId: randomUUID(), ...args })),
         tool,
       ).toBe("insufficient_scope");
+  });
+});
+
+describe("the Assistant connections page's recent activity", () => {
+  const asPerson = (userId: string): ServiceContext => ({
+    db: database.db,
+    actor: { type: "user", userId, email: "x@example.com" },
+    requestId: "test",
+    now: () => new Date(),
+  });
+
+  it("lists what a connection did, newest first, bounded, to its own person only", async () => {
+    for (let i = 0; i < ACTIVITY_PER_CONNECTION + 2; i++)
+      await conn.call("paperclip_add_comment", {
+        companyId,
+        requestId: randomUUID(),
+        taskId: "ACME-2",
+        body: `note ${i}`,
+      });
+    const other = await connectAssistant(database.db, { userId: ownerId, companyId, clientName: "Other" });
+    const activity = await listConnectionActivity(asPerson(ownerId), [conn.grantId, other.grantId]);
+    const mine = activity[conn.grantId]!;
+    expect(mine).toHaveLength(ACTIVITY_PER_CONNECTION);
+    expect(mine.every((a) => a.action === "issue.comment" && a.companyId === companyId)).toBe(true);
+    const times = mine.map((a) => a.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(activity[other.grantId]).toBeUndefined();
+    // Another person asking for this grant's activity reads nothing.
+    const stranger = await addMember(database.db, companyId, {
+      email: "stranger@acme.example",
+      name: "S",
+      role: "member",
+    });
+    expect(await listConnectionActivity(asPerson(stranger), [conn.grantId])).toEqual({});
   });
 });
