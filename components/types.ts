@@ -85,6 +85,9 @@ export type IssueDetail = Pick<
   parentId?: IssueWire["parentId"];
   createdAt?: IssueWire["createdAt"];
   updatedAt?: IssueWire["updatedAt"];
+  /** The person who created it, and the assistant client they created it through. */
+  createdByName?: IssueWire["createdByName"];
+  createdViaClient?: string | null;
 };
 
 export type CommentAuthorType = (typeof COMMENT_AUTHOR_TYPES)[number];

@@ -195,3 +195,17 @@ export const runEvents: RunEvent[] = [
   },
   { id: "e-5", at: minutesAgo(41), kind: "run.finished", summary: "Run finished, waiting for approval" },
 ];
+
+/** One of my assistant connections (Assistant connections stories). */
+export const assistantConnection = {
+  id: "44444444-4444-4444-8444-444444444444",
+  name: "Ada Owner's Claude Code connection",
+  companyId: "11111111-1111-4111-8111-111111111111",
+  companyName: "Acme",
+  clientName: "Claude Code",
+  clientId: "pcci_example",
+  write: true,
+  scopes: ["paperclip:read", "paperclip:write"],
+  createdAt: "2026-12-01T09:00:00.000Z",
+  lastUsedAt: "2026-12-02T05:00:00.000Z",
+};

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ConnectionsList } from "@/components/public-mcp/ConnectionsList";
 import { ReceiptDecisions } from "@/components/public-mcp/ReceiptDecisions";
 import { PageHeader } from "@/components/ui/PageHeader";
+import { listConnectionActivity } from "@/server/oauth/connection-activity";
 import { listMyConnections } from "@/server/oauth/connections";
 import { listMyUndecidedReceipts } from "@/server/public-mcp/receipt-admin";
 import { requireUserContext } from "../_lib/session";
@@ -12,6 +13,11 @@ export const dynamic = "force-dynamic";
 /** Every assistant connection I made, across my organizations, with Revoke. */
 export default async function AssistantConnectionsPage() {
   const ctx = await requireUserContext();
+  const connections = await listMyConnections(ctx);
+  const activity = await listConnectionActivity(
+    ctx,
+    connections.map((c) => c.id),
+  );
   return (
     <main className="mx-auto max-w-3xl space-y-6 px-4 py-10">
       <PageHeader
@@ -19,7 +25,7 @@ export default async function AssistantConnectionsPage() {
         description="Outside assistants that act as you in Paperclip."
       />
       <ReceiptDecisions initial={await listMyUndecidedReceipts(ctx)} />
-      <ConnectionsList initial={await listMyConnections(ctx)} showCompany />
+      <ConnectionsList initial={connections} showCompany activity={activity} />
     </main>
   );
 }

@@ -11,6 +11,7 @@ import { cn, focusRing } from "../ui/cn";
 import { KeyValueList } from "../ui/KeyValueList";
 import { PageHeader } from "../ui/PageHeader";
 import { RelativeTime } from "../ui/RelativeTime";
+import { CreatedBy, ViaClient, viaClientOf } from "./Attribution";
 
 export type { IssueComment, IssueDetail } from "../types";
 
@@ -44,6 +45,7 @@ function TextComment({ comment, now }: { comment: IssueComment; now?: DateInput 
           )}
         >
           <span className="font-medium text-zinc-700">{comment.authorName}</span>
+          <ViaClient clientName={viaClientOf(comment)} />
           {comment.authorType === "agent" ? <Badge tone="info">Agent</Badge> : null}
           <RelativeTime value={comment.createdAt} now={now} />
         </div>
@@ -192,6 +194,14 @@ export function IssueThread({
                 { label: "Assignee", value: issue.assigneeName ?? "Unassigned" },
                 { label: "Project", value: issue.projectName },
                 { label: "Parent", value: parent },
+                ...(issue.createdByName
+                  ? [
+                      {
+                        label: "Created by",
+                        value: <CreatedBy name={issue.createdByName} viaClient={issue.createdViaClient} />,
+                      },
+                    ]
+                  : []),
                 ...(issue.createdAt
                   ? [{ label: "Created", value: <RelativeTime value={issue.createdAt} now={now} /> }]
                   : []),

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { AssistantConnection } from "@/server/contracts/public-mcp";
+import type { ConnectionActivity as Activity, AssistantConnection } from "@/server/contracts/public-mcp";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Badge } from "../ui/Badge";
@@ -9,14 +9,18 @@ import { Card, CardBody, CardHeader } from "../ui/Card";
 import { EmptyState } from "../ui/EmptyState";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
+import { ConnectionActivity } from "./ConnectionActivity";
 
 /** My active assistant connections, each with Revoke (its tokens stop working at once). */
 export function ConnectionsList({
   initial,
   showCompany,
+  activity,
 }: {
   initial: AssistantConnection[];
   showCompany: boolean;
+  /** Recent activity per connection id; when given, each row lists it. */
+  activity?: Record<string, Activity[]>;
 }) {
   const [rows, setRows] = useState(initial);
   const [pending, setPending] = useState<string | null>(null);
@@ -72,6 +76,11 @@ export function ConnectionsList({
                 >
                   Revoke
                 </PendingButton>
+                {activity ? (
+                  <div className="w-full">
+                    <ConnectionActivity items={activity[c.id] ?? []} />
+                  </div>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -211,6 +211,15 @@ export const issues = pgTable(
     parentId: uuid("parent_id"),
     createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
     createdByAgentId: uuid("created_by_agent_id"),
+    /**
+     * Set when a person created the issue through an assistant connection (public MCP): the
+     * grant and its client, so the issue page says "created by <person> via <client>".
+     */
+    createdVia: jsonb("created_via").$type<{
+      grantId: string;
+      clientId: string;
+      clientName: string | null;
+    }>(),
     ...timestamps(),
   },
   (t) => [

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type {
   AssistantConnection as AssistantConnectionSchema,
+  ConnectionActivity as ConnectionActivitySchema,
   ConsentOrganization as ConsentOrganizationSchema,
   ConsentView as ConsentViewSchema,
 } from "./api/public-mcp";
@@ -12,3 +13,5 @@ export type ConsentOrganization = z.infer<typeof ConsentOrganizationSchema>;
 export type ConsentView = z.infer<typeof ConsentViewSchema>;
 /** One of my assistant connections (Assistant connections pages). */
 export type AssistantConnection = z.infer<typeof AssistantConnectionSchema>;
+/** What one of my connections did recently (server/oauth/connection-activity.ts). */
+export type ConnectionActivity = z.infer<typeof ConnectionActivitySchema>;

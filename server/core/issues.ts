@@ -8,7 +8,7 @@ import type { IssueDetail } from "@/server/contracts/api/records";
 import { ISSUE_STATUSES } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
-import { actorUserId, type ServiceContext } from "../context";
+import { actorUserId, actorVia, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
 
 export const CreateIssueInput = z.object({
@@ -45,17 +45,22 @@ const issueSelect = {
   projectId: issues.projectId,
   projectName: projects.name,
   parentId: issues.parentId,
+  createdByUserId: issues.createdByUserId,
+  createdByName: sql<string | null>`coalesce(${users.name}, ${users.email})`,
+  createdVia: issues.createdVia,
   createdAt: issues.createdAt,
   updatedAt: issues.updatedAt,
 };
 
-function issueQuery(ctx: ServiceContext) {
+/** Issues joined to their company (identifier), assignee, project and creator. */
+export function issueQuery(ctx: ServiceContext) {
   return ctx.db
     .select(issueSelect)
     .from(issues)
     .innerJoin(companies, eq(companies.id, issues.companyId))
     .leftJoin(agents, companyRow(agents, issues.companyId, issues.assigneeAgentId))
-    .leftJoin(projects, companyRow(projects, issues.companyId, issues.projectId));
+    .leftJoin(projects, companyRow(projects, issues.companyId, issues.projectId))
+    .leftJoin(users, eq(users.id, issues.createdByUserId));
 }
 
 /** Creates an issue with the company's next number (taken atomically). */
@@ -80,6 +85,7 @@ export async function createIssue(ctx: ServiceContext, companyId: string, input:
         parentId: input.parentId,
         createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
         createdByAgentId: ctx.actor.type === "agent" ? ctx.actor.agentId : null,
+        createdVia: actorVia(ctx.actor),
       })
       .returning({ id: issues.id });
     await logActivity(tx, ctx, {
@@ -180,6 +186,11 @@ export async function addComment(
   } else {
     throw forbidden();
   }
+  // Through an assistant connection the thread shows "<person> via <client>" (docs/public-mcp.md, Audit).
+  const via = actorVia(actor);
+  const payload = via
+    ? { ...opts.payload, via: { grantId: via.grantId, clientName: via.clientName } }
+    : opts.payload;
   return ctx.db.transaction(async (tx) => {
     const [comment] = await tx
       .insert(issueComments)
@@ -189,7 +200,7 @@ export async function addComment(
         kind: "text",
         body: input.body,
         ...author,
-        ...(opts.payload ? { payload: opts.payload } : {}),
+        ...(payload ? { payload } : {}),
       })
       .returning();
     await tx

@@ -229,6 +229,20 @@ export const ERRORS = {
   },
   receipt_not_unknown: { status: 409, doc: "the write receipt is not awaiting a decision (not unknown)" },
 
+  // ── public MCP tools (server/public-mcp/tools.ts; docs/public-mcp.md, "Tools") ──────────
+  insufficient_scope: {
+    status: 403,
+    doc: "the assistant connection lacks the scope the operation needs (a tool error over MCP)",
+  },
+  company_not_granted: {
+    status: 403,
+    doc: "`companyId` is not the company of this assistant connection (a tool error over MCP)",
+  },
+  unknown_operation: {
+    status: 400,
+    doc: "`paperclip_call_api` names no operation of the registry (a tool error over MCP)",
+  },
+
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {
     status: 403,

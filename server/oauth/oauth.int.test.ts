@@ -36,22 +36,15 @@ import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
 import * as registerRoute from "@/app/mcp/oauth/register/route";
 import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
 import * as tokenRoute from "@/app/mcp/oauth/token/route";
-import * as mcpRoute from "@/app/mcp/paperclip/route";
 import * as setupMdRoute from "@/app/mcp/setup.md/route";
-import {
-  activityLog,
-  companies,
-  companyMemberships,
-  instanceSettings,
-  oauthClients,
-  oauthGrants,
-  users,
-} from "@/db/schema";
+import { activityLog, companyMemberships, oauthClients, oauthGrants } from "@/db/schema";
+import type { MembershipRole } from "@/server/contracts/values";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setRouteClock } from "@/server/http/route";
 import { deviceAttemptKeys } from "@/server/oauth/device-attempts";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
+import { addMember, publicMcpRoute, secondCompanyOf, setPublicMcpEnabled } from "@/server/testing/public-mcp";
 import { serveRoutes } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
 
@@ -142,31 +135,13 @@ const routes = (): Record<string, Handler> => ({
   "/mcp/oauth/token": tokenRoute.POST as Handler,
   "/mcp/oauth/revoke": revokeRoute.POST as Handler,
   "/mcp/oauth/device_authorization": deviceAuthRoute.POST as Handler,
-  "/mcp/paperclip": ((r: Request) =>
-    r.method === "POST"
-      ? mcpRoute.POST(r)
-      : r.method === "GET"
-        ? mcpRoute.GET(r)
-        : mcpRoute.DELETE(r)) as Handler,
+  "/mcp/paperclip": publicMcpRoute as Handler,
 });
 
-async function setEnabled(on: boolean) {
-  await database.db
-    .insert(instanceSettings)
-    .values({ key: "enablePublicMcp", value: on })
-    .onConflictDoUpdate({ target: instanceSettings.key, set: { value: on } });
-}
+const setEnabled = (on: boolean) => setPublicMcpEnabled(database.db, on);
 
-async function addUser(
-  email: string,
-  name: string,
-  companyId: string,
-  role: "owner" | "admin" | "member" | "viewer",
-) {
-  const [u] = await database.db.insert(users).values({ email, name }).returning();
-  await database.db.insert(companyMemberships).values({ companyId, userId: u!.id, role });
-  return u!.id;
-}
+const addUser = (email: string, name: string, companyId: string, role: MembershipRole) =>
+  addMember(database.db, companyId, { email, name, role });
 
 /** Everything this process logs, checked for token values by the canary test. */
 const logged: string[] = [];
@@ -184,14 +159,7 @@ beforeAll(async () => {
   ({ id: ownerId, cookie: ownerCookie } = await ownerSession(database.db, demo));
   viewerId = await addUser("viewer@acme.example", "Vera Viewer", demo.companyId, "viewer");
   viewerCookie = await sessionCookie(database.db, viewerId, "viewer@acme.example");
-  const [other] = await database.db
-    .insert(companies)
-    .values({ name: "Globex", slug: "globex", issuePrefix: "GLX" })
-    .returning();
-  otherCompanyId = other!.id;
-  await database.db
-    .insert(companyMemberships)
-    .values({ companyId: otherCompanyId, userId: ownerId, role: "owner" });
+  otherCompanyId = await secondCompanyOf(database.db, ownerId);
   server = await serveRoutes(routes() as never);
   process.env.PAPERCLIP_PUBLIC_URL = server.origin;
   await setEnabled(true);

@@ -7,13 +7,23 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as mcpRoute from "@/app/mcp/paperclip/route";
 import type { Db } from "@/db/client";
-import { oauthClients, oauthGrants } from "@/db/schema";
+import {
+  companies,
+  companyMemberships,
+  instanceSettings,
+  oauthClients,
+  oauthGrants,
+  users,
+} from "@/db/schema";
+import type { MembershipRole } from "@/server/contracts/values";
 import { oauthUrls } from "../oauth/config";
 import { issueTokens, liveGrant } from "../oauth/store";
 import { sessionFor } from "../public-mcp/endpoint";
 import type { McpSession } from "../public-mcp/registry";
 import { callTool } from "../public-mcp/tools";
+import { serveRoutes } from "./serve";
 
 export const ALL_SCOPES = ["paperclip:read", "paperclip:write", "paperclip:configure"];
 
@@ -76,5 +86,68 @@ export async function connectAssistant(
         string,
         unknown
       >,
+  };
+}
+
+/** Turns the public MCP connection on or off (Settings › Experimental), as an instance admin would. */
+export async function setPublicMcpEnabled(db: Db, on: boolean): Promise<void> {
+  await db
+    .insert(instanceSettings)
+    .values({ key: "enablePublicMcp", value: on })
+    .onConflictDoUpdate({ target: instanceSettings.key, set: { value: on } });
+}
+
+/** A new person with a membership of `role` in the company; their id. */
+export async function addMember(
+  db: Db,
+  companyId: string,
+  person: { email: string; name: string; role: MembershipRole },
+): Promise<string> {
+  const [u] = await db.insert(users).values({ email: person.email, name: person.name }).returning();
+  await db.insert(companyMemberships).values({ companyId, userId: u!.id, role: person.role });
+  return u!.id;
+}
+
+/**
+ * A second company (Globex, prefix GLX) that `ownerId` also owns: a grant for the first one
+ * must never reach it, although the person could open it in the browser.
+ */
+export async function secondCompanyOf(db: Db, ownerId: string): Promise<string> {
+  const [other] = await db
+    .insert(companies)
+    .values({ name: "Globex", slug: "globex", issuePrefix: "GLX" })
+    .returning();
+  await db.insert(companyMemberships).values({ companyId: other!.id, userId: ownerId, role: "owner" });
+  return other!.id;
+}
+
+type RouteHandler = Parameters<typeof serveRoutes>[0][string];
+
+/** `/mcp/paperclip` as Next.js routes it: POST, GET and DELETE to their handlers. */
+export const publicMcpRoute = ((r: Request) =>
+  r.method === "POST"
+    ? mcpRoute.POST(r)
+    : r.method === "GET"
+      ? mcpRoute.GET(r)
+      : mcpRoute.DELETE(r)) as RouteHandler;
+
+/**
+ * `/mcp/paperclip` served on loopback HTTP, switched on, with `PAPERCLIP_PUBLIC_URL` set to its
+ * origin (the resource grants are bound to — so call it before `connectAssistant`). `close`
+ * stops it and unsets the origin.
+ */
+export async function servePublicMcp(
+  db: Db,
+): Promise<{ origin: string; url: URL; close: () => Promise<void> }> {
+  const server = await serveRoutes({ "/mcp/paperclip": publicMcpRoute });
+  process.env.PAPERCLIP_PUBLIC_URL = server.origin;
+  await setPublicMcpEnabled(db, true);
+  return {
+    origin: server.origin,
+    url: new URL("/mcp/paperclip", server.origin),
+    close: async () => {
+      delete process.env.PAPERCLIP_PUBLIC_URL;
+      await server.close();
+    },
   };
 }

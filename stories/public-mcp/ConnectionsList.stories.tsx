@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { ExperimentalCard } from "@/components/instance/ExperimentalCard";
 import { ConnectionsList } from "@/components/public-mcp/ConnectionsList";
+import { assistantConnection } from "../sample-data";
 import { failure, withFetch } from "./mock-fetch";
 
 const meta = {
@@ -10,20 +11,7 @@ const meta = {
   parameters: { layout: "padded" },
   args: {
     showCompany: true,
-    initial: [
-      {
-        id: "44444444-4444-4444-8444-444444444444",
-        name: "Ada Owner's Claude Code connection",
-        companyId: "11111111-1111-4111-8111-111111111111",
-        companyName: "Acme",
-        clientName: "Claude Code",
-        clientId: "pcci_example",
-        write: true,
-        scopes: ["paperclip:read", "paperclip:write"],
-        createdAt: "2026-12-01T09:00:00.000Z",
-        lastUsedAt: "2026-12-02T05:00:00.000Z",
-      },
-    ],
+    initial: [assistantConnection],
   },
   decorators: [withFetch(() => ({ status: 200, body: { revoked: true } }))],
 } satisfies Meta<typeof ConnectionsList>;

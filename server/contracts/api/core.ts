@@ -60,12 +60,21 @@ export const BoardKey = z.object({
 export const BoardKeysResponse = z.object({ keys: z.array(BoardKey) });
 
 /** An issue as listed (`GET /issues`); `identifier` is `<PREFIX>-<number>`. */
+/** The assistant connection (public MCP grant and client) a person acted through. */
+export const AssistantVia = z.object({
+  ...strings("grantId", "clientId"),
+  clientName: z.string().nullable(),
+});
+
 export const Issue = z.object({
   ...strings("id", "companyId"),
   number: z.number(),
   ...strings("identifier", "title", "body"),
   status: z.enum(ISSUE_STATUSES),
   ...nullableStrings("assigneeAgentId", "assigneeName", "projectId", "projectName", "parentId"),
+  /** The person who created it (null for agents and the system) and, through one, the connection. */
+  ...nullableStrings("createdByUserId", "createdByName"),
+  createdVia: AssistantVia.nullable(),
   ...Timestamps,
 });
 

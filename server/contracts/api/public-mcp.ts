@@ -66,3 +66,12 @@ export const AssistantConnection = z.object({
 
 /** `GET /api/me/assistant-connections`. */
 export const AssistantConnectionsResponse = z.object({ connections: z.array(AssistantConnection) });
+
+/** One thing an assistant connection did (an activity row it wrote), on the Assistant connections page. */
+export const ConnectionActivity = z.object({
+  id: z.string(),
+  companyId: z.string().nullable(),
+  ...strings("action", "entityType"),
+  entityId: z.string().nullable(),
+  createdAt: IsoString,
+});

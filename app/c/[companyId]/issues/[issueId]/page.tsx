@@ -35,6 +35,8 @@ export default companyPage<{ issueId: string }>(async ({ ctx, can, companyId, pa
         projectName: issue.projectName,
         parentIdentifier: issue.parentIdentifier,
         parentId: issue.parentId,
+        createdByName: issue.createdByName,
+        createdViaClient: issue.createdVia ? (issue.createdVia.clientName ?? "an assistant") : null,
         createdAt: iso(issue.createdAt)!,
         updatedAt: iso(issue.updatedAt)!,
       }}

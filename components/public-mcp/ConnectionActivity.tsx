@@ -1,0 +1,53 @@
+import Link from "next/link";
+import type { ConnectionActivity as Activity } from "@/server/contracts/public-mcp";
+import { humanize } from "../format";
+import { cn, focusRing } from "../ui/cn";
+import { RelativeTime } from "../ui/RelativeTime";
+import { companyItemHref } from "../ui/RowLink";
+
+/** How an activity row reads in a connection's list ("Created a task"). */
+const LABELS: Record<string, string> = {
+  "issue.create": "Created a task",
+  "issue.comment": "Commented on a task",
+  "issue.update": "Updated a task",
+  "public_mcp.read": "Read",
+};
+
+export const activityLabel = (action: string): string => LABELS[action] ?? humanize(action.replace(".", " "));
+
+/** What one assistant connection did recently (the server bounds the list), newest first. */
+export function ConnectionActivity({ items }: { items: readonly Activity[] }) {
+  if (items.length === 0)
+    return (
+      <p className="text-xs text-zinc-500" data-testid="connection-activity-empty">
+        No activity yet.
+      </p>
+    );
+  return (
+    <ul
+      className="space-y-0.5 text-xs text-zinc-600"
+      data-testid="connection-activity"
+      aria-label="Recent activity"
+    >
+      {items.map((a) => {
+        const href =
+          a.entityType === "issue" && a.companyId && a.entityId
+            ? companyItemHref(a.companyId, "issues", a.entityId)
+            : null;
+        return (
+          <li key={a.id} className="flex flex-wrap gap-x-1">
+            {href ? (
+              <Link href={href} className={cn("rounded hover:text-accent-700 hover:underline", focusRing)}>
+                {activityLabel(a.action)}
+              </Link>
+            ) : (
+              <span>{activityLabel(a.action)}</span>
+            )}
+            <span aria-hidden="true">·</span>
+            <RelativeTime value={a.createdAt} className="text-zinc-500" />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "issues" ADD COLUMN "created_via" jsonb;

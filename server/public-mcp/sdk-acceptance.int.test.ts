@@ -1,0 +1,155 @@
+/**
+ * The end-to-end acceptance of the public MCP connection (docs/public-mcp.md, "Tools";
+ * docs/public-mcp-requirements.md, "Public MCP 2"): the real MCP SDK `Client` over Streamable
+ * HTTP against `/mcp/paperclip` served on loopback, with a bearer token of an assistant
+ * connection. It delegates a task to an agent, comments on it, reads it back and checks that
+ * the audit trail names the person and the client. (The OAuth dance itself is proven in
+ * server/oauth/oauth.int.test.ts; here the grant is made directly.)
+ */
+import { randomUUID } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activityLog } from "@/db/schema";
+import type { DemoCredentials } from "@/server/core/seed";
+import { connectAssistant, servePublicMcp } from "@/server/testing/public-mcp";
+import { closeDemoWorld, demoOwner, demoWorld, type TestDatabase } from "@/server/testing/world";
+import type { AddedComment, AgentList, CreatedTask, ProjectList, TaskRead } from "./operations/original";
+
+const CLIENT = "Acceptance Assistant";
+
+let database: TestDatabase;
+let demo: DemoCredentials;
+let ownerId: string;
+let served: Awaited<ReturnType<typeof servePublicMcp>>;
+let grantId: string;
+let client: Client;
+
+beforeAll(async () => {
+  ({ database, demo } = await demoWorld());
+  ownerId = (await demoOwner(database.db, demo)).id;
+  served = await servePublicMcp(database.db);
+  const conn = await connectAssistant(database.db, {
+    userId: ownerId,
+    companyId: demo.companyId,
+    clientName: CLIENT,
+  });
+  grantId = conn.grantId;
+  client = new Client({ name: "acceptance", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(served.url, {
+      requestInit: { headers: { Authorization: `Bearer ${conn.token}` } },
+    }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await served?.close();
+  await closeDemoWorld(database);
+});
+
+/** Calls a tool over HTTP; fails the test on a tool error. */
+async function tool<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+  return result.structuredContent as T;
+}
+
+/** A mutation's recorded result; fails the test unless it succeeded. */
+async function mutate<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const requestId = randomUUID();
+  const answer = await tool<{ outcome: string; requestId: string; result: T }>(name, { ...args, requestId });
+  expect(answer, JSON.stringify(answer)).toMatchObject({ outcome: "succeeded", requestId });
+  return answer.result;
+}
+
+describe("an assistant delegates work through the MCP SDK client", () => {
+  it("lists the tools, agents and projects, creates an assigned task, comments, reads it, audited", async () => {
+    const companyId = demo.companyId;
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        "paperclip_connection",
+        "paperclip_list_agents",
+        "paperclip_list_projects",
+        "paperclip_search_tasks",
+        "paperclip_read_task",
+        "paperclip_create_task",
+        "paperclip_add_comment",
+        "paperclip_pending_approvals",
+        "paperclip_search_api",
+        "paperclip_call_api",
+      ]),
+    );
+    expect(tools.find((t) => t.name === "paperclip_create_task")!.annotations?.readOnlyHint).toBe(false);
+
+    const { agents } = await tool<AgentList>("paperclip_list_agents", { companyId });
+    const triage = agents.find((a) => a.name === "Triage Bot")!;
+    expect(triage.availability).toBe("idle");
+    const { projects } = await tool<ProjectList>("paperclip_list_projects", { companyId });
+    const firmware = projects.find((p) => p.name === "Robot Firmware")!;
+
+    const { task } = await mutate<CreatedTask>("paperclip_create_task", {
+      companyId,
+      title: "Collect crash logs from the R2 beta",
+      body: "Delegated from an assistant conversation.",
+      assigneeAgentId: triage.id,
+      projectId: firmware.id,
+    });
+    expect(task.link).toBe(`${served.origin}/c/${companyId}/issues/${task.id}`);
+    expect(task.assignee).toEqual({ id: triage.id, name: "Triage Bot" });
+
+    const comment = await mutate<AddedComment>("paperclip_add_comment", {
+      companyId,
+      taskId: task.identifier,
+      body: "Start with the reports from this week.",
+    });
+    expect(comment.taskId).toBe(task.id);
+
+    const read = await tool<TaskRead>("paperclip_read_task", { companyId, taskId: task.identifier });
+    expect(read.task).toMatchObject({
+      id: task.id,
+      title: "Collect crash logs from the R2 beta",
+      body: "Delegated from an assistant conversation.",
+      project: { id: firmware.id, name: "Robot Firmware" },
+      createdBy: { id: ownerId, name: "Ada Owner" },
+      createdVia: { clientName: CLIENT },
+    });
+    expect(read.comments).toEqual([
+      expect.objectContaining({
+        id: comment.commentId,
+        author: { type: "user", name: "Ada Owner" },
+        via: { clientName: CLIENT },
+        body: "Start with the reports from this week.",
+      }),
+    ]);
+
+    // The audit trail: the person is the actor, the connection and its client are named.
+    const rows = await database.db
+      .select()
+      .from(activityLog)
+      .where(
+        and(
+          eq(activityLog.entityId, task.id),
+          inArray(activityLog.action, ["issue.create", "issue.comment"]),
+        ),
+      );
+    expect(rows.map((r) => r.action).sort()).toEqual(["issue.comment", "issue.create"]);
+    for (const row of rows) {
+      expect(row).toMatchObject({ companyId, actorType: "user", actorId: ownerId });
+      expect(row.details.via).toMatchObject({ grantId, clientName: CLIENT });
+    }
+  });
+
+  it("answers a tool error, not a transport error, for another company", async () => {
+    const result = (await client.callTool({
+      name: "paperclip_list_agents",
+      arguments: { companyId: randomUUID() },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "company_not_granted" } });
+  });
+});
