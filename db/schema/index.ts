@@ -5,3 +5,4 @@ export * from "./gateway";
 export * from "./oauth";
 export * from "./secrets";
 export * from "./tools";
+export * from "./work";

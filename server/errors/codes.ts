@@ -207,6 +207,18 @@ export const ERRORS = {
     doc: "the runtime cannot serve this connection type or record the slot",
   },
 
+  // ── work: tasks, documents, deliverables (server/core/{issue-updates,documents,work-products}.ts;
+  //    docs/public-mcp.md, "Tasks and documents") ─────────────────────────────────────────
+  invalid_transition: {
+    status: 409,
+    doc: "the task cannot move from its status to the one asked for (`details.from`, `details.allowed`)",
+  },
+  revision_conflict: {
+    status: 409,
+    doc: "the document changed since the revision the edit was based on (`details.current`)",
+  },
+  document_too_large: { status: 413, doc: "the document body exceeds 200 KB (UTF-8)" },
+
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {
     status: 403,
