@@ -12,9 +12,9 @@ describe("describeEvent", () => {
     expect(describeEvent({ action: "issue.block", details: { reason: "no keys" } })).toBe(
       "blocked the issue: no keys",
     );
-    expect(describeEvent({ action: "issue.document_write", details: { key: "plan", revision: 2 } })).toBe(
-      "wrote document plan (revision 2)",
-    );
+    expect(
+      describeEvent({ action: "issue.document_write", details: { document: "plan", revision: 2 } }),
+    ).toBe("wrote document plan (revision 2)");
     expect(describeEvent({ action: "issue.something_new", details: {} })).toBe("Something new");
   });
 });

@@ -33,7 +33,7 @@ export function describeEvent(event: Pick<IssueHistoryItem, "action" | "details"
       return `edited ${Object.keys(changes).join(", ") || "the issue"}`;
     }
     case "issue.document_write":
-      return `wrote document ${str(d.key) ?? ""} (revision ${d.revision ?? "?"})`;
+      return `wrote document ${str(d.document) ?? ""} (revision ${d.revision ?? "?"})`;
     case "issue.work_product_register":
       return `registered deliverable ${str(d.title) ?? ""}`;
     case "issue.work_product_update":

@@ -245,7 +245,8 @@ export async function writeDocument(
         action: "issue.document_write",
         entityType: "issue",
         entityId: issue.id,
-        details: { key, documentId: doc.id, revision: doc.revision, bytes: bytesOf(doc.body) },
+        // `document` names the key: the activity log redacts values under fields ending in "key".
+        details: { document: key, documentId: doc.id, revision: doc.revision, bytes: bytesOf(doc.body) },
       });
       return projectDocument(doc, rev!.id);
     })

@@ -8,7 +8,16 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companyRow, inCompany } from "@/db/join";
-import { activityLog, agents, companies, issueComments, issues, projects, users } from "@/db/schema";
+import {
+  activityLog,
+  agents,
+  boardApiKeys,
+  companies,
+  issueComments,
+  issues,
+  projects,
+  users,
+} from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { IssueHistoryResponse } from "@/server/contracts/api/work";
 import { ISSUE_STATUSES, type IssueStatus } from "@/server/contracts/values";
@@ -240,12 +249,16 @@ export async function issueHistory(
       action: activityLog.action,
       actorType: activityLog.actorType,
       actorId: activityLog.actorId,
-      actorName: sql<string>`coalesce(${agents.name}, ${users.name}, ${users.email}, ${activityLog.actorType})`,
+      actorName: sql<string>`coalesce(${agents.name}, ${users.name}, ${users.email}, 'board key ' || ${boardApiKeys.name}, ${activityLog.actorType})`,
       details: activityLog.details,
       createdAt: activityLog.createdAt,
     })
     .from(activityLog)
     .leftJoin(users, sql`${activityLog.actorType} = 'user' and ${users.id}::text = ${activityLog.actorId}`)
+    .leftJoin(
+      boardApiKeys,
+      sql`${activityLog.actorType} = 'board_key' and ${boardApiKeys.companyId} = ${activityLog.companyId} and ${boardApiKeys.id}::text = ${activityLog.actorId}`,
+    )
     .leftJoin(
       agents,
       sql`${activityLog.actorType} = 'agent' and ${agents.companyId} = ${activityLog.companyId} and ${agents.id}::text = ${activityLog.actorId}`,

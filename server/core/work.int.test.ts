@@ -363,5 +363,15 @@ describe("deliverables and history", () => {
     const [u] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
     expect(res.json.events[0]!.actorName).toBe(u!.name ?? u!.email);
     expect(res.json.events[0]!.via).toBeNull();
+    // The document key survives the activity log's redaction of `…key` fields.
+    expect((res.json.events[0] as unknown as { details: unknown }).details).toMatchObject({
+      document: "plan",
+    });
+    await patch(issue.id, { title: "Third" });
+    const again = await call<{ events: { actorName: string }[] }>(historyRoute.GET, "GET", "/", {
+      ...board(),
+      params: { issueId: issue.id },
+    });
+    expect(again.json.events[0]!.actorName).toBe("board key Demo board key");
   });
 });

@@ -54,7 +54,7 @@ export const historyEvents: IssueHistoryItem[] = [
     actorType: "user",
     actorName: "Dana Owner",
     via: { clientName: "Claude", grantId: "g-1" },
-    details: { key: "plan", revision: 3 },
+    details: { document: "plan", revision: 3 },
     createdAt: NOW,
   },
   {
