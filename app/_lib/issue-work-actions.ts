@@ -25,20 +25,76 @@ const text = (form: FormData, name: string) => {
 };
 const optional = (v: string | undefined) => (v?.trim() ? v : undefined);
 
-/** Parses, runs the verb, revalidates the page; a refusal becomes the form's error. */
-async function run<S extends z.ZodType>(
+type Ctx = Awaited<ReturnType<typeof requireUserContext>>;
+
+interface WorkForm<S extends z.ZodType> {
+  schema: S;
+  /** The verb's input from the form's fields. */
+  read: (form: FormData) => unknown;
+  verb: (ctx: Ctx, issueId: string, input: z.output<S>, form: FormData) => Promise<unknown>;
+  notice: string;
+}
+const workForm = <S extends z.ZodType>(f: WorkForm<S>) => f as unknown as WorkForm<z.ZodType>;
+
+/** The issue page's work forms, by the name the page binds. */
+const WORK_FORMS = {
+  finish: workForm({
+    schema: FinishIssueInput,
+    read: (f) => ({ summary: optional(text(f, "summary")) }),
+    verb: (ctx, id, input) => finishIssue(ctx, id, input),
+    notice: "Finished.",
+  }),
+  block: workForm({
+    schema: BlockIssueInput,
+    read: (f) => ({ reason: text(f, "reason") }),
+    verb: (ctx, id, input) => blockIssue(ctx, id, input),
+    notice: "Blocked.",
+  }),
+  move: workForm({
+    schema: UpdateIssueInput,
+    read: (f) => ({ status: text(f, "status") }),
+    verb: (ctx, id, input) => updateIssue(ctx, id, input),
+    notice: "Moved.",
+  }),
+  document: workForm({
+    schema: WriteDocumentInput,
+    read: (f) => ({
+      body: text(f, "body") ?? "",
+      baseRevisionId: optional(text(f, "baseRevisionId")) ?? null,
+      title: optional(text(f, "title")),
+    }),
+    verb: (ctx, id, input, f) => writeDocument(ctx, id, text(f, "key") ?? "", input),
+    notice: "Saved a new revision.",
+  }),
+  deliverable: workForm({
+    schema: RegisterWorkProductInput,
+    read: (f) => ({ kind: text(f, "kind"), title: text(f, "title"), reference: text(f, "reference") }),
+    verb: (ctx, id, input) => registerWorkProduct(ctx, id, input),
+    notice: "Registered.",
+  }),
+};
+
+export type IssueWorkForm = keyof typeof WORK_FORMS;
+
+/**
+ * One work form's submission: parse, run the verb as the signed-in person, revalidate the
+ * page; a refusal becomes the form's error (a stale document revision, a readable conflict).
+ */
+export async function issueWorkAction(
+  name: IssueWorkForm,
   companyId: string,
   issueId: string,
-  schema: S,
-  raw: unknown,
-  verb: (ctx: Awaited<ReturnType<typeof requireUserContext>>, input: z.output<S>) => Promise<unknown>,
-  notice: string,
+  _state: WorkActionState,
+  form: FormData,
 ): Promise<WorkActionState> {
+  // The name comes back from the browser with the bound arguments: only the table's own entries.
+  if (!Object.hasOwn(WORK_FORMS, name)) return { error: "unknown form" };
+  const spec = WORK_FORMS[name];
   const ctx = await requireUserContext();
-  const input = schema.safeParse(raw);
+  const input = spec.schema.safeParse(spec.read(form));
   if (!input.success) return { error: input.error.issues[0]?.message ?? "check the form" };
   try {
-    await verb(ctx, input.data);
+    await spec.verb(ctx, issueId, input.data, form);
   } catch (err) {
     if (!isServiceError(err) || err.status >= 500) throw err;
     if (err.code === "revision_conflict") {
@@ -52,90 +108,5 @@ async function run<S extends z.ZodType>(
     return { error: err.message };
   }
   revalidatePath(`/c/${companyId}/issues/${issueId}`);
-  return { notice };
-}
-
-export async function finishIssueAction(
-  companyId: string,
-  issueId: string,
-  _s: WorkActionState,
-  form: FormData,
-) {
-  return run(
-    companyId,
-    issueId,
-    FinishIssueInput,
-    { summary: optional(text(form, "summary")) },
-    (ctx, i) => finishIssue(ctx, issueId, i),
-    "Finished.",
-  );
-}
-
-export async function blockIssueAction(
-  companyId: string,
-  issueId: string,
-  _s: WorkActionState,
-  form: FormData,
-) {
-  return run(
-    companyId,
-    issueId,
-    BlockIssueInput,
-    { reason: text(form, "reason") },
-    (ctx, i) => blockIssue(ctx, issueId, i),
-    "Blocked.",
-  );
-}
-
-export async function moveIssueAction(
-  companyId: string,
-  issueId: string,
-  _s: WorkActionState,
-  form: FormData,
-) {
-  return run(
-    companyId,
-    issueId,
-    UpdateIssueInput,
-    { status: text(form, "status") },
-    (ctx, i) => updateIssue(ctx, issueId, i),
-    "Moved.",
-  );
-}
-
-export async function saveDocumentAction(
-  companyId: string,
-  issueId: string,
-  _s: WorkActionState,
-  form: FormData,
-) {
-  const key = text(form, "key") ?? "";
-  return run(
-    companyId,
-    issueId,
-    WriteDocumentInput,
-    {
-      body: text(form, "body") ?? "",
-      baseRevisionId: optional(text(form, "baseRevisionId")) ?? null,
-      title: optional(text(form, "title")),
-    },
-    (ctx, i) => writeDocument(ctx, issueId, key, i),
-    "Saved a new revision.",
-  );
-}
-
-export async function registerDeliverableAction(
-  companyId: string,
-  issueId: string,
-  _s: WorkActionState,
-  form: FormData,
-) {
-  return run(
-    companyId,
-    issueId,
-    RegisterWorkProductInput,
-    { kind: text(form, "kind"), title: text(form, "title"), reference: text(form, "reference") },
-    (ctx, i) => registerWorkProduct(ctx, issueId, i),
-    "Registered.",
-  );
+  return { notice: spec.notice };
 }

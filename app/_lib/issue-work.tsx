@@ -11,13 +11,7 @@ import { getDocument, listDocuments } from "@/server/core/documents";
 import { allowedTransitions } from "@/server/core/issue-transitions";
 import { isPerson, issueHistory } from "@/server/core/issue-updates";
 import { listWorkProducts } from "@/server/core/work-products";
-import {
-  blockIssueAction,
-  finishIssueAction,
-  moveIssueAction,
-  registerDeliverableAction,
-  saveDocumentAction,
-} from "./issue-work-actions";
+import { type IssueWorkForm, issueWorkAction } from "./issue-work-actions";
 import { iso } from "./session";
 
 export async function IssueWorkPanel({
@@ -39,8 +33,7 @@ export async function IssueWorkPanel({
     issueHistory(ctx, issue.id, { limit: 50 }),
   ]);
   const documents = await Promise.all(docs.map((d) => getDocument(ctx, issue.id, d.key)));
-  const bound = <A extends unknown[], R>(fn: (c: string, i: string, ...rest: A) => R) =>
-    fn.bind(null, companyId, issue.id) as (...rest: A) => R;
+  const bound = (name: IssueWorkForm) => issueWorkAction.bind(null, name, companyId, issue.id);
   return (
     <div className="space-y-6" data-testid="issue-work">
       <StatusControls
@@ -48,20 +41,20 @@ export async function IssueWorkPanel({
         allowed={allowedTransitions(issue.status, isPerson(ctx.actor))}
         blockedReason={issue.blockedReason}
         canEdit={canEdit}
-        finishAction={bound(finishIssueAction)}
-        blockAction={bound(blockIssueAction)}
-        moveAction={bound(moveIssueAction)}
+        finishAction={bound("finish")}
+        blockAction={bound("block")}
+        moveAction={bound("move")}
       />
       <DocumentsCard
         documents={documents.map((d) => ({ ...d, updatedAt: iso(d.updatedAt)! }))}
         canEdit={canEdit}
-        saveAction={bound(saveDocumentAction)}
+        saveAction={bound("document")}
         now={now}
       />
       <DeliverablesCard
         deliverables={deliverables.map((w) => ({ ...w, updatedAt: iso(w.updatedAt)! }))}
         canEdit={canEdit}
-        registerAction={bound(registerDeliverableAction)}
+        registerAction={bound("deliverable")}
       />
       <IssueHistoryList
         events={history.events.map((e) => ({ ...e, createdAt: iso(e.createdAt)! }))}
