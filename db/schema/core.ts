@@ -220,6 +220,10 @@ export const issues = pgTable(
       clientId: string;
       clientName: string | null;
     }>(),
+    /** Why the issue is `blocked` (required by the block verb); cleared when it moves on. */
+    blockedReason: text("blocked_reason"),
+    /** When the issue was finished (`done`); cleared when it is reopened. */
+    completedAt: ts("completed_at"),
     ...timestamps(),
   },
   (t) => [
@@ -276,7 +280,10 @@ export const issueDocuments = pgTable(
     ...companyOwned(),
     issueId: uuid("issue_id").notNull(),
     key: text("key").notNull(),
+    /** Optional display title (the key names the document). */
+    title: text("title"),
     body: text("body").notNull().default(""),
+    /** The current revision; its row in issue_document_revisions (db/schema/work.ts) has the body. */
     revision: integer("revision").notNull().default(1),
     updatedByUserId: uuid("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
     updatedByAgentId: uuid("updated_by_agent_id"),
@@ -312,6 +319,11 @@ export const heartbeatRuns = pgTable(
     companyKey("heartbeat_runs", t.companyId, t.id),
     index("heartbeat_runs_agent_idx").on(t.companyId, t.agentId, t.createdAt),
     index("heartbeat_runs_issue_idx").on(t.companyId, t.issueId),
+    // INVARIANT: at most one queued run per issue — the heartbeat queue (server/core/scheduling.ts)
+    // relies on it when concurrent assignments race.
+    uniqueIndex("heartbeat_runs_issue_queued_uq")
+      .on(t.companyId, t.issueId)
+      .where(sql`${t.status} = 'queued' and ${t.issueId} is not null`),
     companyFk("heartbeat_runs_agent_fk", t.companyId, t.agentId, agents),
     companyFk("heartbeat_runs_issue_fk", t.companyId, t.issueId, issues),
     companyFk("heartbeat_runs_project_fk", t.companyId, t.projectId, projects),

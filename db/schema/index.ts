@@ -7,3 +7,4 @@ export * from "./oauth";
 export * from "./public-mcp";
 export * from "./secrets";
 export * from "./tools";
+export * from "./work";

@@ -9,8 +9,20 @@ export const AGENT_STATUSES = ["active", "paused", "archived"] as const;
 export const PROJECT_STATUSES = ["active", "archived"] as const;
 export const ROUTINE_STATUSES = ["active", "paused", "archived"] as const;
 
-export const ISSUE_STATUSES = ["backlog", "todo", "in_progress", "in_review", "done", "cancelled"] as const;
+export const ISSUE_STATUSES = [
+  "backlog",
+  "todo",
+  "in_progress",
+  "in_review",
+  "blocked",
+  "done",
+  "cancelled",
+] as const;
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
+
+/** What a deliverable (issue work product) points at (server/core/work-products.ts). */
+export const WORK_PRODUCT_KINDS = ["document", "attachment", "link"] as const;
+export type WorkProductKind = (typeof WORK_PRODUCT_KINDS)[number];
 
 export const COMMENT_AUTHOR_TYPES = ["user", "agent", "system"] as const;
 export const COMMENT_KINDS = ["text", "action_card", "event"] as const;

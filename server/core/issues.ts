@@ -10,6 +10,7 @@ import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { actorUserId, actorVia, type ServiceContext } from "../context";
 import { forbidden, notFound } from "../errors";
+import { queueIssueHeartbeat } from "./scheduling";
 
 export const CreateIssueInput = z.object({
   title: z.string().trim().min(1).max(300),
@@ -48,6 +49,8 @@ const issueSelect = {
   createdByUserId: issues.createdByUserId,
   createdByName: sql<string | null>`coalesce(${users.name}, ${users.email})`,
   createdVia: issues.createdVia,
+  blockedReason: issues.blockedReason,
+  completedAt: issues.completedAt,
   createdAt: issues.createdAt,
   updatedAt: issues.updatedAt,
 };
@@ -95,6 +98,12 @@ export async function createIssue(ctx: ServiceContext, companyId: string, input:
       entityId: row!.id,
       details: { title: input.title, number: counter!.number },
     });
+    await queueIssueHeartbeat(tx, ctx, {
+      companyId,
+      id: row!.id,
+      ...input,
+      projectId: input.projectId ?? null,
+    });
     const [created] = await issueQuery({ ...ctx, db: tx as typeof ctx.db }).where(eq(issues.id, row!.id));
     return created!;
   });
@@ -113,7 +122,7 @@ export async function listIssues(ctx: ServiceContext, companyId: string, query: 
  * Loads an issue for a caller: a board member of its company, or an agent of that company.
  * Anyone else gets 404 whether or not the issue exists.
  */
-async function loadIssueFor(ctx: ServiceContext, issueId: string) {
+export async function loadIssueFor(ctx: ServiceContext, issueId: string) {
   const [issue] = await issueQuery(ctx).where(eq(issues.id, issueId));
   if (!issue) throw notFound("issue");
   if (ctx.actor.type === "agent_key" || ctx.actor.type === "agent") {

@@ -210,7 +210,7 @@ export const ERRORS = {
   // ── agent configuration, instructions, skills, repositories (server/core; docs/public-mcp.md) ─
   revision_conflict: {
     status: 409,
-    doc: "the file changed since the revision or hash the edit was based on (`details.current`)",
+    doc: "the document or file changed since the revision (or hash) the edit was based on (`details.current`)",
   },
   // Spelled as spec 004 gives it ("Expanded direct assistant tools"), hence upper case.
   MCP_LEGACY_INSTRUCTIONS_UNVERSIONED: {
@@ -242,6 +242,13 @@ export const ERRORS = {
     status: 400,
     doc: "`paperclip_call_api` names no operation of the registry (a tool error over MCP)",
   },
+  // ── work: tasks, documents, deliverables (server/core/{issue-updates,documents,work-products}.ts;
+  //    docs/public-mcp.md, "Tasks and documents") ─────────────────────────────────────────
+  invalid_transition: {
+    status: 409,
+    doc: "the task cannot move from its status to the one asked for (`details.from`, `details.allowed`)",
+  },
+  document_too_large: { status: 413, doc: "the document body exceeds 200 KB (UTF-8)" },
 
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {

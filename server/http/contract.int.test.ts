@@ -101,7 +101,15 @@ import {
 import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
 import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
+import {
+  DocumentHistoryResponse,
+  IssueDocumentView,
+  IssueHistoryResponse,
+  WorkProductsResponse,
+} from "@/server/contracts/api/work";
+import { writeDocument } from "@/server/core/documents";
 import type { DemoCredentials } from "@/server/core/seed";
+import { registerWorkProduct } from "@/server/core/work-products";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
 import { seedConfiguration } from "@/server/testing/config";
@@ -236,6 +244,29 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     params: idsOf("issueId"),
     nonEmpty: "comments",
   },
+  "issues/[issueId]/history": {
+    schema: IssueHistoryResponse,
+    caller: "board",
+    params: idsOf("issueId"),
+    nonEmpty: "events",
+  },
+  "issues/[issueId]/documents/[key]": {
+    schema: IssueDocumentView,
+    caller: "board",
+    params: idsOf("issueId", "key"),
+  },
+  "issues/[issueId]/documents/[key]/revisions": {
+    schema: DocumentHistoryResponse,
+    caller: "board",
+    params: idsOf("issueId", "key"),
+    nonEmpty: "revisions",
+  },
+  "issues/[issueId]/work-products": {
+    schema: WorkProductsResponse,
+    caller: "board",
+    params: idsOf("issueId"),
+    nonEmpty: "workProducts",
+  },
   "runs/[runId]": { schema: RunDetail, caller: "board", params: idsOf("runId") },
   "agents/[agentId]/config": {
     schema: AgentConfig,
@@ -346,6 +377,21 @@ beforeAll(async () => {
   gatewayToken = token;
   ids.issueId = issueId;
   ids.runId = runId;
+  // A document with a revision and a deliverable on the run's issue (the work routes).
+  const [ownerRow] = await database.db.select().from(users).where(eq(users.email, demo.ownerEmail));
+  const ownerCtx = {
+    db: database.db,
+    actor: { type: "user" as const, userId: ownerRow!.id, email: ownerRow!.email },
+    requestId: "contract",
+    now: () => new Date(),
+  };
+  await writeDocument(ownerCtx, issueId, "plan-contract", { body: "# Plan", baseRevisionId: null });
+  ids.key = "plan-contract";
+  await registerWorkProduct(ownerCtx, issueId, {
+    kind: "link",
+    title: "Preview",
+    reference: "https://example.com/p",
+  });
   const agentCall = (body: unknown) =>
     call<{ error?: { actionRequestId?: string }; result?: { structuredContent?: Record<string, unknown> } }>(
       callRoute.POST,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DocumentKey } from "../core/documents";
 import { uuidParam } from "./route";
 
 // Path-parameter schemas shared by route handlers. A malformed id answers 404.
@@ -17,3 +18,5 @@ export const ActionRequestParams = CompanyParams.extend({ actionRequestId: uuidP
 export const TrustRuleParams = CompanyParams.extend({ trustRuleId: uuidParam });
 export const ApprovalParams = CompanyParams.extend({ approvalId: uuidParam });
 export const InvocationParams = CompanyParams.extend({ invocationId: uuidParam });
+export const IssueDocumentParams = IssueParams.extend({ key: DocumentKey });
+export const IssueWorkProductParams = IssueParams.extend({ workProductId: uuidParam });

@@ -4,6 +4,7 @@ import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { companyPage } from "../../../../_lib/company-page";
+import { IssueWorkPanel } from "../../../../_lib/issue-work";
 import { inCompany, iso, requireUserContext } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Issue" };
@@ -51,6 +52,13 @@ export default companyPage<{ issueId: string }>(async ({ ctx, can, companyId, pa
       }))}
     >
       <CommentForm action={commentAction} />
+      <IssueWorkPanel
+        ctx={ctx}
+        companyId={companyId}
+        issue={issue}
+        canEdit={can("work:write")}
+        now={new Date().toISOString()}
+      />
     </IssueThread>
   );
 });
