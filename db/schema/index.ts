@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./core";
 export * from "./examples";
+export * from "./files";
 export * from "./gateway";
 export * from "./oauth";
 export * from "./secrets";

@@ -17,3 +17,4 @@ export const ActionRequestParams = CompanyParams.extend({ actionRequestId: uuidP
 export const TrustRuleParams = CompanyParams.extend({ trustRuleId: uuidParam });
 export const ApprovalParams = CompanyParams.extend({ approvalId: uuidParam });
 export const InvocationParams = CompanyParams.extend({ invocationId: uuidParam });
+export const AttachmentParams = z.object({ attachmentId: uuidParam });
