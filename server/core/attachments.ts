@@ -11,6 +11,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { companyRow, inCompany } from "@/db/join";
 import { agents, issueAttachments, issues, users } from "@/db/schema";
+import type { IssueAttachment } from "@/server/contracts/api/attachments";
+import type { Served } from "@/server/contracts/api/common";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import type { Capability } from "../auth/capabilities";
@@ -80,15 +82,25 @@ export async function issueForAttachments(
     .from(issues)
     .where(eq(issues.id, issueId));
   if (!issue || (companyId !== undefined && issue.companyId !== companyId)) throw notFound("issue");
-  const { actor } = ctx;
-  if (actor.type === "agent_key") {
-    if (actor.companyId !== issue.companyId) throw notFound("issue");
-  } else if (actor.type === "system") {
-    throw forbidden();
-  } else {
-    await requireCompany(ctx, issue.companyId, capability, "issue");
-  }
+  await requireAttachmentAccess(ctx, issue.companyId, capability, "issue");
   return issue;
+}
+
+/**
+ * The caller may use `capability` on attachments of `companyId`: an agent key of that company
+ * (its own company's work, as for comments), else the actor's role (`requireCompany`: 404 for
+ * outsiders, naming `hiddenAs`). The system actor uploads nothing (a file has an uploader).
+ */
+async function requireAttachmentAccess(
+  ctx: ServiceContext,
+  companyId: string,
+  capability: Capability,
+  hiddenAs: string,
+): Promise<void> {
+  const { actor } = ctx;
+  if (actor.type === "system") throw forbidden();
+  if (actor.type !== "agent_key") await requireCompany(ctx, companyId, capability, hiddenAs);
+  else if (actor.companyId !== companyId) throw notFound(hiddenAs);
 }
 
 /** Who uploads: a person (user or board key's creator) or an agent; the connection when via one. */
@@ -164,10 +176,11 @@ export async function listIssueAttachments(
   opts: { limit?: number; companyId?: string } = {},
 ): Promise<Attachment[]> {
   const issue = await issueForAttachments(ctx, issueId, "company:read", opts.companyId);
-  return attachmentQuery(ctx.db)
+  const rows = await attachmentQuery(ctx.db)
     .where(inCompany(issueAttachments, issue.companyId, eq(issueAttachments.issueId, issue.id)))
     .orderBy(asc(issueAttachments.createdAt), asc(issueAttachments.id))
     .limit(Math.min(Math.max(opts.limit ?? 200, 1), 500));
+  return rows satisfies Served<typeof IssueAttachment>[];
 }
 
 /** One attachment's metadata for a caller who may read its company (404 for anyone else). */
@@ -180,14 +193,7 @@ export async function getAttachment(
 ): Promise<Attachment> {
   const [row] = await attachmentQuery(ctx.db).where(eq(issueAttachments.id, attachmentId));
   if (!row || (companyId !== undefined && row.companyId !== companyId)) throw notFound("attachment");
-  const { actor } = ctx;
-  if (actor.type === "agent_key") {
-    if (actor.companyId !== row.companyId) throw notFound("attachment");
-  } else if (actor.type === "system") {
-    throw forbidden();
-  } else {
-    await requireCompany(ctx, row.companyId, capability, "attachment");
-  }
+  await requireAttachmentAccess(ctx, row.companyId, capability, "attachment");
   return row;
 }
 

@@ -40,6 +40,7 @@ import {
   TrustRulesResponse,
 } from "@/server/contracts/api/approvals";
 import { InvocationArtifactContent, InvocationArtifactsResponse } from "@/server/contracts/api/artifacts";
+import { IssueAttachmentsResponse } from "@/server/contracts/api/attachments";
 import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
 import { Connection, ConnectionsResponse } from "@/server/contracts/api/connections";
@@ -90,6 +91,7 @@ import {
 import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
 import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
+import { createAttachment } from "@/server/core/attachments";
 import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
 import { call, sessionCookie } from "@/server/testing/api";
@@ -215,6 +217,11 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     nonEmpty: "comments",
   },
   "runs/[runId]": { schema: RunDetail, caller: "board", params: idsOf("runId") },
+  "issues/[issueId]/attachments": {
+    schema: IssueAttachmentsResponse,
+    caller: "board",
+    params: idsOf("issueId"),
+  },
   health: { schema: HealthResponse, caller: "public" },
   "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
   "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
@@ -250,6 +257,8 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
 
 /** GET routes outside a company that speak something other than JSON records. */
 const OUTSIDE_NO_CONTRACT: Record<string, string> = {
+  "attachments/[attachmentId]/content":
+    "the file's own bytes and type (server/core/attachments.int.test.ts checks the download)",
   "auth/[...nextauth]": "Auth.js's own endpoints (CSRF token, providers, callbacks)",
   "examples/mcp/[fixture]": "the examples' MCP fixtures speak MCP (fixtures/mcp tests)",
   "tool-gateway/mcp":
@@ -300,6 +309,17 @@ beforeAll(async () => {
   gatewayToken = token;
   ids.issueId = issueId;
   ids.runId = runId;
+  // One attachment on the issue (uploaded by the agent, whose key may write its company's work).
+  await createAttachment(
+    {
+      db: database.db,
+      actor: { type: "agent_key", keyId: "k", companyId, agentId: ids.agentId },
+      requestId: "c",
+      now: () => new Date(),
+    },
+    issueId,
+    { filename: "notes.txt", contentType: "text/plain", bytes: Buffer.from("notes") },
+  );
   const agentCall = (body: unknown) =>
     call<{ error?: { actionRequestId?: string }; result?: { structuredContent?: Record<string, unknown> } }>(
       callRoute.POST,

@@ -37,8 +37,8 @@ import { ServiceError } from "../errors";
 import { issuer, publicMcpEnabled } from "../oauth/config";
 import { liveGrant } from "../oauth/store";
 import { MCP_CORS_HEADERS } from "./bearer";
-import { sessionFor } from "./endpoint";
 import type { McpSession } from "./registry";
+import { sessionFor } from "./session";
 
 export const FILE_URL_PREFIX = "pcft_";
 export const FILE_URL_LIFETIME_MS = 10 * 60 * 1000;
