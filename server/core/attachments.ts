@@ -268,3 +268,20 @@ export async function downloadAttachment(ctx: ServiceContext, attachmentId: stri
   const { attachment, bytes } = await readAttachment(ctx, attachmentId);
   return attachmentResponse(attachment, bytes, { "x-request-id": ctx.requestId });
 }
+
+/** The issue page's Attachments card data: the files as the card lists them and the size limit. */
+export async function attachmentCardItems(ctx: ServiceContext, issueId: string) {
+  const rows = await listIssueAttachments(ctx, issueId);
+  return {
+    maxBytes: attachmentLimits().maxBytes,
+    attachments: rows.map((a) => ({
+      id: a.id,
+      filename: a.filename,
+      contentType: a.contentType,
+      byteSize: a.byteSize,
+      uploadedByName: a.uploadedByName,
+      viaClientName: a.via?.clientName ?? null,
+      createdAt: a.createdAt.toISOString(),
+    })),
+  };
+}
