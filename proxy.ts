@@ -27,4 +27,6 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-export const config = { matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"] };
+// Not `/mcp/files/*` either: Next.js buffers the body of every request the proxy sees (and cuts
+// it at 10 MB), while the file URLs stream theirs with the attachment limit (docs/public-mcp.md).
+export const config = { matcher: ["/((?!api|mcp/files|_next/static|_next/image|favicon.ico).*)"] };

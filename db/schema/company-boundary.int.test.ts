@@ -37,6 +37,8 @@ const UNREFERENCED_ID_COLUMNS: Record<string, string> = {
   "tool_call_events.runtime_slot_id": AUDIT_COPY,
   // Not a reference: the UUID an assistant chose for one intended write (the receipt key).
   "mcp_write_receipts.request_id": "client-chosen idempotency key, not a row id (db/schema/public-mcp.ts)",
+  "mcp_file_transfers.request_id":
+    "the assistant's own request UUID (the upload's idempotency key), not a reference to a row",
   // Older columns without a foreign key, listed as found; not reviewed here.
   "company_secret_access_events.invocation_id": "pre-existing: no foreign key in db/schema/secrets.ts",
   "tool_runtime_slots.template_id": "pre-existing: no foreign key in db/schema/gateway.ts",

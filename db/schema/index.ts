@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./config";
 export * from "./core";
 export * from "./examples";
+export * from "./files";
 export * from "./gateway";
 export * from "./oauth";
 export * from "./public-mcp";

@@ -249,6 +249,40 @@ export const ERRORS = {
     doc: "the task cannot move from its status to the one asked for (`details.from`, `details.allowed`)",
   },
   document_too_large: { status: 413, doc: "the document body exceeds 200 KB (UTF-8)" },
+  // ── attachments and file transfer (server/core/attachments.ts, server/public-mcp/transfer.ts;
+  //    docs/public-mcp.md "Attachments", "File transfer") ─────────────────────────────────────
+  attachment_too_large: {
+    status: 413,
+    doc: "the file is larger than `PAPERCLIP_ATTACHMENT_MAX_BYTES` (10 MB by default)",
+  },
+  attachment_type_not_allowed: {
+    status: 415,
+    doc: "the content type is not in `PAPERCLIP_ATTACHMENT_TYPES` (or is not a `type/subtype`)",
+  },
+  attachment_hash_mismatch: {
+    status: 400,
+    doc: "the uploaded bytes do not have the SHA-256 sent in `x-content-sha256`",
+  },
+  transfer_unknown: { status: 404, doc: "the file URL is unknown, malformed or for another method" },
+  transfer_expired: { status: 410, doc: "the file URL's ten minutes are over; ask for a new one" },
+  transfer_revoked: {
+    status: 403,
+    doc: "the connection was revoked, or its person lost membership or the scope the URL needs",
+  },
+  transfer_size_mismatch: { status: 400, doc: "the body's size is not the declared `byteSize`" },
+  transfer_hash_mismatch: { status: 400, doc: "the body's SHA-256 is not the declared `sha256`" },
+  transfer_type_mismatch: {
+    status: 400,
+    doc: "the request's `Content-Type` is not the declared `contentType`",
+  },
+  transfer_conflict: {
+    status: 409,
+    doc: "this `requestId` already names an upload of a different file (name, type, size, hash or task)",
+  },
+  transfer_already_completed: {
+    status: 409,
+    doc: "the upload was already saved with different bytes; a repeat with the same bytes answers 200",
+  },
 
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {

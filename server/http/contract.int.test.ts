@@ -42,6 +42,7 @@ import {
   TrustRulesResponse,
 } from "@/server/contracts/api/approvals";
 import { InvocationArtifactContent, InvocationArtifactsResponse } from "@/server/contracts/api/artifacts";
+import { IssueAttachmentsResponse } from "@/server/contracts/api/attachments";
 import { AuditPage, InvocationsPage } from "@/server/contracts/api/audit";
 import { CatalogEntriesResponse, ConnectionCatalogResponse } from "@/server/contracts/api/catalog";
 import {
@@ -107,6 +108,7 @@ import {
   IssueHistoryResponse,
   WorkProductsResponse,
 } from "@/server/contracts/api/work";
+import { createAttachment } from "@/server/core/attachments";
 import { writeDocument } from "@/server/core/documents";
 import type { DemoCredentials } from "@/server/core/seed";
 import { registerWorkProduct } from "@/server/core/work-products";
@@ -285,6 +287,11 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     caller: "board",
     params: (ids) => ({ ...idsOf("agentId")(ids), ...filePath("AGENTS.md") }),
   },
+  "issues/[issueId]/attachments": {
+    schema: IssueAttachmentsResponse,
+    caller: "board",
+    params: idsOf("issueId"),
+  },
   health: { schema: HealthResponse, caller: "public" },
   "instance/stdio-commands": { schema: InstanceStdioCommandsResponse, caller: "admin", nonEmpty: "commands" },
   "instance/private-upstreams": { schema: PrivateUpstreamsResponse, caller: "admin" },
@@ -326,6 +333,8 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
 
 /** GET routes outside a company that speak something other than JSON records. */
 const OUTSIDE_NO_CONTRACT: Record<string, string> = {
+  "attachments/[attachmentId]/content":
+    "the file's own bytes and type (server/core/attachments.int.test.ts checks the download)",
   "auth/[...nextauth]": "Auth.js's own endpoints (CSRF token, providers, callbacks)",
   "examples/mcp/[fixture]": "the examples' MCP fixtures speak MCP (fixtures/mcp tests)",
   "tool-gateway/mcp":
@@ -392,6 +401,17 @@ beforeAll(async () => {
     title: "Preview",
     reference: "https://example.com/p",
   });
+  // One attachment on the issue (uploaded by the agent, whose key may write its company's work).
+  await createAttachment(
+    {
+      db: database.db,
+      actor: { type: "agent_key", keyId: "k", companyId, agentId: ids.agentId },
+      requestId: "c",
+      now: () => new Date(),
+    },
+    issueId,
+    { filename: "notes.txt", contentType: "text/plain", bytes: Buffer.from("notes") },
+  );
   const agentCall = (body: unknown) =>
     call<{ error?: { actionRequestId?: string }; result?: { structuredContent?: Record<string, unknown> } }>(
       callRoute.POST,

@@ -20,3 +20,4 @@ export const ApprovalParams = CompanyParams.extend({ approvalId: uuidParam });
 export const InvocationParams = CompanyParams.extend({ invocationId: uuidParam });
 export const IssueDocumentParams = IssueParams.extend({ key: DocumentKey });
 export const IssueWorkProductParams = IssueParams.extend({ workProductId: uuidParam });
+export const AttachmentParams = z.object({ attachmentId: uuidParam });

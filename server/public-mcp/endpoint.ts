@@ -7,7 +7,6 @@
  * the operation registry (./registry.ts, ./tools.ts).
  */
 
-import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -19,37 +18,19 @@ import {
 import type { Db } from "@/db/client";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { readBoundedText } from "../net/read-bounded";
-import { issuer, publicMcpEnabled } from "../oauth/config";
-import type { LiveGrant } from "../oauth/store";
+import { publicMcpEnabled } from "../oauth/config";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
 import { serveModernEra } from "./era-2026";
 import { instructionsFor, SERVER_INFO } from "./identity";
 import type { McpSession } from "./registry";
+import { sessionFor } from "./session";
 import { callTool, listTools, UnknownTool } from "./tools";
+
+export { sessionFor };
 
 /** The deepest JSON-RPC message read: the body bound plus the envelope around the arguments. */
 const MAX_DEPTH = MAX_BODY_DEPTH + 4;
 const MAX_BODY = 1024 * 1024;
-
-/** The request-local session: the grant's person as a `user` actor naming the connection. */
-export function sessionFor(db: Db, live: LiveGrant, scopes: readonly string[], now: Date): McpSession {
-  return {
-    live,
-    scopes,
-    origin: issuer(),
-    ctx: {
-      db,
-      actor: {
-        type: "user",
-        userId: live.grant.userId,
-        email: live.userEmail,
-        via: { grantId: live.grant.id, clientId: live.clientId, clientName: live.clientName },
-      },
-      requestId: `mcp_${randomUUID()}`,
-      now: () => now,
-    },
-  };
-}
 
 function buildServer(session: McpSession): Server {
   const { live } = session;

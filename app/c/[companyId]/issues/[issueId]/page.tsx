@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
+import { AttachmentsCard } from "@/components/issues/AttachmentsCard";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
+import { attachmentCardItems } from "@/server/core/attachments";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { companyPage } from "../../../../_lib/company-page";
 import { IssueWorkPanel } from "../../../../_lib/issue-work";
@@ -51,6 +53,11 @@ export default companyPage<{ issueId: string }>(async ({ ctx, can, companyId, pa
         createdAt: iso(c.createdAt)!,
       }))}
     >
+      <AttachmentsCard
+        issueId={issueId}
+        canUpload={can("work:write")}
+        {...(await attachmentCardItems(ctx, issueId))}
+      />
       <CommentForm action={commentAction} />
       <IssueWorkPanel
         ctx={ctx}

@@ -1,0 +1,240 @@
+/**
+ * Where attachment bytes live, and the limits every upload path shares (docs/public-mcp.md,
+ * "Attachments"). Two providers, chosen by `PAPERCLIP_ATTACHMENT_STORAGE`:
+ *
+ *   - `database` (default): one `attachment_blobs` row per attachment, so every replica of the
+ *     instance serves every file and a database backup holds them;
+ *   - `filesystem`: `PAPERCLIP_HOME/attachments/<companyId>/<attachmentId>` (one host, or a
+ *     shared volume), for instances whose database should not carry large files.
+ *
+ * A stored attachment records its provider, so changing the setting never strands old files.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
+import { type ATTACHMENT_STORAGES, attachmentBlobs } from "@/db/schema";
+import { paperclipHome } from "../config/home";
+import { ServiceError } from "../errors";
+
+export type AttachmentStorage = (typeof ATTACHMENT_STORAGES)[number];
+
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The allowed types when `PAPERCLIP_ATTACHMENT_TYPES` is unset: raster images, PDF, text,
+ * common video and audio, ZIP, JSON and opaque bytes. SVG is left out (it can carry script);
+ * every download is served as `attachment` with `nosniff`, never rendered inline.
+ */
+export const DEFAULT_ATTACHMENT_TYPES = [
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "application/pdf",
+  "text/*",
+  "video/mp4",
+  "video/webm",
+  "audio/*",
+  "application/zip",
+  "application/json",
+  "application/octet-stream",
+] as const;
+
+export interface AttachmentLimits {
+  storage: AttachmentStorage;
+  maxBytes: number;
+  /** Media types (`type/subtype`) or wildcards (`type/*`), lowercase. */
+  types: readonly string[];
+}
+
+/** The limits from the environment; an invalid value falls back to the default (fail closed on size). */
+export function attachmentLimits(env: Record<string, string | undefined> = process.env): AttachmentLimits {
+  const storage = env.PAPERCLIP_ATTACHMENT_STORAGE?.trim().toLowerCase();
+  const max = Number(env.PAPERCLIP_ATTACHMENT_MAX_BYTES?.trim() || Number.NaN);
+  const types = (env.PAPERCLIP_ATTACHMENT_TYPES ?? "")
+    .split(",")
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => MEDIA_RANGE.test(t));
+  return {
+    storage: storage === "filesystem" ? "filesystem" : "database",
+    maxBytes: Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_ATTACHMENT_MAX_BYTES,
+    types: types.length > 0 ? types : DEFAULT_ATTACHMENT_TYPES,
+  };
+}
+
+const TOKEN = "[a-z0-9][a-z0-9!#$&^_.+-]{0,126}";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}$`);
+const MEDIA_RANGE = new RegExp(`^${TOKEN}/(${TOKEN}|\\*)$`);
+
+/** A `Content-Type` value's media type, lowercase, without parameters; null when malformed. */
+export function mediaTypeOf(value: string | null | undefined): string | null {
+  const essence = (value ?? "").split(";")[0]!.trim().toLowerCase();
+  return MEDIA_TYPE.test(essence) ? essence : null;
+}
+
+/** The media type when the limits allow it, else `415 attachment_type_not_allowed`. */
+export function allowedType(contentType: string | null | undefined, limits: AttachmentLimits): string {
+  const type = mediaTypeOf(contentType);
+  const ok =
+    type !== null &&
+    limits.types.some((t) => (t.endsWith("/*") ? type.startsWith(t.slice(0, -1)) : t === type));
+  if (!ok)
+    throw new ServiceError(
+      "attachment_type_not_allowed",
+      `content type \`${String(contentType ?? "").slice(0, 100)}\` is not allowed`,
+      { allowed: [...limits.types] },
+    );
+  return type;
+}
+
+/** `413 attachment_too_large` for a size over the limit. */
+export function checkSize(byteSize: number, limits: AttachmentLimits): void {
+  if (byteSize > limits.maxBytes)
+    throw new ServiceError("attachment_too_large", `the file is larger than ${limits.maxBytes} bytes`, {
+      maxBytes: limits.maxBytes,
+    });
+}
+
+/**
+ * A filename safe to store and to put in a header: the last path segment, without control
+ * characters, at most 255 characters; `file` when nothing is left.
+ */
+export function cleanFilename(name: string | null | undefined): string {
+  const base = (name ?? "").split(/[/\\]/).pop() ?? "";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, "").trim();
+  const out = clean === "." || clean === ".." ? "" : [...clean].slice(0, 255).join("");
+  return out || "file";
+}
+
+export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/** A body read with the attachment limit: its bytes, size and SHA-256 (hashed as it streams). */
+export interface ReadBody {
+  bytes: Buffer;
+  byteSize: number;
+  sha256: string;
+}
+
+/**
+ * Reads a request body up to `limits.maxBytes`, hashing while it streams: refused early from
+ * `content-length`, and as soon as more bytes arrive than the limit (the stream is cancelled,
+ * nothing buffered beyond the limit is kept).
+ */
+export async function readLimitedBody(request: Request, limits: AttachmentLimits): Promise<ReadBody> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (Number.isFinite(declared)) checkSize(declared, limits);
+  const hash = createHash("sha256");
+  const chunks: Buffer[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limits.maxBytes) {
+        await reader.cancel().catch(() => {});
+        checkSize(total, limits);
+      }
+      hash.update(value);
+      chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+    }
+  }
+  return { bytes: Buffer.concat(chunks, total), byteSize: total, sha256: hash.digest("hex") };
+}
+
+/** The filesystem provider's root; tests point `PAPERCLIP_HOME` at a temporary directory. */
+const filesystemRoot = () => path.join(paperclipHome(), "attachments");
+
+/**
+ * The provider's key for an attachment: its id (database) or `<companyId>/<attachmentId>`
+ * (filesystem) — both UUIDs the server made, never user input.
+ */
+export const storageKeyFor = (storage: AttachmentStorage, companyId: string, attachmentId: string) =>
+  storage === "database" ? attachmentId : `${companyId}/${attachmentId}`;
+
+const UUID_KEY = /^[0-9a-f-]{36}\/[0-9a-f-]{36}$/;
+function filesystemPath(key: string): string {
+  // INVARIANT: a storage key names a file under the root and nowhere else.
+  if (!UUID_KEY.test(key)) throw new Error("malformed attachment storage key");
+  return path.join(filesystemRoot(), key);
+}
+
+/**
+ * Writes the bytes with the provider under `target.storageKey`. The database provider writes
+ * inside `tx` (the attachment row's transaction, after the row); the filesystem provider writes
+ * a temporary file renamed into place, and the caller removes it (`removeBytes`) if the
+ * transaction fails.
+ */
+export async function storeBytes(
+  tx: Tx,
+  target: { storage: AttachmentStorage; storageKey: string },
+  companyId: string,
+  attachmentId: string,
+  bytes: Buffer,
+): Promise<void> {
+  if (target.storage === "database") {
+    await tx.insert(attachmentBlobs).values({ attachmentId, companyId, bytes });
+    return;
+  }
+  const file = filesystemPath(target.storageKey);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, bytes, { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+/** The stored bytes of an attachment (its company and provider as recorded on the row). */
+export async function loadBytes(
+  db: Db | Tx,
+  row: { id: string; companyId: string; storage: AttachmentStorage; storageKey: string },
+): Promise<Buffer> {
+  if (row.storage === "database") {
+    const [blob] = await db
+      .select({ bytes: attachmentBlobs.bytes })
+      .from(attachmentBlobs)
+      .where(and(eq(attachmentBlobs.companyId, row.companyId), eq(attachmentBlobs.attachmentId, row.id)));
+    if (!blob) throw new Error(`attachment ${row.id} has no stored bytes`);
+    return blob.bytes;
+  }
+  return readFileSync(filesystemPath(row.storageKey));
+}
+
+/** Removes a filesystem file (database blobs go with their row); missing files are fine. */
+export function removeBytes(row: { storage: AttachmentStorage; storageKey: string }): void {
+  if (row.storage === "filesystem") rmSync(filesystemPath(row.storageKey), { force: true });
+}
+
+/** `attachment; filename="…"; filename*=UTF-8''…` (RFC 6266): an ASCII fallback and the exact name. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The download response of an attachment: its stored type, always `attachment` and `nosniff`,
+ * and a sandboxing CSP, so a browser never renders an uploaded file as a page of this origin.
+ */
+export function attachmentResponse(
+  meta: { filename: string; contentType: string; byteSize: number; sha256: string },
+  bytes: Buffer,
+  extraHeaders: Record<string, string> = {},
+): Response {
+  return new Response(new Uint8Array(bytes), {
+    status: 200,
+    headers: {
+      ...extraHeaders,
+      "content-type": meta.contentType,
+      "content-length": String(bytes.byteLength),
+      "content-disposition": contentDisposition(meta.filename),
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "cache-control": "private, no-store",
+      "x-content-sha256": meta.sha256,
+    },
+  });
+}
