@@ -14,7 +14,9 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DemoCredentials } from "@/server/core/seed";
 import { decideDeviceCode, servePublicMcp } from "@/server/testing/oauth-server";
+import { serveRoutes } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, ownerSession, type TestDatabase } from "@/server/testing/world";
+import { EXIT, pollDeviceToken, type ServerMetadata } from "./mcp-oauth";
 import type { StoredCredentials } from "./mcp-store";
 import { withFileLock } from "./mcp-store";
 
@@ -187,6 +189,17 @@ describe("paperclipai mcp login --device", () => {
     expect(g.revoked).toBe(false);
   });
 
+  it("a code nobody approves in time ends with exit code 5", async () => {
+    const run = cli(["login", "--device", "--url", server.resource]);
+    await run.waitForCode();
+    await database.db.execute(
+      sql`update oauth_device_authorizations set expires_at = now() - interval '1 second' where status = 'pending'`,
+    );
+    const result = await run.done;
+    expect(result.code).toBe(EXIT.expired);
+    expect(result.stderr).toContain("expired");
+  });
+
   it("status names who, where, scopes and expiry without a token", async () => {
     const result = await cli(["status"]).done;
     expect(result.code).toBe(0);
@@ -197,7 +210,6 @@ describe("paperclipai mcp login --device", () => {
   });
 
   it("refuses a redirect during discovery (exit 1), and a bad --url (exit 2)", async () => {
-    const { serveRoutes } = await import("@/server/testing/serve");
     const redirecting = await serveRoutes({
       "/.well-known/oauth-protected-resource/mcp/paperclip": async () =>
         new Response(null, {
@@ -316,6 +328,48 @@ describe("paperclipai mcp logout", () => {
     expect(tokensSeen.size).toBeGreaterThan(2);
     for (const token of tokensSeen) expect(all).not.toContain(token);
     expect(all).not.toMatch(/pco[adr]_[A-Za-z0-9_-]{10}/);
+  });
+});
+
+describe("device polling (RFC 8628 §3.5)", () => {
+  it("waits the interval, adds 5 s for every slow_down, keeps polling while pending", async () => {
+    const answers = ["authorization_pending", "slow_down", "authorization_pending", "slow_down", null];
+    const polls: URLSearchParams[] = [];
+    const fake = await serveRoutes({
+      "/token": async (request) => {
+        polls.push(new URLSearchParams(await request.text()));
+        const error = answers[polls.length - 1];
+        return error
+          ? Response.json({ error }, { status: 400 })
+          : Response.json({
+              access_token: "a".repeat(30),
+              token_type: "Bearer",
+              expires_in: 900,
+              scope: "paperclip:read",
+            });
+      },
+    });
+    try {
+      const meta = { tokenEndpoint: `${fake.origin}/token` } as ServerMetadata;
+      const waits: number[] = [];
+      const start = {
+        deviceCode: "d",
+        userCode: "u",
+        verificationUri: "",
+        verificationUriComplete: null,
+        expiresIn: 600,
+        interval: 5,
+      };
+      const tokens = await pollDeviceToken(meta, "client", start, "paperclip:read", async (ms) => {
+        waits.push(ms);
+      });
+      expect(waits).toEqual([5000, 5000, 10_000, 10_000, 15_000]);
+      expect(polls).toHaveLength(5);
+      expect(polls[0]!.get("grant_type")).toBe("urn:ietf:params:oauth:grant-type:device_code");
+      expect(tokens.scope).toBe("paperclip:read");
+    } finally {
+      await fake.close();
+    }
   });
 });
 

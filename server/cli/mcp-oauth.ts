@@ -297,11 +297,12 @@ export async function pollDeviceToken(
   clientId: string,
   start: DeviceStart,
   scope: string,
+  wait: (ms: number) => Promise<unknown> = sleep,
 ): Promise<Tokens> {
   let interval = start.interval;
   const deadline = Date.now() + start.expiresIn * 1000;
   for (;;) {
-    await sleep(interval * 1000);
+    await wait(interval * 1000);
     if (Date.now() > deadline)
       throw new CliFailure("the code expired before it was approved; run login again", EXIT.expired);
     const response = await guardedFetch(
