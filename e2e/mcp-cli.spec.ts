@@ -5,6 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
+import { ExperimentalSettingsPage } from "./pages/experimental-settings";
 import { SignInPage } from "./pages/sign-in-page";
 
 // Issue 20 item 6: `paperclipai mcp login --device` against the running product, the code
@@ -41,15 +42,7 @@ test("mcp login --device completes when the code is approved in Chromium", async
   await new SignInPage(page).goto();
   await new SignInPage(page).signIn(demo.ownerEmail, demo.ownerPassword);
   await page.waitForURL(/\/c\//);
-  await page.goto(`/c/${demo.companyId}/settings/experimental`);
-  const toggle = page.getByTestId("public-mcp-toggle");
-  if (!(await toggle.isChecked())) {
-    const saved = page.waitForResponse(
-      (r) => r.url().endsWith("/api/instance/public-mcp") && r.request().method() === "PUT",
-    );
-    await toggle.check();
-    expect((await saved).ok()).toBe(true);
-  }
+  await new ExperimentalSettingsPage(page).ensurePublicMcpOn(demo.companyId);
 
   const home = mkdtempSync(path.join(tmpdir(), "paperclip-e2e-cli-"));
   const endpoint = `${baseURL}/mcp/paperclip`;
