@@ -67,6 +67,9 @@ export const LAYERS: { name: string; units: string[] }[] = [
       "instrumentation.ts",
     ],
   },
+  // The `paperclipai mcp` CLI: a client of the server over HTTP, beside scripts/ (it imports
+  // only server/config and the MCP SDK, never a verb or the database).
+  { name: "cli", units: ["server/cli"] },
 ];
 
 /**

@@ -11,6 +11,8 @@
  *                                  instance administrators (the host's operators)
  *   upstreams list|allow|remove [<origin>]
  *                                  loopback/private upstream origins connections may reach
+ *   mcp login|proxy|logout|status  the assistant-connection CLI (server/cli/mcp-command.ts;
+ *                                  also the `paperclipai` bin); needs no database
  *
  * Database: DATABASE_URL when set; otherwise the embedded database under PAPERCLIP_HOME (the
  * running one started by `npm start`, or started here for the duration of the command).
@@ -22,6 +24,7 @@ import postgres from "postgres";
 import { type Db, openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
 import { EMBEDDED_APP_ROLE, withCredentials } from "../db/roles";
+import { runMcpCommand } from "../server/cli/mcp-command";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
 import { runDoctor } from "../server/http/doctor";
@@ -55,6 +58,9 @@ commands:
   upstreams allow <origin>     allow one exact origin, e.g. http://127.0.0.1:8080
     [--note <text>]
   upstreams remove <origin>    remove it (connections to it fail from their next call)
+  mcp <login|proxy|logout|status>
+                               connect this machine to a Paperclip MCP endpoint without a
+                               browser here (see \`npm run cli -- mcp help\`)
 
 database: DATABASE_URL, or the embedded database under PAPERCLIP_HOME (default ~/.paperclip).
   e.g. DATABASE_URL=postgres://user:pass@host:5432/paperclip npm run cli -- doctor
@@ -211,6 +217,12 @@ async function main(argv: string[]): Promise<number> {
         "usage: npm run cli -- upstreams list | upstreams allow <origin> [--note <text>] | upstreams remove <origin>",
       );
     }
+    case "mcp":
+      // stdout is the MCP host's in `mcp proxy`: progress goes to stderr.
+      return runMcpCommand(args, {
+        err: (line) => process.stderr.write(`${line}\n`),
+        out: (line) => process.stdout.write(`${line}\n`),
+      });
     case undefined:
     case "help":
     case "--help":

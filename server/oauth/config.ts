@@ -90,22 +90,7 @@ export const QUOTAS = {
   maxRedirectUris: 10,
 } as const;
 
-/**
- * RFC 8707 canonical form of a resource indicator: lowercase scheme and host, no trailing
- * slash, no fragment. Null for anything that is not an absolute http(s) URL.
- */
-export function canonicalResource(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hash || url.username) return null;
-  const path = url.pathname.replace(/\/+$/, "");
-  // URL already lowercases the scheme and host and drops a default port.
-  return `${url.origin}${path}${url.search}`;
-}
+export { canonicalResource } from "./resource";
 
 /** Settings › Experimental: read by anyone signed in (the page), changed by instance admins only. */
 export async function setPublicMcpEnabled(ctx: ServiceContext, on: boolean): Promise<boolean> {

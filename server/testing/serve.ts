@@ -46,6 +46,13 @@ export function captureConsole(logs: string[]): void {
  */
 export async function serveRoutes(
   routes: Record<string, Handler>,
+  opts: {
+    /**
+     * Sees each request's path and body before its handler runs; `"drop"` runs the handler
+     * and then breaks the connection instead of answering (a response lost on the way back).
+     */
+    observe?: (path: string, body: string) => "drop" | undefined;
+  } = {},
 ): Promise<{ origin: string; close: () => Promise<void> }> {
   const server = createServer(async (req, res) => {
     const origin = `http://${req.headers.host}`;
@@ -55,7 +62,13 @@ export async function serveRoutes(
       res.writeHead(404).end();
       return;
     }
-    const response = await handler(await toRequest(req, origin), { params: Promise.resolve({}) });
+    const request = await toRequest(req, origin);
+    const verdict = opts.observe?.(path, await request.clone().text());
+    const response = await handler(request, { params: Promise.resolve({}) });
+    if (verdict === "drop") {
+      res.socket?.destroy();
+      return;
+    }
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
   });

@@ -1,0 +1,18 @@
+// Imports nothing: the `paperclipai mcp` CLI (server/cli) canonicalises its --url with the
+// same function the authorization server checks `resource` with, without loading the server.
+/**
+ * RFC 8707 canonical form of a resource indicator: lowercase scheme and host, no trailing
+ * slash, no fragment. Null for anything that is not an absolute http(s) URL.
+ */
+export function canonicalResource(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hash || url.username) return null;
+  const path = url.pathname.replace(/\/+$/, "");
+  // URL already lowercases the scheme and host and drops a default port.
+  return `${url.origin}${path}${url.search}`;
+}
