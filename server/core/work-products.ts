@@ -7,7 +7,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Tx } from "@/db/client";
 import { inCompany } from "@/db/join";
-import { issueDocuments, issueWorkProducts } from "@/db/schema";
+import { issueAttachments, issueDocuments, issueWorkProducts } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { WorkProduct } from "@/server/contracts/api/work";
 import { WORK_PRODUCT_KINDS, type WorkProductKind } from "@/server/contracts/values";
@@ -77,10 +77,21 @@ async function checkReference(
     if (!doc) throw notFound("document");
     return reference;
   }
-  // TODO(lead, at merge): check that the id names an attachment of this issue in
-  // `issue_attachments` (server/core/attachments.ts); 404 `not_found` otherwise.
   if (!z.uuid().safeParse(reference).success)
     throw invalidRequest("an attachment deliverable names an attachment id (a UUID)", { field: "reference" });
+  // The attachment must be one of this task's (same company): a reference never points elsewhere.
+  const [attachment] = await tx
+    .select({ id: issueAttachments.id })
+    .from(issueAttachments)
+    .where(
+      inCompany(
+        issueAttachments,
+        companyId,
+        eq(issueAttachments.issueId, issueId),
+        eq(issueAttachments.id, reference.toLowerCase()),
+      ),
+    );
+  if (!attachment) throw notFound("attachment");
   return reference.toLowerCase();
 }
 

@@ -20,7 +20,7 @@ import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { mcpWriteReceipts } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
-import { isServiceError } from "../errors";
+import { fromDatabaseError, isServiceError } from "../errors";
 import { canonicalHash } from "../ledger/canonical";
 import { leaseExpirySql, leaseMs } from "../ledger/lease";
 import { logError, logWarn } from "../log";
@@ -229,11 +229,19 @@ async function execute(
   try {
     const result = await run();
     outcome = { status: "succeeded", result: result ?? null };
-  } catch (err) {
-    if (isServiceError(err) && err.status < 500) {
+  } catch (caught) {
+    // A constraint the verb's transaction hit (unknown reference, duplicate) rolled it back:
+    // as known a refusal as a ServiceError.
+    const known = isServiceError(caught) ? caught : fromDatabaseError(caught);
+    const err = known ?? caught;
+    if (known && known.status < 500) {
       outcome = {
         status: "rejected",
-        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+        error: {
+          code: known.code,
+          message: known.message,
+          ...(known.details ? { details: known.details } : {}),
+        },
       };
     } else {
       // The verb may have committed before it failed: never a 5xx, never a second run.

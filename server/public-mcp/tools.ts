@@ -11,7 +11,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { logActivity } from "../activity/log-activity";
-import { isServiceError } from "../errors";
+import { fromDatabaseError, isServiceError } from "../errors";
 import { OPERATIONS, operationForTool, operationNamed } from "./operations";
 import { withReceipt } from "./receipts";
 import type { McpSession, Operation } from "./registry";
@@ -165,7 +165,8 @@ export async function runOperation(
     return ok(value);
   } catch (err) {
     if (err instanceof ToolRefusal) return refused(err.code, err.message, err.details);
-    if (isServiceError(err) && err.status < 500) return refused(err.code, err.message, err.details);
+    const known = isServiceError(err) ? err : fromDatabaseError(err);
+    if (known && known.status < 500) return refused(known.code, known.message, known.details);
     throw err;
   }
 }

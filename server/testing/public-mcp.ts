@@ -18,6 +18,7 @@ import {
   users,
 } from "@/db/schema";
 import type { MembershipRole } from "@/server/contracts/values";
+import { fileTransferRoutes } from "../http/file-transfer-routes";
 import { oauthUrls } from "../oauth/config";
 import { issueTokens, liveGrant } from "../oauth/store";
 import { sessionFor } from "../public-mcp/endpoint";
@@ -131,15 +132,21 @@ export const publicMcpRoute = ((r: Request) =>
       ? mcpRoute.GET(r)
       : mcpRoute.DELETE(r)) as RouteHandler;
 
+/** The transfer URLs (`/mcp/files/<token>`) as Next.js routes them. */
+const filesRoute = ((r: Request, c: { params: Promise<Record<string, string>> }) =>
+  r.method === "PUT"
+    ? fileTransferRoutes.PUT(r, c as { params: Promise<{ token: string }> })
+    : fileTransferRoutes.GET(r, c as { params: Promise<{ token: string }> })) as RouteHandler;
+
 /**
- * `/mcp/paperclip` served on loopback HTTP, switched on, with `PAPERCLIP_PUBLIC_URL` set to its
+ * `/mcp/paperclip` (and the transfer URLs) served on loopback HTTP, switched on, with `PAPERCLIP_PUBLIC_URL` set to its
  * origin (the resource grants are bound to — so call it before `connectAssistant`). `close`
  * stops it and unsets the origin.
  */
 export async function servePublicMcp(
   db: Db,
 ): Promise<{ origin: string; url: URL; close: () => Promise<void> }> {
-  const server = await serveRoutes({ "/mcp/paperclip": publicMcpRoute });
+  const server = await serveRoutes({ "/mcp/paperclip": publicMcpRoute, "/mcp/files/[token]": filesRoute });
   process.env.PAPERCLIP_PUBLIC_URL = server.origin;
   await setPublicMcpEnabled(db, true);
   return {

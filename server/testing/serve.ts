@@ -41,6 +41,30 @@ export function captureConsole(logs: string[]): void {
 }
 
 /**
+ * The handler for a path: an exact key, or a key with `[name]` segments (as in the app
+ * directory) whose segments become the route's params.
+ */
+function matchRoute(
+  routes: Record<string, Handler>,
+  path: string,
+): { handler: Handler; params: Record<string, string> } | null {
+  if (routes[path]) return { handler: routes[path]!, params: {} };
+  const parts = path.split("/");
+  for (const [pattern, handler] of Object.entries(routes)) {
+    const want = pattern.split("/");
+    if (want.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const ok = want.every((w, i) => {
+      const dynamic = /^\[(\w+)\]$/.exec(w);
+      if (dynamic) params[dynamic[1]!] = decodeURIComponent(parts[i]!);
+      return dynamic ? parts[i] !== "" : w === parts[i];
+    });
+    if (ok) return { handler, params };
+  }
+  return null;
+}
+
+/**
  * Serves route handlers on a real loopback HTTP server, so tests can drive them with real
  * clients (the MCP SDK's Streamable HTTP client) exactly as Next.js would serve them.
  */
@@ -57,14 +81,15 @@ export async function serveRoutes(
   const server = createServer(async (req, res) => {
     const origin = `http://${req.headers.host}`;
     const path = new URL(req.url ?? "/", origin).pathname;
-    const handler = routes[path];
-    if (!handler) {
+    const matched = matchRoute(routes, path);
+    if (!matched) {
       res.writeHead(404).end();
       return;
     }
+    const { handler, params } = matched;
     const request = await toRequest(req, origin);
     const verdict = opts.observe?.(path, await request.clone().text());
-    const response = await handler(request, { params: Promise.resolve({}) });
+    const response = await handler(request, { params: Promise.resolve(params) });
     if (verdict === "drop") {
       res.socket?.destroy();
       return;

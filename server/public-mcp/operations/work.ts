@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { ISSUE_STATUSES, WORK_PRODUCT_KINDS } from "@/server/contracts/values";
+import { listIssueAttachments } from "../../core/attachments";
 import {
   DocumentKey,
   documentHistory,
@@ -31,6 +32,7 @@ import {
   type Operation,
   requestIdArg,
 } from "../registry";
+import { attachmentView } from "../transfer";
 
 const taskIdArg = z.string().min(1).max(100).describe("The task: its UUID or its identifier, e.g. `ACME-12`");
 const keyArg = DocumentKey.describe("The document key, e.g. `plan`");
@@ -63,6 +65,9 @@ const taskView = (session: McpSession, t: ChangedTask) => ({
   queuedRunId: t.queuedRunId,
 });
 
+/** Attachments listed by `list_deliverables` (the rest: `list_attachments`). */
+const MAX_ATTACHMENTS = 100;
+
 export const WORK_OPERATIONS: Operation[] = [
   defineOperation({
     name: "read_document",
@@ -93,17 +98,20 @@ export const WORK_OPERATIONS: Operation[] = [
     mutation: false,
     run: async (session, a) => {
       const issueId = await taskOf(session, a.taskId);
-      const [documents, workProducts] = await Promise.all([
+      const [documents, workProducts, attachments] = await Promise.all([
         listDocuments(session.ctx, issueId),
         listWorkProducts(session.ctx, issueId),
+        listIssueAttachments(session.ctx, issueId, {
+          limit: MAX_ATTACHMENTS + 1,
+          companyId: session.live.grant.companyId,
+        }),
       ]);
       return {
         taskId: issueId,
         documents,
         workProducts,
-        // TODO(lead, at merge): `listIssueAttachments(ctx, issueId)` from
-        // server/core/attachments.ts (the files helper's issue_attachments).
-        attachments: [],
+        attachments: attachments.slice(0, MAX_ATTACHMENTS).map((a) => attachmentView(session, a)),
+        attachmentsTruncated: attachments.length > MAX_ATTACHMENTS,
         link: companyLink(session, `/issues/${issueId}`),
       };
     },
