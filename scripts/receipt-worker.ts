@@ -1,8 +1,9 @@
 /**
  * A server process for the write-receipt tests across processes
  * (server/public-mcp/receipts.int.test.ts): it opens its own pool on the shared database and
- * serves `POST /` `{grantId, args}` → the structured answer of the test-only probe mutation
- * (server/testing/receipt-probe.ts) through `runOperation`, as the public MCP endpoint runs a
+ * serves `POST /` `{grantId, args, operation?}` → the structured answer of the test-only probe
+ * mutation (server/testing/receipt-probe.ts), or of the named registry operation, through
+ * `runOperation`, as the public MCP endpoint runs a
  * registry operation. The probe sleeps `PROBE_DELAY_MS` before its write so calls race, and
  * kills its own process (SIGKILL) right after the write committed when the text is `crash` —
  * the window between the verb and its receipt. Prints `{"origin": …}`; serves until stdin closes.
@@ -14,6 +15,7 @@ import { createServer } from "node:http";
 import { openDatabase } from "../db/client";
 import { liveGrant } from "../server/oauth/store";
 import { sessionFor } from "../server/public-mcp/endpoint";
+import { operationNamed } from "../server/public-mcp/operations";
 import { runOperation } from "../server/public-mcp/tools";
 import { probeOperation } from "../server/testing/receipt-probe";
 import { listenLoopback } from "../server/testing/serve";
@@ -35,14 +37,18 @@ const server = createServer(async (req, res) => {
   try {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const { grantId, args } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+    const { grantId, args, operation } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
       grantId: string;
       args: Record<string, unknown>;
+      /** A registry operation (e.g. `create_task`) instead of the probe. */
+      operation?: string;
     };
+    const op = operation ? operationNamed(operation) : probe;
+    if (!op) throw new Error("unknown operation");
     const live = await liveGrant(database.db, grantId);
     if (!live) throw new Error("grant not live");
     const session = sessionFor(database.db, live, live.effectiveScopes, new Date());
-    const result = await runOperation(session, probe, args);
+    const result = await runOperation(session, op, args);
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result.structuredContent));
   } catch (err) {
     res.writeHead(500).end(String(err));

@@ -5,7 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as listRoute from "@/app/api/me/assistant-connections/[grantId]/receipts/route";
 import * as resolveRoute from "@/app/api/me/assistant-connections/receipts/[receiptId]/resolve/route";
-import { activityLog, companyMemberships, mcpWriteReceipts, users } from "@/db/schema";
+import { activityLog, agents, companyMemberships, issues, mcpWriteReceipts, users } from "@/db/schema";
 import { hashPassword } from "../auth/password";
 import { notFound, ServiceError } from "../errors";
 import { call, sessionCookie } from "../testing/api";
@@ -324,10 +324,10 @@ async function startWorker(port: number, env: Record<string, string>) {
     });
     child.once("exit", (code) => reject(new Error(`receipt worker exited ${code}`)));
   });
-  const post = async (args: Record<string, unknown>) => {
+  const post = async (args: Record<string, unknown>, operation?: string) => {
     const res = await fetch(origin, {
       method: "POST",
-      body: JSON.stringify({ grantId: conn.grantId, args: { companyId, ...args } }),
+      body: JSON.stringify({ grantId: conn.grantId, args: { companyId, ...args }, operation }),
     });
     expect(res.status).toBe(200);
     return (await res.json()) as Answer;
@@ -367,6 +367,20 @@ describe("write receipts across two server processes", () => {
     expect(await a.post({ requestId, text: "both" })).toMatchObject({ outcome: "succeeded", replayed: true });
     expect(await b.post({ requestId, text: "both" })).toMatchObject({ outcome: "succeeded", replayed: true });
     expect(await executions(requestId)).toBe(1);
+  });
+
+  it("creates one task when create_task is sent 20 times across both processes", async () => {
+    const requestId = randomUUID();
+    const [agent] = await database.db.select().from(agents).where(eq(agents.companyId, companyId)).limit(1);
+    const args = { requestId, title: `Across replicas ${requestId}`, assigneeAgentId: agent!.id };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).post(args, "create_task")),
+    );
+    const made = await database.db.select().from(issues).where(eq(issues.title, args.title));
+    expect(made).toHaveLength(1);
+    expect(answers.every((x) => x.outcome === "succeeded" || x.outcome === "unknown")).toBe(true);
+    const replay = (await a.post(args, "create_task")) as Answer & { result?: { task: { id: string } } };
+    expect(replay).toMatchObject({ outcome: "succeeded", result: { task: { id: made[0]!.id } } });
   });
 
   it("answers unknown and never runs again after the executor is killed between its verb and its receipt", async () => {
