@@ -38,6 +38,10 @@ export function describeEvent(event: Pick<IssueHistoryItem, "action" | "details"
       return `registered deliverable ${str(d.title) ?? ""}`;
     case "issue.work_product_update":
       return `updated deliverable ${str(d.title) ?? ""}`;
+    case "issue.attachment_add":
+      return `attached ${str(d.filename) ?? "a file"}`;
+    case "issue.attachment_remove":
+      return `removed attachment ${str(d.filename) ?? ""}`;
     case "issue.run_queued":
       return "queued a run for the assignee";
     default:

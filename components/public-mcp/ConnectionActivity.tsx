@@ -10,6 +10,14 @@ const LABELS: Record<string, string> = {
   "issue.create": "Created a task",
   "issue.comment": "Commented on a task",
   "issue.update": "Updated a task",
+  "issue.finish": "Finished a task",
+  "issue.block": "Blocked a task",
+  "issue.document_write": "Wrote a task document",
+  "issue.attachment_add": "Attached a file",
+  "issue.attachment_remove": "Removed a file",
+  "issue.work_product_register": "Registered a deliverable",
+  "issue.work_product_update": "Updated a deliverable",
+  "issue.run_queued": "Queued a run",
   "public_mcp.read": "Read",
 };
 

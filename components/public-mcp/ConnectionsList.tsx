@@ -59,7 +59,13 @@ export function ConnectionsList({
               >
                 <span className="min-w-0">
                   <span className="font-medium text-zinc-900">{c.name}</span>{" "}
-                  <Badge>{c.write ? "read & write" : "read only"}</Badge>
+                  <Badge>
+                    {c.scopes.includes("paperclip:configure")
+                      ? "read, write & configure"
+                      : c.write
+                        ? "read & write"
+                        : "read only"}
+                  </Badge>
                   <span className="block text-zinc-500">
                     {c.clientName ?? "unnamed client"}
                     {showCompany ? ` · ${c.companyName}` : ""} · last used{" "}
