@@ -7,17 +7,8 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { companyRow, inCompany } from "@/db/join";
-import {
-  activityLog,
-  agents,
-  boardApiKeys,
-  companies,
-  issueComments,
-  issues,
-  projects,
-  users,
-} from "@/db/schema";
+import { inCompany } from "@/db/join";
+import { activityLog, agents, boardApiKeys, issueComments, issues, projects, users } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { IssueHistoryResponse } from "@/server/contracts/api/work";
 import { ISSUE_STATUSES, type IssueStatus } from "@/server/contracts/values";
@@ -25,7 +16,7 @@ import { findCompanyRow, lockCompanyRow } from "../access/rows";
 import { logActivity } from "../activity/log-activity";
 import { requireCompany } from "../auth/authorize";
 import { type Actor, actorUserId, type ServiceContext } from "../context";
-import { conflict, notFound } from "../errors";
+import { conflict } from "../errors";
 import { allowedTransitions, canTransition, isRunnable } from "./issue-transitions";
 import { issueQuery, loadIssueFor } from "./issues";
 import { queueIssueHeartbeat } from "./scheduling";
@@ -68,37 +59,6 @@ export async function loadIssueForWrite(ctx: ServiceContext, issueId: string) {
   const issue = await loadIssueFor(ctx, issueId);
   await requireCompany(ctx, issue.companyId, "work:write", "issue");
   return issue;
-}
-
-/**
- * A task reference as assistants give it: the issue's UUID or its identifier (`ACME-12`), in
- * the given company. Unknown → 404.
- */
-export async function resolveIssueRef(ctx: ServiceContext, companyId: string, ref: string): Promise<string> {
-  const m = /^([A-Za-z][A-Za-z0-9]*)-(\d{1,9})$/.exec(ref.trim());
-  if (m) {
-    const [row] = await ctx.db
-      .select({ id: issues.id })
-      .from(issues)
-      .innerJoin(companies, eq(companies.id, issues.companyId))
-      .where(
-        and(
-          eq(issues.companyId, companyId),
-          sql`upper(${companies.issuePrefix}) = ${m[1]!.toUpperCase()}`,
-          eq(issues.number, Number(m[2])),
-        ),
-      );
-    if (!row) throw notFound("task");
-    return row.id;
-  }
-  if (!z.uuid().safeParse(ref).success) throw notFound("task");
-  // The issue must be the company's: a person may belong to other companies too.
-  const [row] = await ctx.db
-    .select({ id: issues.id })
-    .from(issues)
-    .where(companyRow(issues, companyId, ref));
-  if (!row) throw notFound("task");
-  return row.id;
 }
 
 interface Change extends Omit<UpdateIssueInput, "status"> {

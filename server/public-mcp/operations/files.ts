@@ -5,10 +5,19 @@
  */
 import { z } from "zod";
 import { listIssueAttachments } from "../../core/attachments";
-import { companyIdArg, defineOperation, type Operation, requestIdArg } from "../registry";
+import { resolveIssueRef } from "../../core/issue-search";
+import { companyIdArg, defineOperation, type McpSession, type Operation, requestIdArg } from "../registry";
 import { attachmentView, requestDownloadUrl, requestUploadUrl } from "../transfer";
 
-const taskIdArg = z.uuid().describe("The task (issue) ID");
+const taskIdArg = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .describe("The task: its ID or its identifier (e.g. `ACME-12`)");
+/** The task's id inside the connection's company (an identifier is looked up there). */
+const taskOf = (session: McpSession, ref: string) =>
+  resolveIssueRef(session.ctx, session.live.grant.companyId, ref);
 const MAX_LISTED = 100;
 
 export const FILE_OPERATIONS: Operation[] = [
@@ -34,7 +43,8 @@ export const FILE_OPERATIONS: Operation[] = [
     mutation: true,
     // A URL is a credential: no receipt may store it; the transfer keeps its own identity.
     idempotency: "own",
-    run: (session, args) => requestUploadUrl(session, args),
+    run: async (session, args) =>
+      requestUploadUrl(session, { ...args, taskId: await taskOf(session, args.taskId) }),
   }),
   defineOperation({
     name: "get_download_url",
@@ -61,7 +71,7 @@ export const FILE_OPERATIONS: Operation[] = [
     input: z.strictObject({ companyId: companyIdArg, taskId: taskIdArg }),
     mutation: false,
     run: async (session, args) => {
-      const rows = await listIssueAttachments(session.ctx, args.taskId, {
+      const rows = await listIssueAttachments(session.ctx, await taskOf(session, args.taskId), {
         limit: MAX_LISTED + 1,
         companyId: session.live.grant.companyId,
       });

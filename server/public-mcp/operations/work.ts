@@ -15,13 +15,8 @@ import {
   listDocuments,
   writeDocument,
 } from "../../core/documents";
-import {
-  blockIssue,
-  finishIssue,
-  issueHistory,
-  resolveIssueRef,
-  updateIssue,
-} from "../../core/issue-updates";
+import { resolveIssueRef } from "../../core/issue-search";
+import { blockIssue, finishIssue, issueHistory, updateIssue } from "../../core/issue-updates";
 import { listRuns } from "../../core/runs";
 import { listWorkProducts, registerWorkProduct, updateWorkProduct } from "../../core/work-products";
 import {
