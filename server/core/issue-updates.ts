@@ -19,7 +19,7 @@ import { type Actor, actorUserId, type ServiceContext } from "../context";
 import { conflict } from "../errors";
 import { allowedTransitions, canTransition, isRunnable } from "./issue-transitions";
 import { issueQuery, loadIssueFor } from "./issues";
-import { queueIssueHeartbeat } from "./scheduling";
+import { cancelQueuedIssueRuns, queueIssueHeartbeat } from "./scheduling";
 
 export const UpdateIssueInput = z
   .strictObject({
@@ -136,6 +136,18 @@ async function changeIssue(
     const wake =
       (changed.assigneeAgentId !== undefined && !!assignee) ||
       (changed.status !== undefined && !isRunnable(from) && isRunnable(to));
+    // No longer work for an agent (finished, cancelled, blocked, unassigned): a run that has
+    // not started would only wake the agent for nothing.
+    if (
+      (changed.status !== undefined && !isRunnable(to)) ||
+      (changed.assigneeAgentId !== undefined && !assignee)
+    )
+      await cancelQueuedIssueRuns(
+        tx,
+        ctx,
+        { companyId, id: issueId },
+        `the issue is ${assignee ? to : "unassigned"}`,
+      );
     const queuedRunId = wake
       ? await queueIssueHeartbeat(tx, ctx, {
           companyId,

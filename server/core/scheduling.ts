@@ -76,3 +76,28 @@ export async function queueIssueHeartbeat(
     });
   return runId;
 }
+
+/**
+ * Cancels the issue's queued (not yet started) runs when it stops being work for an agent:
+ * finished, cancelled, blocked or unassigned. A running run is left to finish; it reads the
+ * issue's current state. Call inside the change's transaction.
+ */
+export async function cancelQueuedIssueRuns(
+  tx: Tx,
+  ctx: ServiceContext,
+  issue: { companyId: string; id: string },
+  reason: string,
+): Promise<number> {
+  const cancelled = await tx
+    .update(heartbeatRuns)
+    .set({ status: "cancelled", finishedAt: ctx.now(), error: reason })
+    .where(
+      inCompany(
+        heartbeatRuns,
+        issue.companyId,
+        and(eq(heartbeatRuns.issueId, issue.id), eq(heartbeatRuns.status, "queued")),
+      ),
+    )
+    .returning({ id: heartbeatRuns.id });
+  return cancelled.length;
+}

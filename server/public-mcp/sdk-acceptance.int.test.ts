@@ -250,6 +250,12 @@ describe("an assistant delegates work through the MCP SDK client", () => {
       summary: "Report written, logs attached.",
     });
     expect(finished.task.status).toBe("done");
+    // The run that never started is cancelled with the task: nothing wakes the agent for it.
+    const after = await callApi<{ runs: { status: string }[] }>("list_task_runs", {
+      companyId,
+      taskId: task.id,
+    });
+    expect(after.runs.map((r) => r.status)).toEqual(["cancelled"]);
 
     // Every step is the person's, through this connection.
     const rows = await database.db.select().from(activityLog).where(eq(activityLog.entityId, task.id));
