@@ -77,7 +77,7 @@ const taskRefArg = z
 type IssueRow = Awaited<ReturnType<typeof searchIssues>>["issues"][number];
 
 /** The summary of a task in lists (no body). */
-const taskSummary = (session: McpSession, t: IssueRow) => ({
+export const taskSummary = (session: McpSession, t: IssueRow) => ({
   id: t.id,
   identifier: t.identifier,
   title: t.title,

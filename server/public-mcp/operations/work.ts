@@ -28,6 +28,7 @@ import {
   requestIdArg,
 } from "../registry";
 import { attachmentView } from "../transfer";
+import { taskSummary } from "./original";
 
 const taskIdArg = z.string().min(1).max(100).describe("The task: its UUID or its identifier, e.g. `ACME-12`");
 const keyArg = DocumentKey.describe("The document key, e.g. `plan`");
@@ -45,16 +46,9 @@ type ChangedTask = Awaited<ReturnType<typeof updateIssue>>;
 /** A changed task as the assistant sees it: no body, a link, the run it queued (if any). */
 const taskView = (session: McpSession, t: ChangedTask) => ({
   task: {
-    id: t.id,
-    identifier: t.identifier,
-    title: t.title,
-    status: t.status,
-    assignee: t.assigneeAgentId ? { id: t.assigneeAgentId, name: t.assigneeName } : null,
-    project: t.projectId ? { id: t.projectId, name: t.projectName } : null,
+    ...taskSummary(session, t),
     blockedReason: t.blockedReason,
     completedAt: t.completedAt?.toISOString() ?? null,
-    updatedAt: t.updatedAt.toISOString(),
-    link: companyLink(session, `/issues/${t.id}`),
   },
   changed: t.changed,
   queuedRunId: t.queuedRunId,
