@@ -243,6 +243,25 @@ describe("paperclip_read_task", () => {
     expect(read.link).toBe(`${origin}/c/${companyId}/issues/${task.id}`);
     const byUuid = sc<TaskRead>(await conn.call("paperclip_read_task", { companyId, taskId: task.id }));
     expect(byUuid.task.identifier).toBe(task.identifier);
+    // Every comment stays reachable: list_task_comments pages through them, oldest first.
+    const page = (await conn.api("list_task_comments", {
+      companyId,
+      taskId: task.identifier,
+      limit: 20,
+      offset: 20,
+    })) as { comments: { body: string; truncated: boolean }[]; total: number; nextOffset: number | null };
+    expect(page.total).toBe(RECENT_COMMENTS + 2);
+    expect(page.comments.map((c) => [c.body.slice(0, 10), c.truncated])).toEqual([
+      ["comment 20", false],
+      ["xxxxxxxxxx", true],
+    ]);
+    expect(page.nextOffset).toBeNull();
+    const first = (await conn.api("list_task_comments", { companyId, taskId: task.id, limit: 5 })) as {
+      comments: { body: string }[];
+      nextOffset: number | null;
+    };
+    expect(first.comments.map((c) => c.body)).toEqual([0, 1, 2, 3, 4].map((i) => `comment ${i}`));
+    expect(first.nextOffset).toBe(5);
   });
 
   it("answers not_found for another company's task, by UUID or by its identifier", async () => {

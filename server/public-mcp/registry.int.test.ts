@@ -21,6 +21,8 @@ afterAll(() => closeDemoWorld(database));
 
 describe("the operation registry", () => {
   it("has unique operation and tool names and strict schemas", () => {
+    // Spec 004, "Expanded direct assistant tools": 37 explicitly registered operations.
+    expect(OPERATIONS).toHaveLength(37);
     const names = OPERATIONS.map((op) => op.name);
     expect(new Set(names).size).toBe(names.length);
     const tools = listTools().map((t) => t.name);

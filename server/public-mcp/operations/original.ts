@@ -152,6 +152,43 @@ async function projectsWithOpenTasks(session: McpSession, companyId: string) {
   };
 }
 
+type CommentRow = Awaited<ReturnType<typeof getIssue>>["comments"][number];
+
+/** One comment as the assistant sees it: author, the connection it came through, a clipped body. */
+function commentView(c: CommentRow) {
+  const text = clip(c.body, COMMENT_CHARS);
+  const via = (c.payload as { via?: { clientName?: unknown } } | null)?.via;
+  return {
+    id: c.id,
+    kind: c.kind,
+    author: { type: c.authorType, name: c.authorName },
+    via: via ? { clientName: typeof via.clientName === "string" ? via.clientName : null } : null,
+    body: text.text,
+    truncated: text.truncated,
+    createdAt: iso(c.createdAt),
+  };
+}
+
+/** A page of a task's comments, oldest first (read_task shows only the most recent). */
+async function taskComments(
+  session: McpSession,
+  companyId: string,
+  args: { taskId: string; limit: number; offset: number },
+) {
+  const id = await resolveIssueRef(session.ctx, companyId, args.taskId);
+  const { comments } = await getIssue(session.ctx, id);
+  const page = comments.slice(args.offset, args.offset + args.limit);
+  const next = args.offset + page.length;
+  return {
+    taskId: id,
+    comments: page.map(commentView),
+    total: comments.length,
+    offset: args.offset,
+    limit: args.limit,
+    nextOffset: next < comments.length ? next : null,
+  };
+}
+
 async function readTask(session: McpSession, companyId: string, ref: string) {
   const id = await resolveIssueRef(session.ctx, companyId, ref);
   const issue = await getIssue(session.ctx, id);
@@ -166,19 +203,7 @@ async function readTask(session: McpSession, companyId: string, ref: string) {
       createdBy: issue.createdByUserId ? { id: issue.createdByUserId, name: issue.createdByName } : null,
       createdVia: issue.createdVia ? { clientName: issue.createdVia.clientName } : null,
     },
-    comments: recent.map((c) => {
-      const text = clip(c.body, COMMENT_CHARS);
-      const via = (c.payload as { via?: { clientName?: unknown } } | null)?.via;
-      return {
-        id: c.id,
-        kind: c.kind,
-        author: { type: c.authorType, name: c.authorName },
-        via: via ? { clientName: typeof via.clientName === "string" ? via.clientName : null } : null,
-        body: text.text,
-        truncated: text.truncated,
-        createdAt: iso(c.createdAt),
-      };
-    }),
+    comments: recent.map(commentView),
     commentsTotal: issue.comments.length,
     commentsOmitted: issue.comments.length - recent.length,
     documents: issue.documents.slice(0, LIST_CAP).map((d) => ({
@@ -348,6 +373,16 @@ export const ORIGINAL_OPERATIONS: Operation[] = [
     input: z.strictObject({ companyId: companyIdArg, taskId: taskRefArg }),
     mutation: false,
     run: (session, { companyId, taskId }) => readTask(session, companyId, taskId),
+  }),
+  defineOperation({
+    name: "list_task_comments",
+    scope: "paperclip:read",
+    title: "A task's comments",
+    description:
+      "Pages through all of a task's comments, oldest first (offset pagination; long bodies truncated and flagged). read_task shows only the most recent.",
+    input: z.strictObject({ companyId: companyIdArg, taskId: taskRefArg, ...pageArgs }),
+    mutation: false,
+    run: (session, { companyId, ...args }) => taskComments(session, companyId, args),
   }),
   defineOperation({
     name: "create_task",
