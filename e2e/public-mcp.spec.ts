@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
+import { ExperimentalSettingsPage } from "./pages/experimental-settings";
 import { SignInPage } from "./pages/sign-in-page";
 
 // Issue 18: an instance admin enables assistant connections, sees the set-up, a client runs the
@@ -22,14 +23,9 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
   await new SignInPage(page).signIn(demo.ownerEmail, demo.ownerPassword);
   await page.waitForURL(/\/c\//);
 
-  await page.goto(`/c/${demo.companyId}/settings/experimental`);
+  // Another spec (mcp-cli) may have switched it on already: on either way, saved before leaving.
+  await new ExperimentalSettingsPage(page).ensurePublicMcpOn(demo.companyId);
   const toggle = page.getByTestId("public-mcp-toggle");
-  // The box ticks at once (optimistic); wait for the server to have saved it before leaving.
-  const saved = page.waitForResponse(
-    (r) => r.url().endsWith("/api/instance/public-mcp") && r.request().method() === "PUT",
-  );
-  await toggle.check();
-  expect((await saved).ok()).toBe(true);
   await expect(toggle).toBeChecked();
   await page.screenshot({ path: "test-results/public-mcp-1-experimental.png" });
 
