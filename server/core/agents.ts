@@ -1,7 +1,7 @@
 import { desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { inCompany } from "@/db/join";
-import { agentApiKeys, agents, heartbeatRuns } from "@/db/schema";
+import { agentApiKeys, agents } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentsResponse } from "@/server/contracts/api/core";
 import type { AgentDetail, AgentKey, AgentKeyCreated } from "@/server/contracts/api/records";
@@ -57,8 +57,10 @@ export async function createAgent(ctx: ServiceContext, companyId: string, input:
 
 export async function listAgents(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
-  const lastRun = sql<Date | null>`(select max(${heartbeatRuns.createdAt}) from ${heartbeatRuns}
-    where ${heartbeatRuns.companyId} = ${agents.companyId} and ${heartbeatRuns.agentId} = ${agents.id})`;
+  // Qualified by hand: drizzle renders the columns unqualified in a correlated subquery, so
+  // `company_id = company_id` compared the run with itself and the answer was always null.
+  const lastRun = sql<Date | null>`(select max(r.created_at) from heartbeat_runs r
+    where r.company_id = "agents"."company_id" and r.agent_id = "agents"."id")`;
   const rows = await ctx.db
     .select({ ...agentColumns, lastRunAt: lastRun.mapWith((v) => (v ? new Date(v) : null)) })
     .from(agents)

@@ -14,6 +14,7 @@ import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import { proposeFormalApproval } from "@/server/approvals/formal";
 import { type ServiceContext, systemContext } from "@/server/context";
+import { listAgents } from "@/server/core/agents";
 import { createIssue } from "@/server/core/issues";
 import type { DemoCredentials } from "@/server/core/seed";
 import { ACTIVITY_PER_CONNECTION, listConnectionActivity } from "@/server/oauth/connection-activity";
@@ -132,6 +133,10 @@ describe("paperclip_list_agents and paperclip_list_projects", () => {
       availability: "running",
     });
     expect(triage.lastRunAt).toEqual(expect.any(String));
+    // The console's agent list (the core verb) agrees: it used to compare the run's columns
+    // with themselves and always said "never".
+    const core = await listAgents(system(), companyId);
+    expect(core.find((a) => a.id === triage.id)!.lastRunAt?.toISOString()).toBe(triage.lastRunAt);
     expect(triage.link).toBe(`${origin}/c/${companyId}/agents/${triage.id}`);
     const release = agents.find((a) => a.id === demo.agents[1]!.id);
     expect(release).toMatchObject({ availability: "idle", lastRunAt: null, queuedRuns: 0 });
