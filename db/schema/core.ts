@@ -390,6 +390,8 @@ export const activityLog = pgTable(
   },
   (t) => [
     index("activity_log_company_created_idx").on(t.companyId, t.createdAt),
+    // A task's history and a connection's activity read one entity's rows, newest first.
+    index("activity_log_entity_idx").on(t.companyId, t.entityType, t.entityId, t.createdAt),
     oneOf("activity_log_actor_type_ck", t.actorType, ACTOR_TYPES),
   ],
 );
