@@ -73,4 +73,8 @@ test("mcp login --device completes when the code is approved in Chromium", async
   expect(await status.done).toBe(0);
   expect(status.out.stdout).toContain(demo.companyId);
   expect(status.out.stdout).toContain(demo.ownerEmail);
+
+  // Leave nothing behind: logout revokes the connection at the server and deletes the file.
+  const logout = cli(["logout", "--url", endpoint], home);
+  expect(await logout.done).toBe(0);
 });

@@ -103,10 +103,12 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
   expect((await mcp()).status).toBe(200);
 
   await page.goto("/assistant-connections");
-  await expect(page.getByTestId("assistant-connection")).toContainText("E2E Client");
+  // This client's row (other specs, e.g. mcp-cli, may leave connections of their own).
+  const row = page.getByTestId("assistant-connection").filter({ hasText: "E2E Client" });
+  await expect(row).toHaveCount(1);
   await page.screenshot({ path: "test-results/public-mcp-4-connections.png" });
-  await page.getByTestId("assistant-connection").getByText("Revoke").click();
-  await expect(page.getByTestId("assistant-connection")).toHaveCount(0, { timeout: 60_000 });
+  await row.getByText("Revoke").click();
+  await expect(row).toHaveCount(0, { timeout: 60_000 });
   await page.screenshot({ path: "test-results/public-mcp-5-revoked.png" });
   expect((await mcp()).status).toBe(401);
 });
