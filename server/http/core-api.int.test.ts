@@ -9,9 +9,11 @@ import * as issuesRoute from "@/app/api/companies/[companyId]/issues/route";
 import * as memberRoute from "@/app/api/companies/[companyId]/members/[userId]/route";
 import * as membersRoute from "@/app/api/companies/[companyId]/members/route";
 import * as projectsRoute from "@/app/api/companies/[companyId]/projects/route";
+import * as repositoriesRoute from "@/app/api/companies/[companyId]/repositories/route";
 import * as companyRoute from "@/app/api/companies/[companyId]/route";
 import * as routinesRoute from "@/app/api/companies/[companyId]/routines/route";
 import * as companyRunsRoute from "@/app/api/companies/[companyId]/runs/route";
+import * as skillsRoute from "@/app/api/companies/[companyId]/skills/route";
 import * as artifactRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/[artifactId]/route";
 import * as artifactsRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/route";
 import * as stdioCommandsRoute from "@/app/api/companies/[companyId]/tools/stdio-commands/route";
@@ -338,6 +340,14 @@ describe("company boundary", () => {
         params: { companyId: demo.companyId, userId: owner.id },
       }),
       await call(stdioCommandsRoute.GET, "GET", "/", outsider),
+      // Company skills and repositories (issue 19).
+      await call(skillsRoute.GET, "GET", "/", outsider),
+      await call(skillsRoute.POST, "POST", "/", { ...outsider, body: { slug: "intrude", name: "Intrude" } }),
+      await call(repositoriesRoute.GET, "GET", "/", outsider),
+      await call(repositoriesRoute.POST, "POST", "/", {
+        ...outsider,
+        body: { name: "r", url: "https://example.com/r.git" },
+      }),
       // Stored result artifacts (issue 17): the list and the content read.
       await call(artifactsRoute.GET, "GET", "/", {
         ...outsider,
