@@ -48,7 +48,14 @@ export const LAYERS: { name: string; units: string[] }[] = [
   { name: "pipeline", units: ["server/gateway", "server/approvals"] },
   {
     name: "verbs",
-    units: ["server/tools", "server/core", "server/examples", "server/public-mcp", "server/oauth"],
+    units: [
+      "server/tools",
+      "server/core",
+      "server/examples",
+      "server/public-mcp",
+      "server/oauth",
+      "server/events",
+    ],
   },
   { name: "self-tools", units: ["server/self-tools"] },
   {

@@ -9,3 +9,4 @@ export * from "./public-mcp";
 export * from "./secrets";
 export * from "./tools";
 export * from "./work";
+export * from "./events";

@@ -2,8 +2,14 @@ import { and, asc, count, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
-import { companySecretVersions, toolActionRequests, toolInvocations } from "@/db/schema";
+import {
+  companySecretVersions,
+  mcpEventSubscriptions,
+  toolActionRequests,
+  toolInvocations,
+} from "@/db/schema";
 import { canonicalJson } from "../ledger/canonical";
+import { eventDeliveryRef } from "./event-delivery";
 import type { EncryptedSecret, LocalSecretProvider, SecretVersionRef } from "./local-provider";
 import { keptResultRef } from "./replay-result";
 import { reviewedArgsRef } from "./reviewed-args";
@@ -58,6 +64,15 @@ export const ENCRYPTED_JSON_COLUMNS: readonly EncryptedJsonColumn[] = [
     id: toolInvocations.id,
     companyId: toolInvocations.companyId,
     ref: keptResultRef,
+  },
+  {
+    name: "mcp_event_subscriptions.delivery_encrypted",
+    label: "callback URLs and signing secrets of event subscriptions",
+    table: mcpEventSubscriptions,
+    column: mcpEventSubscriptions.deliveryEncrypted,
+    id: mcpEventSubscriptions.id,
+    companyId: mcpEventSubscriptions.companyId,
+    ref: eventDeliveryRef,
   },
 ];
 
