@@ -20,6 +20,8 @@ export async function register() {
   // Mark executions whose lease nobody renews (a crashed replica's) `outcome_unknown`.
   const { startLeaseSweeper } = await import("./server/ledger/sweep");
   startLeaseSweeper(getDb());
+  // MCP Events: detect task changes and deliver signed webhooks (every replica shares the work).
+  (await import("./server/events/worker")).startEventWorker(getDb());
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       void shutdownAllSlots().finally(() => process.exit(0));

@@ -73,6 +73,11 @@ export interface GuardedFetchOptions {
   maxRedirects?: number;
   /** Injectable DNS (tests). Default: `dns.lookup(host, { all: true })`. */
   resolver?: Resolver;
+  /**
+   * Extra certificate authorities to trust (PEM), replacing the default bundle. Only the
+   * event-delivery test hook passes one (a throwaway test CA); nothing configurable sets it.
+   */
+  ca?: string;
 }
 
 export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
@@ -147,7 +152,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
   };
 
   const agent = new Agent({
-    connect: { lookup: pinnedLookup as never, timeout: timeoutMs },
+    connect: { lookup: pinnedLookup as never, timeout: timeoutMs, ...(opts.ca ? { ca: opts.ca } : {}) },
     // No proxy: an HTTP(S)_PROXY would connect to an address we did not validate.
   });
 

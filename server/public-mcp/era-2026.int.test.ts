@@ -115,7 +115,7 @@ describe("MCP 2026-07-28 on /mcp/paperclip", () => {
     expect(result.resultType).toBe("complete");
     expect(result.supportedVersions).toEqual([...SUPPORTED_VERSIONS]);
     expect(result.supportedVersions).toEqual(expect.arrayContaining([V, "2025-11-25", "2025-06-18"]));
-    expect(result.capabilities).toEqual({ tools: {} });
+    expect(result.capabilities).toEqual({ tools: {}, events: {} });
     expect(result._meta).toEqual({
       "io.modelcontextprotocol/serverInfo": { name: "paperclip", version: "1.0.0" },
     });

@@ -13,6 +13,7 @@
  * headers → method.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { EventsError, handleEventsMethod } from "../events/protocol";
 import { logError } from "../log";
 import { SERVER_INFO } from "./identity";
 import type { McpSession } from "./registry";
@@ -125,8 +126,8 @@ async function dispatch(id: Id, method: string, params: Json, session: () => Mod
       const { instructions } = session();
       return complete(id, {
         supportedVersions: [...SUPPORTED_VERSIONS],
-        // The "events" capability arrives with MCP Events (a later issue).
-        capabilities: { tools: {} },
+        // MCP Events: three task events with webhook delivery (server/events, docs "Events").
+        capabilities: { tools: {}, events: {} },
         instructions,
         // Private: the instructions name the connection's person and company.
         ttlMs: TTL_MS,
@@ -158,6 +159,16 @@ async function dispatch(id: Id, method: string, params: Json, session: () => Mod
         throw err;
       }
     }
+    case "events/list":
+    case "events/subscribe":
+    case "events/unsubscribe":
+      try {
+        return complete(id, await handleEventsMethod(method, params, () => session().session));
+      } catch (err) {
+        if (err instanceof EventsError)
+          return rpcError(200, id, err.rpcCode, err.message, { code: err.code, ...err.data });
+        throw err;
+      }
     default:
       // streamable-http.mdx: a method the server does not implement is 404 with -32601
       // (`initialize` and `ping` included: 2026-07-28 removed both).
