@@ -86,6 +86,8 @@ export interface WebhookReceiver {
   /** Replaces one subscription's secret(s); give both during a rotation to accept either. */
   setSecretFor(subscriptionId: string, secret: string | string[]): void;
   setChallenge(mode: ChallengeMode): void;
+  /** Holds each verification answer this long (a slow receiver: verifications overlap). */
+  setChallengeDelay(ms: number): void;
   /** Queues statuses for the next deliveries, one each (0 drops the connection). */
   respondWith(...statuses: number[]): void;
   setDefaultStatus(status: number): void;
@@ -188,6 +190,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
   );
   let defaultSecrets = opts.secret ? asList(opts.secret) : [];
   let challenge: ChallengeMode = opts.challenge ?? "echo";
+  let challengeDelayMs = 0;
   let defaultStatus = opts.defaultStatus ?? 200;
   let onDelivery = opts.onDelivery;
   const queue: number[] = [];
@@ -224,6 +227,7 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     if (!checked.ok) return answer(401, { error: "signature_invalid" }, checked.error);
     view.verified = true;
     if (isVerification(view.body)) {
+      if (challengeDelayMs > 0) await new Promise((r) => setTimeout(r, challengeDelayMs));
       const nonce = view.body.challenge;
       if (challenge === "none") return answer(200, {});
       if (challenge === "wrong") return answer(200, { challenge: `${String(nonce)}-wrong` });
@@ -255,6 +259,9 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
     },
     setChallenge: (mode) => {
       challenge = mode;
+    },
+    setChallengeDelay: (ms) => {
+      challengeDelayMs = ms;
     },
     respondWith: (...statuses) => {
       queue.push(...statuses);
