@@ -482,6 +482,32 @@ describe("access is rechecked before every attempt", () => {
     expect(sub).toMatchObject({ state: "stopped", stoppedReason: "access_lost" });
   });
 
+  it("a grant revoked while its callback is being verified cannot activate the subscription", async () => {
+    const conn = await connect();
+    const task = await newTask(conn);
+    const secret = newSecret();
+    receiver.setSecret(secret);
+    receiver.setChallengeDelay(800);
+    try {
+      const pending = subscribeTo(conn, COMMENT, task.id, secret);
+      // The receiver holds its answer 800 ms: revoke while the challenge is out.
+      await new Promise((r) => setTimeout(r, 300));
+      await database.db
+        .update(oauthGrants)
+        .set({ revokedAt: new Date() })
+        .where(eq(oauthGrants.id, conn.grantId));
+      const r = await pending;
+      expect(r.error).toMatchObject({ code: -32012, data: { code: "grant_inactive" } });
+    } finally {
+      receiver.setChallengeDelay(0);
+    }
+    const [n] = await database.db
+      .select({ n: count() })
+      .from(mcpEventSubscriptions)
+      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    expect(n!.n).toBe(0);
+  });
+
   it("a deleted task removes its subscriptions", async () => {
     const conn = await connect();
     const task = await newTask(conn);
