@@ -405,6 +405,35 @@ describe("subscribe, deliver, stop", () => {
     expect(d.verified).toBe(true);
   });
 
+  it("removes an expired subscription and its receipts on the connection's next admission", async () => {
+    const conn = await connect();
+    const task = await newTask(conn);
+    const secret = newSecret();
+    receiver.setSecret(secret);
+    const old = await subscribeTo(conn, COMMENT, task.id, secret);
+    await addComment(await ctxOf(conn), task.id, { body: "x" });
+    await until(() => receiver.deliveries().length === 1);
+    await database.db
+      .update(mcpEventSubscriptions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(mcpEventSubscriptions.id, old.result!.id as string));
+    // Expired: nothing more is delivered.
+    await addComment(await ctxOf(conn), task.id, { body: "y" });
+    await quietPasses();
+    expect(receiver.deliveries()).toHaveLength(1);
+    expect((await subscribeTo(conn, STATUS, task.id, secret)).error).toBeUndefined();
+    const left = await database.db
+      .select({ id: mcpEventSubscriptions.id })
+      .from(mcpEventSubscriptions)
+      .where(eq(mcpEventSubscriptions.id, old.result!.id as string));
+    expect(left).toHaveLength(0);
+    const receipts = await database.db
+      .select({ n: count() })
+      .from(mcpEventDeliveries)
+      .where(eq(mcpEventDeliveries.subscriptionId, old.result!.id as string));
+    expect(receipts[0]!.n).toBe(0);
+  });
+
   it("clamps ttlMs to 30 s at least and refuses non-expiring subscriptions", async () => {
     const conn = await connect();
     const task = await newTask(conn);
