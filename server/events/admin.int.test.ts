@@ -86,13 +86,15 @@ const stop = (cookie: string, grantId: string, id: string) =>
 const rowOf = async (id: string) =>
   (await database.db.select().from(mcpEventSubscriptions).where(eq(mcpEventSubscriptions.id, id)))[0]!;
 const pendingOf = async (id: string) =>
-  (
-    await database.db
-      .select({ status: mcpEventDeliveries.status, n: sql<number>`count(*)::int` })
-      .from(mcpEventDeliveries)
-      .where(eq(mcpEventDeliveries.subscriptionId, id))
-      .groupBy(mcpEventDeliveries.status)
-  ).reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: r.n }), {});
+  Object.fromEntries(
+    (
+      await database.db
+        .select({ status: mcpEventDeliveries.status, n: sql<number>`count(*)::int` })
+        .from(mcpEventDeliveries)
+        .where(eq(mcpEventDeliveries.subscriptionId, id))
+        .groupBy(mcpEventDeliveries.status)
+    ).map((r) => [r.status, r.n]),
+  );
 const stopsLogged = (subscription: string) =>
   database.db
     .select()

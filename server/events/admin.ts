@@ -5,7 +5,7 @@
  * revealing nothing. The delivery config (callback URL, signing secrets) is a credential of the
  * receiver: it is never selected here, let alone decrypted.
  */
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { companyRow, inCompany } from "@/db/join";
 import { companies, issues, mcpEventDeliveries, mcpEventSubscriptions, oauthGrants } from "@/db/schema";
