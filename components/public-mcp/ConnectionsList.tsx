@@ -5,11 +5,13 @@ import type { ConnectionActivity as Activity, AssistantConnection } from "@/serv
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Badge } from "../ui/Badge";
+import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { EmptyState } from "../ui/EmptyState";
 import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ConnectionActivity } from "./ConnectionActivity";
+import { ConnectionSubscriptions } from "./ConnectionSubscriptions";
 
 /** My active assistant connections, each with Revoke (its tokens stop working at once). */
 export function ConnectionsList({
@@ -25,6 +27,14 @@ export function ConnectionsList({
   const [rows, setRows] = useState(initial);
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  // The connections whose detail (event subscriptions) is open; each fetches when it opens.
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   async function revoke(id: string) {
     setPending(id);
@@ -82,11 +92,24 @@ export function ConnectionsList({
                 >
                   Revoke
                 </PendingButton>
-                {activity ? (
-                  <div className="w-full">
-                    <ConnectionActivity items={activity[c.id] ?? []} />
-                  </div>
-                ) : null}
+                <div className="w-full space-y-2">
+                  {activity ? <ConnectionActivity items={activity[c.id] ?? []} /> : null}
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-expanded={open.has(c.id)}
+                    aria-controls={`connection-subscriptions-${c.id}`}
+                    onClick={() => toggle(c.id)}
+                    data-testid="connection-subscriptions-toggle"
+                  >
+                    {open.has(c.id) ? "Hide event subscriptions" : "Event subscriptions"}
+                  </Button>
+                  {open.has(c.id) ? (
+                    <div id={`connection-subscriptions-${c.id}`}>
+                      <ConnectionSubscriptions grantId={c.id} />
+                    </div>
+                  ) : null}
+                </div>
               </li>
             ))}
           </ul>

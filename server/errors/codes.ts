@@ -284,6 +284,12 @@ export const ERRORS = {
     doc: "the upload was already saved with different bytes; a repeat with the same bytes answers 200",
   },
 
+  // ── MCP Events console (server/events/admin.ts; docs/public-mcp.md, "Events") ─────────
+  subscription_not_active: {
+    status: 409,
+    doc: "the event subscription is already stopped (only a pending or active one can be stopped)",
+  },
+
   // ── upstreams (server/net, server/connectors) ───────────────────────────────────────────
   upstream_requires_operator: {
     status: 403,

@@ -21,6 +21,7 @@ import * as deviceAuthRoute from "@/app/mcp/oauth/device_authorization/route";
 import * as registerRoute from "@/app/mcp/oauth/register/route";
 import {
   instanceSettings,
+  mcpEventSubscriptions,
   mcpWriteReceipts,
   oauthGrants,
   toolApplications,
@@ -86,6 +87,7 @@ import {
   McpSetup,
   PublicMcpSetting,
 } from "@/server/contracts/api/public-mcp";
+import { ConnectionSubscriptionsResponse } from "@/server/contracts/api/public-mcp-events";
 import { WriteReceiptsResponse } from "@/server/contracts/api/public-mcp-receipts";
 import {
   AgentDetail,
@@ -113,6 +115,7 @@ import { writeDocument } from "@/server/core/documents";
 import type { DemoCredentials } from "@/server/core/seed";
 import { registerWorkProduct } from "@/server/core/work-products";
 import { shutdownAllSlots, stdioListTools } from "@/server/runtime";
+import { encryptEventDelivery } from "@/server/secrets/event-delivery";
 import { call, sessionCookie } from "@/server/testing/api";
 import { seedConfiguration } from "@/server/testing/config";
 import { closeDemoWorld, demoWorld, installOutbox, startFirstAgentRun } from "@/server/testing/world";
@@ -322,6 +325,12 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     caller: "user",
     params: idsOf("grantId"),
     nonEmpty: "receipts",
+  },
+  "me/assistant-connections/[grantId]/subscriptions": {
+    schema: ConnectionSubscriptionsResponse,
+    caller: "user",
+    params: idsOf("grantId"),
+    nonEmpty: "subscriptions",
   },
   "tool-gateway/tools": { schema: GatewayToolsResponse, caller: "gateway", nonEmpty: "tools" },
   "tool-gateway/invocations/[invocationId]": {
@@ -565,6 +574,24 @@ async function publicMcpSetup(companyId: string) {
     clientId,
     argsSummary: { companyId },
     status: "unknown",
+  });
+  // One event subscription of that connection on the issue (MCP Events), for its console list.
+  const subscriptionId = `sub_${randomBytes(16).toString("hex")}`;
+  await database.db.insert(mcpEventSubscriptions).values({
+    id: subscriptionId,
+    companyId,
+    grantId: grant!.id,
+    userId: grant!.userId,
+    eventName: "paperclip.task.status_changed",
+    taskId: ids.issueId!,
+    arguments: { companyId, taskId: ids.issueId! },
+    deliveryEncrypted: encryptEventDelivery(companyId, subscriptionId, {
+      url: "https://receiver.example/hook",
+      secret: "whsec_contract",
+    }),
+    state: "active",
+    expiresAt: new Date(Date.now() + 86_400_000),
+    lastDeliveryAt: new Date(),
   });
   ids.requestId = await authorizationRequest(clientId);
   const device = await call<{ user_code: string }>(

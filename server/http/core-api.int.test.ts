@@ -21,6 +21,8 @@ import * as companiesRoute from "@/app/api/companies/route";
 import * as healthRoute from "@/app/api/health/route";
 import * as commentsRoute from "@/app/api/issues/[issueId]/comments/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
+import * as stopSubscriptionRoute from "@/app/api/me/assistant-connections/[grantId]/subscriptions/[subscriptionId]/stop/route";
+import * as subscriptionsRoute from "@/app/api/me/assistant-connections/[grantId]/subscriptions/route";
 import * as finishRoute from "@/app/api/runs/[runId]/finish/route";
 import * as runRoute from "@/app/api/runs/[runId]/route";
 import {
@@ -28,6 +30,8 @@ import {
   agentApiKeys,
   boardApiKeys,
   companyMemberships,
+  issues,
+  mcpEventSubscriptions,
   toolGatewaySessions,
   users,
 } from "@/db/schema";
@@ -36,6 +40,7 @@ import { hashPassword } from "@/server/auth/password";
 import { hashToken } from "@/server/auth/tokens";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call, sessionCookie } from "@/server/testing/api";
+import { connectAssistant } from "@/server/testing/public-mcp";
 import {
   closeDemoWorld,
   demoOwner,
@@ -373,6 +378,48 @@ describe("company boundary", () => {
       .where(eq(companyMemberships.companyId, demo.companyId));
     expect(membersAfter[0]!.n).toBe(membersBefore[0]!.n);
     expect((await deniedIn(demo.companyId)).length - before).toBe(answers.length);
+  });
+
+  it("the assistant connection's subscription routes refuse an outsider with 404, stopping nothing", async () => {
+    const owner = await demoOwner(database.db, demo);
+    const conn = await connectAssistant(database.db, { userId: owner.id, companyId: demo.companyId });
+    const [issue] = await database.db
+      .select()
+      .from(issues)
+      .where(eq(issues.companyId, demo.companyId))
+      .limit(1);
+    const subscriptionId = `sub_${"5".repeat(32)}`;
+    await database.db.insert(mcpEventSubscriptions).values({
+      id: subscriptionId,
+      companyId: demo.companyId,
+      grantId: conn.grantId,
+      userId: owner.id,
+      eventName: "paperclip.task.status_changed",
+      taskId: issue!.id,
+      arguments: {},
+      // Never decrypted by these routes; a placeholder stands in for the encrypted config.
+      deliveryEncrypted: { ciphertext: "x", iv: "x", authTag: "x", keyId: "x" },
+      state: "active",
+      expiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const outsider = await strangerCompany(database.db, "Umbrella");
+    const params = { grantId: conn.grantId, subscriptionId };
+    const answers = [
+      await call(subscriptionsRoute.GET, "GET", "/", { cookie: outsider.cookie, params }),
+      await call(stopSubscriptionRoute.POST, "POST", "/", { cookie: outsider.cookie, params }),
+    ];
+    for (const a of answers) {
+      expect(a.status, JSON.stringify(a.json)).toBe(404);
+      expect((a.json.error as { code: string }).code).toBe("not_found");
+    }
+    const [row] = await database.db
+      .select({ state: mcpEventSubscriptions.state })
+      .from(mcpEventSubscriptions)
+      .where(eq(mcpEventSubscriptions.id, subscriptionId));
+    expect(row!.state).toBe("active");
+    // The connection's person is answered (the 404s above are not a broken route).
+    const mine = await call(subscriptionsRoute.GET, "GET", "/", { cookie: ownerCookie, params });
+    expect(mine.status).toBe(200);
   });
 
   it("refuses to attach another company's project to an issue (404, nothing created)", async () => {

@@ -19,14 +19,19 @@ import { conflict, notFound, unauthenticated } from "../errors";
 
 const MAX_LISTED = 50;
 
-function personOf(ctx: ServiceContext): string {
+/** The signed-in person (browser session) managing assistant connections; 401 for anyone else. */
+export function personOf(ctx: ServiceContext): string {
   if (ctx.actor.type !== "user")
     throw unauthenticated("sign in with your browser to manage assistant connections");
   return ctx.actor.userId;
 }
 
 /** Whether `userId` is the row's person or an admin of its company. */
-async function mayManage(ctx: ServiceContext, userId: string, row: { userId: string; companyId: string }) {
+export async function mayManage(
+  ctx: ServiceContext,
+  userId: string,
+  row: { userId: string; companyId: string },
+) {
   if (row.userId === userId) return true;
   const [m] = await ctx.db
     .select({ role: companyMemberships.role })

@@ -18,3 +18,11 @@ export const failure = (code: string, message: string) => ({
   status: 500,
   body: { error: { code, message } },
 });
+
+/** Leaves every API call unanswered, for the loading state. */
+export function withPendingFetch(): Decorator {
+  return (Story) => {
+    globalThis.fetch = (() => new Promise<Response>(() => {})) as typeof fetch;
+    return <Story />;
+  };
+}
