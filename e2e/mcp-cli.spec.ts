@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { guardBrowser } from "./browser-guard";
+import { cli, deviceLogin } from "./cli";
 import { demoCredentials } from "./credentials";
 import { ExperimentalSettingsPage } from "./pages/experimental-settings";
 import { SignInPage } from "./pages/sign-in-page";
@@ -18,24 +18,6 @@ test.afterEach(() => {
   expect(cspProblems, "CSP violations").toEqual([]);
 });
 
-const BIN = path.join(process.cwd(), "scripts", "paperclipai.mjs");
-
-function cli(args: string[], home: string) {
-  const child = spawn(process.execPath, [BIN, "mcp", ...args], {
-    env: { ...process.env, PAPERCLIP_HOME: home },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const out = { stdout: "", stderr: "" };
-  child.stdout.on("data", (d) => {
-    out.stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    out.stderr += d;
-  });
-  const done = new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { out, done };
-}
-
 test("mcp login --device completes when the code is approved in Chromium", async ({ page, baseURL }) => {
   test.setTimeout(180_000);
   const demo = demoCredentials();
@@ -46,12 +28,7 @@ test("mcp login --device completes when the code is approved in Chromium", async
 
   const home = mkdtempSync(path.join(tmpdir(), "paperclip-e2e-cli-"));
   const endpoint = `${baseURL}/mcp/paperclip`;
-  const login = cli(["login", "--device", "--url", endpoint, "--company", demo.companyId], home);
-  await expect
-    .poll(() => /\(or open (\S+)\)/.exec(login.out.stderr)?.[1] ?? null, { timeout: 60_000 })
-    .not.toBeNull();
-  const complete = /\(or open (\S+)\)/.exec(login.out.stderr)![1]!;
-  const userCode = /enter the code\s+([A-Z]{4}-[A-Z]{4})/.exec(login.out.stderr)![1]!;
+  const { login, complete, userCode } = await deviceLogin(endpoint, demo.companyId, home);
   expect(new URL(complete).pathname).toBe("/mcp-device");
 
   await page.goto(complete);

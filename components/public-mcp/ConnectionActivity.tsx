@@ -19,6 +19,11 @@ const LABELS: Record<string, string> = {
   "issue.work_product_update": "Updated a deliverable",
   "issue.run_queued": "Queued a run",
   "public_mcp.read": "Read",
+  "mcp_event_subscription.create": "Started watching a task",
+  "mcp_event_subscription.delete": "Stopped watching a task",
+  "mcp_event_subscription.refused": "Tried to watch a task (callback refused)",
+  "mcp_event_subscription.rotate_secret": "Rotated an event signing key",
+  "mcp_event_subscription.stop": "Event subscription stopped",
 };
 
 export const activityLabel = (action: string): string => LABELS[action] ?? humanize(action.replace(".", " "));
