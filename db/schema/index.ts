@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./config";
 export * from "./core";
+export * from "./events";
 export * from "./examples";
 export * from "./files";
 export * from "./gateway";
@@ -9,4 +10,3 @@ export * from "./public-mcp";
 export * from "./secrets";
 export * from "./tools";
 export * from "./work";
-export * from "./events";

@@ -152,6 +152,18 @@ beforeEach(() => receiver.reset());
 
 const connect = () => connectAssistant(database.db, { userId: ownerId, companyId });
 
+/** A fresh connection of the owner, a task of the company, and a secret the receiver knows. */
+async function watcher() {
+  const conn = await connect();
+  const task = await newTask(conn);
+  const secret = newSecret();
+  receiver.setSecret(secret);
+  return { conn, task, secret };
+}
+
+const subscriptionsOf = (grantId: string) =>
+  database.db.select().from(mcpEventSubscriptions).where(eq(mcpEventSubscriptions.grantId, grantId));
+
 describe("events/list and server/discover", () => {
   it("advertise three task events with webhook delivery and their schemas", async () => {
     const conn = await connect();
@@ -175,10 +187,7 @@ describe("events/list and server/discover", () => {
 
 describe("subscribe, deliver, stop", () => {
   it("verifies the callback, then delivers three signed, bounded events", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const subs: string[] = [];
     for (const name of [STATUS, COMMENT, DOCUMENT]) {
       const r = await subscribeTo(conn, name, task.id, secret);
@@ -243,10 +252,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("retries a 500 with the same webhook-id, and does not queue an event twice", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     receiver.respondWith(500, 503);
     await addComment(await ctxOf(conn), task.id, { body: "please retry" });
@@ -255,18 +261,12 @@ describe("subscribe, deliver, stop", () => {
     const got = receiver.deliveries();
     expect(got.map((d) => d.answeredStatus)).toEqual([500, 503, 200]);
     expect(new Set(got.map((d) => d.webhookId)).size).toBe(1);
-    const [sub] = await database.db
-      .select()
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    const [sub] = await subscriptionsOf(conn.grantId);
     expect(sub).toMatchObject({ deliveredCount: 1, lastError: null, failedSince: null });
   });
 
   it("gives up after six attempts", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     receiver.setDefaultStatus(502);
     try {
@@ -283,19 +283,13 @@ describe("subscribe, deliver, stop", () => {
       receiver.setDefaultStatus(200);
     }
     expect(receiver.deliveries()).toHaveLength(6);
-    const [sub] = await database.db
-      .select()
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    const [sub] = await subscriptionsOf(conn.grantId);
     expect(sub).toMatchObject({ state: "active", failedCount: 1, lastError: "http_5xx" });
     expect(sub!.failedSince).not.toBeNull();
   });
 
   it("stops a subscription on 410 and sends nothing more", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     receiver.respondWith(410);
     const ctx = await ctxOf(conn);
@@ -304,18 +298,12 @@ describe("subscribe, deliver, stop", () => {
     await addComment(ctx, task.id, { body: "two" });
     await quietPasses();
     expect(receiver.deliveries()).toHaveLength(1);
-    const [sub] = await database.db
-      .select()
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    const [sub] = await subscriptionsOf(conn.grantId);
     expect(sub).toMatchObject({ state: "stopped", stoppedReason: "gone" });
   });
 
   it("does not retry a 413, and keeps delivering later events", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     receiver.respondWith(413);
     const ctx = await ctxOf(conn);
@@ -329,10 +317,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("unsubscribe stops deliveries and frees the subscription with its receipts", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     const ctx = await ctxOf(conn);
     await addComment(ctx, task.id, { body: "first" });
@@ -347,11 +332,7 @@ describe("subscribe, deliver, stop", () => {
     await addComment(ctx, task.id, { body: "second" });
     await quietPasses();
     expect(receiver.deliveries()).toHaveLength(1);
-    const [left] = await database.db
-      .select({ n: count() })
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
-    expect(left!.n).toBe(0);
+    expect(await subscriptionsOf(conn.grantId)).toHaveLength(0);
     const again = await rpc(conn.token, "events/unsubscribe", {
       name: COMMENT,
       arguments: { companyId, taskId: task.id },
@@ -361,10 +342,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("filters status changes by `statuses` and accepts a task identifier", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const [row] = await database.db.execute<{ ident: string }>(
       sql`select c.issue_prefix || '-' || i.number as ident from issues i join companies c on c.id = i.company_id where i.id = ${task.id}`,
     );
@@ -406,10 +384,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("removes an expired subscription and its receipts on the connection's next admission", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const old = await subscribeTo(conn, COMMENT, task.id, secret);
     await addComment(await ctxOf(conn), task.id, { body: "x" });
     await until(() => receiver.deliveries().length === 1);
@@ -435,10 +410,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("clamps ttlMs to 30 s at least and refuses non-expiring subscriptions", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const r = await subscribeTo(conn, COMMENT, task.id, secret, { ttlMs: 1_000 });
     const ms = Date.parse(r.result!.refreshBefore as string) - Date.now();
     expect(ms).toBeGreaterThan(25_000);
@@ -448,10 +420,7 @@ describe("subscribe, deliver, stop", () => {
   });
 
   it("pauses while the setting is off and resumes when it is on", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     await setPublicMcpEnabled(database.db, false);
     try {
@@ -467,10 +436,7 @@ describe("subscribe, deliver, stop", () => {
 
 describe("access is rechecked before every attempt", () => {
   it("a revoked grant stops deliveries", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     const ctx = await ctxOf(conn);
     await database.db
@@ -480,10 +446,7 @@ describe("access is rechecked before every attempt", () => {
     await addComment(ctx, task.id, { body: "after revocation" });
     await quietPasses();
     expect(receiver.deliveries()).toHaveLength(0);
-    const [sub] = await database.db
-      .select()
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    const [sub] = await subscriptionsOf(conn.grantId);
     expect(sub).toMatchObject({ state: "stopped", stoppedReason: "access_lost" });
   });
 
@@ -504,18 +467,12 @@ describe("access is rechecked before every attempt", () => {
     await addComment(await ctxOf(owner), task.id, { body: "after removal" });
     await quietPasses();
     expect(receiver.deliveries()).toHaveLength(0);
-    const [sub] = await database.db
-      .select()
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
+    const [sub] = await subscriptionsOf(conn.grantId);
     expect(sub).toMatchObject({ state: "stopped", stoppedReason: "access_lost" });
   });
 
   it("a grant revoked while its callback is being verified cannot activate the subscription", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     receiver.setChallengeDelay(800);
     try {
       const pending = subscribeTo(conn, COMMENT, task.id, secret);
@@ -530,33 +487,20 @@ describe("access is rechecked before every attempt", () => {
     } finally {
       receiver.setChallengeDelay(0);
     }
-    const [n] = await database.db
-      .select({ n: count() })
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
-    expect(n!.n).toBe(0);
+    expect(await subscriptionsOf(conn.grantId)).toHaveLength(0);
   });
 
   it("a deleted task removes its subscriptions", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     expect((await subscribeTo(conn, COMMENT, task.id, secret)).error).toBeUndefined();
     await database.db.delete(issues).where(eq(issues.id, task.id));
-    const [left] = await database.db
-      .select({ n: count() })
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
-    expect(left!.n).toBe(0);
+    expect(await subscriptionsOf(conn.grantId)).toHaveLength(0);
   });
 });
 
 describe("refusals", () => {
   it("answers bad subscriptions with the spec's codes and stores nothing", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
+    const { conn, task, secret } = await watcher();
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ name: "paperclip.task.nope", arguments: { companyId, taskId: task.id } }, -32011, "unknown_event"],
       [
@@ -623,20 +567,13 @@ describe("refusals", () => {
       cursor: "abc",
     });
     expect(cursor.error).toMatchObject({ code: -32014, data: { code: "cursor_unsupported" } });
-    const [n] = await database.db
-      .select({ n: count() })
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
-    expect(n!.n).toBe(0);
+    expect(await subscriptionsOf(conn.grantId)).toHaveLength(0);
     // None of these reached the network.
     expect(receiver.received).toHaveLength(0);
   });
 
   it("a receiver that does not echo the challenge activates nothing", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     for (const [mode, reason] of [
       ["wrong", "challenge_failed"],
       ["none", "challenge_failed"],
@@ -654,17 +591,11 @@ describe("refusals", () => {
         receiver.setChallenge("echo");
       }
     }
-    const [n] = await database.db
-      .select({ n: count() })
-      .from(mcpEventSubscriptions)
-      .where(eq(mcpEventSubscriptions.grantId, conn.grantId));
-    expect(n!.n).toBe(0);
+    expect(await subscriptionsOf(conn.grantId)).toHaveLength(0);
   });
 
   it("refuses a callback on a loopback or private address, and the attempt consumes quota", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
+    const { conn, task, secret } = await watcher();
     const port = new URL(receiver.url).port;
     for (const url of [
       `https://localhost:${port}/hook`,
@@ -684,9 +615,7 @@ describe("refusals", () => {
   });
 
   it("allows 30 verification attempts per connection per minute, failures included", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
+    const { conn, task, secret } = await watcher();
     for (let i = 0; i < 30; i++) {
       const r = await subscribeTo(conn, COMMENT, task.id, secret, {}, `https://10.0.0.${i + 1}/hook`);
       expect(r.error?.data?.reason, String(i)).toBe("connection_refused");
@@ -734,10 +663,7 @@ describe("refusals", () => {
 
 describe("the master key", () => {
   it("rotate-master-key re-encrypts subscriptions; doctor checks them; deliveries carry on", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const sub = await subscribeTo(conn, COMMENT, task.id, secret);
     expect(sub.error).toBeUndefined();
     const lines: string[] = [];
@@ -774,10 +700,7 @@ describe("the master key", () => {
 
 describe("no input produces a 5xx", () => {
   it("random events/subscribe and events/unsubscribe params answer a JSON-RPC result or error", async () => {
-    const conn = await connect();
-    const task = await newTask(conn);
-    const secret = newSecret();
-    receiver.setSecret(secret);
+    const { conn, task, secret } = await watcher();
     const value = fc.oneof(
       fc.constant(undefined),
       fc.constant(null),
