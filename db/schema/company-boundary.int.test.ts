@@ -36,6 +36,8 @@ const UNREFERENCED_ID_COLUMNS: Record<string, string> = {
   "tool_call_events.trust_rule_id": AUDIT_COPY,
   "tool_call_events.runtime_slot_id": AUDIT_COPY,
   // Not a reference: the UUID an assistant chose for one intended write (the receipt key).
+  "mcp_event_deliveries.activity_id":
+    "the activity_log row an event came from: the log is append-only history, a delivery receipt only names it (db/schema/events.ts)",
   "mcp_write_receipts.request_id": "client-chosen idempotency key, not a row id (db/schema/public-mcp.ts)",
   "mcp_file_transfers.request_id":
     "the assistant's own request UUID (the upload's idempotency key), not a reference to a row",

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { companyFk, companyId, createdAt, id, oneOf, timestamps, ts } from "./_columns";
+import { companyFk, companyId, companyKey, createdAt, id, oneOf, timestamps, ts } from "./_columns";
 import { users } from "./auth";
 import { companies, issues } from "./core";
 import { oauthGrants } from "./oauth";
@@ -58,6 +58,7 @@ export const mcpEventSubscriptions = pgTable(
     ...timestamps(),
   },
   (t) => [
+    companyKey("mcp_event_subscriptions", t.companyId, t.id),
     companyFk("mcp_event_subscriptions_grant_fk", t.companyId, t.grantId, oauthGrants, "cascade"),
     companyFk("mcp_event_subscriptions_task_fk", t.companyId, t.taskId, issues, "cascade"),
     index("mcp_event_subscriptions_grant_idx").on(t.grantId, t.state),
@@ -78,10 +79,8 @@ export const mcpEventDeliveries = pgTable(
   {
     id: id(),
     companyId: companyId().references(() => companies.id, { onDelete: "cascade" }),
-    subscriptionId: text("subscription_id")
-      .notNull()
-      .references(() => mcpEventSubscriptions.id, { onDelete: "cascade" }),
-    /** The activity_log row the event came from. */
+    subscriptionId: text("subscription_id").notNull(),
+    /** The activity_log row the event came from (no foreign key: see company-boundary test). */
     activityId: uuid("activity_id").notNull(),
     /** `evt_` + the receipt's own id: the occurrence's `eventId` and the `webhook-id` header. */
     eventId: text("event_id").notNull(),
@@ -97,6 +96,13 @@ export const mcpEventDeliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    companyFk(
+      "mcp_event_deliveries_subscription_fk",
+      t.companyId,
+      t.subscriptionId,
+      mcpEventSubscriptions,
+      "cascade",
+    ),
     uniqueIndex("mcp_event_deliveries_source_uq").on(t.subscriptionId, t.activityId),
     uniqueIndex("mcp_event_deliveries_event_uq").on(t.eventId),
     index("mcp_event_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
@@ -120,6 +126,7 @@ export const mcpEventAdmissions = pgTable(
     finishedAt: ts("finished_at"),
   },
   (t) => [
+    companyFk("mcp_event_admissions_grant_fk", t.companyId, t.grantId, oauthGrants, "cascade"),
     index("mcp_event_admissions_started_idx").on(t.startedAt),
     index("mcp_event_admissions_grant_idx").on(t.grantId, t.startedAt),
     index("mcp_event_admissions_company_idx").on(t.companyId, t.startedAt),

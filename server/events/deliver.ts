@@ -48,11 +48,20 @@ export function backoffMs(attempts: number, baseMs: number): number {
   return Math.round(raw * (0.5 + Math.random()));
 }
 
+/**
+ * How long a claim lasts: DELIVERY.claimMs, or `PAPERCLIP_EVENTS_CLAIM_MS` (1 s – 10 min; the
+ * crash tests shorten it so a killed worker's deliveries are taken over within the test).
+ */
+export function claimMs(): number {
+  const raw = Number(process.env.PAPERCLIP_EVENTS_CLAIM_MS);
+  return Number.isInteger(raw) && raw >= 1000 && raw <= 600_000 ? raw : DELIVERY.claimMs;
+}
+
 /** Claims up to `batch` due receipts (attempt counted at the claim). */
 async function claim(db: Db, batch: number): Promise<Claimed[]> {
   return db.execute<Claimed & Record<string, unknown>>(sql`
     update mcp_event_deliveries d
-       set claimed_until = now() + ${`${DELIVERY.claimMs} milliseconds`}::interval,
+       set claimed_until = now() + ${`${claimMs()} milliseconds`}::interval,
            attempts = d.attempts + 1
       from (select id from mcp_event_deliveries
              where status = 'pending' and next_attempt_at <= now()

@@ -37,7 +37,7 @@ interface Replica {
   stop(): Promise<void>;
 }
 
-async function startReplica(): Promise<Replica> {
+async function startReplica(env: Record<string, string> = {}): Promise<Replica & { kill(): Promise<void> }> {
   const child = spawn(
     process.execPath,
     ["--import", "tsx", path.join(process.cwd(), "scripts", "event-replica.ts")],
@@ -47,6 +47,7 @@ async function startReplica(): Promise<Replica> {
         NODE_ENV: "test",
         REPLICA_DATABASE_URL: database.url,
         PAPERCLIP_PUBLIC_URL: PUBLIC_URL,
+        ...env,
       },
       stdio: ["pipe", "pipe", "inherit"],
     },
@@ -65,6 +66,12 @@ async function startReplica(): Promise<Replica> {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       child.kill("SIGTERM");
+      await exited;
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
       await exited;
     },
   };
@@ -87,6 +94,8 @@ async function rpc(origin: string, token: string, method: string, params: Record
     error?: { code: number; data?: Record<string, unknown> };
   };
 }
+
+const CLAIM = { PAPERCLIP_EVENTS_CLAIM_MS: "2000" };
 
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
@@ -119,10 +128,11 @@ afterAll(async () => {
 });
 
 describe("MCP Events across two server processes", () => {
-  let a: Replica;
-  let b: Replica;
+  let a: Awaited<ReturnType<typeof startReplica>>;
+  let b: Awaited<ReturnType<typeof startReplica>>;
   beforeAll(async () => {
-    [a, b] = await Promise.all([startReplica(), startReplica()]);
+    // Short claims: a killed worker's deliveries are taken over within the test.
+    [a, b] = await Promise.all([startReplica(CLAIM), startReplica(CLAIM)]);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -147,7 +157,7 @@ describe("MCP Events across two server processes", () => {
       if (i === Math.floor(EVENTS / 3)) {
         // One process restarts mid-stream; the other carries on meanwhile.
         await a.stop();
-        a = await startReplica();
+        a = await startReplica(CLAIM);
       }
     }
     const end = Date.now() + 60_000;
@@ -162,6 +172,36 @@ describe("MCP Events across two server processes", () => {
     expect(ids.length).toBe(EVENTS);
     const commentIds = new Set(got.map((d) => (d.body as { data: { commentId: string } }).data.commentId));
     expect(commentIds.size).toBe(EVENTS);
+  }, 120_000);
+
+  it("loses nothing when a process is killed (SIGKILL) mid-stream: its claims are taken over", async () => {
+    receiver.reset();
+    const conn = await connectAssistant(database.db, { userId: ownerId, companyId });
+    const ctx = (await conn.session()).ctx;
+    const task = await createIssue(ctx, companyId, { title: "Crashy task", body: "", status: "todo" });
+    const secret = newSecret();
+    receiver.setSecret(secret);
+    const sub = await rpc(b.origin, conn.token, "events/subscribe", {
+      name: "paperclip.task.comment_created",
+      arguments: { companyId, taskId: task.id },
+      delivery: { mode: "webhook", url: receiver.url, secret },
+    });
+    expect(sub.error).toBeUndefined();
+    const total = 80;
+    for (let i = 0; i < total; i++) {
+      await addComment(ctx, task.id, { body: `crash ${i}` });
+      if (i === 30) {
+        await a.kill();
+        a = await startReplica(CLAIM);
+      }
+    }
+    const end = Date.now() + 60_000;
+    while (new Set(receiver.deliveries().map((d) => d.webhookId)).size < total && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 100));
+    const ids = receiver.deliveries().map((d) => d.webhookId);
+    expect(new Set(ids).size).toBe(total);
+    // At least once: only what the killed process had claimed may arrive twice (one batch at most).
+    expect(ids.length - total).toBeLessThanOrEqual(20);
   }, 120_000);
 
   it("holds the verification concurrency quota exactly when requests race on both processes", async () => {
