@@ -64,6 +64,8 @@ export interface RunEvent {
   tone?: "neutral" | "success" | "warning" | "danger" | "info";
   /** Where the event's details live (the audit trail, filtered to its invocation). */
   href?: string | null;
+  /** The stable code(s) behind `kind`, shown on hover. */
+  title?: string;
 }
 
 // Issues

@@ -179,21 +179,46 @@ export const agentRuns: AgentRunSummary[] = runs
   .map(({ agentName: _agentName, ...rest }) => rest);
 
 export const runEvents: RunEvent[] = [
-  { id: "e-1", at: minutesAgo(44), kind: "run.started", summary: "Run started for ACME-3" },
+  {
+    id: "e-1",
+    at: minutesAgo(44),
+    kind: "succeeded",
+    tone: "success",
+    title: "allow · succeeded",
+    summary: "github__search_code · 212 ms",
+  },
   {
     id: "e-2",
     at: minutesAgo(43),
-    kind: "tool.call",
-    summary: 'github.search_code in acme/gripper-firmware: "torque / last_reading"',
+    kind: "the tool returned an error",
+    tone: "danger",
+    title: "allow · succeeded · isError",
+    summary: "github__get_file · 95 ms",
   },
-  { id: "e-3", at: minutesAgo(42), kind: "tool.result", summary: "2 matches in src/torque_filter.c" },
+  {
+    id: "e-3",
+    at: minutesAgo(42),
+    kind: "Denied",
+    tone: "danger",
+    title: "deny · not_in_profile",
+    summary: "github__delete_repo · Not in profile",
+  },
   {
     id: "e-4",
     at: minutesAgo(41),
-    kind: "approval.requested",
-    summary: "github.create_issue needs approval (policy: high-risk writes)",
+    kind: "Approved · succeeded",
+    tone: "success",
+    title: "approval_required · consumed · succeeded",
+    summary: "github__create_issue · 640 ms",
   },
-  { id: "e-5", at: minutesAgo(41), kind: "run.finished", summary: "Run finished, waiting for approval" },
+  {
+    id: "e-5",
+    at: minutesAgo(40),
+    kind: "Waiting for approval",
+    tone: "warning",
+    title: "approval_required · pending",
+    summary: "github__merge_pull_request",
+  },
 ];
 
 /** One of my assistant connections (Assistant connections stories). */

@@ -122,7 +122,7 @@ export function RunDetail({ companyId, run, events, now }: RunDetailProps) {
                     {formatClock(event.at)}
                   </time>
                   <span>
-                    <Badge tone={event.tone ?? "neutral"} className="font-mono">
+                    <Badge tone={event.tone ?? "neutral"} title={event.title} data-testid="run-event-kind">
                       {event.kind}
                     </Badge>
                   </span>

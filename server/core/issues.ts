@@ -123,6 +123,8 @@ export async function listIssues(ctx: ServiceContext, companyId: string, query: 
  * Anyone else gets 404 whether or not the issue exists.
  */
 export async function loadIssueFor(ctx: ServiceContext, issueId: string) {
+  // Not a UUID (a typed URL, `ACME-1` where an id belongs): no such issue, never a database error.
+  if (!z.uuid().safeParse(issueId).success) throw notFound("issue");
   const [issue] = await issueQuery(ctx).where(eq(issues.id, issueId));
   if (!issue) throw notFound("issue");
   if (ctx.actor.type === "agent_key" || ctx.actor.type === "agent") {

@@ -1,17 +1,25 @@
 import type { Metadata } from "next";
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
 import { AttachmentsCard } from "@/components/issues/AttachmentsCard";
 import { CommentForm } from "@/components/issues/CommentForm";
 import { IssueThread } from "@/components/issues/IssueThread";
 import { attachmentCardItems } from "@/server/core/attachments";
+import { resolveIssueRef } from "@/server/core/issue-search";
 import { addComment, CreateCommentInput, getIssue } from "@/server/core/issues";
 import { companyPage } from "../../../../_lib/company-page";
 import { IssueWorkPanel } from "../../../../_lib/issue-work";
-import { inCompany, iso, requireUserContext } from "../../../../_lib/session";
+import { inCompany, iso, orNotFound, requireUserContext } from "../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Issue" };
 
 export default companyPage<{ issueId: string }>(async ({ ctx, can, companyId, params: { issueId } }) => {
+  // An issue key (`ACME-12`) is a URL too: it leads to the issue's canonical (UUID) page.
+  if (!z.uuid().safeParse(issueId).success)
+    redirect(
+      `/c/${companyId}/issues/${await orNotFound(resolveIssueRef(ctx, companyId, decodeURIComponent(issueId)))}`,
+    );
   const issue = await inCompany(companyId, getIssue(ctx, issueId));
 
   async function commentAction(formData: FormData) {

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
+import { humanize } from "@/components/format";
 import { RunDetail } from "@/components/runs/RunDetail";
 import type { RunStatus } from "@/components/types";
 import { getRun } from "@/server/core/runs";
-import { getRunTranscript } from "@/server/core/transcript";
+import { getRunTranscript, transcriptEntry } from "@/server/core/transcript";
 import { companyPage } from "../../../../_lib/company-page";
 import { inCompany, iso } from "../../../../_lib/session";
 
@@ -28,31 +29,26 @@ export default companyPage<{ runId: string }>(async ({ ctx, companyId, params: {
         startedAt: iso(run.startedAt),
         finishedAt: iso(run.finishedAt),
       }}
-      events={calls.map((c) => ({
-        id: c.id,
-        at: iso(c.createdAt)!,
-        kind: c.decision ?? "pending",
-        tone:
-          c.decision === "allow"
-            ? c.executionStatus === "succeeded"
-              ? "success"
-              : c.executionStatus === "running" || c.executionStatus === "pending"
-                ? "info"
-                : "danger"
-            : c.decision === "deny"
-              ? "danger"
-              : "warning",
-        summary: [
-          c.toolName,
-          c.decision === "allow" ? c.executionStatus : c.reasonCode,
-          c.errorCode ? `(${c.errorCode})` : null,
-          c.latencyMs != null ? `${c.latencyMs} ms` : null,
-          c.attempts > 1 ? `${c.attempts} attempts` : null,
-        ]
-          .filter(Boolean)
-          .join(" · "),
-        href: auditHref,
-      }))}
+      events={calls.map((c) => {
+        const entry = transcriptEntry(c);
+        return {
+          id: c.id,
+          at: iso(c.createdAt)!,
+          kind: entry.label,
+          tone: entry.tone,
+          summary: [
+            c.toolName,
+            c.decision === "deny" && c.reasonCode ? humanize(c.reasonCode) : null,
+            c.errorCode ? `(${c.errorCode})` : null,
+            c.latencyMs != null ? `${c.latencyMs} ms` : null,
+            c.attempts > 1 ? `${c.attempts} attempts` : null,
+          ]
+            .filter(Boolean)
+            .join(" · "),
+          title: entry.code,
+          href: auditHref,
+        };
+      })}
     />
   );
 });

@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+import { guardBrowser } from "./browser-guard";
+import { demoCredentials } from "./credentials";
+import { SignInPage } from "./pages/sign-in-page";
+
+// Issue 21 item 12: issue keys are URLs, and a malformed or unknown issue address is the
+// product's 404 page (never a 500 with a React error).
+let cspProblems: string[] = [];
+test.beforeEach(async ({ page }) => {
+  cspProblems = await guardBrowser(page);
+});
+test.afterEach(() => {
+  expect(cspProblems, "CSP violations").toEqual([]);
+});
+
+test("an issue key leads to the issue; a bad issue address is the product's 404", async ({ page }) => {
+  const creds = demoCredentials();
+  await new SignInPage(page).signInAsOwner(creds);
+  await page.goto(`/c/${creds.companyId}/issues/ACME-1`);
+  await expect(page).toHaveURL(new RegExp(`/c/${creds.companyId}/issues/[0-9a-f-]{36}$`));
+  await expect(page.getByTestId("issue-thread")).toContainText("ACME-1");
+
+  for (const bad of ["not-a-uuid", "ACME-99999", "00000000-0000-4000-8000-000000000000"]) {
+    const res = await page.goto(`/c/${creds.companyId}/issues/${bad}`);
+    expect(res?.status(), bad).toBe(404);
+    await expect(page.getByTestId("not-found-home")).toBeVisible();
+  }
+  await page.screenshot({ path: "test-results/console-issue-404.png" });
+});
