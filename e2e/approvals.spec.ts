@@ -50,6 +50,17 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   const countOf = (o: typeof outboxBefore) => (o.messages ?? []).length;
 
   await new SignInPage(page).signInAsOwner(creds);
+  // The inbox names the agent and the issue key, and shows the arguments (issue 21, item 2);
+  // at 1440 px the row's actions are in view.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/c/${creds.companyId}/settings/tools/approvals`);
+  const row = page.locator(`[data-action-request-id="${actionRequestId}"]`);
+  await expect(row.getByTestId("inbox-agent")).toHaveText(agent.name);
+  await expect(row.getByTestId("inbox-issue-link")).toHaveText(/^ACME-\d+$/);
+  await row.getByTestId("inbox-arguments").locator("summary").click();
+  await expect(row.getByTestId("inbox-arguments")).toContainText(draftId);
+  await expect(row.getByRole("button", { name: "Approve" })).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: "test-results/approvals-inbox-1440.png", fullPage: true });
   await page.goto(`/c/${creds.companyId}/issues/${issue.id}`);
   const card = page.locator(`#action-${actionRequestId}`);
   await expect(card).toHaveAttribute("data-status", "pending");

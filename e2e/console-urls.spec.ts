@@ -3,8 +3,8 @@ import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
 import { SignInPage } from "./pages/sign-in-page";
 
-// Issue 21 item 12: issue keys are URLs, and a malformed or unknown issue address is the
-// product's 404 page (never a 500 with a React error).
+// Issue 21 items 3 and 12: Secrets has a tab; issue keys are URLs, and a malformed or unknown
+// issue address is the product's 404 page (never a 500 with a React error).
 let cspProblems: string[] = [];
 test.beforeEach(async ({ page }) => {
   cspProblems = await guardBrowser(page);
@@ -26,4 +26,14 @@ test("an issue key leads to the issue; a bad issue address is the product's 404"
     await expect(page.getByTestId("not-found-home")).toBeVisible();
   }
   await page.screenshot({ path: "test-results/console-issue-404.png" });
+});
+
+test("Secrets has its own tab, and it is the highlighted one on the Secrets page", async ({ page }) => {
+  const creds = demoCredentials();
+  await new SignInPage(page).signInAsOwner(creds);
+  await page.goto(`/c/${creds.companyId}/settings/tools`);
+  await page.getByTestId("tools-nav-secrets").click();
+  await expect(page).toHaveURL(new RegExp(`/c/${creds.companyId}/settings/tools/secrets$`));
+  await expect(page.getByTestId("tools-nav-secrets")).toHaveAttribute("aria-current", "page");
+  await expect(page.getByTestId("tools-nav-overview")).not.toHaveAttribute("aria-current", "page");
 });

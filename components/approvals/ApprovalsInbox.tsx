@@ -134,7 +134,7 @@ export function ApprovalsInbox({
     all: requests.length,
   };
   const visible = requests.filter((r) => inTab(tab, r.status) || kept.has(r.id));
-  const columns = canReview || canTrust ? 7 : 6;
+  const columns = 6;
 
   function selectTab(next: InboxTab) {
     if (next === tab) return;
@@ -235,10 +235,7 @@ export function ApprovalsInbox({
               />
             ) : (
               <Table data-testid="inbox-table">
-                <HeaderRow
-                  columns={["Tool", "Agent", "Issue", "Reason", "Requested", "Status"]}
-                  actions={canReview || canTrust}
-                />
+                <HeaderRow columns={["Tool", "Agent", "Issue", "Reason", "Requested", "Status"]} />
                 <TBody>
                   {visible.map((r) => {
                     const busy = review.isPending && review.variables?.id === r.id;
@@ -254,12 +251,34 @@ export function ApprovalsInbox({
                             <span className="mt-1 block">
                               <RiskBadge risk={r.preview.risk} />
                             </span>
+                            {r.preview.arguments !== undefined ? (
+                              <details className="mt-1 text-xs" data-testid="inbox-arguments">
+                                <summary className={cn("cursor-pointer rounded text-zinc-600", focusRing)}>
+                                  Arguments
+                                </summary>
+                                <CodeBlock
+                                  code={JSON.stringify(r.preview.arguments, null, 2).slice(0, 4000)}
+                                  language="json"
+                                  className="mt-1 max-w-md"
+                                />
+                              </details>
+                            ) : null}
                           </TD>
                           <TD>
                             {r.agentId ? (
-                              <code className="font-mono text-xs" title={r.agentId}>
-                                {shortId(r.agentId)}
-                              </code>
+                              r.agentName ? (
+                                <Link
+                                  href={`/c/${companyId}/agents/${r.agentId}`}
+                                  className={cn("rounded text-zinc-900 hover:underline", focusRing)}
+                                  data-testid="inbox-agent"
+                                >
+                                  {r.agentName}
+                                </Link>
+                              ) : (
+                                <code className="font-mono text-xs" title={r.agentId}>
+                                  {shortId(r.agentId)}
+                                </code>
+                              )
                             ) : (
                               <span className="text-zinc-500">—</span>
                             )}
@@ -273,8 +292,9 @@ export function ApprovalsInbox({
                                   focusRing,
                                 )}
                                 data-testid="inbox-issue-link"
+                                title="Open the action card in the issue"
                               >
-                                Open in issue
+                                {r.issueIdentifier ?? "Open in issue"}
                               </Link>
                             ) : (
                               <span className="text-zinc-500">—</span>
@@ -284,23 +304,25 @@ export function ApprovalsInbox({
                           <TD className="text-xs text-zinc-600">
                             <RelativeTime value={r.createdAt} now={now} />
                           </TD>
-                          <TD>
+                          <TD className="min-w-40">
                             <ActionRequestStatusBadge status={status} />
+                            {/* The actions sit under the status, so the row fits at 1440 px
+                                (a separate column was cut off past the table's edge). */}
+                            {canReview || canTrust ? (
+                              <div className="mt-2 flex flex-wrap gap-2">
+                                <RowActions
+                                  request={r}
+                                  canReview={canReview}
+                                  canTrust={canTrustRow}
+                                  busyAction={busyAction ?? null}
+                                  disabled={review.isPending}
+                                  trustOpen={trustOpen === r.id}
+                                  onReview={(action) => runReview(r.id, action)}
+                                  onTrust={() => setTrustOpen(trustOpen === r.id ? null : r.id)}
+                                />
+                              </div>
+                            ) : null}
                           </TD>
-                          {canReview || canTrust ? (
-                            <TD className="text-right whitespace-nowrap">
-                              <RowActions
-                                request={r}
-                                canReview={canReview}
-                                canTrust={canTrustRow}
-                                busyAction={busyAction ?? null}
-                                disabled={review.isPending}
-                                trustOpen={trustOpen === r.id}
-                                onReview={(action) => runReview(r.id, action)}
-                                onTrust={() => setTrustOpen(trustOpen === r.id ? null : r.id)}
-                              />
-                            </TD>
-                          ) : null}
                         </TR>
                         {rowError ? (
                           <FullRow colSpan={columns}>

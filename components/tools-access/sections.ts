@@ -1,9 +1,10 @@
-/** The Tools & Access sections, in navigation order (the ADR's eight, plus Approvals). */
+/** The Tools & Access sections, in navigation order (the ADR's eight, plus Secrets and Approvals). */
 
 export type SectionKey =
   | "overview"
   | "applications"
   | "connections"
+  | "secrets"
   | "profiles"
   | "policies"
   | "runtime"
@@ -48,6 +49,13 @@ export const TOOLS_ACCESS_SECTIONS: readonly ToolsAccessSection[] = [
     description:
       "The credentials that let an application act for this company; agents use them through the gateway and never see them.",
     href: sub("connections"),
+  },
+  {
+    key: "secrets",
+    label: "Secrets",
+    description:
+      "Credential values kept encrypted for this company and bound to connections; nobody reads a value back, agents never see one.",
+    href: sub("secrets"),
   },
   {
     key: "profiles",

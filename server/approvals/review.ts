@@ -1,8 +1,8 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
-import { toolActionRequests, toolInvocations } from "@/db/schema";
+import { agents, companies, issues, toolActionRequests, toolInvocations } from "@/db/schema";
 import type { ActionRequest as ActionRequestSchema } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
 import { ACTION_REQUEST_STATUSES } from "@/server/contracts/values";
@@ -54,8 +54,16 @@ export async function listActionRequests(ctx: ServiceContext, companyId: string,
   if (q.issueId) conds.push(eq(toolActionRequests.issueId, q.issueId));
   if (q.runId) conds.push(eq(toolActionRequests.runId, q.runId));
   const rows = await ctx.db
-    .select(publicColumns)
+    .select({
+      ...publicColumns,
+      // Names a person reads in the inbox (issue 21): the agent's name and the issue's key.
+      agentName: agents.name,
+      issueIdentifier: sql<string | null>`${companies.issuePrefix} || '-' || ${issues.number}`,
+    })
     .from(toolActionRequests)
+    .leftJoin(agents, companyRow(agents, toolActionRequests.companyId, toolActionRequests.agentId))
+    .leftJoin(issues, companyRow(issues, toolActionRequests.companyId, toolActionRequests.issueId))
+    .leftJoin(companies, eq(companies.id, issues.companyId))
     .where(and(...conds))
     .orderBy(desc(toolActionRequests.createdAt))
     .limit(q.limit);

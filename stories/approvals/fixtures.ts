@@ -57,7 +57,12 @@ function request(seed: RequestSeed): ActionRequest {
     invocationId: `inv-${seed.id}`,
     runId: "r-7f3e9a21c0",
     agentId: seed.agentId ?? triage.id,
+    agentName: (seed.agentId ?? triage.id) === scribe.id ? scribe.name : triage.name,
     issueId: seed.issueId === undefined ? firmwareIssue.id : seed.issueId,
+    issueIdentifier:
+      seed.issueId === undefined
+        ? firmwareIssue.identifier
+        : (issues.find((i) => i.id === seed.issueId)?.identifier ?? null),
     commentId: `c-${seed.id}`,
     toolName: seed.tool,
     preview: {

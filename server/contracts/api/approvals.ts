@@ -30,6 +30,9 @@ export const ActionRequest = z.object({
   ...strings("id", "invocationId"),
   ...nullableStrings("runId", "agentId", "issueId", "commentId"),
   toolName: z.string(),
+  /** The agent's name and the issue's key (`ACME-12`), in lists. */
+  agentName: z.string().nullable().optional(),
+  issueIdentifier: z.string().nullable().optional(),
   preview: ActionRequestPreview,
   status: z.enum(ACTION_REQUEST_STATUSES),
   supersededById: z.string().nullable(),
