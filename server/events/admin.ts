@@ -5,21 +5,18 @@
  * revealing nothing. The delivery config (callback URL, signing secrets) is a credential of the
  * receiver: it is never selected here, let alone decrypted.
  */
-import { desc, eq, inArray, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { companyRow, inCompany } from "@/db/join";
 import { companies, issues, mcpEventDeliveries, mcpEventSubscriptions, oauthGrants } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { ConnectionSubscription as ConnectionSubscriptionSchema } from "@/server/contracts/api/public-mcp-events";
-import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
 import { mayManage, personOf } from "../public-mcp/receipt-admin";
+import { stopSubscriptionIn } from "./stop";
 
 const MAX_LISTED = 100;
-/** The states in which a subscription may still deliver, so a person may stop it. */
-const STOPPABLE = ["pending", "active"] as const;
-
 const s = mcpEventSubscriptions;
 
 /**
@@ -106,40 +103,11 @@ export async function stopSubscription(ctx: ServiceContext, grantId: string, sub
     .limit(1);
   if (!found) throw notFound("subscription");
   return ctx.db.transaction(async (tx) => {
-    // INVARIANT: the conditional UPDATE decides, so two concurrent stops log one activity row.
-    const [stopped] = await tx
-      .update(s)
-      .set({
-        state: "stopped",
-        stoppedReason: "stopped_by_person",
-        leaseToken: null,
-        leaseExpiresAt: null,
-        updatedAt: sql`now()`,
-      })
-      .where(inCompany(s, grant.companyId, eq(s.id, found.id), inArray(s.state, [...STOPPABLE])))
-      .returning({ id: s.id });
-    if (!stopped)
+    const sub = { ...found, companyId: grant.companyId, grantId: grant.id };
+    if (!(await stopSubscriptionIn(tx, ctx, sub, "stopped_by_person")))
       throw conflict("subscription_not_active", "the subscription is already stopped", {
         state: "stopped",
       });
-    // A worker that already claimed a delivery may still finish that one send; the rest go.
-    await tx
-      .delete(mcpEventDeliveries)
-      .where(
-        inCompany(
-          mcpEventDeliveries,
-          grant.companyId,
-          eq(mcpEventDeliveries.subscriptionId, found.id),
-          eq(mcpEventDeliveries.status, "pending"),
-        ),
-      );
-    await logActivity(tx, ctx, {
-      companyId: grant.companyId,
-      action: "mcp_event_subscription.stop",
-      entityType: "oauth_grant",
-      entityId: grant.id,
-      details: { subscriptionId: found.id, eventName: found.eventName, taskId: found.taskId },
-    });
     const [row] = await subscriptionRows(tx).where(inCompany(s, grant.companyId, eq(s.id, found.id)));
     return { subscription: view(row!, ctx.now()) };
   });

@@ -16,7 +16,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { mcpEventDeliveries, mcpEventSubscriptions } from "@/db/schema";
-import { logActivity } from "../activity/log-activity";
 import { publicOrigin } from "../config/proxy";
 import { systemContext } from "../context";
 import { logError, logWarn } from "../log";
@@ -26,6 +25,7 @@ import { decryptEventDelivery } from "../secrets/event-delivery";
 import { postSigned } from "./callback";
 import type { WebhookLastError } from "./errors";
 import { DELIVERY } from "./limits";
+import { type StopReason, stopSubscriptionIn } from "./stop";
 
 export interface DeliveryOptions {
   /** Backoff base (tests shorten it). Default DELIVERY.retryBaseMs. */
@@ -88,34 +88,8 @@ export async function deliverBatch(db: Db, opts: DeliveryOptions = {}): Promise<
   return claimed.length;
 }
 
-async function stopSubscription(
-  db: Db,
-  subscriptionId: string,
-  companyId: string,
-  grantId: string,
-  reason: string,
-) {
-  await db.transaction(async (tx) => {
-    const [stopped] = await tx
-      .update(mcpEventSubscriptions)
-      .set({ state: "stopped", stoppedReason: reason, updatedAt: sql`now()` })
-      .where(and(eq(mcpEventSubscriptions.id, subscriptionId), eq(mcpEventSubscriptions.state, "active")))
-      .returning({ id: mcpEventSubscriptions.id });
-    await tx
-      .delete(mcpEventDeliveries)
-      .where(
-        and(eq(mcpEventDeliveries.subscriptionId, subscriptionId), eq(mcpEventDeliveries.status, "pending")),
-      );
-    if (stopped)
-      await logActivity(tx, systemContext(tx as unknown as Db, "events"), {
-        companyId,
-        action: "mcp_event_subscription.stop",
-        entityType: "oauth_grant",
-        entityId: grantId,
-        details: { subscriptionId, reason },
-      });
-  });
-}
+const stopForWorker = (db: Db, sub: Parameters<typeof stopSubscriptionIn>[2], reason: StopReason) =>
+  db.transaction((tx) => stopSubscriptionIn(tx, systemContext(db, "events"), sub, reason));
 
 async function deliverOne(db: Db, c: Claimed, retryBaseMs: number): Promise<void> {
   const [sub] = await db
@@ -130,7 +104,7 @@ async function deliverOne(db: Db, c: Claimed, retryBaseMs: number): Promise<void
   }
   const live = await liveGrant(db, sub.grantId);
   if (!live || live.grant.companyId !== sub.companyId) {
-    await stopSubscription(db, sub.id, sub.companyId, sub.grantId, "access_lost");
+    await stopForWorker(db, sub, "access_lost");
     return;
   }
   let config: ReturnType<typeof decryptEventDelivery>;
@@ -171,7 +145,7 @@ async function deliverOne(db: Db, c: Claimed, retryBaseMs: number): Promise<void
   }
   if (outcome.kind === "answered" && outcome.status === 410) {
     await finish(db, c.id, { status: "failed", lastStatus: 410, lastError: "http_4xx" });
-    await stopSubscription(db, sub.id, sub.companyId, sub.grantId, "gone");
+    await stopForWorker(db, sub, "gone");
     return;
   }
   const status = outcome.kind === "answered" ? outcome.status : null;

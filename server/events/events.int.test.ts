@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as mcpRoute from "@/app/mcp/paperclip/route";
 import {
+  activityLog,
   companyMemberships,
   issues,
   mcpEventAdmissions,
@@ -30,6 +31,7 @@ import { serveRoutes } from "../testing/serve";
 import { createTestCa } from "../testing/test-ca";
 import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver";
 import { closeDemoWorld, demoWorld, type TestDatabase } from "../testing/world";
+import { pruneEvents } from "./subscriptions";
 import { createEventWorker, type EventWorker } from "./worker";
 
 const V = "2026-07-28";
@@ -328,7 +330,7 @@ describe("subscribe, deliver, stop", () => {
       delivery: { url: receiver.url },
     });
     expect(r.error).toBeUndefined();
-    expect(r.result).toMatchObject({});
+    expect(r.result).toMatchObject({ resultType: "complete" });
     await addComment(ctx, task.id, { body: "second" });
     await quietPasses();
     expect(receiver.deliveries()).toHaveLength(1);
@@ -431,6 +433,30 @@ describe("subscribe, deliver, stop", () => {
       await setPublicMcpEnabled(database.db, true);
     }
     await until(() => receiver.deliveries().length === 1);
+  });
+});
+
+describe("pruning", () => {
+  it("removes subscriptions expired or stopped over seven days ago, and old admissions", async () => {
+    const { conn, task, secret } = await watcher();
+    const expired = await subscribeTo(conn, COMMENT, task.id, secret);
+    const recent = await subscribeTo(conn, STATUS, task.id, secret);
+    await database.db
+      .update(mcpEventSubscriptions)
+      .set({ expiresAt: new Date(Date.now() - 8 * 24 * 3600_000) })
+      .where(eq(mcpEventSubscriptions.id, expired.result!.id as string));
+    await database.db
+      .update(mcpEventAdmissions)
+      .set({ startedAt: new Date(Date.now() - 11 * 60_000) })
+      .where(eq(mcpEventAdmissions.grantId, conn.grantId));
+    await pruneEvents(database.db);
+    const left = (await subscriptionsOf(conn.grantId)).map((r) => r.id);
+    expect(left).toEqual([recent.result!.id]);
+    const admissions = await database.db
+      .select({ n: count() })
+      .from(mcpEventAdmissions)
+      .where(eq(mcpEventAdmissions.grantId, conn.grantId));
+    expect(admissions[0]!.n).toBe(0);
   });
 });
 
@@ -561,6 +587,23 @@ describe("refusals", () => {
         data: { code: dataCode },
       });
     }
+    // Every refusal is in the connection's activity log with its code (never the URL or secret).
+    const logged = await database.db
+      .select({ details: activityLog.details })
+      .from(activityLog)
+      .where(
+        and(eq(activityLog.entityId, conn.grantId), eq(activityLog.action, "mcp_event_subscription.refused")),
+      );
+    const codes = logged.map((l) => (l.details as { code: string }).code);
+    for (const c of [
+      "unknown_event",
+      "company_not_granted",
+      "task_not_found",
+      "webhook_secret_invalid",
+      "callback_endpoint_error",
+    ])
+      expect(codes).toContain(c);
+    expect(JSON.stringify(logged)).not.toContain(secret.slice(6, 20));
     const cursor = await rpc(conn.token, "events/subscribe", {
       ...base,
       delivery: { mode: "webhook", url: receiver.url, secret },

@@ -22,7 +22,7 @@
  * the keys (both sign for five minutes).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { mcpEventAdmissions, mcpEventSubscriptions } from "@/db/schema";
@@ -271,11 +271,9 @@ export async function subscribe(session: McpSession, params: Record<string, unkn
   try {
     await verifyCallback(delivery.url, delivery.secret, id);
   } catch (err) {
+    // Refused: nothing stays (the protocol layer writes the refusal to the activity log).
     await abandon();
     await finishAdmission();
-    await audit(session, "mcp_event_subscription.refused", id, name, args, {
-      reason: err instanceof EventsError ? String(err.data.reason ?? err.code) : "error",
-    });
     throw err;
   }
 
@@ -485,9 +483,6 @@ export async function pruneEvents(db: Db): Promise<void> {
   await db
     .delete(mcpEventSubscriptions)
     .where(
-      and(
-        inArray(mcpEventSubscriptions.state, ["pending"]),
-        lt(mcpEventSubscriptions.leaseExpiresAt, sql`now()`),
-      ),
+      and(eq(mcpEventSubscriptions.state, "pending"), lt(mcpEventSubscriptions.leaseExpiresAt, sql`now()`)),
     );
 }
