@@ -14,8 +14,7 @@ import { users } from "@/db/schema";
 import { addComment, createIssue } from "../core/issues";
 import { localProvider } from "../secrets/local-provider";
 import { connectAssistant, setPublicMcpEnabled } from "../testing/public-mcp";
-import { createTestCa } from "../testing/test-ca";
-import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver";
+import { startAdmittedReceiver, type WebhookReceiver } from "../testing/webhook-receiver";
 import { closeDemoWorld, demoWorld, type TestDatabase } from "../testing/world";
 
 const V = "2026-07-28";
@@ -28,7 +27,6 @@ const PUBLIC_URL = "http://paperclip.replicas.test";
 
 let database: TestDatabase;
 let receiver: WebhookReceiver;
-let caCleanup: () => void;
 let companyId: string;
 let ownerId: string;
 
@@ -110,20 +108,12 @@ beforeAll(async () => {
   localProvider({ create: true });
   const [owner] = await database.db.select().from(users).where(eq(users.email, world.demo.ownerEmail));
   ownerId = owner!.id;
-  const ca = createTestCa();
-  caCleanup = ca.cleanup;
-  receiver = await startWebhookReceiver({ tls: ca });
-  process.env.PAPERCLIP_TEST_EVENT_RECEIVER = JSON.stringify({
-    ca: receiver.ca,
-    origin: new URL(receiver.url).origin,
-  });
+  receiver = await startAdmittedReceiver();
 });
 
 afterAll(async () => {
   delete process.env.PAPERCLIP_PUBLIC_URL;
-  delete process.env.PAPERCLIP_TEST_EVENT_RECEIVER;
   await receiver?.close();
-  caCleanup?.();
   await closeDemoWorld(database);
 });
 

@@ -28,8 +28,7 @@ import { resetLocalProvider } from "../secrets/local-provider";
 import { rotateMasterKey } from "../secrets/rotate";
 import { connectAssistant, setPublicMcpEnabled, type TestConnection } from "../testing/public-mcp";
 import { serveRoutes } from "../testing/serve";
-import { createTestCa } from "../testing/test-ca";
-import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver";
+import { startAdmittedReceiver, type WebhookReceiver } from "../testing/webhook-receiver";
 import { closeDemoWorld, demoWorld, type TestDatabase } from "../testing/world";
 import { pruneEvents } from "./subscriptions";
 import { createEventWorker, type EventWorker } from "./worker";
@@ -53,7 +52,6 @@ let worker: EventWorker;
 let ownerId: string;
 let companyId: string;
 let endpoint: string;
-let caCleanup: () => void;
 
 interface RpcAnswer {
   result?: Record<string, unknown>;
@@ -129,23 +127,15 @@ beforeAll(async () => {
   await setPublicMcpEnabled(database.db, true);
   const [owner] = await database.db.select().from(users).where(eq(users.email, world.demo.ownerEmail));
   ownerId = owner!.id;
-  const ca = createTestCa();
-  caCleanup = ca.cleanup;
-  receiver = await startWebhookReceiver({ tls: ca });
-  process.env.PAPERCLIP_TEST_EVENT_RECEIVER = JSON.stringify({
-    ca: receiver.ca,
-    origin: new URL(receiver.url).origin,
-  });
+  receiver = await startAdmittedReceiver();
   // Passes are driven by the tests (`until`); the timer is effectively off.
   worker = createEventWorker(database.db, { intervalMs: 3_600_000, retryBaseMs: 20 });
 });
 
 afterAll(async () => {
   delete process.env.PAPERCLIP_PUBLIC_URL;
-  delete process.env.PAPERCLIP_TEST_EVENT_RECEIVER;
   await worker?.stop();
   await receiver?.close();
-  caCleanup?.();
   await server?.close();
   await closeDemoWorld(database);
 });

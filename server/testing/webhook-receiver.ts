@@ -298,3 +298,25 @@ export async function startWebhookReceiver(opts: WebhookReceiverOptions = {}): P
   };
   return receiver;
 }
+
+/**
+ * A receiver on a fresh test CA that the server under test may call: its CA and origin are
+ * put in `PAPERCLIP_TEST_EVENT_RECEIVER` (server/events/callback.ts honours it under
+ * NODE_ENV=test only, and admits exactly that origin). `close()` also unsets the variable and
+ * removes the CA; child processes spawned meanwhile inherit the variable.
+ */
+export async function startAdmittedReceiver(): Promise<WebhookReceiver> {
+  const ca = createTestCa();
+  const receiver = await startWebhookReceiver({ tls: ca });
+  process.env.PAPERCLIP_TEST_EVENT_RECEIVER = JSON.stringify({
+    ca: receiver.ca,
+    origin: new URL(receiver.url).origin,
+  });
+  const close = receiver.close;
+  receiver.close = async () => {
+    delete process.env.PAPERCLIP_TEST_EVENT_RECEIVER;
+    await close();
+    ca.cleanup();
+  };
+  return receiver;
+}
