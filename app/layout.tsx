@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import type { ReactNode } from "react";
 import "./globals.css";
 
@@ -15,7 +16,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        {/* URL state (selection, filters) lives in search params so every view can be shared. */}
+        <NuqsAdapter>{children}</NuqsAdapter>
+      </body>
     </html>
   );
 }

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { agentStatusTone, runStatusTone } from "@/components/labels";
 import type { DateInput } from "../format";
 import { durationBetween, formatDuration, humanize } from "../format";
 import { runHref } from "../runs/RunList";
-import { agentStatusTone, runStatusTone } from "../status";
 import type { AgentRunSummary, AgentSummary } from "../types";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";

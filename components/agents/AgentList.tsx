@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
+import { agentStatusTone } from "@/components/labels";
 import type { DateInput } from "../format";
 import { humanize } from "../format";
-import { agentStatusTone } from "../status";
 import type { AgentSummary } from "../types";
 import { Badge } from "../ui/Badge";
 import { ListTable } from "../ui/ListTable";

@@ -1,5 +1,5 @@
+import { labelFor, PROFILE_LEVEL_LABELS } from "@/components/labels";
 import { RiskBadge } from "../tools-access/badges";
-import { labelFor, PROFILE_LEVEL_LABELS } from "../tools-access/labels";
 import type { EffectiveProfile, EffectiveTool } from "../tools-access/types";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";

@@ -2,11 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { ACTOR_TYPE_PHRASES, FORMAL_KIND_LABELS, labelFor } from "@/components/labels";
 import type { DateInput } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys, toolsAccessKeys } from "../tools-access/api";
 import { useCompanyList } from "../tools-access/hooks";
-import { labelFor } from "../tools-access/labels";
 import { ReadOnlyNote } from "../tools-access/ReadOnlyNote";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import { Badge } from "../ui/Badge";
@@ -18,7 +18,6 @@ import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { Spinner } from "../ui/Spinner";
 import { formalApprovalsList, formalApprovalsPath } from "./api";
-import { ACTOR_TYPE_PHRASES, FORMAL_KIND_LABELS } from "./labels";
 import { FormalApprovalStatusBadge } from "./StatusBadges";
 import type { FormalApproval } from "./types";
 

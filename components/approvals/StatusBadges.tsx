@@ -1,12 +1,12 @@
-import { Badge } from "../ui/Badge";
-import { Spinner } from "../ui/Spinner";
 import {
   ACTION_STATUS_STYLES,
   FORMAL_STATUS_STYLES,
   type StatusStyle,
   styleFor,
   TRUST_RULE_STATUS_STYLES,
-} from "./labels";
+} from "@/components/labels";
+import { Badge } from "../ui/Badge";
+import { Spinner } from "../ui/Spinner";
 
 export interface ActionRequestStatusBadgeProps {
   /** An `ActionRequestStatus`; unknown values render humanised and neutral. */

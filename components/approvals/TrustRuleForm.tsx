@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { TRUST_RULE_SCOPE_HINTS, TRUST_RULE_SCOPE_LABELS } from "@/components/labels";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { approvalKeys } from "../tools-access/api";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
@@ -9,7 +10,6 @@ import { Button } from "../ui/Button";
 import { InputField, SelectField } from "../ui/FieldControls";
 import { PendingButton } from "../ui/PendingButton";
 import { actionRequestActionPath } from "./api";
-import { TRUST_RULE_SCOPE_HINTS, TRUST_RULE_SCOPE_LABELS } from "./labels";
 import {
   type ActionRequest,
   TRUST_RULE_SCOPES,

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
+import { TRUST_RULE_SCOPE_LABELS } from "@/components/labels";
 import type { DateInput } from "../format";
 import { toDate } from "../format";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
@@ -15,7 +16,6 @@ import { cn } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
 import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { shortId, trustRulesList, trustRulesPath } from "./api";
-import { TRUST_RULE_SCOPE_LABELS } from "./labels";
 import { TrustRuleStatusBadge } from "./StatusBadges";
 import type { TrustRule, TrustRuleStatus } from "./types";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
+import { issueStatusTone } from "@/components/labels";
 import type { DateInput } from "../format";
 import { humanize } from "../format";
-import { issueStatusTone } from "../status";
 import type { IssueSummary } from "../types";
 import { Badge } from "../ui/Badge";
 import { ListTable } from "../ui/ListTable";

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { issueStatusTone } from "@/components/labels";
 import { ActionCard } from "../approvals/ActionCard";
 import type { DateInput } from "../format";
 import { humanize } from "../format";
-import { issueStatusTone } from "../status";
 import type { IssueComment, IssueDetail } from "../types";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";

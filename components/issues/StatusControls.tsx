@@ -1,9 +1,9 @@
 "use client";
 
 import { useId } from "react";
+import { issueStatusTone } from "@/components/labels";
 import type { IssueStatus } from "@/server/contracts/values";
 import { humanize } from "../format";
-import { issueStatusTone } from "../status";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";

@@ -1,7 +1,7 @@
 import Link from "next/link";
+import { runStatusTone } from "@/components/labels";
 import type { DateInput } from "../format";
 import { durationBetween, formatAbsolute, formatClock, formatDuration, humanize } from "../format";
-import { runStatusTone } from "../status";
 import type { RunDetailData, RunEvent } from "../types";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";

@@ -1,6 +1,6 @@
+import { runStatusTone } from "@/components/labels";
 import type { DateInput } from "../format";
 import { durationBetween, formatDuration, humanize } from "../format";
-import { runStatusTone } from "../status";
 import type { RunSummary } from "../types";
 import { Badge } from "../ui/Badge";
 import { ListTable } from "../ui/ListTable";

@@ -1,6 +1,6 @@
+import { labelFor } from "@/components/labels";
 import { Badge } from "../ui/Badge";
 import { APPLICATION_TYPE_LABELS } from "./gateway";
-import { labelFor } from "./labels";
 import type { ApplicationType } from "./types";
 
 export interface ApplicationTypeBadgeProps {

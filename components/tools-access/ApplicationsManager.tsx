@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, useState } from "react";
+import { RISK_LABELS, RISKS } from "@/components/labels";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
@@ -14,7 +15,6 @@ import { toolsAccessKeys, toolsApiPath } from "./api";
 import { ConfirmRow } from "./controls";
 import { CONNECTION_STATUS_LABELS, connectionsHref, invalidateConnections } from "./gateway";
 import { useCompanyList } from "./hooks";
-import { RISK_LABELS, RISKS } from "./labels";
 import { applicationsList } from "./lists";
 import { ResourceListCard } from "./ResourceListCard";
 import { useToolsApi } from "./ToolsApiProvider";

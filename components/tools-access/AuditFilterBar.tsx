@@ -1,10 +1,10 @@
 "use client";
 
+import { DECISION_LABELS, DECISIONS } from "@/components/labels";
 import { TOOL_EVENT_TYPES } from "@/server/contracts/values";
 import { humanize } from "../format";
 import { Button } from "../ui/Button";
 import { InputField, namedOptions, SelectField, type SelectOption, valueOptions } from "../ui/FieldControls";
-import { DECISION_LABELS, DECISIONS } from "./labels";
 import type { AuditDecision, NamedRef } from "./types";
 
 /**

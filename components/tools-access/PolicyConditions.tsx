@@ -1,11 +1,11 @@
 "use client";
 
 import type { Dispatch, SetStateAction } from "react";
+import { WEEKDAYS } from "@/components/labels";
 import { Button } from "../ui/Button";
 import { InputField } from "../ui/FieldControls";
 import { fieldFrame } from "../ui/FieldRows";
 import { Checkbox, CheckboxGroup } from "./controls";
-import { WEEKDAYS } from "./labels";
 import { ArgumentRowFields, Section } from "./PolicyFormFields";
 import { type ArgumentRow, newArgumentRow, type PolicyFormErrors, type PolicyFormState } from "./policy-form";
 

@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useId, useState } from "react";
+import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "@/components/labels";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
 import { codeInput, InputField, NameField, SelectField, TextareaField } from "../ui/FieldControls";
@@ -9,7 +10,6 @@ import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
 import { useCatalogEntries, useFocusFirstInvalid, useToolTargets } from "./hooks";
-import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "./labels";
 import { PolicyConditionsSection as ConditionsSection } from "./PolicyConditions";
 import { BLOCK_BEATS_ALLOW, EffectFields, Section } from "./PolicyFormFields";
 import {

@@ -1,10 +1,6 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { Button } from "../ui/Button";
-import { InputField, monoInput, SelectField, TextareaField } from "../ui/FieldControls";
-import { fieldFrame } from "../ui/FieldRows";
-import { Checkbox } from "./controls";
 import {
   ARGUMENT_OP_LABELS,
   ARGUMENT_OPS,
@@ -13,7 +9,11 @@ import {
   RATE_LIMIT_SCOPE_LABELS,
   RATE_LIMIT_SCOPES,
   VALUELESS_OPS,
-} from "./labels";
+} from "@/components/labels";
+import { Button } from "../ui/Button";
+import { InputField, monoInput, SelectField, TextareaField } from "../ui/FieldControls";
+import { fieldFrame } from "../ui/FieldRows";
+import { Checkbox } from "./controls";
 import type { ArgumentRow, PolicyFormErrors, PolicyFormState } from "./policy-form";
 import type { ArgumentOp, RateLimitScope } from "./types";
 

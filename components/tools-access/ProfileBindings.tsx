@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useId, useState } from "react";
+import { BINDING_TARGET_LABELS, BINDING_TARGET_TYPES } from "@/components/labels";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { SelectField } from "../ui/FieldControls";
@@ -9,7 +10,6 @@ import { ApiErrorAlert } from "./ApiErrorAlert";
 import { RemoveCell } from "./controls";
 import { useToolTargets } from "./hooks";
 import { InlineAddForm } from "./InlineAddForm";
-import { BINDING_TARGET_LABELS, BINDING_TARGET_TYPES } from "./labels";
 import type { PickerOption } from "./ProfileEntryForm";
 import { useProfileBindingActions } from "./profile-queries";
 import type { BindingTargetType, Profile, ToolTargets } from "./types";

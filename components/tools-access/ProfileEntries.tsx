@@ -1,12 +1,12 @@
 "use client";
 
+import { ENTRY_MODE_LABELS, SELECTOR_TYPE_LABELS } from "@/components/labels";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { HeaderRow, Table, TBody, TD, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { RemoveCell } from "./controls";
 import { useCatalogEntries } from "./hooks";
-import { ENTRY_MODE_LABELS, SELECTOR_TYPE_LABELS } from "./labels";
 import { EntryAddForm } from "./ProfileEntryForm";
 import { useProfileEntryActions } from "./profile-queries";
 import { QuarantineBadge } from "./QuarantineBadge";

@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useId, useState } from "react";
+import { RISK_LABELS, RISKS, SELECTOR_TYPE_LABELS, SELECTOR_TYPES } from "@/components/labels";
 import { Field } from "../ui/Field";
 import { codeInput, SelectField, type SelectOption } from "../ui/FieldControls";
 import { Input } from "../ui/Input";
@@ -8,7 +9,6 @@ import { Select } from "../ui/Select";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import type { useCatalogEntries } from "./hooks";
 import { InlineAddForm } from "./InlineAddForm";
-import { RISK_LABELS, RISKS, SELECTOR_TYPE_LABELS, SELECTOR_TYPES } from "./labels";
 import { useProfileEntryActions } from "./profile-queries";
 import type { CatalogEntriesResponse, EntryMode, Profile, Risk, Selector, SelectorType } from "./types";
 

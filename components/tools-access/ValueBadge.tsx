@@ -1,5 +1,5 @@
+import { labelFor } from "@/components/labels";
 import { Badge, type BadgeTone } from "../ui/Badge";
-import { labelFor } from "./labels";
 
 export interface ValueBadgeProps {
   /** One value of an enum, or a string the server sent that the client does not know yet. */

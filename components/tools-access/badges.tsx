@@ -1,6 +1,6 @@
+import { DECISION_LABELS, POLICY_KIND_LABELS, RISK_LABELS } from "@/components/labels";
 import type { BadgeTone } from "../ui/Badge";
 import { CONNECTION_HEALTH_LABELS, CONNECTION_STATUS_LABELS } from "./gateway";
-import { DECISION_LABELS, POLICY_KIND_LABELS, RISK_LABELS } from "./labels";
 import type { AuditDecision, ConnectionHealth, ConnectionStatus, PolicyKind, Risk } from "./types";
 import { ValueBadge, type ValueBadgeProps } from "./ValueBadge";
 

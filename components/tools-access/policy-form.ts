@@ -3,7 +3,7 @@
  * `Policy`, and client-side checks for obvious mistakes. The server stays the authority.
  */
 
-import { LIST_OPS, NUMBER_OPS, VALUELESS_OPS } from "./labels";
+import { LIST_OPS, NUMBER_OPS, VALUELESS_OPS } from "@/components/labels";
 import type {
   ArgumentCondition,
   ArgumentOp,

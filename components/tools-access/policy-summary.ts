@@ -1,6 +1,12 @@
 /** One-line, human summaries of a policy's selectors, conditions and effect. */
 
-import { ARGUMENT_OP_LABELS, labelFor, RATE_LIMIT_SCOPE_LABELS, RISK_LABELS, WEEKDAYS } from "./labels";
+import {
+  ARGUMENT_OP_LABELS,
+  labelFor,
+  RATE_LIMIT_SCOPE_LABELS,
+  RISK_LABELS,
+  WEEKDAYS,
+} from "@/components/labels";
 import { argumentValueToText } from "./policy-form";
 import type { Policy } from "./types";
 

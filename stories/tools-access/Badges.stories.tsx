@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { POLICY_KINDS, RISKS } from "@/components/labels";
 import { DecisionBadge, PolicyKindBadge, RiskBadge } from "@/components/tools-access/badges";
-import { POLICY_KINDS, RISKS } from "@/components/tools-access/labels";
 import { QuarantineBadge } from "@/components/tools-access/QuarantineBadge";
 
 const meta = {

@@ -16,7 +16,7 @@ import type {
   RateLimitScope,
   Risk,
   SelectorType,
-} from "./types";
+} from "../tools-access/types";
 
 /** A label map from its keys: each key humanised, unless `overrides` names it. */
 function keyLabels<K extends string>(

@@ -1,5 +1,5 @@
-import type { RunStatus } from "./types";
-import type { BadgeTone } from "./ui/Badge";
+import type { RunStatus } from "../types";
+import type { BadgeTone } from "../ui/Badge";
 
 /** A status-to-tone lookup; statuses the map does not name are neutral. */
 function toneMap(tones: Record<string, BadgeTone>): (status: string) => BadgeTone {

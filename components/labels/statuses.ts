@@ -1,13 +1,13 @@
 /** Labels and badge tones for the approvals views. */
 
-import type { BadgeTone } from "../ui/Badge";
 import type {
   ActionRequestStatus,
   FormalApprovalKind,
   FormalApprovalStatus,
   TrustRuleScope,
   TrustRuleStatus,
-} from "./types";
+} from "../approvals/types";
+import type { BadgeTone } from "../ui/Badge";
 
 export interface StatusStyle {
   label: string;
