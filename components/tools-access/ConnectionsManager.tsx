@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import type { DateInput } from "../format";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
 import { RelativeTime } from "../ui/RelativeTime";
+import { useSelectionParam } from "../url-state";
 import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { ConnectionStatusBadge, HealthBadge } from "./badges";
 import { ConnectionCreateForm } from "./ConnectionCreateForm";
@@ -62,7 +62,8 @@ export function ConnectionsManager({
     initialConnections,
   );
   const connections = query.data;
-  const [selectedId, setSelectedId] = useState<string | null>(initialSelectedId);
+  // The selection lives in `?connection=` (components/url-state.ts): shareable, kept on reload.
+  const [selectedId, setSelectedId] = useSelectionParam("connection", initialSelectedId);
   const selected = connections.find((c) => c.id === selectedId) ?? null;
   const filterApp = applicationId
     ? (applications.find((a) => a.id === applicationId) ??

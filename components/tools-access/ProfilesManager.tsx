@@ -1,11 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { cn, focusRing } from "../ui/cn";
 import { EmptyState } from "../ui/EmptyState";
+import { useSelectionParam } from "../url-state";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
@@ -46,7 +47,8 @@ export function ProfilesManager({
 }: ProfilesManagerProps) {
   const query = useCompanyList(profilesList, companyId, initialProfiles);
   const profiles = query.data;
-  const [selectedId, setSelectedId] = useState<string | null>(initialSelectedId);
+  // The selection lives in `?profile=` (components/url-state.ts): shareable, kept on reload.
+  const [selectedId, setSelectedId] = useSelectionParam("profile", initialSelectedId);
   const selected = profiles.find((p) => p.id === selectedId) ?? null;
 
   return (
