@@ -23,6 +23,16 @@ export default defineConfig({
         },
       },
       {
+        // Component tests (Testing Library) in a DOM: `components/**/*.test.tsx`.
+        resolve: { alias },
+        test: {
+          name: "components",
+          include: ["components/**/*.test.tsx"],
+          exclude: ["node_modules/**"],
+          environment: "happy-dom",
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: "integration",

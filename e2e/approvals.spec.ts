@@ -66,6 +66,8 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   await expect(card).toHaveAttribute("data-status", "pending");
   await page.screenshot({ path: "test-results/action-card-pending.png", fullPage: true });
   await card.getByTestId("action-approve").click();
+  // Approving asks for confirmation first (issue 21, item 7).
+  await card.getByTestId("action-approve-dialog-confirm").click();
   await expect(card).toHaveAttribute("data-status", "approved");
   await card.getByTestId("action-execute").click();
   await expect(card).toHaveAttribute("data-status", "executed");

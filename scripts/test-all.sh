@@ -18,7 +18,7 @@ npx biome check .
 npx tsx scripts/check-layers.ts
 
 step "unit tests"
-npx vitest run --project unit
+npx vitest run --project unit --project components
 
 step "integration tests (${DATABASE_URL:+DATABASE_URL}${DATABASE_URL:-embedded PostgreSQL})"
 npx vitest run --project integration

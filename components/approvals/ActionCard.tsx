@@ -10,12 +10,13 @@ import { approvalKeys } from "../tools-access/api";
 import { RiskBadge } from "../tools-access/badges";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import type { IssueComment } from "../types";
+import { Button } from "../ui/Button";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ReviewButtons } from "./ApprovalRowActions";
 import { executionResultJson, type ReviewAction, reviewActionRequest } from "./api";
-import { effectiveActionStatus, parseActionCardPayload } from "./payload";
+import { actionCardTitle, effectiveActionStatus, parseActionCardPayload } from "./payload";
 import { ActionRequestStatusBadge } from "./StatusBadges";
 import type { ActionCardPayload, ActionRequestExecution, ActionRequestStatus } from "./types";
 
@@ -26,6 +27,8 @@ export interface ActionCardChange {
   status: ActionRequestStatus | null;
   /** The `ApiError` (or other failure) of a refused action. */
   error: unknown;
+  /** The reviewer's note sent with an approve or decline. */
+  note?: string;
 }
 
 export interface ActionCardProps {
@@ -73,6 +76,7 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
   const [busy, setBusy] = useState<ReviewAction | null>(null);
   const [failure, setFailure] = useState<{ action: ReviewAction; error: unknown } | null>(null);
   const [execution, setExecution] = useState<ActionRequestExecution | null>(null);
+  const [loadingResult, setLoadingResult] = useState(false);
   // The answer's status until the refreshed payload moves away from the status it replaced.
   const [optimistic, setOptimistic] = useState<{ status: ActionRequestStatus; over: string | null } | null>(
     null,
@@ -87,7 +91,8 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
     busy === "execute" ? "executing" : shown ? effectiveActionStatus(shown, card.expiresAt, nowMs) : null;
   const expiresMs = card.expiresAt ? Date.parse(card.expiresAt) : Number.NaN;
   const pastExpiry = Number.isFinite(expiresMs) && expiresMs <= nowMs;
-  const working = busy !== null || refreshing;
+  const working = busy !== null || refreshing || loadingResult;
+  const title = actionCardTitle(status, card.tool, card.title);
 
   function finish(change: ActionCardChange) {
     void queryClient?.invalidateQueries({ queryKey: approvalKeys.actionRequests(companyId) });
@@ -95,20 +100,39 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
     else startRefresh(() => router.refresh());
   }
 
-  async function review(action: ReviewAction) {
+  /**
+   * Runs a review action. Approve and decline come from a confirmation dialog, which shows a
+   * refusal itself (so it is rethrown); execute's refusal is shown on the card.
+   */
+  async function review(action: ReviewAction, note?: string) {
     if (!id) return;
     setBusy(action);
     setFailure(null);
     try {
-      const outcome = await reviewActionRequest(api, companyId, id, action);
+      const outcome = await reviewActionRequest(api, companyId, id, action, note);
       setOptimistic({ status: outcome.status, over: serverStatus });
       if (outcome.execution) setExecution(outcome.execution);
-      finish({ actionRequestId: id, action, status: outcome.status, error: null });
+      finish({ actionRequestId: id, action, status: outcome.status, error: null, note });
     } catch (error) {
-      setFailure({ action, error });
+      if (action === "execute") setFailure({ action, error });
       finish({ actionRequestId: id, action, status: null, error });
+      if (action !== "execute") throw error;
     } finally {
       setBusy(null);
+    }
+  }
+
+  /** The recorded answer of a call that already ran: `execute` replays it, never runs it again. */
+  async function showResult() {
+    if (!id) return;
+    setLoadingResult(true);
+    setFailure(null);
+    try {
+      setExecution((await reviewActionRequest(api, companyId, id, "execute")).execution);
+    } catch (error) {
+      setFailure({ action: "execute", error });
+    } finally {
+      setLoadingResult(false);
     }
   }
 
@@ -132,7 +156,12 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
       aria-busy={working || undefined}
     >
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5">
-        <p className="min-w-0 text-sm font-semibold break-words text-zinc-900">{card.title ?? "Action"}</p>
+        <h3
+          className="min-w-0 text-sm font-semibold break-words text-zinc-900"
+          data-testid="action-card-title"
+        >
+          {title}
+        </h3>
         {status ? (
           <ActionRequestStatusBadge status={status} error={card.error} data-testid="action-card-status" />
         ) : null}
@@ -194,6 +223,7 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
           />
         ) : null}
         <StatusLine card={card} status={status} now={now} pastExpiry={pastExpiry} />
+        <Decision card={card} status={status} now={now} />
         {execution ? (
           <CodeBlock
             code={executionResultJson(execution)}
@@ -201,6 +231,16 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
             title={execution.replayed ? "Result (recorded earlier)" : "Result"}
             data-testid="action-card-result"
           />
+        ) : (status === "executed" || status === "failed") && id && canReview ? (
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={working}
+            onClick={() => void showResult()}
+            data-testid="action-card-show-result"
+          >
+            {loadingResult ? "Loading the result…" : "Show the result"}
+          </Button>
         ) : null}
         {failure ? <ApiErrorAlert error={failure.error} title={ERROR_TITLES[failure.action]} /> : null}
         {!canReview && status === "pending" ? (
@@ -216,7 +256,8 @@ export function ActionCard({ companyId, comment, canReview, now, onChanged, clas
             actions={[showDecline && "decline", showApprove && "approve", showExecute && "execute"]}
             busyAction={busy}
             disabled={working}
-            onReview={(a) => void review(a)}
+            toolName={card.tool ?? undefined}
+            onReview={(a, note) => review(a, note)}
             testIdPrefix="action"
           />
         </div>
@@ -271,19 +312,66 @@ function StatusLine({
         Tried <RelativeTime value={card.executedAt} now={now} />.
       </>
     );
-  } else if (status === "declined") {
-    content = (
-      <>
-        Declined{card.decidedAt ? " " : ""}
-        {card.decidedAt ? <RelativeTime value={card.decidedAt} now={now} /> : null}
-        {card.note ? <>: “{card.note}”</> : "."}
-      </>
-    );
   }
   if (!content) return null;
   return (
     <p className="text-xs text-zinc-500" data-testid="action-card-expiry">
       {content}
     </p>
+  );
+}
+
+const DECIDED: Record<string, "Approved" | "Declined"> = {
+  approved: "Approved",
+  executing: "Approved",
+  executed: "Approved",
+  failed: "Approved",
+  declined: "Declined",
+};
+
+/** Who approved or declined, when, and their note. */
+function Decision({
+  card,
+  status,
+  now,
+}: {
+  card: ActionCardPayload;
+  status: string | null;
+  now?: DateInput;
+}) {
+  const verb = status ? DECIDED[status] : undefined;
+  if (!verb || (!card.decidedAt && !card.decidedByName && !card.note)) return null;
+  return (
+    <div
+      className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm"
+      data-testid="action-card-decision"
+    >
+      <p className="text-zinc-700">
+        <span className="font-medium text-zinc-900">{verb}</span>
+        {card.decidedByName ? (
+          <>
+            {" "}
+            by{" "}
+            <span className="font-medium text-zinc-900" data-testid="action-card-decider">
+              {card.decidedByName}
+            </span>
+          </>
+        ) : null}
+        {card.decidedAt ? (
+          <>
+            {" "}
+            <RelativeTime value={card.decidedAt} now={now} />
+          </>
+        ) : null}
+      </p>
+      {card.note ? (
+        <blockquote
+          className="mt-1 border-l-2 border-zinc-300 pl-2 whitespace-pre-wrap break-words text-zinc-700"
+          data-testid="action-card-note"
+        >
+          {card.note}
+        </blockquote>
+      ) : null}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "../ui/Button";
+import { ConfirmButton } from "../ui/ConfirmDialog";
 import { PendingButton } from "../ui/PendingButton";
 import type { ReviewAction } from "./api";
 import type { ActionRequest } from "./types";
@@ -11,7 +12,35 @@ const REVIEW_BUTTONS: Record<ReviewAction, { label: string; pendingLabel: string
   execute: { label: "Execute", pendingLabel: "Executing…" },
 };
 
-/** One review action's button (Decline, Approve, Execute), spinning while that action runs. */
+/** The server's limit on a decision note (`DecisionNoteInput` in server/approvals/review.ts). */
+export const DECISION_NOTE_MAX = 2000;
+
+/** What the confirmation of an approve or decline says; execute runs what was already approved. */
+export function reviewConfirmation(action: "approve" | "decline", toolName?: string) {
+  const tool = toolName ?? "this call";
+  if (action === "approve")
+    return {
+      title: `Approve ${tool}?`,
+      body: "The call can then run once, with the arguments shown, before the approval expires.",
+      confirmLabel: "Approve",
+      pendingLabel: "Approving…",
+      tone: "primary" as const,
+      errorTitle: "Could not approve the call",
+    };
+  return {
+    title: `Decline ${tool}?`,
+    body: "The call will not run; the agent is told it was declined. This cannot be undone.",
+    confirmLabel: "Decline",
+    pendingLabel: "Declining…",
+    tone: "danger" as const,
+    errorTitle: "Could not decline the call",
+  };
+}
+
+/**
+ * One review action's button (Decline, Approve, Execute), spinning while that action runs.
+ * Approve and Decline first ask for confirmation, with an optional note sent along.
+ */
 export function ReviewButton({
   action,
   busyAction,
@@ -25,23 +54,43 @@ export function ReviewButton({
   disabled: boolean;
   /** Named in the accessible label where several requests' buttons share a screen. */
   toolName?: string;
-  onReview: (action: ReviewAction) => void;
+  /** Runs the action; a rejection is shown inside the confirmation dialog. */
+  onReview: (action: ReviewAction, note?: string) => Promise<unknown> | undefined;
   testId: string;
 }) {
   const { label, pendingLabel, variant } = REVIEW_BUTTONS[action];
+  if (action === "execute")
+    return (
+      <PendingButton
+        pending={busyAction === action}
+        pendingLabel={pendingLabel}
+        variant={variant}
+        size="sm"
+        disabled={disabled}
+        aria-label={toolName ? `${label} ${toolName}` : undefined}
+        onClick={() => void onReview(action)?.catch(() => {})}
+        data-testid={testId}
+      >
+        {label}
+      </PendingButton>
+    );
   return (
-    <PendingButton
-      pending={busyAction === action}
-      pendingLabel={pendingLabel}
-      variant={variant}
+    <ConfirmButton
+      {...reviewConfirmation(action, toolName)}
+      variant={variant ?? "primary"}
       size="sm"
       disabled={disabled}
       aria-label={toolName ? `${label} ${toolName}` : undefined}
-      onClick={() => onReview(action)}
-      data-testid={testId}
+      note={{
+        label: action === "approve" ? "Note (optional)" : "Reason (optional)",
+        maxLength: DECISION_NOTE_MAX,
+        hint: "Kept with the decision and shown on the card",
+      }}
+      onConfirm={(note) => onReview(action, note || undefined)}
+      triggerTestId={testId}
     >
-      {label}
-    </PendingButton>
+      {busyAction === action ? pendingLabel : label}
+    </ConfirmButton>
   );
 }
 
@@ -82,7 +131,7 @@ export function RowActions({
   busyAction: ReviewAction | null;
   disabled: boolean;
   trustOpen: boolean;
-  onReview: (action: ReviewAction) => void;
+  onReview: (action: ReviewAction, note?: string) => Promise<unknown> | undefined;
   onTrust: () => void;
 }) {
   const { status, toolName } = request;

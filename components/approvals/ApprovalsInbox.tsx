@@ -116,8 +116,8 @@ export function ApprovalsInbox({
   });
 
   const review = useMutation({
-    mutationFn: (args: { id: string; action: ReviewAction }) =>
-      reviewActionRequest(api, companyId, args.id, args.action),
+    mutationFn: (args: { id: string; action: ReviewAction; note?: string }) =>
+      reviewActionRequest(api, companyId, args.id, args.action, args.note),
     onSuccess: (outcome, args) => {
       client.setQueryData<ActionRequest[]>(key, (old) =>
         old?.map((r) => (r.id === args.id ? { ...r, status: outcome.status } : r)),
@@ -155,10 +155,11 @@ export function ApprovalsInbox({
     tabRefs.current[target]?.focus();
   }
 
-  function runReview(id: string, action: ReviewAction) {
+  /** Approve and decline come from a confirmation dialog, which shows a refusal itself. */
+  function runReview(id: string, action: ReviewAction, note?: string) {
     setExecuted(null);
     setKept((prev) => new Set(prev).add(id));
-    review.mutate({ id, action });
+    return review.mutateAsync({ id, action, note });
   }
 
   return (
@@ -240,7 +241,10 @@ export function ApprovalsInbox({
                   {visible.map((r) => {
                     const busy = review.isPending && review.variables?.id === r.id;
                     const busyAction = busy ? review.variables?.action : null;
-                    const rowError = review.error && review.variables?.id === r.id ? review.error : null;
+                    const rowError =
+                      review.error && review.variables?.id === r.id && review.variables.action === "execute"
+                        ? review.error
+                        : null;
                     const status = busyAction === "execute" ? "executing" : r.status;
                     const canTrustRow = canTrust && r.status === "executed" && !trusted.has(r.id);
                     return (
@@ -317,7 +321,7 @@ export function ApprovalsInbox({
                                   busyAction={busyAction ?? null}
                                   disabled={review.isPending}
                                   trustOpen={trustOpen === r.id}
-                                  onReview={(action) => runReview(r.id, action)}
+                                  onReview={(action, note) => runReview(r.id, action, note)}
                                   onTrust={() => setTrustOpen(trustOpen === r.id ? null : r.id)}
                                 />
                               </div>

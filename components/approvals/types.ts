@@ -53,9 +53,11 @@ export interface ActionCardPayload {
   supersededBy: string | null;
   executedAt: ISODateString | null;
   decidedAt: ISODateString | null;
+  /** The person who approved or declined (their name, or email when they have none). */
+  decidedByName: string | null;
   /** Error code of a failed execution. */
   error: string | null;
-  /** Decline note. */
+  /** The reviewer's note on the approval or decline. */
   note: string | null;
 }
 

@@ -69,7 +69,7 @@ export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsSta
   }
 
   return (
-    <Card data-testid="private-upstreams">
+    <Card id="private-upstreams" className="scroll-mt-24" data-testid="private-upstreams">
       <CardHeader
         title="Private upstreams"
         description={

@@ -78,3 +78,27 @@ export function styleFor<K extends string>(styles: Record<K, StatusStyle>, key: 
   const text = key.replace(/[_-]+/g, " ").trim();
   return { label: text ? text.charAt(0).toUpperCase() + text.slice(1) : key, tone: "neutral" };
 }
+
+/** A supervised local (stdio) process: running green, idle and starting blue, crashed and suppressed red. */
+export const SLOT_STATUS_STYLES: Record<string, StatusStyle> = {
+  starting: { label: "Starting", tone: "info" },
+  running: { label: "Running", tone: "success" },
+  idle: { label: "Idle", tone: "info" },
+  stopping: { label: "Stopping", tone: "neutral" },
+  stopped: { label: "Stopped", tone: "neutral" },
+  crashed: { label: "Crashed", tone: "danger" },
+  suppressed: { label: "Suppressed after crashes", tone: "danger" },
+};
+
+/**
+ * The Runtime page's "vm"-style label is the server host (its hostname) whose process supervises
+ * the slot (issue 21, item 10): named and explained rather than shown bare.
+ */
+export const SLOT_HOST_LABEL = "Server host";
+export const SLOT_HOST_HINT =
+  "The machine (by hostname) whose server process runs this local MCP server. Stop and restart work from a server on that host.";
+
+/** What a slot's kind means; `stdio` is the only kind today. */
+export const SLOT_KIND_LABELS: Record<string, string> = {
+  stdio: "Local process (stdio)",
+};

@@ -1,24 +1,22 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import type { DateInput } from "../format";
 import { type ActionButtonSpec, ActionButtons } from "../ui/ActionButtons";
 import { Alert } from "../ui/Alert";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { cn } from "../ui/cn";
-import { InputField } from "../ui/FieldControls";
-import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { ApplicationTypeBadge } from "./ApplicationTypeBadge";
 import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
 import { ConnectionStatusBadge, HealthBadge } from "./badges";
 import { CatalogTable } from "./CatalogTable";
-import { HealthCard, Readiness } from "./ConnectionHealth";
+import { connectionReady, HealthCard, Readiness } from "./ConnectionHealth";
 import { ConnectionRelaySettings } from "./ConnectionRelaySettings";
 import { SettingsCard } from "./ConnectionSettings";
-import { ConfirmBar } from "./controls";
 import {
   CONNECTION_LIFECYCLE,
   disabledReasonText,
@@ -27,6 +25,7 @@ import {
   updateCachedConnection,
 } from "./gateway";
 import { useSeededQuery } from "./hooks";
+import { operatorCanAllow, PrivateUpstreamHint } from "./PrivateUpstreamHint";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SecretBindings } from "./SecretBindings";
 import { ServerText } from "./ServerText";
@@ -46,6 +45,8 @@ export interface ConnectionDetailProps {
   onClose?: () => void;
   /** Link to the page where secrets are created (shown when there is none to bind). */
   secretsHref?: string;
+  /** Instance settings, when the viewer is an instance admin (private upstreams are allowed there). */
+  instanceSettingsHref?: string | null;
   /** Reference time for relative dates (stories, tests). */
   now?: DateInput;
   className?: string;
@@ -69,6 +70,7 @@ export function ConnectionDetail({
   canEdit,
   onClose,
   secretsHref,
+  instanceSettingsHref,
   now,
   className,
 }: ConnectionDetailProps) {
@@ -84,7 +86,6 @@ export function ConnectionDetail({
   );
   const connection = query.data;
   const [confirming, setConfirming] = useState<"disable" | "archive" | null>(null);
-  const [reason, setReason] = useState("");
   const [lastTest, setLastTest] = useState<Omit<ConnectionTestResult, "connection"> | null>(null);
   const [lastRefresh, setLastRefresh] = useState<Omit<CatalogRefreshResult, "entries"> | null>(null);
 
@@ -117,18 +118,11 @@ export function ConnectionDetail({
   });
   const disable = useMutation({
     mutationFn: (body: { reason?: string }) => api<Connection>(`${base}/disable`, { method: "POST", body }),
-    onSuccess: (next) => {
-      setConfirming(null);
-      setReason("");
-      return applyConnection(next);
-    },
+    onSuccess: applyConnection,
   });
   const archive = useMutation({
     mutationFn: () => api<Connection>(`${base}/archive`, { method: "POST" }),
-    onSuccess: (next) => {
-      setConfirming(null);
-      return applyConnection(next);
-    },
+    onSuccess: applyConnection,
   });
   const all = [test, refresh, enable, disable, archive];
   const pending: Pending = test.isPending
@@ -158,12 +152,18 @@ export function ConnectionDetail({
     label,
     pending: pending === verb,
     pendingLabel,
-    variant: verb === "enable" ? undefined : "secondary",
+    // Enable is the primary action only once the connection is ready (issue 21, item 14); before
+    // that it stays clickable, as the server names what is still missing (secrets included).
+    variant: verb === "enable" && ready ? undefined : "secondary",
+    ...(verb === "enable" && !ready
+      ? { title: "Not ready yet: see the steps above", "aria-describedby": `${id}-readiness` }
+      : {}),
     disabled: busy,
     onClick: () => run(() => verbs[verb].mutate()),
     "data-testid": `connection-${verb}`,
   });
 
+  const ready = connectionReady(connection);
   const archived = connection.status === "archived";
   const canAct = canEdit && !archived;
   const canEnable = connection.status === "draft" || connection.status === "disabled";
@@ -219,7 +219,7 @@ export function ConnectionDetail({
             </Alert>
           ) : null}
           {connection.status === "draft" || connection.status === "disabled" ? (
-            <Readiness connection={connection} />
+            <Readiness connection={connection} id={`${id}-readiness`} />
           ) : null}
           {!canEdit ? (
             <ReadOnlyNote data-testid="connection-read-only">
@@ -252,64 +252,40 @@ export function ConnectionDetail({
               />
             </div>
           ) : null}
-          {confirming === "disable" ? (
-            <form
-              className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3"
-              aria-labelledby={`${id}-disable-title`}
-              data-testid="connection-disable-form"
-              onSubmit={(event: FormEvent<HTMLFormElement>) => {
-                event.preventDefault();
-                const r = reason.trim();
-                disable.mutate(r ? { reason: r } : {});
-              }}
-            >
-              <p id={`${id}-disable-title`} className="text-sm text-amber-900">
-                Disable “{connection.name}”? Agents lose its tools at once; enable it again when ready.
-              </p>
-              <InputField
-                id={`${id}-reason`}
-                label="Reason (optional)"
-                hint="Shown to other admins."
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-                maxLength={500}
-                placeholder="e.g. upstream maintenance"
-                data-testid="connection-disable-reason"
-              />
-              <div className="flex justify-end gap-2">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  onClick={() => setConfirming(null)}
-                  disabled={disable.isPending}
-                >
-                  Cancel
-                </Button>
-                <PendingButton
-                  pending={disable.isPending}
-                  pendingLabel="Disabling…"
-                  type="submit"
-                  size="sm"
-                  data-testid="connection-disable-confirm"
-                >
-                  Disable connection
-                </PendingButton>
-              </div>
-            </form>
-          ) : null}
-          {confirming === "archive" ? (
-            <ConfirmBar
-              confirmLabel="Archive connection"
-              pending={archive.isPending}
-              onCancel={() => setConfirming(null)}
-              onConfirm={() => archive.mutate()}
-              data-testid="connection-archive-bar"
-            >
-              Archive “{connection.name}”? Agents lose its tools and it cannot be enabled again. Archiving is
-              final.
-            </ConfirmBar>
-          ) : null}
-          <ApiErrorAlert error={test.error} title="Could not test the connection" />
+          <ConfirmDialog
+            open={confirming === "disable"}
+            onClose={() => setConfirming(null)}
+            title={`Disable ${connection.name}?`}
+            body="Agents lose its tools at once; enable it again when ready."
+            note={{ label: "Reason (optional)", maxLength: 500, hint: "Shown to other admins" }}
+            confirmLabel="Disable connection"
+            pendingLabel="Disabling…"
+            tone="danger"
+            errorTitle="Could not disable the connection"
+            onConfirm={(reason) => disable.mutateAsync(reason ? { reason } : {})}
+            data-testid="connection-disable-dialog"
+          />
+          <ConfirmDialog
+            open={confirming === "archive"}
+            onClose={() => setConfirming(null)}
+            title={`Archive ${connection.name}?`}
+            body="Agents lose its tools and it cannot be enabled again. Archiving is final."
+            confirmLabel="Archive connection"
+            pendingLabel="Archiving…"
+            tone="danger"
+            errorTitle="Could not archive the connection"
+            onConfirm={() => archive.mutateAsync()}
+            data-testid="connection-archive-dialog"
+          />
+          <ApiErrorAlert
+            error={test.error}
+            title="Could not test the connection"
+            actions={
+              isApiError(test.error) && operatorCanAllow(test.error.code, test.error.message) ? (
+                <PrivateUpstreamHint instanceSettingsHref={instanceSettingsHref} />
+              ) : null
+            }
+          />
           <ApiErrorAlert error={refresh.error} title="Could not refresh the catalog" />
           <ApiErrorAlert
             error={enable.error}
@@ -332,8 +308,6 @@ export function ConnectionDetail({
               ) : null
             }
           />
-          <ApiErrorAlert error={disable.error} title="Could not disable the connection" />
-          <ApiErrorAlert error={archive.error} title="Could not archive the connection" />
           {lastRefresh ? (
             <Alert
               tone={lastRefresh.quarantined > 0 ? "warning" : "success"}
@@ -356,7 +330,12 @@ export function ConnectionDetail({
       </Card>
 
       <div className="grid items-start gap-6 xl:grid-cols-2">
-        <HealthCard connection={connection} lastTest={lastTest} now={now} />
+        <HealthCard
+          connection={connection}
+          lastTest={lastTest}
+          now={now}
+          instanceSettingsHref={instanceSettingsHref}
+        />
         <SettingsCard companyId={companyId} connection={connection} canEdit={canAct} now={now} />
         <ConnectionRelaySettings companyId={companyId} connection={connection} canEdit={canAct} />
       </div>

@@ -7,6 +7,7 @@ import { cn } from "../ui/cn";
 import { KeyValueList } from "../ui/KeyValueList";
 import { RelativeTime } from "../ui/RelativeTime";
 import { HealthBadge } from "./badges";
+import { operatorCanAllow, PrivateUpstreamHint } from "./PrivateUpstreamHint";
 import type { Connection, ConnectionTestResult } from "./types";
 
 /** A relative time, or `never` when there is none. */
@@ -14,9 +15,8 @@ export function When({ value, now, never }: { value: string | null; now?: DateIn
   return value ? <RelativeTime value={value} now={now} /> : <span className="text-zinc-500">{never}</span>;
 }
 
-/** The three steps a connection needs before it can be enabled. */
-export function Readiness({ connection }: { connection: Connection }) {
-  const steps: { label: ReactNode; done: boolean }[] = [
+function readinessSteps(connection: Connection): { label: ReactNode; done: boolean }[] {
+  return [
     { label: "Health check passes (Test)", done: connection.healthStatus === "ok" },
     { label: "Catalog refreshed", done: connection.catalogRefreshedAt !== null },
     {
@@ -24,8 +24,18 @@ export function Readiness({ connection }: { connection: Connection }) {
       done: connection.catalogReviewedAt !== null,
     },
   ];
+}
+
+/** The three readiness steps are done: Enable becomes the primary action. */
+export function connectionReady(connection: Connection): boolean {
+  return readinessSteps(connection).every((step) => step.done);
+}
+
+/** The three steps a connection needs before it can be enabled. */
+export function Readiness({ connection, id }: { connection: Connection; id?: string }) {
+  const steps = readinessSteps(connection);
   return (
-    <div data-testid="connection-readiness">
+    <div id={id} data-testid="connection-readiness">
       <p className="text-sm font-medium text-zinc-800">Before it can be enabled</p>
       <ul className="mt-1 space-y-0.5 text-sm">
         {steps.map((step, index) => (
@@ -54,10 +64,13 @@ export function HealthCard({
   connection,
   lastTest,
   now,
+  instanceSettingsHref,
 }: {
   connection: Connection;
   lastTest: Omit<ConnectionTestResult, "connection"> | null;
   now?: DateInput;
+  /** Instance settings, when the viewer is an instance admin. */
+  instanceSettingsHref?: string | null;
 }) {
   return (
     <Card data-testid="connection-health" data-health={connection.healthStatus}>
@@ -89,6 +102,9 @@ export function HealthCard({
             <span className="sr-only">Error: </span>
             {connection.healthError}
           </p>
+        ) : null}
+        {operatorCanAllow(null, connection.healthError) ? (
+          <PrivateUpstreamHint instanceSettingsHref={instanceSettingsHref} />
         ) : null}
         {connection.healthStatus === "missing_secret" ? (
           <p className="text-sm text-red-800">

@@ -38,6 +38,8 @@ export interface ConnectionsManagerProps {
   applicationId?: string | null;
   /** Link to the page where secrets are created. */
   secretsHref?: string;
+  /** Instance settings, when the viewer is an instance admin (to allow a private upstream). */
+  instanceSettingsHref?: string | null;
   /** Reference time for relative dates (stories, tests). */
   now?: DateInput;
   className?: string;
@@ -52,6 +54,7 @@ export function ConnectionsManager({
   selectedId: initialSelectedId = null,
   applicationId = null,
   secretsHref,
+  instanceSettingsHref,
   now,
   className,
 }: ConnectionsManagerProps) {
@@ -136,6 +139,7 @@ export function ConnectionsManager({
               connection={selected}
               canEdit={canEdit}
               secretsHref={secretsHref}
+              instanceSettingsHref={instanceSettingsHref}
               now={now}
               onClose={() => setSelectedId(null)}
             />

@@ -1,7 +1,8 @@
 import type { ComponentProps } from "react";
 import { cn, focusRing } from "./cn";
 
-export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
+/** `inverse`: a secondary button on a dark surface (code blocks). */
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "inverse";
 export type ButtonSize = "sm" | "md" | "lg";
 
 const base =
@@ -14,6 +15,8 @@ const variants: Record<ButtonVariant, string> = {
   danger:
     "bg-red-600 text-white shadow-xs hover:bg-red-700 focus-visible:outline-red-600 disabled:hover:bg-red-600",
   ghost: "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900 disabled:hover:bg-transparent",
+  inverse:
+    "border border-zinc-600 bg-zinc-800 text-zinc-50 hover:border-zinc-500 hover:bg-zinc-700 hover:text-white disabled:hover:bg-zinc-800",
 };
 
 const sizes: Record<ButtonSize, string> = {

@@ -31,9 +31,11 @@ export function CodeBlock({ code, language, title, copyable = true, className, .
           {copyable ? (
             <CopyButton
               value={code}
-              variant="ghost"
+              // Not `ghost` + colour overrides: `cn` does not resolve conflicts, and the ghost's dark
+              // text won, so the button looked disabled on the dark header (issue 21, item 7).
+              variant="inverse"
               size="sm"
-              className="h-7 px-2 text-xs text-zinc-200 hover:bg-zinc-800 hover:text-white"
+              className="h-7 px-2 text-xs"
               aria-label={typeof title === "string" ? `Copy ${title}` : "Copy code"}
               data-testid={testId ? `${testId}-copy` : undefined}
             />

@@ -62,8 +62,12 @@ async function requestSend(draftId: string) {
   return res.json.error!.actionRequestId!;
 }
 
-const approve = (id: string) =>
-  call(approveRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id }, body: {} });
+const approve = (id: string, note?: string) =>
+  call(approveRoute.POST, "POST", "/", {
+    ...board(),
+    params: { companyId, actionRequestId: id },
+    body: note === undefined ? {} : { note },
+  });
 const execute = (id: string) =>
   call<CallJson>(executeRoute.POST, "POST", "/", { ...board(), params: { companyId, actionRequestId: id } });
 /** The payload of the issue thread's card for an action request. */
@@ -188,7 +192,7 @@ describe("action requests", () => {
     expect(req!.reviewedArgs).toBeNull();
     expect(req!.reviewedArgsEncrypted?.ciphertext).toBeTruthy();
     const args = reviewedArgsOf(req!) as Record<string, unknown>;
-    expect((await approve(firstId)).status).toBe(200);
+    expect((await approve(firstId, "  looks right  ")).status).toBe(200);
     const sentBefore = outbox.state.outbox.length;
     const results = await Promise.all([
       ...Array.from({ length: 25 }, () => execute(firstId)),
@@ -235,8 +239,11 @@ describe("action requests", () => {
         ),
       );
     expect(events!.n).toBe(inv!.attempts);
+    // The card says who approved it and keeps the approver's note (trimmed) past execution.
     expect(await cardOf(firstId)).toMatchObject({
       status: "executed",
+      decidedByName: "Ada Owner",
+      note: "looks right",
     });
   });
 
@@ -308,6 +315,12 @@ describe("action requests", () => {
       ...board(),
       params: { companyId, actionRequestId: declined },
       body: { note: "not now" },
+    });
+    // The card carries the decision, the person who made it and the note.
+    expect(await cardOf(declined)).toMatchObject({
+      status: "declined",
+      note: "not now",
+      decidedByName: "Ada Owner",
     });
     const afterDecline = await agentCall({
       tool: "outbox__send_email",

@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
-import { agents, companies, issues, toolActionRequests, toolInvocations } from "@/db/schema";
+import { agents, companies, issues, toolActionRequests, toolInvocations, users } from "@/db/schema";
 import type { ActionRequest as ActionRequestSchema } from "@/server/contracts/api/approvals";
 import type { Served } from "@/server/contracts/api/common";
 import { ACTION_REQUEST_STATUSES } from "@/server/contracts/values";
@@ -148,12 +148,17 @@ async function recordDecision(
         : { approvalState: "declined", executionStatus: "denied", updatedAt: now },
     )
     .where(companyRow(toolInvocations, companyId, r.invocationId));
-  // The card names the person who decided (a board key's creator, not the key).
+  // The card names the person who decided (a board key's creator, not the key) and carries the
+  // note of either decision: the thread reads "Approved by Ada: …" without another lookup.
+  const [decider] = userId
+    ? await tx.select({ name: users.name, email: users.email }).from(users).where(eq(users.id, userId))
+    : [];
   await updateCard(tx, r, {
     status: decision,
     decidedAt: now.toISOString(),
     decidedByUserId: userId,
-    ...(decision === "declined" ? { note: note ?? null } : {}),
+    decidedByName: decider ? (decider.name ?? decider.email) : null,
+    note: note ?? null,
   });
   const approved = decision === "approved";
   await recordToolEvents(tx, [

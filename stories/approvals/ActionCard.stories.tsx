@@ -35,7 +35,9 @@ function LiveActionCard(props: ActionCardProps) {
       payload: {
         ...c.payload,
         status,
-        ...(status === "approved" || status === "declined" ? { decidedAt: NOW } : {}),
+        ...(status === "approved" || status === "declined"
+          ? { decidedAt: NOW, decidedByName: "Ada Owner", note: change.note ?? null }
+          : {}),
         ...(status === "executed" ? { executedAt: NOW } : {}),
       },
     }));
@@ -64,6 +66,8 @@ export const ApproveThenExecute: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await userEvent.click(canvas.getByTestId("action-approve"));
+    await userEvent.type(canvas.getByTestId("action-approve-dialog-note"), "Checked the draft");
+    await userEvent.click(canvas.getByTestId("action-approve-dialog-confirm"));
     await expect(await canvas.findByTestId("action-execute")).toBeVisible();
     await expect(canvas.getByTestId("action-card")).toHaveAttribute("data-status", "approved");
     await userEvent.click(canvas.getByTestId("action-execute"));

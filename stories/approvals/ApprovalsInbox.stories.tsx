@@ -74,5 +74,9 @@ export const ApproveRefused: Story = {
       ],
     }),
   ],
-  play: steps(clickFirst("inbox-approve"), findText("the request has expired")),
+  play: steps(
+    clickFirst("inbox-approve"),
+    click("inbox-approve-dialog-confirm"),
+    findText("the request has expired"),
+  ),
 };

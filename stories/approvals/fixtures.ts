@@ -237,7 +237,7 @@ export function cardComment(r: ActionRequest, extra: Record<string, unknown> = {
       arguments: r.preview.arguments,
       reason: r.preview.reason,
       expiresAt: r.expiresAt,
-      ...(r.decidedAt ? { decidedAt: r.decidedAt } : {}),
+      ...(r.decidedAt ? { decidedAt: r.decidedAt, decidedByName: "Ada Owner" } : {}),
       ...(r.decisionNote ? { note: r.decisionNote } : {}),
       ...(r.executedAt ? { executedAt: r.executedAt } : {}),
       ...(r.supersededById ? { supersededBy: r.supersededById } : {}),

@@ -84,6 +84,29 @@ export const DisabledWithReason: Story = { args: { connection: disabledConnectio
 /** The last test failed; the error text is shown. */
 export const HealthError: Story = { args: { connection: healthErrorConnection } };
 
+/** A loopback upstream, seen by an instance admin: the hint links to Private upstreams. */
+export const LoopbackBlockedInstanceAdmin: Story = {
+  args: {
+    connection: {
+      ...healthErrorConnection,
+      healthError: "upstream_blocked: 127.0.0.1 is a loopback address",
+    },
+    instanceSettingsHref: `/c/${COMPANY_ID}/settings/instance`,
+  },
+  play: steps(findTestId("private-upstream-link")),
+};
+
+/** The same for a company admin who is not an instance admin: "ask your instance operator". */
+export const LoopbackBlockedCompanyAdmin: Story = {
+  args: {
+    connection: {
+      ...healthErrorConnection,
+      healthError: "upstream_blocked: 127.0.0.1 is a loopback address",
+    },
+  },
+  play: steps(findText(/Ask your instance operator/)),
+};
+
 export const Archived: Story = { args: { connection: archivedConnection } };
 
 export const ReadOnly: Story = { args: { canEdit: false } };
@@ -92,7 +115,7 @@ export const ReadOnly: Story = { args: { canEdit: false } };
 export const DisableWithReason: Story = {
   play: steps(
     click("connection-disable"),
-    typeInto("connection-disable-reason", "rotating the GitHub token"),
+    typeInto("connection-disable-dialog-note", "rotating the GitHub token"),
   ),
 };
 

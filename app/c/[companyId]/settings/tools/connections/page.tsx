@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import type { Connection } from "@/components/tools-access/types";
+import { isInstanceAdmin } from "@/server/instance/admins";
 import { listApplications } from "@/server/tools/applications";
 import { listConnections } from "@/server/tools/connections";
 import { companyPage, uuidParam } from "../../../../../_lib/company-page";
@@ -11,9 +12,10 @@ export const metadata: Metadata = { title: "Connections · Tools & Access" };
 export default companyPage(
   async ({ ctx, can, companyId, search }) => {
     const applicationId = uuidParam(search, "applicationId");
-    const [connections, applications] = await Promise.all([
+    const [connections, applications, instanceAdmin] = await Promise.all([
       listConnections(ctx, companyId, { applicationId }),
       listApplications(ctx, companyId),
+      ctx.actor.type === "user" ? isInstanceAdmin(ctx.db, ctx.actor.userId) : false,
     ]);
     return (
       <ConnectionsManager
@@ -31,6 +33,8 @@ export default companyPage(
         applicationId={applicationId}
         selectedId={uuidParam(search, "connection")}
         secretsHref={`/c/${companyId}/settings/tools/secrets`}
+        // A private or loopback upstream is allowed under Instance settings (issue 21, item 14).
+        instanceSettingsHref={instanceAdmin ? `/c/${companyId}/settings/instance` : null}
       />
     );
   },

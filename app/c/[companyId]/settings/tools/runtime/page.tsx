@@ -1,49 +1,33 @@
 import type { Metadata } from "next";
-import { revalidatePath } from "next/cache";
 import { RemoteSessionsCard } from "@/components/tools-access/RemoteSessionsCard";
+import { RuntimeSlotsTable } from "@/components/tools-access/RuntimeSlotsTable";
 import { Badge } from "@/components/ui/Badge";
-import { Button } from "@/components/ui/Button";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
-import { RelativeTime } from "@/components/ui/RelativeTime";
 import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
 import { listRemoteSessions } from "@/server/connectors/remote-sessions";
-import { listRuntimeSlots, restartRuntimeSlot, stopRuntimeSlot } from "@/server/runtime/slots";
+import { listRuntimeSlots } from "@/server/runtime/slots";
 import { listStdioTemplates } from "@/server/runtime/templates";
+import { listConnections } from "@/server/tools/connections";
 import { companyPage } from "../../../../../_lib/company-page";
-import { iso, requireUserContext } from "../../../../../_lib/session";
+import { iso } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Runtime · Tools & Access" };
-
-const TONE: Record<string, "success" | "info" | "warning" | "danger" | "neutral"> = {
-  running: "success",
-  idle: "info",
-  starting: "info",
-  stopping: "neutral",
-  stopped: "neutral",
-  crashed: "danger",
-  suppressed: "danger",
-};
 
 // The runtime view: supervised local (stdio) MCP processes, the pooled remote (HTTP) MCP
 // sessions, and the admin-made command templates local processes start from. Actions go
 // through the same verbs as the admin API.
 export default companyPage(async ({ ctx, can, companyId }) => {
   const canManage = can("tools:manage_runtime");
-  const [slots, templates, remote] = await Promise.all([
+  const [slots, templates, remote, connections] = await Promise.all([
     listRuntimeSlots(ctx, companyId, { limit: 100 }),
     listStdioTemplates(ctx, companyId),
     listRemoteSessions(ctx, companyId, { limit: 100 }),
+    listConnections(ctx, companyId),
   ]);
 
-  async function slotAction(formData: FormData) {
-    "use server";
-    const actionCtx = await requireUserContext();
-    const id = String(formData.get("slotId") ?? "");
-    if (formData.get("action") === "restart") await restartRuntimeSlot(actionCtx, companyId, id);
-    else await stopRuntimeSlot(actionCtx, companyId, id);
-    revalidatePath(`/c/${companyId}/settings/tools/runtime`);
-  }
+  // Each slot names its connection (issue 21, item 10).
+  const connectionNames = new Map(connections.map((c) => [c.id, c.name]));
 
   return (
     <div className="space-y-6">
@@ -61,61 +45,25 @@ export default companyPage(async ({ ctx, can, companyId }) => {
             />
           </CardBody>
         ) : (
-          <Table>
-            <HeaderRow
-              columns={["Status", "Process", "Started", "Last used", "Restarts", "Last error"]}
-              actions
-            />
-            <TBody>
-              {slots.map((s) => (
-                <TR key={s.id} data-testid="slot-row" data-status={s.status}>
-                  <TD>
-                    <Badge tone={TONE[s.status] ?? "neutral"}>{s.status}</Badge>
-                  </TD>
-                  <TD className="font-mono text-xs">
-                    {s.pid ? `pid ${s.pid} · pgid ${s.processGroupId ?? "—"}` : "—"}
-                    <div className="text-zinc-500">{s.host}</div>
-                  </TD>
-                  <TD>{s.startedAt ? <RelativeTime value={iso(s.startedAt)!} /> : "—"}</TD>
-                  <TD>{s.lastUsedAt ? <RelativeTime value={iso(s.lastUsedAt)!} /> : "—"}</TD>
-                  <TD>{s.restartCount}</TD>
-                  <TD className="max-w-xs truncate text-xs text-zinc-600" title={s.lastError ?? undefined}>
-                    {s.lastError ?? "—"}
-                  </TD>
-                  <TD>
-                    {canManage &&
-                    ["running", "idle", "starting", "crashed", "suppressed"].includes(s.status) ? (
-                      <form action={slotAction} className="flex gap-2">
-                        <input type="hidden" name="slotId" value={s.id} />
-                        <Button
-                          type="submit"
-                          name="action"
-                          value="restart"
-                          size="sm"
-                          variant="secondary"
-                          data-testid="slot-restart"
-                        >
-                          Restart
-                        </Button>
-                        {s.status !== "suppressed" && s.status !== "crashed" ? (
-                          <Button
-                            type="submit"
-                            name="action"
-                            value="stop"
-                            size="sm"
-                            variant="ghost"
-                            data-testid="slot-stop"
-                          >
-                            Stop
-                          </Button>
-                        ) : null}
-                      </form>
-                    ) : null}
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <RuntimeSlotsTable
+            companyId={companyId}
+            canManage={canManage}
+            slots={slots.map((s) => ({
+              id: s.id,
+              connectionId: s.connectionId,
+              connectionName: connectionNames.get(s.connectionId) ?? null,
+              kind: s.kind,
+              status: s.status,
+              host: s.host,
+              pid: s.pid,
+              processGroupId: s.processGroupId,
+              startedAt: iso(s.startedAt),
+              lastUsedAt: iso(s.lastUsedAt),
+              stoppedAt: iso(s.stoppedAt),
+              restartCount: s.restartCount,
+              lastError: s.lastError,
+            }))}
+          />
         )}
       </Card>
       <RemoteSessionsCard
