@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
-// Two projects: fast unit tests (no I/O) and integration tests against a real PostgreSQL.
+// Projects: fast unit tests (no I/O), component tests (happy-dom), integration tests against a real
+// PostgreSQL and the MCP conformance suite.
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -20,6 +21,16 @@ export default defineConfig({
           ],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
           environment: "node",
+        },
+      },
+      {
+        // Component tests: Testing Library in happy-dom (`npx vitest run --project components`).
+        resolve: { alias },
+        test: {
+          name: "components",
+          include: ["components/**/*.test.tsx"],
+          exclude: ["node_modules/**"],
+          environment: "happy-dom",
         },
       },
       {

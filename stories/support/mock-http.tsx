@@ -8,7 +8,7 @@
 import type { Decorator } from "@storybook/nextjs-vite";
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { delay, getResponse, type HttpHandler, http } from "msw";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { createQueryClient } from "@/components/providers/QueryProvider";
 import { type Fetcher, toolsAccessKeys } from "@/components/tools-access/api";
 import { ToolsApiProvider } from "@/components/tools-access/ToolsApiProvider";
@@ -227,25 +227,22 @@ function storyWorker(): Promise<Worker | null> {
 type Setup = () => { client: QueryClient; fetcher?: Fetcher; handlers?: HttpHandler[] };
 
 function MockApi({ setup, children }: { setup: Setup; children: ReactNode }) {
-  const [{ client, fetcher, handlers }] = useState(setup);
-  const [ready, setReady] = useState<Fetcher | null>(() => (handlers ? null : (fetcher ?? networkFetcher)));
-  useEffect(() => {
-    if (!handlers) return;
-    let live = true;
-    void storyWorker().then((w) => {
-      if (!live) return;
-      if (w) w.resetHandlers(...handlers);
-      // Without a worker the same handlers answer in-process.
-      setReady(() => (w ? networkFetcher : handlersFetcher(handlers)));
+  const [{ client, fetcher }] = useState(() => {
+    const { client, fetcher, handlers } = setup();
+    if (!handlers) return { client, fetcher: fetcher ?? networkFetcher };
+    // The story renders at once (play functions find its elements); its calls wait until the
+    // worker answers with this story's handlers, or answer in-process where there is no worker.
+    const ready = storyWorker().then((w) => {
+      if (!w) return handlersFetcher(handlers);
+      w.resetHandlers(...handlers);
+      return networkFetcher;
     });
-    return () => {
-      live = false;
-    };
-  }, [handlers]);
-  if (!ready) return null;
+    const waiting: Fetcher = async (input, init) => (await ready)(input, init);
+    return { client, fetcher: waiting };
+  });
   return (
     <QueryClientProvider client={client}>
-      <ToolsApiProvider fetcher={ready}>{children}</ToolsApiProvider>
+      <ToolsApiProvider fetcher={fetcher}>{children}</ToolsApiProvider>
     </QueryClientProvider>
   );
 }
