@@ -200,10 +200,12 @@ export function ConnectionCreateForm({
       <SelectField
         {...field("application", "Application", { required: true })}
         hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
-        {...register("applicationId", {
+        value={values.applicationId}
+        onChange={(e) => {
+          setValue("applicationId", e.target.value, { shouldDirty: true });
           // Another type asks for other settings: earlier messages no longer apply.
-          onChange: () => clearErrors(),
-        })}
+          clearErrors();
+        }}
         data-testid="connection-create-application"
         placeholder="Choose an application…"
         options={applications.map((a) => ({ value: a.id, label: `${a.name} (${a.slug})` }))}
