@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
-// Two projects: fast unit tests (no I/O) and integration tests against a real PostgreSQL.
+// Projects: fast unit tests (no I/O), component tests (happy-dom), integration tests against a real
+// PostgreSQL and the MCP conformance suite.
 export default defineConfig({
   resolve: { alias },
   test: {

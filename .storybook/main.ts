@@ -3,6 +3,9 @@ import type { StorybookConfig } from "@storybook/nextjs-vite";
 const config: StorybookConfig = {
   stories: ["../stories/**/*.stories.tsx"],
   addons: [],
+  // Storybook-only static files: MSW's service worker (`npx msw init .storybook/public --save=false`),
+  // which answers the stories' API calls. Kept out of the app's public/ so it never ships.
+  staticDirs: ["./public"],
   framework: {
     name: "@storybook/nextjs-vite",
     options: {},

@@ -1,13 +1,17 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useId, useState } from "react";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { codeInput, DescriptionField, InputField, NameField, SelectField } from "../ui/FieldControls";
 import { fieldFrame } from "../ui/FieldRows";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
 import { CreateFormCard } from "./CreateFormCard";
+import { flattenFieldErrors, useServerFieldErrors } from "./form-errors";
 import {
   APPLICATION_TYPE_HINTS,
   APPLICATION_TYPE_LABELS,
@@ -15,7 +19,7 @@ import {
   connectionsHref,
 } from "./gateway";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { Application, ApplicationCreateInput, ApplicationRecord, ApplicationType } from "./types";
+import type { Application, ApplicationCreateInput, ApplicationRecord } from "./types";
 import { linkClass } from "./view-helpers";
 
 /** The server's slug rule: agents see tools as `<slug>__<tool>`. */
@@ -35,22 +39,45 @@ export function suggestSlug(name: string): string {
 
 export type CreateErrors = Partial<Record<"slug" | "name", string>>;
 
+/** The create form's checks, with the server's limits (server/tools/applications.ts). */
+export const applicationCreateSchema = z.object({
+  slug: z
+    .string()
+    .trim()
+    .min(1, "Give the application a slug.")
+    .regex(
+      APPLICATION_SLUG_PATTERN,
+      "Use lowercase letters, digits and dashes, starting with a letter (at most 48).",
+    ),
+  name: z.string().trim().min(1, "Give the application a name.").max(100, "Use at most 100 characters."),
+  type: z.enum(APPLICATION_TYPES),
+  description: z.string().trim().max(2000, "Use at most 2000 characters."),
+});
+export type ApplicationCreateValues = z.input<typeof applicationCreateSchema>;
+
+const EMPTY: ApplicationCreateValues = { slug: "", name: "", type: "mcp_http", description: "" };
+/** API fields → form fields, for the server's answer. */
+const SERVER_FIELDS = { slug: "slug", name: "name", description: "description", type: "type" };
+const TAKEN = { slug: "Another application already uses this slug." };
+
 export function ApplicationCreateForm({ companyId }: { companyId: string }) {
   const api = useToolsApi();
   const client = useQueryClient();
   const id = useId();
-  const [slug, setSlug] = useState("");
-  const [slugTouched, setSlugTouched] = useState(false);
-  const [name, setName] = useState("");
-  const [type, setType] = useState<ApplicationType>("mcp_http");
-  const [description, setDescription] = useState("");
-  const [errors, setErrors] = useState<CreateErrors>({});
+  const form = useForm<ApplicationCreateValues, unknown, z.output<typeof applicationCreateSchema>>({
+    resolver: zodResolver(applicationCreateSchema),
+    defaultValues: EMPTY,
+  });
+  const { register, handleSubmit, setValue, watch, reset, setError, getFieldState, formState } = form;
+  const errors: CreateErrors & Partial<Record<"description", string>> = flattenFieldErrors(formState.errors);
   const field = fieldFrame(id, errors);
+  const slug = watch("slug");
+  const type = watch("type");
 
   const create = useMutation({
     mutationFn: (body: ApplicationCreateInput) =>
       api<ApplicationRecord>(toolsApiPath(companyId, "/applications"), { method: "POST", body }),
-    onSuccess: (created) => {
+    onSuccess: (created, body) => {
       client.setQueryData<Application[]>(toolsAccessKeys.applications(companyId), (old) =>
         old && !old.some((a) => a.id === created.id)
           ? [
@@ -63,37 +90,31 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
             ]
           : old,
       );
-      setSlug("");
-      setSlugTouched(false);
-      setName("");
-      setDescription("");
+      reset({ ...EMPTY, type: body.type });
       return client.invalidateQueries({ queryKey: toolsAccessKeys.applications(companyId) });
     },
   });
+  useServerFieldErrors(create.error, setError, SERVER_FIELDS, TAKEN);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const next: CreateErrors = {};
-    const s = slug.trim();
-    const n = name.trim();
-    if (!s) next.slug = "Give the application a slug.";
-    else if (!APPLICATION_SLUG_PATTERN.test(s))
-      next.slug = "Use lowercase letters, digits and dashes, starting with a letter (at most 48).";
-    if (!n) next.name = "Give the application a name.";
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    const body: ApplicationCreateInput = { slug: s, name: n, type };
-    if (description.trim()) body.description = description.trim();
+  const submit = handleSubmit((values) => {
+    const body: ApplicationCreateInput = { slug: values.slug, name: values.name, type: values.type };
+    if (values.description) body.description = values.description;
     create.mutate(body);
-  }
+  });
 
   const preview = slug.trim() || "<slug>";
+  const name = register("name", {
+    // While the slug was not typed by hand, it follows the name.
+    onChange: (e) => {
+      if (!getFieldState("slug").isDirty) setValue("slug", suggestSlug(e.target.value));
+    },
+  });
   return (
     <CreateFormCard
       title="New application"
       label="Create an application"
       onSubmit={submit}
-      pending={create.isPending}
+      pending={create.isPending || formState.isSubmitting}
       submitLabel="Create application"
       submitTestId="app-create-submit"
     >
@@ -101,11 +122,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
         <NameField
           idPrefix={id}
           error={errors.name}
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-            if (!slugTouched) setSlug(suggestSlug(e.target.value));
-          }}
+          {...name}
           placeholder="e.g. GitHub"
           maxLength={100}
           data-testid="app-create-name"
@@ -125,11 +142,7 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
               . It cannot change later.
             </>
           }
-          value={slug}
-          onChange={(e) => {
-            setSlug(e.target.value);
-            setSlugTouched(true);
-          }}
+          {...register("slug")}
           placeholder="e.g. github"
           maxLength={48}
           {...codeInput}
@@ -140,15 +153,14 @@ export function ApplicationCreateForm({ companyId }: { companyId: string }) {
         id={`${id}-type`}
         label="Type"
         hint={APPLICATION_TYPE_HINTS[type]}
-        value={type}
-        onChange={(e) => setType(e.target.value as ApplicationType)}
+        {...register("type")}
         data-testid="app-create-type"
         options={APPLICATION_TYPES.map((t) => ({ value: t, label: APPLICATION_TYPE_LABELS[t] }))}
       />
       <DescriptionField
         idPrefix={id}
-        value={description}
-        onChange={(e) => setDescription(e.target.value)}
+        error={errors.description}
+        {...register("description")}
         maxLength={2000}
         data-testid="app-create-description"
       />

@@ -1,8 +1,11 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useMemo } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { Card, CardBody, CardHeader } from "../ui/Card";
 import { InputField, NameField, SelectField } from "../ui/FieldControls";
 import { fieldFrame } from "../ui/FieldRows";
@@ -12,6 +15,7 @@ import { isApiError, toolsAccessKeys, toolsApiPath } from "./api";
 import { ConnectionTransportFields, type TransportValues } from "./ConnectionTransportFields";
 import { CreateFormCard } from "./CreateFormCard";
 import { Checkbox } from "./controls";
+import { addFieldIssues, type FieldMessages, flattenFieldErrors, useServerFieldErrors } from "./form-errors";
 import {
   applicationsHref,
   buildTransportConfig,
@@ -23,6 +27,74 @@ import type { ApplicationChoice, Connection, ConnectionCreateInput } from "./typ
 import { linkClass } from "./view-helpers";
 
 const NO_TRANSPORT: TransportValues = { url: "", pluginId: "", timeout: "", headers: "" };
+
+/** The create form's fields: the transport's raw texts next to the connection's own. */
+export interface ConnectionCreateValues extends TransportValues {
+  applicationId: string;
+  name: string;
+  templateId: string;
+  autoApprove: boolean;
+}
+
+type ConnectionCreateErrors = TransportErrors & { application?: string; template?: string };
+
+/**
+ * The create form's checks, for the chosen application's type, turning valid fields into the
+ * request body (the transport settings as `buildTransportConfig` builds them).
+ */
+export function connectionCreateSchema(applications: ApplicationChoice[]) {
+  const appOf = (id: string) => applications.find((a) => a.id === id);
+  return z
+    .object({
+      applicationId: z.string(),
+      name: z.string().trim().max(100, "Use at most 100 characters."),
+      url: z.string(),
+      pluginId: z.string(),
+      timeout: z.string(),
+      headers: z.string(),
+      templateId: z.string().trim(),
+      autoApprove: z.boolean(),
+    })
+    .superRefine((v, ctx) => {
+      const app = appOf(v.applicationId);
+      if (!app) {
+        addFieldIssues(ctx, { applicationId: "Choose an application." });
+        return;
+      }
+      const built = buildTransportConfig(app.type, v);
+      const messages: FieldMessages = built.ok ? {} : { ...built.errors };
+      if (!v.name) messages.name = "Give the connection a name.";
+      if (app.type === "mcp_stdio" && !v.templateId)
+        messages.templateId = "Enter the id of an admin-made command template.";
+      addFieldIssues(ctx, messages);
+    })
+    .transform((v): ConnectionCreateInput => {
+      const app = appOf(v.applicationId)!;
+      const built = buildTransportConfig(app.type, v);
+      const body: ConnectionCreateInput = {
+        applicationId: app.id,
+        name: v.name,
+        transportConfig: built.ok ? built.value : {},
+        autoApproveReadTools: v.autoApprove,
+      };
+      if (app.type === "mcp_stdio") body.stdioTemplateId = v.templateId;
+      return body;
+    });
+}
+
+/** API fields → form fields, for the server's answer. */
+const SERVER_FIELDS = {
+  applicationId: "applicationId",
+  name: "name",
+  "transportConfig.url": "url",
+  "transportConfig.pluginId": "pluginId",
+  "transportConfig.timeoutMs": "timeout",
+  "transportConfig.headers": "headers",
+  // inline-secret findings point into the transport settings: `/headers/authorization`
+  headers: "headers",
+  stdioTemplateId: "templateId",
+};
+const TAKEN = { name: "Another connection of this application already has this name." };
 
 /** Creates a draft connection of one of the company's applications. */
 export function ConnectionCreateForm({
@@ -39,20 +111,41 @@ export function ConnectionCreateForm({
   const api = useToolsApi();
   const client = useQueryClient();
   const id = useId();
-  const [appId, setAppId] = useState(
-    applicationId && applications.some((a) => a.id === applicationId)
-      ? applicationId
-      : applications.length === 1
-        ? (applications[0]?.id ?? "")
-        : "",
-  );
-  const [name, setName] = useState("");
-  const [transport, setTransport] = useState<TransportValues>(NO_TRANSPORT);
-  const [templateId, setTemplateId] = useState("");
-  const [autoApprove, setAutoApprove] = useState(false);
-  const [errors, setErrors] = useState<TransportErrors & { application?: string; template?: string }>({});
+  const schema = useMemo(() => connectionCreateSchema(applications), [applications]);
+  const { register, handleSubmit, watch, setValue, reset, clearErrors, setError, formState } = useForm<
+    ConnectionCreateValues,
+    unknown,
+    ConnectionCreateInput
+  >({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      applicationId:
+        applicationId && applications.some((a) => a.id === applicationId)
+          ? applicationId
+          : applications.length === 1
+            ? (applications[0]?.id ?? "")
+            : "",
+      name: "",
+      ...NO_TRANSPORT,
+      templateId: "",
+      autoApprove: false,
+    },
+  });
+  const flat = flattenFieldErrors(formState.errors);
+  const errors: ConnectionCreateErrors = {
+    ...flat,
+    application: flat.applicationId,
+    template: flat.templateId,
+  };
   const field = fieldFrame(id, errors);
-  const app = applications.find((a) => a.id === appId) ?? null;
+  const values = watch();
+  const app = applications.find((a) => a.id === values.applicationId) ?? null;
+  const transport: TransportValues = {
+    url: values.url,
+    pluginId: values.pluginId,
+    timeout: values.timeout,
+    headers: values.headers,
+  };
 
   const create = useMutation({
     mutationFn: (body: ConnectionCreateInput) =>
@@ -67,14 +160,12 @@ export function ConnectionCreateForm({
           old && !old.some((c) => c.id === connection.id) ? [...old, withCounts] : old,
         );
       }
-      setName("");
-      setTransport(NO_TRANSPORT);
-      setTemplateId("");
-      setAutoApprove(false);
+      reset({ ...values, name: "", ...NO_TRANSPORT, templateId: "", autoApprove: false });
       onCreated(withCounts);
       return invalidateConnections(client, companyId);
     },
   });
+  useServerFieldErrors(create.error, setError, SERVER_FIELDS, TAKEN);
 
   if (applications.length === 0) {
     return (
@@ -92,28 +183,7 @@ export function ConnectionCreateForm({
     );
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!app) {
-      setErrors({ application: "Choose an application." });
-      return;
-    }
-    const built = buildTransportConfig(app.type, transport);
-    const next: TransportErrors & { application?: string; template?: string } = built.ok ? {} : built.errors;
-    if (!name.trim()) next.name = "Give the connection a name.";
-    if (app.type === "mcp_stdio" && !templateId.trim())
-      next.template = "Enter the id of an admin-made command template.";
-    setErrors(next);
-    if (!built.ok || Object.keys(next).length > 0) return;
-    const body: ConnectionCreateInput = {
-      applicationId: app.id,
-      name: name.trim(),
-      transportConfig: built.value,
-      autoApproveReadTools: autoApprove,
-    };
-    if (app.type === "mcp_stdio") body.stdioTemplateId = templateId.trim();
-    create.mutate(body);
-  }
+  const submit = handleSubmit((body) => create.mutate(body));
 
   const inlineSecret = isApiError(create.error) && create.error.code === "inline_secret";
 
@@ -123,17 +193,18 @@ export function ConnectionCreateForm({
       description="It starts as a Draft and exposes nothing until you test it, review its catalog and enable it."
       label="Create a connection"
       onSubmit={submit}
-      pending={create.isPending}
+      pending={create.isPending || formState.isSubmitting}
       submitLabel="Create draft connection"
       submitTestId="connection-create-submit"
     >
       <SelectField
         {...field("application", "Application", { required: true })}
         hint={app ? <ApplicationTypeBadge type={app.type} /> : undefined}
-        value={appId}
+        value={values.applicationId}
         onChange={(e) => {
-          setAppId(e.target.value);
-          setErrors({});
+          setValue("applicationId", e.target.value, { shouldDirty: true });
+          // Another type asks for other settings: earlier messages no longer apply.
+          clearErrors();
         }}
         data-testid="connection-create-application"
         placeholder="Choose an application…"
@@ -142,8 +213,7 @@ export function ConnectionCreateForm({
       <NameField
         idPrefix={id}
         error={errors.name}
-        value={name}
-        onChange={(e) => setName(e.target.value)}
+        {...register("name")}
         placeholder="e.g. acme-robotics org"
         maxLength={100}
         data-testid="connection-create-name"
@@ -154,15 +224,17 @@ export function ConnectionCreateForm({
           type={app.type}
           mode="create"
           values={transport}
-          onChange={(patch) => setTransport((t) => ({ ...t, ...patch }))}
+          onChange={(patch) => {
+            for (const [key, value] of Object.entries(patch) as [keyof TransportValues, string][])
+              setValue(key, value, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+          }}
           errors={errors}
           beforeTimeout={
             app.type === "mcp_stdio" ? (
               <InputField
                 {...field("template", "Command template id", { required: true })}
                 hint="Local servers start only from a command template an admin made; agents never supply commands."
-                value={templateId}
-                onChange={(e) => setTemplateId(e.target.value)}
+                {...register("templateId")}
                 className="font-mono"
                 spellCheck={false}
                 data-testid="connection-create-template"
@@ -175,8 +247,7 @@ export function ConnectionCreateForm({
         <Checkbox
           label="Auto-approve read tools"
           description="New read-only tools found on refresh become active without review. Write and destructive tools always wait for review."
-          checked={autoApprove}
-          onChange={(e) => setAutoApprove(e.target.checked)}
+          {...register("autoApprove")}
           data-testid="connection-create-auto-approve"
         />
       ) : null}

@@ -1,6 +1,8 @@
 "use client";
 
-import { type FormEvent, useId, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type Dispatch, type SetStateAction, useId, useMemo } from "react";
+import { useForm } from "react-hook-form";
 import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "@/components/labels";
 import { Button } from "../ui/Button";
 import { cn } from "../ui/cn";
@@ -9,14 +11,16 @@ import { fieldFrame } from "../ui/FieldRows";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { Checkbox, CheckboxGroup } from "./controls";
+import { flattenFieldErrors, useServerFieldErrors } from "./form-errors";
 import { useCatalogEntries, useFocusFirstInvalid, useToolTargets } from "./hooks";
 import { PolicyConditionsSection as ConditionsSection } from "./PolicyConditions";
 import { BLOCK_BEATS_ALLOW, EffectFields, Section } from "./PolicyFormFields";
 import {
   emptyPolicyForm,
-  formToPolicyInput,
   type PolicyFormErrors,
   type PolicyFormState,
+  policyFieldOf,
+  policyFormSchema,
   policyToForm,
 } from "./policy-form";
 import type { Policy, PolicyInput, PolicyKind, Risk } from "./types";
@@ -50,29 +54,47 @@ export function PolicyForm({
   const id = useId();
   const targets = useToolTargets(companyId);
   const catalog = useCatalogEntries(companyId);
-  const [state, setState] = useState<PolicyFormState>(() =>
-    policy ? policyToForm(policy) : emptyPolicyForm(),
-  );
-  const [errors, setErrors] = useState<PolicyFormErrors>({});
+  const schema = useMemo(() => policyFormSchema(policy), [policy]);
+  const { handleSubmit, watch, getValues, setValue, setError, trigger, formState } = useForm<
+    PolicyFormState,
+    unknown,
+    PolicyInput
+  >({
+    resolver: zodResolver(schema),
+    defaultValues: policy ? policyToForm(policy) : emptyPolicyForm(),
+  });
+  const state = watch();
+  const errors: PolicyFormErrors = flattenFieldErrors(formState.errors);
+  const submitted = formState.isSubmitted;
   const field = fieldFrame(id, errors);
   // After a failed check, keyboard focus goes to the first field that needs attention.
   const { formRef, focusInvalid } = useFocusFirstInvalid();
+  useServerFieldErrors(error, setError, policyFieldOf);
 
+  // The sections edit the form's values through `set` and `setState`; once the form was submitted,
+  // each change checks it again so a fixed field loses its message.
+  function write(next: Partial<PolicyFormState>) {
+    for (const [key, value] of Object.entries(next) as [keyof PolicyFormState, never][])
+      setValue(key, value, { shouldDirty: true });
+    if (submitted) void trigger();
+  }
   function set<K extends keyof PolicyFormState>(key: K, value: PolicyFormState[K]) {
-    setState((prev) => ({ ...prev, [key]: value }));
+    write({ [key]: value } as Partial<PolicyFormState>);
   }
+  const setState: Dispatch<SetStateAction<PolicyFormState>> = (update) => {
+    const prev = getValues();
+    const next = typeof update === "function" ? update(prev) : update;
+    write(
+      Object.fromEntries(
+        Object.entries(next).filter(([key, value]) => prev[key as keyof PolicyFormState] !== value),
+      ) as Partial<PolicyFormState>,
+    );
+  };
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const result = formToPolicyInput(state, policy);
-    if (!result.ok) {
-      setErrors(result.errors);
-      focusInvalid();
-      return;
-    }
-    setErrors({});
-    onSubmit(result.input);
-  }
+  const submit = handleSubmit(
+    (input) => onSubmit(input),
+    () => focusInvalid(),
+  );
 
   const errorCount = Object.keys(errors).length;
   const t = targets.data;
@@ -282,7 +304,12 @@ export function PolicyForm({
             Cancel
           </Button>
         ) : null}
-        <PendingButton pending={pending} pendingLabel="Saving…" type="submit" data-testid="policy-submit">
+        <PendingButton
+          pending={pending || formState.isSubmitting}
+          pendingLabel="Saving…"
+          type="submit"
+          data-testid="policy-submit"
+        >
           {policy ? "Save policy" : "Create policy"}
         </PendingButton>
       </div>

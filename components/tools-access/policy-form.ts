@@ -1,9 +1,18 @@
 /**
  * Pure helpers behind `PolicyForm`: the editable form state, its conversion to and from a
- * `Policy`, and client-side checks for obvious mistakes. The server stays the authority.
+ * `Policy`, client-side checks for obvious mistakes and the zod schema react-hook-form validates
+ * with. The server stays the authority.
  */
 
+import { z } from "zod";
 import { LIST_OPS, NUMBER_OPS, VALUELESS_OPS } from "@/components/labels";
+import {
+  isKnownPolicyKind,
+  POLICY_EFFECT_SCHEMAS,
+  PolicyConditions as PolicyConditionsSchema,
+  PolicySelectors as PolicySelectorsSchema,
+} from "@/server/contracts/policy-schema";
+import { addFieldIssues } from "./form-errors";
 import type {
   ArgumentCondition,
   ArgumentOp,
@@ -346,4 +355,86 @@ export function formToPolicyInput(state: PolicyFormState, original?: Policy | nu
   else if (original?.description) input.description = null;
   if (priority !== undefined) input.priority = priority;
   return { ok: true, input };
+}
+
+// Validation for react-hook-form
+
+/** API paths (`effect.limit`, `conditions.arguments.0.value`) → the form's fields. */
+const POLICY_FIELDS: Record<string, string> = {
+  name: "name",
+  description: "description",
+  priority: "priority",
+  kind: "kind",
+  "selectors.toolGlobs": "toolGlobs",
+  "conditions.timeWindow.start": "start",
+  "conditions.timeWindow.end": "end",
+  "conditions.timeWindow.timezone": "timezone",
+  "conditions.timeWindow": "start",
+  "effect.limit": "limit",
+  "effect.windowSeconds": "windowSeconds",
+  "effect.paths": "redactPaths",
+  "effect.expiresInSeconds": "expiresInSeconds",
+};
+
+/** The form field a policy API path names, if any (argument rows by index). */
+export function policyFieldOf(path: string): string | undefined {
+  const arg = /^conditions\.arguments\.(\d+)(?:\.(path|value|op))?/.exec(path);
+  if (arg) return `args.${arg[1]}.${arg[2] === "path" ? "path" : "value"}`;
+  let best: string | undefined;
+  for (const prefix of Object.keys(POLICY_FIELDS)) {
+    if ((path === prefix || path.startsWith(`${prefix}.`)) && (!best || prefix.length > best.length))
+      best = prefix;
+  }
+  return best === undefined ? undefined : POLICY_FIELDS[best];
+}
+
+/** A server-schema issue in words for the form (the contract's messages are for developers). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "too_small" && typeof issue.minimum === "number" && issue.origin === "number")
+    return `Use ${issue.minimum} or more.`;
+  if (issue.code === "too_big" && typeof issue.maximum === "number" && issue.origin === "number")
+    return `Use ${issue.maximum} or less.`;
+  if (issue.code === "too_big" && typeof issue.maximum === "number")
+    return `Use at most ${issue.maximum}${issue.origin === "string" ? " characters" : " entries"}.`;
+  return issue.message.charAt(0).toUpperCase() + issue.message.slice(1);
+}
+
+/**
+ * The built body checked against the server's own policy contracts (server/contracts/policy-schema),
+ * so limits such as an approval's 60-second minimum show on their field before a round trip.
+ */
+function contractMessages(input: PolicyInput): PolicyFormErrors {
+  const out: PolicyFormErrors = {};
+  const checks: [string, z.ZodType, unknown][] = [
+    ["selectors", PolicySelectorsSchema, input.selectors],
+    ["conditions", PolicyConditionsSchema, input.conditions],
+  ];
+  if (isKnownPolicyKind(input.kind)) checks.push(["effect", POLICY_EFFECT_SCHEMAS[input.kind], input.effect]);
+  for (const [root, schema, value] of checks) {
+    const result = schema.safeParse(value ?? {});
+    if (result.success) continue;
+    for (const issue of result.error.issues) {
+      const field = policyFieldOf([root, ...issue.path.map(String)].join("."));
+      if (field && !out[field]) out[field] = issueMessage(issue);
+    }
+  }
+  return out;
+}
+
+/**
+ * The form's zod schema for react-hook-form: the checks of `formToPolicyInput`, then the server's
+ * contracts, each problem on its field; a valid form parses to the request body.
+ */
+export function policyFormSchema(original?: Policy | null) {
+  return z
+    .custom<PolicyFormState>((value) => typeof value === "object" && value !== null)
+    .superRefine((state, ctx) => {
+      const result = formToPolicyInput(state, original);
+      addFieldIssues(ctx, result.ok ? contractMessages(result.input) : result.errors);
+    })
+    .transform((state): PolicyInput => {
+      const result = formToPolicyInput(state, original);
+      if (!result.ok) throw new Error("unreachable: the refinement rejected this form");
+      return result.input;
+    });
 }

@@ -1,12 +1,20 @@
 /**
- * An in-memory stand-in for the approvals API (action requests, trust rules, formal approvals) so
- * the approvals components work in Storybook without a server. Stories only.
+ * An in-memory stand-in for the approvals API (action requests, trust rules, formal approvals), as
+ * MSW request handlers, so the approvals components work in Storybook without a server. Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
+import type { HttpHandler } from "msw";
 import type { ActionRequest, FormalApproval, TrustRule, TrustRuleScope } from "@/components/approvals/types";
 import { createQueryClient } from "@/components/providers/QueryProvider";
 import type { Fetcher } from "@/components/tools-access/api";
-import { type MockFailure, mockApiDecorator, mockResponses, scopedFetcher } from "../support/mock-http";
+import {
+  apiRoutes,
+  guardedHandlers,
+  handlersFetcher,
+  type MockFailure,
+  mockApiDecorator,
+  mockResponses,
+} from "../support/mock-http";
 import { COMPANY_ID, NOW } from "./fixtures";
 
 export interface ApprovalsMockOptions {
@@ -24,8 +32,11 @@ export interface ApprovalsMockOptions {
 
 const { json, errorResponse } = mockResponses("req_story_0002");
 
-/** A fetcher backed by mutable in-memory state; follows the server's state rules. */
-export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetcher {
+/**
+ * MSW handlers for the approvals API over mutable in-memory state; they follow the server's state
+ * rules, with the story's latency, failures and a 404 for anything else.
+ */
+export function approvalsApiHandlers(options: ApprovalsMockOptions = {}): HttpHandler[] {
   const companyId = options.companyId ?? COMPANY_ID;
   const base = `/api/companies/${encodeURIComponent(companyId)}`;
   const state = {
@@ -37,16 +48,15 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
   const nextId = (prefix: string) => `${prefix}-${++seq}`;
   const nowMs = Date.parse(NOW);
 
-  function handle(method: string, path: string, query: URLSearchParams, body: unknown): Response | undefined {
-    for (const f of options.failures ?? []) {
-      if ((f.method ?? method) === method && f.path.test(path)) {
-        return errorResponse(f.status, f.code, f.message, f.details);
-      }
-    }
+  const api = apiRoutes(base);
+  const read = (body: unknown) => {
     const b = (body ?? {}) as Record<string, unknown>;
     const note = typeof b.note === "string" && b.note.trim() ? b.note.trim() : null;
+    return { b, note };
+  };
 
-    if (method === "GET" && path === "/tools/action-requests") {
+  const routes: HttpHandler[] = [
+    api.get("/tools/action-requests", ({ query }) => {
       const status = query.get("status");
       const issueId = query.get("issueId");
       const list = state.requests
@@ -57,11 +67,12 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
         )
         .filter((r) => (!status || r.status === status) && (!issueId || r.issueId === issueId));
       return json(200, { actionRequests: list });
-    }
+    }),
 
-    const ar = path.match(/^\/tools\/action-requests\/([^/]+)\/(approve|decline|execute|trust-rule)$/);
-    if (ar && method === "POST") {
-      const [, id, action] = ar;
+    api.post("/tools/action-requests/:id/:action", ({ params, body }) => {
+      const { id, action } = params;
+      if (!["approve", "decline", "execute", "trust-rule"].includes(action ?? "")) return undefined;
+      const { b, note } = read(body);
       const r = state.requests.find((x) => x.id === id);
       if (!r) return errorResponse(404, "not_found", "action request not found");
       const expired = Date.parse(r.expiresAt) <= nowMs;
@@ -144,25 +155,25 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
       state.rules.unshift(trustRule);
       state.approvals.unshift(approval);
       return json(201, { trustRule, approval });
-    }
+    }),
 
-    if (method === "GET" && path === "/tools/trust-rules") return json(200, { trustRules: state.rules });
-    const revoke = path.match(/^\/tools\/trust-rules\/([^/]+)\/revoke$/);
-    if (revoke && method === "POST") {
-      const rule = state.rules.find((x) => x.id === revoke[1]);
+    api.get("/tools/trust-rules", () => json(200, { trustRules: state.rules })),
+    api.post("/tools/trust-rules/:ruleId/revoke", ({ params }) => {
+      const rule = state.rules.find((x) => x.id === params.ruleId);
       if (!rule) return errorResponse(404, "not_found", "trust rule not found");
       if (rule.status === "active" || rule.status === "pending_approval")
         Object.assign(rule, { status: "revoked", revokedAt: NOW });
       return json(200, rule);
-    }
+    }),
 
-    if (method === "GET" && path === "/approvals") {
+    api.get("/approvals", ({ query }) => {
       const status = query.get("status");
       return json(200, { approvals: state.approvals.filter((a) => !status || a.status === status) });
-    }
-    const decide = path.match(/^\/approvals\/([^/]+)\/(accept|reject)$/);
-    if (decide && method === "POST") {
-      const [, id, decision] = decide;
+    }),
+    api.post("/approvals/:id/:decision", ({ params, body }) => {
+      const { id, decision } = params;
+      if (decision !== "accept" && decision !== "reject") return undefined;
+      const { note } = read(body);
       const a = state.approvals.find((x) => x.id === id);
       if (!a) return errorResponse(404, "not_found", "approval not found");
       if (a.status !== "pending")
@@ -182,15 +193,18 @@ export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetc
           decision === "accept" ? { status: "active" } : { status: "revoked", revokedAt: NOW },
         );
       return json(200, a);
-    }
+    }),
+  ];
 
-    return undefined;
-  }
+  return guardedHandlers(base, options, errorResponse, routes);
+}
 
-  return scopedFetcher(base, options.delayMs, errorResponse, handle);
+/** A fetcher backed by mutable in-memory state (the handlers above, answered in-process). */
+export function createApprovalsFetcher(options: ApprovalsMockOptions = {}): Fetcher {
+  return handlersFetcher(approvalsApiHandlers(options));
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory approvals API per story. */
 export function withApprovalsApi(options: ApprovalsMockOptions = {}): Decorator {
-  return mockApiDecorator(() => ({ client: createQueryClient(), fetcher: createApprovalsFetcher(options) }));
+  return mockApiDecorator(() => ({ client: createQueryClient(), handlers: approvalsApiHandlers(options) }));
 }

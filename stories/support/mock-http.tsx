@@ -1,9 +1,13 @@
 /**
- * The pieces every in-memory story API shares: JSON and error responses in the API's shape, the
- * parsed call, and the decorator that gives each story a fresh QueryClient and the fetcher.
+ * The pieces every story API shares. Each in-memory API is a list of MSW request handlers
+ * (`http.get(...)` …) over mutable per-story state; a story decorator installs them in the MSW
+ * service worker (`msw/browser`, `.storybook/public/mockServiceWorker.js`), so the components'
+ * real `fetch` calls are answered by it. `handlersFetcher` answers the same handlers in-process
+ * (MSW's `getResponse`) for code that wants a `Fetcher` instead (tests, `createMockFetcher`).
  */
 import type { Decorator } from "@storybook/nextjs-vite";
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { delay, getResponse, type HttpHandler, http } from "msw";
 import { type ReactNode, useState } from "react";
 import { createQueryClient } from "@/components/providers/QueryProvider";
 import { type Fetcher, toolsAccessKeys } from "@/components/tools-access/api";
@@ -32,9 +36,13 @@ export function mockResponses(requestId: string) {
   return { json, errorResponse };
 }
 
+type ErrorResponse = ReturnType<typeof mockResponses>["errorResponse"];
+
+const ORIGIN = "http://storybook.local";
+
 /** The method, URL and JSON body of a call the story's fetcher received. */
 export function parseCall(input: string, init: RequestInit | undefined) {
-  const url = new URL(input, "http://storybook.local");
+  const url = new URL(input, ORIGIN);
   const method = (init?.method ?? "GET").toUpperCase();
   // biome-ignore lint/suspicious/noExplicitAny: a mock reads whatever the component sent
   const readBody = (): any =>
@@ -44,7 +52,102 @@ export function parseCall(input: string, init: RequestInit | undefined) {
 
 /** Waits the story's artificial latency, so pending states can be seen. */
 export async function storyDelay(delayMs: number | undefined) {
-  if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  if (delayMs) await delay(delayMs);
+}
+
+/** What a route's resolver gets: path parameters, the query and the JSON body (undefined for none). */
+export interface RouteCall {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  // biome-ignore lint/suspicious/noExplicitAny: a mock reads whatever the component sent
+  body: any;
+  request: Request;
+}
+
+/** A route's answer; `undefined` lets the next handler (in the end the 404) answer. */
+export type RouteResolver = (call: RouteCall) => Response | undefined | Promise<Response | undefined>;
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.clone().text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path of `request` below `base`, or null when it is elsewhere. */
+function pathBelow(base: string, request: Request): string | null {
+  const { pathname } = new URL(request.url);
+  return pathname.startsWith(base) ? pathname.slice(base.length) : null;
+}
+
+/**
+ * MSW handler builders for one API below `base` (any origin): `routes.get("/profiles/:id", …)`
+ * is `http.get("*<base>/profiles/:id", …)` with the parameters, query and JSON body read.
+ */
+export function apiRoutes(base: string) {
+  const route =
+    (method: "get" | "post" | "patch" | "put" | "delete" | "all") =>
+    (path: string, resolve: RouteResolver): HttpHandler =>
+      http[method](`*${base}${path}`, async ({ request, params }) => {
+        const body =
+          request.method === "GET" || request.method === "HEAD" ? undefined : await readJson(request);
+        return resolve({
+          params: params as Record<string, string>,
+          query: new URL(request.url).searchParams,
+          body,
+          request,
+        });
+      });
+  return {
+    get: route("get"),
+    post: route("post"),
+    patch: route("patch"),
+    put: route("put"),
+    delete: route("delete"),
+    all: route("all"),
+  };
+}
+
+/**
+ * Wraps an API's routes: first the story's latency and its `failures` (matched on the method and
+ * the path below `base`), then the routes, then a 404 `not_found` naming any call left unanswered.
+ */
+export function guardedHandlers(
+  base: string,
+  options: { delayMs?: number; failures?: MockFailure[] },
+  errorResponse: ErrorResponse,
+  routes: HttpHandler[],
+): HttpHandler[] {
+  const below = `*${base}/*`;
+  return [
+    http.all(below, async ({ request }) => {
+      await storyDelay(options.delayMs);
+      const path = pathBelow(base, request) ?? "";
+      const f = (options.failures ?? []).find(
+        (x) => (x.method ?? request.method) === request.method && x.path.test(path),
+      );
+      return f ? errorResponse(f.status, f.code, f.message, f.details) : undefined;
+    }),
+    ...routes,
+    http.all(below, ({ request }) =>
+      errorResponse(404, "not_found", `No story mock for ${request.method} ${pathBelow(base, request)}`),
+    ),
+  ];
+}
+
+const unmatched = mockResponses("req_story_unmatched").errorResponse;
+
+/** A `Fetcher` answering from `handlers` in-process (no service worker); unanswered calls get a 404. */
+export function handlersFetcher(handlers: HttpHandler[]): Fetcher {
+  return async (input, init) => {
+    const origin = typeof location === "undefined" ? ORIGIN : location.origin;
+    const request = new Request(new URL(input, origin), init);
+    const answer = await getResponse(handlers, request);
+    return answer ?? unmatched(404, "not_found", `No story mock for ${request.method} ${input}`);
+  };
 }
 
 /**
@@ -55,7 +158,7 @@ export async function storyDelay(delayMs: number | undefined) {
 export function scopedFetcher(
   base: string,
   delayMs: number | undefined,
-  errorResponse: ReturnType<typeof mockResponses>["errorResponse"],
+  errorResponse: ErrorResponse,
   handle: (
     method: string,
     path: string,
@@ -64,15 +167,14 @@ export function scopedFetcher(
     body: any,
   ) => Response | undefined | Promise<Response | undefined>,
 ): Fetcher {
-  return async (input, init) => {
-    const { url, method, readBody } = parseCall(input, init);
-    await storyDelay(delayMs);
-    if (!url.pathname.startsWith(base))
-      return errorResponse(404, "not_found", `No story mock for ${url.pathname}`);
-    const path = url.pathname.slice(base.length);
-    const answer = await handle(method, path, url.searchParams, readBody());
-    return answer ?? errorResponse(404, "not_found", `No story mock for ${method} ${path}`);
-  };
+  const routes = apiRoutes(base);
+  return handlersFetcher(
+    guardedHandlers(base, { delayMs }, errorResponse, [
+      routes.all("/*", ({ request, query, body }) =>
+        handle(request.method, pathBelow(base, request) ?? "", query, body),
+      ),
+    ]),
+  );
 }
 
 /**
@@ -93,10 +195,51 @@ export function seededQueryClient(seed: {
   return client;
 }
 
-type Setup = () => { client: QueryClient; fetcher: Fetcher };
+// The page's own `fetch`, taken before any story can replace `globalThis.fetch`; with the worker
+// running, calls through it reach the service worker and so the story's handlers.
+const pageFetch: typeof fetch | undefined = typeof fetch === "undefined" ? undefined : fetch.bind(globalThis);
+const networkFetcher: Fetcher = (input, init) => (pageFetch ?? fetch)(input, init);
+
+type Worker = { resetHandlers: (...handlers: HttpHandler[]) => void };
+let worker: Promise<Worker | null> | undefined;
+
+/** Starts the MSW service worker once per preview; null where service workers are unavailable. */
+function storyWorker(): Promise<Worker | null> {
+  worker ??= (async () => {
+    if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return null;
+    try {
+      const { setupWorker } = await import("msw/browser");
+      const w = setupWorker();
+      await w.start({
+        onUnhandledRequest: "bypass",
+        quiet: true,
+        serviceWorker: { url: "./mockServiceWorker.js" },
+      });
+      return w;
+    } catch (error) {
+      console.warn("MSW worker unavailable; stories answer API calls in-process", error);
+      return null;
+    }
+  })();
+  return worker;
+}
+
+type Setup = () => { client: QueryClient; fetcher?: Fetcher; handlers?: HttpHandler[] };
 
 function MockApi({ setup, children }: { setup: Setup; children: ReactNode }) {
-  const [{ client, fetcher }] = useState(setup);
+  const [{ client, fetcher }] = useState(() => {
+    const { client, fetcher, handlers } = setup();
+    if (!handlers) return { client, fetcher: fetcher ?? networkFetcher };
+    // The story renders at once (play functions find its elements); its calls wait until the
+    // worker answers with this story's handlers, or answer in-process where there is no worker.
+    const ready = storyWorker().then((w) => {
+      if (!w) return handlersFetcher(handlers);
+      w.resetHandlers(...handlers);
+      return networkFetcher;
+    });
+    const waiting: Fetcher = async (input, init) => (await ready)(input, init);
+    return { client, fetcher: waiting };
+  });
   return (
     <QueryClientProvider client={client}>
       <ToolsApiProvider fetcher={fetcher}>{children}</ToolsApiProvider>
@@ -104,7 +247,10 @@ function MockApi({ setup, children }: { setup: Setup; children: ReactNode }) {
   );
 }
 
-/** Story decorator: `setup` runs once per story mount for its QueryClient and in-memory API. */
+/**
+ * Story decorator: `setup` runs once per story mount for its QueryClient and either MSW `handlers`
+ * (installed in the service worker; the components use the real `fetch`) or a `fetcher`.
+ */
 export function mockApiDecorator(setup: Setup): Decorator {
   return (Story) => (
     <MockApi setup={setup}>

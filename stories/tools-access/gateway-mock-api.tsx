@@ -1,8 +1,9 @@
 /**
- * In-memory applications, connections, catalogs, secrets and examples endpoints for stories, on
- * top of `createMockFetcher` (which still answers profiles, policies, targets and audit). Stories only.
+ * In-memory applications, connections, catalogs, secrets and examples endpoints for stories (MSW
+ * request handlers), in front of the tools API's (profiles, policies, targets, audit). Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
+import type { HttpHandler } from "msw";
 import type { Fetcher } from "@/components/tools-access/api";
 import type {
   Application,
@@ -18,8 +19,15 @@ import type {
   SecretSummary,
   TransportConfig,
 } from "@/components/tools-access/types";
-import { mockApiDecorator, mockResponses, parseCall, storyDelay } from "../support/mock-http";
-import { COMPANY_ID, NOW } from "./fixtures";
+import {
+  apiRoutes,
+  guardedHandlers,
+  handlersFetcher,
+  mockApiDecorator,
+  mockResponses,
+  type RouteCall,
+} from "../support/mock-http";
+import { NOW } from "./fixtures";
 import {
   applicationRecords,
   bindingRecords,
@@ -32,7 +40,7 @@ import {
   sandboxUpstream,
   secretRecords,
 } from "./gateway-fixtures";
-import { createMockFetcher, type MockApiOptions, pickerSeededClient } from "./mock-api";
+import { type MockApiOptions, pickerSeededClient, toolsApiBase, toolsApiRoutes } from "./mock-api";
 
 export interface UpstreamTool {
   name: string;
@@ -73,11 +81,9 @@ function inlineSecret(config: TransportConfig | undefined): Response | null {
   );
 }
 
-/** A fetcher for the gateway endpoints; anything else goes to `createMockFetcher`. */
-export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetcher {
-  const companyId = options.companyId ?? COMPANY_ID;
-  const base = `/api/companies/${encodeURIComponent(companyId)}/tools`;
-  const fallback = createMockFetcher(options);
+/** The gateway endpoints' routes (MSW `http.*` handlers) over their own in-memory state. */
+function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
+  const base = toolsApiBase(options);
   const state = {
     applications: structuredClone(options.applications ?? []),
     connections: structuredClone(options.connections ?? []).map(({ catalog: _c, ...c }) => c as Connection),
@@ -154,39 +160,44 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
     return { ...meta, bindingCount: state.bindings.filter((b) => b.secretId === s.id).length };
   }
 
-  async function handle(method: string, path: string, query: URLSearchParams, body: unknown) {
-    for (const f of options.failures ?? []) {
-      if ((f.method ?? method) === method && f.path.test(path)) {
-        return errorResponse(f.status, f.code, f.message, f.details);
-      }
-    }
-    const b = (body ?? {}) as Record<string, unknown>;
+  const r = apiRoutes(base);
+  const bodyOf = (body: unknown) => (body ?? {}) as Record<string, unknown>;
+  const archived = () => errorResponse(409, "connection_archived", "the connection is archived");
+  const liveBindings = (connection: Connection) =>
+    state.bindings.filter((x) => x.connectionId === connection.id).map(bindingView);
+  /** A route below `/connections/:connectionId`: 404 when the connection is unknown. */
+  const onConnection =
+    (resolve: (connection: Connection, call: RouteCall) => Response | undefined) => (call: RouteCall) => {
+      const connection = state.connections.find((c) => c.id === call.params.connectionId);
+      if (!connection) return errorResponse(404, "not_found", "connection not found");
+      return resolve(connection, call);
+    };
 
+  return [
     // Applications
-    if (path === "/applications") {
-      if (method === "GET") return json(200, { applications: state.applications.map(presentApplication) });
-      if (method === "POST") {
-        const slug = String(b.slug ?? "");
-        if (state.applications.some((a) => a.slug === slug))
-          return errorResponse(409, "conflict", `an application with slug \`${slug}\` already exists`);
-        const app: ApplicationRecord = {
-          id: nextId("app"),
-          slug,
-          name: String(b.name ?? ""),
-          description: typeof b.description === "string" ? b.description : null,
-          type: b.type as ApplicationRecord["type"],
-          status: "active",
-          createdAt: now,
-          updatedAt: now,
-          archivedAt: null,
-        };
-        state.applications.push(app);
-        return json(201, app);
-      }
-    }
-    const appMatch = path.match(/^\/applications\/([^/]+)$/);
-    if (appMatch && method === "PATCH") {
-      const app = state.applications.find((a) => a.id === appMatch[1]);
+    r.get("/applications", () => json(200, { applications: state.applications.map(presentApplication) })),
+    r.post("/applications", ({ body }) => {
+      const b = bodyOf(body);
+      const slug = String(b.slug ?? "");
+      if (state.applications.some((a) => a.slug === slug))
+        return errorResponse(409, "conflict", `an application with slug \`${slug}\` already exists`);
+      const app: ApplicationRecord = {
+        id: nextId("app"),
+        slug,
+        name: String(b.name ?? ""),
+        description: typeof b.description === "string" ? b.description : null,
+        type: b.type as ApplicationRecord["type"],
+        status: "active",
+        createdAt: now,
+        updatedAt: now,
+        archivedAt: null,
+      };
+      state.applications.push(app);
+      return json(201, app);
+    }),
+    r.patch("/applications/:applicationId", ({ params, body }) => {
+      const b = bodyOf(body);
+      const app = state.applications.find((a) => a.id === params.applicationId);
       if (!app) return errorResponse(404, "not_found", "application not found");
       if (app.status === "archived")
         return errorResponse(409, "application_archived", "the application is archived; archiving is final");
@@ -197,65 +208,57 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
           Object.assign(c, { status: "archived", enabled: false, archivedAt: now, updatedAt: now });
       }
       return json(200, app);
-    }
+    }),
 
     // Connections
-    if (path === "/connections") {
-      if (method === "GET") {
-        const applicationId = query.get("applicationId");
-        const list = state.connections.filter((c) => !applicationId || c.applicationId === applicationId);
-        return json(200, { connections: list.map((c) => presentConnection(c, true)) });
-      }
-      if (method === "POST") {
-        const app = state.applications.find((a) => a.id === b.applicationId);
-        if (!app) return errorResponse(404, "not_found", "application not found");
-        const config = (b.transportConfig ?? {}) as TransportConfig;
-        const refused = inlineSecret(config);
-        if (refused) return refused;
-        if (app.type === "mcp_http" && !config.url)
-          return errorResponse(
-            400,
-            "invalid_request",
-            "an `mcp_http` connection needs `transportConfig.url`",
-          );
-        const connection: Connection = {
-          id: nextId("conn"),
-          applicationId: app.id,
-          name: String(b.name ?? ""),
-          transportConfig: config,
-          stdioTemplateId: typeof b.stdioTemplateId === "string" ? b.stdioTemplateId : null,
-          status: "draft",
-          enabled: false,
-          autoApproveReadTools: b.autoApproveReadTools === true,
-          allowSampling: b.allowSampling === true,
-          allowElicitation: b.allowElicitation === true,
-          healthStatus: "unknown",
-          healthCheckedAt: null,
-          healthError: null,
-          catalogRefreshedAt: null,
-          catalogReviewedAt: null,
-          disabledReason: null,
-          lastUsedAt: null,
-          createdAt: now,
-          updatedAt: now,
-          archivedAt: null,
-          application: { id: app.id, slug: app.slug, name: app.name, type: app.type, status: app.status },
-        };
-        state.connections.push(connection);
-        return json(201, presentConnection(connection));
-      }
-    }
-    const connMatch = path.match(/^\/connections\/([^/]+)(\/.*)?$/);
-    if (connMatch) {
-      const connection = state.connections.find((c) => c.id === connMatch[1]);
-      if (!connection) return errorResponse(404, "not_found", "connection not found");
-      const rest = connMatch[2] ?? "";
-      const archived = () => errorResponse(409, "connection_archived", "the connection is archived");
-      const liveBindings = () =>
-        state.bindings.filter((x) => x.connectionId === connection.id).map(bindingView);
-
-      if (rest === "" && method === "GET") return json(200, presentConnection(connection));
-      if (rest === "" && method === "PATCH") {
+    r.get("/connections", ({ query }) => {
+      const applicationId = query.get("applicationId");
+      const list = state.connections.filter((c) => !applicationId || c.applicationId === applicationId);
+      return json(200, { connections: list.map((c) => presentConnection(c, true)) });
+    }),
+    r.post("/connections", ({ body }) => {
+      const b = bodyOf(body);
+      const app = state.applications.find((a) => a.id === b.applicationId);
+      if (!app) return errorResponse(404, "not_found", "application not found");
+      const config = (b.transportConfig ?? {}) as TransportConfig;
+      const refused = inlineSecret(config);
+      if (refused) return refused;
+      if (app.type === "mcp_http" && !config.url)
+        return errorResponse(400, "invalid_request", "an `mcp_http` connection needs `transportConfig.url`");
+      const connection: Connection = {
+        id: nextId("conn"),
+        applicationId: app.id,
+        name: String(b.name ?? ""),
+        transportConfig: config,
+        stdioTemplateId: typeof b.stdioTemplateId === "string" ? b.stdioTemplateId : null,
+        status: "draft",
+        enabled: false,
+        autoApproveReadTools: b.autoApproveReadTools === true,
+        allowSampling: b.allowSampling === true,
+        allowElicitation: b.allowElicitation === true,
+        healthStatus: "unknown",
+        healthCheckedAt: null,
+        healthError: null,
+        catalogRefreshedAt: null,
+        catalogReviewedAt: null,
+        disabledReason: null,
+        lastUsedAt: null,
+        createdAt: now,
+        updatedAt: now,
+        archivedAt: null,
+        application: { id: app.id, slug: app.slug, name: app.name, type: app.type, status: app.status },
+      };
+      state.connections.push(connection);
+      return json(201, presentConnection(connection));
+    }),
+    r.get(
+      "/connections/:connectionId",
+      onConnection((connection) => json(200, presentConnection(connection))),
+    ),
+    r.patch(
+      "/connections/:connectionId",
+      onConnection((connection, { body }) => {
+        const b = bodyOf(body);
         if (connection.status === "archived") return archived();
         const config = b.transportConfig as TransportConfig | undefined;
         const refused = inlineSecret(config);
@@ -272,12 +275,15 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
             });
         }
         return json(200, presentConnection(connection));
-      }
-      if (rest === "/test" && method === "POST") {
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/test",
+      onConnection((connection) => {
         if (connection.status === "archived") return archived();
         const outcome =
           options.testOutcomes?.[connection.id] ??
-          (liveBindings().some((x) => x.status === "missing_secret")
+          (liveBindings(connection).some((x) => x.status === "missing_secret")
             ? {
                 health: "missing_secret" as const,
                 error: "a secret bound to the connection is missing or revoked",
@@ -298,8 +304,11 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
               : null,
           connection: presentConnection(connection),
         });
-      }
-      if (rest === "/enable" && method === "POST") {
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/enable",
+      onConnection((connection) => {
         if (connection.status === "archived") return archived();
         const missing: string[] = [];
         if (connection.healthStatus !== "ok")
@@ -314,8 +323,12 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
           );
         Object.assign(connection, { status: "active", enabled: true, disabledReason: null, updatedAt: now });
         return json(200, presentConnection(connection));
-      }
-      if (rest === "/disable" && method === "POST") {
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/disable",
+      onConnection((connection, { body }) => {
+        const b = bodyOf(body);
         if (connection.status === "archived") return archived();
         Object.assign(connection, {
           status: "disabled",
@@ -324,13 +337,22 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
           updatedAt: now,
         });
         return json(200, presentConnection(connection));
-      }
-      if (rest === "/archive" && method === "POST") {
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/archive",
+      onConnection((connection) => {
         Object.assign(connection, { status: "archived", enabled: false, archivedAt: now, updatedAt: now });
         return json(200, presentConnection(connection));
-      }
-      if (rest === "/catalog" && method === "GET") return json(200, { entries: catalogOf(connection.id) });
-      if (rest === "/catalog/refresh" && method === "POST") {
+      }),
+    ),
+    r.get(
+      "/connections/:connectionId/catalog",
+      onConnection((connection) => json(200, { entries: catalogOf(connection.id) })),
+    ),
+    r.post(
+      "/connections/:connectionId/catalog/refresh",
+      onConnection((connection) => {
         if (connection.status === "archived") return archived();
         const entries = catalogOf(connection.id);
         const upstream = options.upstream?.[connection.id];
@@ -375,8 +397,12 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
         }
         Object.assign(connection, { catalogRefreshedAt: now, updatedAt: now });
         return json(200, { ...summary, entries });
-      }
-      if (rest === "/catalog/review" && method === "POST") {
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/catalog/review",
+      onConnection((connection, { body }) => {
+        const b = bodyOf(body);
         const entries = catalogOf(connection.id);
         const items = (b.entries ?? []) as { id: string; action: "approve" | "disable" }[];
         for (const item of items) {
@@ -391,168 +417,178 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
         }
         Object.assign(connection, { catalogReviewedAt: now, updatedAt: now });
         return json(200, { reviewed: items.length, entries });
-      }
-      if (rest === "/secret-bindings") {
-        if (method === "GET") return json(200, { bindings: liveBindings() });
-        if (method === "POST") {
-          const secret = state.secrets.find((s) => s.id === b.secretId);
-          if (!secret) return errorResponse(404, "not_found", "secret not found");
-          if (secret.status !== "active")
-            return errorResponse(
-              409,
-              "secret_revoked",
-              `secret \`${secret.name}\` is revoked and cannot be bound`,
-            );
-          const placement = b.placement as MockBinding["placement"];
-          const target = placement === "http_header" ? String(b.target).toLowerCase() : String(b.target);
-          if (
-            state.bindings.some(
-              (x) => x.connectionId === connection.id && x.placement === placement && x.target === target,
-            )
-          )
-            return errorResponse(
-              409,
-              "binding_target_taken",
-              `the connection already has a secret bound to ${placement === "http_header" ? "header" : "environment variable"} \`${target}\`; remove that binding first`,
-            );
-          const binding: MockBinding = {
-            id: nextId("bind"),
-            connectionId: connection.id,
-            secretId: secret.id,
-            placement,
-            target,
-            valuePrefix: typeof b.valuePrefix === "string" ? b.valuePrefix : "",
-            version: typeof b.version === "number" ? b.version : null,
-            allowedAgentIds: null,
-            createdAt: now,
-          };
-          state.bindings.push(binding);
-          return json(201, bindingView(binding));
-        }
-      }
-      const bindingMatch = rest.match(/^\/secret-bindings\/([^/]+)$/);
-      if (bindingMatch && method === "DELETE") {
-        const before = state.bindings.length;
-        state.bindings = state.bindings.filter(
-          (x) => !(x.id === bindingMatch[1] && x.connectionId === connection.id),
-        );
-        if (state.bindings.length === before)
-          return errorResponse(404, "not_found", "secret binding not found");
-        return json(200, { deleted: true });
-      }
-    }
-
-    // Secrets
-    if (path === "/secrets") {
-      if (method === "GET") return json(200, { secrets: state.secrets.map(secretSummary) });
-      if (method === "POST") {
-        const name = String(b.name ?? "");
-        const taken = state.secrets.find((s) => s.name === name);
-        if (taken)
-          return errorResponse(
-            409,
-            "secret_name_taken",
-            taken.status === "revoked"
-              ? `a revoked secret is named \`${name}\`; names of revoked secrets stay reserved, choose another name`
-              : `a secret named \`${name}\` already exists; add a version to it instead`,
-          );
-        const id = nextId("sec");
-        const secret: MockSecret = {
-          id,
-          name,
-          description: typeof b.description === "string" ? b.description : null,
-          provider: "local",
-          status: "active",
-          currentVersion: 1,
-          createdAt: now,
-          updatedAt: now,
-          revokedAt: null,
-          versions: [
-            {
-              id: `${id}-v1`,
-              version: 1,
-              status: "active",
-              keyId: "local-2025-01",
-              createdAt: now,
-              revokedAt: null,
-              current: true,
-            },
-          ],
-        };
-        state.secrets.push(secret);
-        state.secrets.sort((x, y) => x.name.localeCompare(y.name));
-        return json(201, secretDetail(secret));
-      }
-    }
-    const secretMatch = path.match(/^\/secrets\/([^/]+)(\/versions|\/revoke)?$/);
-    if (secretMatch) {
-      const secret = state.secrets.find((s) => s.id === secretMatch[1]);
-      if (!secret) return errorResponse(404, "not_found", "secret not found");
-      const rest = secretMatch[2] ?? "";
-      if (rest === "" && method === "GET") return json(200, secretDetail(secret));
-      if (rest === "/versions" && method === "POST") {
+      }),
+    ),
+    r.get(
+      "/connections/:connectionId/secret-bindings",
+      onConnection((connection) => json(200, { bindings: liveBindings(connection) })),
+    ),
+    r.post(
+      "/connections/:connectionId/secret-bindings",
+      onConnection((connection, { body }) => {
+        const b = bodyOf(body);
+        const secret = state.secrets.find((s) => s.id === b.secretId);
+        if (!secret) return errorResponse(404, "not_found", "secret not found");
         if (secret.status !== "active")
           return errorResponse(
             409,
             "secret_revoked",
-            `secret \`${secret.name}\` is revoked; create a new secret instead`,
+            `secret \`${secret.name}\` is revoked and cannot be bound`,
           );
-        const version = Math.max(0, ...secret.versions.map((v) => v.version)) + 1;
-        secret.versions.unshift({
-          id: `${secret.id}-v${version}`,
-          version,
-          status: "active",
-          keyId: "local-2025-01",
+        const placement = b.placement as MockBinding["placement"];
+        const target = placement === "http_header" ? String(b.target).toLowerCase() : String(b.target);
+        if (
+          state.bindings.some(
+            (x) => x.connectionId === connection.id && x.placement === placement && x.target === target,
+          )
+        )
+          return errorResponse(
+            409,
+            "binding_target_taken",
+            `the connection already has a secret bound to ${placement === "http_header" ? "header" : "environment variable"} \`${target}\`; remove that binding first`,
+          );
+        const binding: MockBinding = {
+          id: nextId("bind"),
+          connectionId: connection.id,
+          secretId: secret.id,
+          placement,
+          target,
+          valuePrefix: typeof b.valuePrefix === "string" ? b.valuePrefix : "",
+          version: typeof b.version === "number" ? b.version : null,
+          allowedAgentIds: null,
           createdAt: now,
-          revokedAt: null,
-          current: true,
-        });
-        Object.assign(secret, { currentVersion: version, updatedAt: now });
-        return json(201, secretDetail(secret));
+        };
+        state.bindings.push(binding);
+        return json(201, bindingView(binding));
+      }),
+    ),
+    r.delete(
+      "/connections/:connectionId/secret-bindings/:bindingId",
+      onConnection((connection, { params }) => {
+        const before = state.bindings.length;
+        state.bindings = state.bindings.filter(
+          (x) => !(x.id === params.bindingId && x.connectionId === connection.id),
+        );
+        if (state.bindings.length === before)
+          return errorResponse(404, "not_found", "secret binding not found");
+        return json(200, { deleted: true });
+      }),
+    ),
+
+    // Secrets
+    r.get("/secrets", () => json(200, { secrets: state.secrets.map(secretSummary) })),
+    r.post("/secrets", ({ body }) => {
+      const b = bodyOf(body);
+      const name = String(b.name ?? "");
+      const taken = state.secrets.find((s) => s.name === name);
+      if (taken)
+        return errorResponse(
+          409,
+          "secret_name_taken",
+          taken.status === "revoked"
+            ? `a revoked secret is named \`${name}\`; names of revoked secrets stay reserved, choose another name`
+            : `a secret named \`${name}\` already exists; add a version to it instead`,
+        );
+      const id = nextId("sec");
+      const secret: MockSecret = {
+        id,
+        name,
+        description: typeof b.description === "string" ? b.description : null,
+        provider: "local",
+        status: "active",
+        currentVersion: 1,
+        createdAt: now,
+        updatedAt: now,
+        revokedAt: null,
+        versions: [
+          {
+            id: `${id}-v1`,
+            version: 1,
+            status: "active",
+            keyId: "local-2025-01",
+            createdAt: now,
+            revokedAt: null,
+            current: true,
+          },
+        ],
+      };
+      state.secrets.push(secret);
+      state.secrets.sort((x, y) => x.name.localeCompare(y.name));
+      return json(201, secretDetail(secret));
+    }),
+    r.get("/secrets/:secretId", ({ params }) => {
+      const secret = state.secrets.find((s) => s.id === params.secretId);
+      if (!secret) return errorResponse(404, "not_found", "secret not found");
+      return json(200, secretDetail(secret));
+    }),
+    r.post("/secrets/:secretId/versions", ({ params }) => {
+      const secret = state.secrets.find((s) => s.id === params.secretId);
+      if (!secret) return errorResponse(404, "not_found", "secret not found");
+      if (secret.status !== "active")
+        return errorResponse(
+          409,
+          "secret_revoked",
+          `secret \`${secret.name}\` is revoked; create a new secret instead`,
+        );
+      const version = Math.max(0, ...secret.versions.map((v) => v.version)) + 1;
+      secret.versions.unshift({
+        id: `${secret.id}-v${version}`,
+        version,
+        status: "active",
+        keyId: "local-2025-01",
+        createdAt: now,
+        revokedAt: null,
+        current: true,
+      });
+      Object.assign(secret, { currentVersion: version, updatedAt: now });
+      return json(201, secretDetail(secret));
+    }),
+    r.post("/secrets/:secretId/revoke", ({ params }) => {
+      const secret = state.secrets.find((s) => s.id === params.secretId);
+      if (!secret) return errorResponse(404, "not_found", "secret not found");
+      if (secret.status !== "revoked") {
+        Object.assign(secret, { status: "revoked", revokedAt: now, updatedAt: now });
+        for (const v of secret.versions) Object.assign(v, { status: "revoked", revokedAt: now });
       }
-      if (rest === "/revoke" && method === "POST") {
-        if (secret.status !== "revoked") {
-          Object.assign(secret, { status: "revoked", revokedAt: now, updatedAt: now });
-          for (const v of secret.versions) Object.assign(v, { status: "revoked", revokedAt: now });
-        }
-        return json(200, secretDetail(secret));
-      }
-    }
+      return json(200, secretDetail(secret));
+    }),
 
     // Examples
-    if (path === "/examples" && method === "GET") return json(200, { examples: state.examples });
-    const exampleMatch = path.match(/^\/examples\/([^/]+)\/(install|smoke)$/);
-    if (exampleMatch && method === "POST") {
-      const example = state.examples.find((e) => e.id === exampleMatch[1]);
+    r.get("/examples", () => json(200, { examples: state.examples })),
+    r.post("/examples/:exampleId/install", ({ params }) => {
+      const example = state.examples.find((e) => e.id === params.exampleId);
       if (!example) return errorResponse(404, "not_found", "example not found");
-      if (exampleMatch[2] === "install") {
-        if (example.installed)
-          return errorResponse(
-            409,
-            "example_installed",
-            `an application with slug \`${example.slug}\` already exists`,
-          );
-        if (!example.available)
-          return errorResponse(
-            409,
-            "examples_disabled",
-            "example fixtures are switched off (PAPERCLIP_EXAMPLES=off)",
-          );
-        const applicationId = nextId("app");
-        example.installed = { applicationId, status: "active" };
-        return json(201, {
-          example: example.id,
-          applicationId,
-          connectionId: nextId("conn"),
-          profileId: nextId("prof"),
-          policyIds: example.tools.some((t) => t.risk !== "read") ? [nextId("pol")] : [],
-          tools: example.tools.map((t) => ({
-            name: `${example.slug}__${t.name}`,
-            risk: t.risk,
-            status: "active",
-          })),
-        });
-      }
+      if (example.installed)
+        return errorResponse(
+          409,
+          "example_installed",
+          `an application with slug \`${example.slug}\` already exists`,
+        );
+      if (!example.available)
+        return errorResponse(
+          409,
+          "examples_disabled",
+          "example fixtures are switched off (PAPERCLIP_EXAMPLES=off)",
+        );
+      const applicationId = nextId("app");
+      example.installed = { applicationId, status: "active" };
+      return json(201, {
+        example: example.id,
+        applicationId,
+        connectionId: nextId("conn"),
+        profileId: nextId("prof"),
+        policyIds: example.tools.some((t) => t.risk !== "read") ? [nextId("pol")] : [],
+        tools: example.tools.map((t) => ({
+          name: `${example.slug}__${t.name}`,
+          risk: t.risk,
+          status: "active",
+        })),
+      });
+    }),
+    r.post("/examples/:exampleId/smoke", ({ params, body }) => {
+      const example = state.examples.find((e) => e.id === params.exampleId);
+      if (!example) return errorResponse(404, "not_found", "example not found");
+      const b = bodyOf(body);
       const result: ExampleSmokeResult = options.smokeResults?.[example.id] ?? {
         example: example.id,
         runId: nextId("run"),
@@ -561,20 +597,24 @@ export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetc
         checks: example.smokeChecks.map((name) => ({ name, passed: true, evidence: { ok: true } })),
       };
       return json(200, result);
-    }
+    }),
+  ];
+}
 
-    return null;
-  }
+/**
+ * MSW handlers for the gateway endpoints (applications, connections, catalogs, secrets, examples)
+ * in front of the tools API's (profiles, policies, targets, audit), sharing latency and failures.
+ */
+export function gatewayApiHandlers(options: GatewayMockOptions = {}): HttpHandler[] {
+  return guardedHandlers(toolsApiBase(options), options, errorResponse, [
+    ...gatewayRoutes(options),
+    ...toolsApiRoutes(options),
+  ]);
+}
 
-  return async (input, init) => {
-    const { url, method, readBody } = parseCall(input, init);
-    if (url.pathname.startsWith(base)) {
-      await storyDelay(options.delayMs);
-      const answer = await handle(method, url.pathname.slice(base.length), url.searchParams, readBody());
-      if (answer) return answer;
-    }
-    return fallback(input, init);
-  };
+/** A fetcher for the gateway endpoints and the tools API (the handlers above, answered in-process). */
+export function createGatewayMockFetcher(options: GatewayMockOptions = {}): Fetcher {
+  return handlersFetcher(gatewayApiHandlers(options));
 }
 
 /**
@@ -594,6 +634,6 @@ export const connectionsWorld: GatewayMockOptions = {
 export function withGatewayApi(options: GatewayMockOptions = {}): Decorator {
   return mockApiDecorator(() => ({
     client: pickerSeededClient(options),
-    fetcher: createGatewayMockFetcher(options),
+    handlers: gatewayApiHandlers(options),
   }));
 }

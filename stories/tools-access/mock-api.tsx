@@ -1,8 +1,9 @@
 /**
- * An in-memory stand-in for the Tools & Access API so client components work in Storybook without
- * a server. Stories only.
+ * An in-memory stand-in for the Tools & Access API (MSW request handlers) so client components work
+ * in Storybook without a server. Stories only.
  */
 import type { Decorator } from "@storybook/nextjs-vite";
+import type { HttpHandler } from "msw";
 import type { Fetcher } from "@/components/tools-access/api";
 import type {
   AuditEvent,
@@ -17,10 +18,12 @@ import type {
   ToolTargets,
 } from "@/components/tools-access/types";
 import {
+  apiRoutes,
+  guardedHandlers,
+  handlersFetcher,
   type MockFailure,
   mockApiDecorator,
   mockResponses,
-  scopedFetcher,
   seededQueryClient,
 } from "../support/mock-http";
 import {
@@ -62,10 +65,17 @@ function defaultTestResult(input: PolicyTestInput): PolicyTestResult {
   return allowedResult;
 }
 
-/** A fetcher backed by mutable in-memory state. */
-export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
-  const companyId = options.companyId ?? COMPANY_ID;
-  const base = `/api/companies/${encodeURIComponent(companyId)}/tools`;
+/** The tools API's path for the story's company. */
+export function toolsApiBase(options: { companyId?: string } = {}): string {
+  return `/api/companies/${encodeURIComponent(options.companyId ?? COMPANY_ID)}/tools`;
+}
+
+/**
+ * The tools API's routes (no latency, failures or 404: see `toolsApiHandlers`), each an MSW
+ * `http.*` handler over its own in-memory state; the gateway mock adds its routes before these.
+ */
+export function toolsApiRoutes(options: MockApiOptions = {}): HttpHandler[] {
+  const base = toolsApiBase(options);
   const state = {
     profiles: structuredClone(options.profiles ?? []),
     policies: structuredClone(options.policies ?? []),
@@ -109,134 +119,120 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
     }
   }
 
-  async function handle(
-    method: string,
-    path: string,
-    query: URLSearchParams,
-    body: unknown,
-  ): Promise<Response | undefined> {
-    for (const f of options.failures ?? []) {
-      if ((f.method ?? method) === method && f.path.test(path)) {
-        return errorResponse(f.status, f.code, f.message, f.details);
-      }
-    }
-    const b = (body ?? {}) as Record<string, unknown>;
-    const now = NOW;
-
-    if (method === "GET" && path === "/targets") return json(200, state.targets);
-    if (method === "GET" && path === "/catalog-entries") return json(200, state.catalog);
+  const r = apiRoutes(base);
+  const routes: HttpHandler[] = [
+    r.get("/targets", () => json(200, state.targets)),
+    r.get("/catalog-entries", () => json(200, state.catalog)),
 
     // Profiles
-    if (path === "/profiles") {
-      if (method === "GET") return json(200, { profiles: state.profiles });
-      if (method === "POST") {
-        const name = typeof b.name === "string" ? b.name.trim() : "";
-        if (state.profiles.some((p) => p.name === name)) {
-          return errorResponse(409, "already_exists", "a profile with this name already exists");
-        }
-        const profile: Profile = {
-          id: nextId("prof"),
-          name,
-          description: typeof b.description === "string" ? b.description : null,
-          status: "active",
-          entries: [],
-          bindings: [],
-          createdAt: now,
-          updatedAt: now,
-        };
-        state.profiles.push(profile);
-        return json(201, profile);
+    r.get("/profiles", () => json(200, { profiles: state.profiles })),
+    r.post("/profiles", ({ body }) => {
+      const b = (body ?? {}) as Record<string, unknown>;
+      const name = typeof b.name === "string" ? b.name.trim() : "";
+      if (state.profiles.some((p) => p.name === name)) {
+        return errorResponse(409, "already_exists", "a profile with this name already exists");
       }
-    }
-    const profileMatch = path.match(/^\/profiles\/([^/]+)$/);
-    if (profileMatch) {
-      const profile = state.profiles.find((p) => p.id === profileMatch[1]);
+      const profile: Profile = {
+        id: nextId("prof"),
+        name,
+        description: typeof b.description === "string" ? b.description : null,
+        status: "active",
+        entries: [],
+        bindings: [],
+        createdAt: NOW,
+        updatedAt: NOW,
+      };
+      state.profiles.push(profile);
+      return json(201, profile);
+    }),
+    r.all("/profiles/:profileId", ({ params, request, body }) => {
+      const profile = state.profiles.find((p) => p.id === params.profileId);
       if (!profile) return errorResponse(404, "not_found", "profile not found");
-      if (method === "GET") return json(200, profile);
-      if (method === "PATCH") {
-        Object.assign(profile, b, { updatedAt: now });
+      if (request.method === "GET") return json(200, profile);
+      if (request.method === "PATCH") {
+        Object.assign(profile, body ?? {}, { updatedAt: NOW });
         return json(200, profile);
       }
-      if (method === "DELETE") {
+      if (request.method === "DELETE") {
         state.profiles = state.profiles.filter((p) => p !== profile);
         return json(200, { deleted: true });
       }
-    }
-    const childMatch = path.match(/^\/profiles\/([^/]+)\/(entries|bindings)(?:\/([^/]+))?$/);
-    if (childMatch) {
-      const [, profileId, kind, childId] = childMatch;
+      return undefined;
+    }),
+    r.post("/profiles/:profileId/entries", ({ params, body }) => {
+      const profile = state.profiles.find((p) => p.id === params.profileId);
+      if (!profile) return errorResponse(404, "not_found", "profile not found");
+      const b = (body ?? {}) as Record<string, unknown>;
+      const selector = b.selector as Selector;
+      const entry: ProfileEntry = {
+        id: nextId("pe"),
+        mode: b.mode === "exclude" ? "exclude" : "include",
+        selector,
+        label: entryLabel(selector),
+      };
+      profile.entries.push(entry);
+      return json(201, entry);
+    }),
+    r.post("/profiles/:profileId/bindings", ({ params, body }) => {
+      const profile = state.profiles.find((p) => p.id === params.profileId);
+      if (!profile) return errorResponse(404, "not_found", "profile not found");
+      const b = (body ?? {}) as Record<string, unknown>;
+      const targetType = b.targetType as ProfileBinding["targetType"];
+      const targetId = typeof b.targetId === "string" ? b.targetId : null;
+      const binding: ProfileBinding = {
+        id: nextId("pb"),
+        targetType,
+        targetId,
+        targetLabel: targetLabel(targetType, targetId),
+      };
+      profile.bindings.push(binding);
+      return json(201, binding);
+    }),
+    r.delete("/profiles/:profileId/:kind/:childId", ({ params }) => {
+      const { profileId, kind, childId } = params;
+      if (kind !== "entries" && kind !== "bindings") return undefined;
       const profile = state.profiles.find((p) => p.id === profileId);
       if (!profile) return errorResponse(404, "not_found", "profile not found");
-      if (kind === "entries" && method === "POST" && !childId) {
-        const selector = b.selector as Selector;
-        const entry: ProfileEntry = {
-          id: nextId("pe"),
-          mode: b.mode === "exclude" ? "exclude" : "include",
-          selector,
-          label: entryLabel(selector),
-        };
-        profile.entries.push(entry);
-        return json(201, entry);
-      }
-      if (kind === "bindings" && method === "POST" && !childId) {
-        const targetType = b.targetType as ProfileBinding["targetType"];
-        const targetId = typeof b.targetId === "string" ? b.targetId : null;
-        const binding: ProfileBinding = {
-          id: nextId("pb"),
-          targetType,
-          targetId,
-          targetLabel: targetLabel(targetType, targetId),
-        };
-        profile.bindings.push(binding);
-        return json(201, binding);
-      }
-      if (method === "DELETE" && childId) {
-        if (kind === "entries") profile.entries = profile.entries.filter((e) => e.id !== childId);
-        else profile.bindings = profile.bindings.filter((x) => x.id !== childId);
-        return json(200, { deleted: true });
-      }
-    }
+      if (kind === "entries") profile.entries = profile.entries.filter((e) => e.id !== childId);
+      else profile.bindings = profile.bindings.filter((x) => x.id !== childId);
+      return json(200, { deleted: true });
+    }),
 
     // Policies
-    if (path === "/policies/test" && method === "POST") {
-      const input = b as unknown as PolicyTestInput;
-      return json(200, (options.testResult ?? defaultTestResult)(input));
-    }
-    if (path === "/policies") {
-      if (method === "GET") return json(200, { policies: state.policies });
-      if (method === "POST") {
-        const policy = {
-          id: nextId("pol"),
-          description: null,
-          priority: 0,
-          enabled: true,
-          selectors: {},
-          conditions: {},
-          effect: {},
-          ...b,
-          createdAt: now,
-          updatedAt: now,
-        } as Policy;
-        state.policies.push(policy);
-        return json(201, policy);
-      }
-    }
-    const policyMatch = path.match(/^\/policies\/([^/]+)$/);
-    if (policyMatch) {
-      const policy = state.policies.find((p) => p.id === policyMatch[1]);
+    r.post("/policies/test", ({ body }) =>
+      json(200, (options.testResult ?? defaultTestResult)(body as PolicyTestInput)),
+    ),
+    r.get("/policies", () => json(200, { policies: state.policies })),
+    r.post("/policies", ({ body }) => {
+      const policy = {
+        id: nextId("pol"),
+        description: null,
+        priority: 0,
+        enabled: true,
+        selectors: {},
+        conditions: {},
+        effect: {},
+        ...((body ?? {}) as Record<string, unknown>),
+        createdAt: NOW,
+        updatedAt: NOW,
+      } as Policy;
+      state.policies.push(policy);
+      return json(201, policy);
+    }),
+    r.all("/policies/:policyId", ({ params, request, body }) => {
+      if (request.method !== "PATCH" && request.method !== "DELETE") return undefined;
+      const policy = state.policies.find((p) => p.id === params.policyId);
       if (!policy) return errorResponse(404, "not_found", "policy not found");
-      if (method === "PATCH") {
-        Object.assign(policy, b, { updatedAt: now });
+      if (request.method === "PATCH") {
+        Object.assign(policy, body ?? {}, { updatedAt: NOW });
         return json(200, policy);
       }
-      if (method === "DELETE") {
-        state.policies = state.policies.filter((p) => p !== policy);
-        return json(200, { deleted: true });
-      }
-    }
+      state.policies = state.policies.filter((p) => p !== policy);
+      return json(200, { deleted: true });
+    }),
 
     // Audit
-    if (path === "/audit" && method === "GET") {
+    r.get("/audit", ({ query }) => {
       const agentId = query.get("agentId");
       const tool = query.get("tool");
       const decision = query.get("decision");
@@ -255,27 +251,37 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
         events: matching.slice(start, end),
         nextCursor: end < matching.length ? String(end) : null,
       });
-    }
+    }),
 
     // Resolving an invocation whose outcome is unknown
-    const resolve = /^\/invocations\/([^/]+)\/resolve$/.exec(path);
-    if (resolve && method === "POST") {
+    r.post("/invocations/:invocationId/resolve", ({ params, body }) => {
       const resolution = (body as { resolution?: string } | undefined)?.resolution ?? "done";
       const executionStatus = { done: "succeeded", not_done: "failed", retry: "pending" }[resolution];
-      return json(200, { id: resolve[1], executionStatus, resolution });
-    }
+      return json(200, { id: params.invocationId, executionStatus, resolution });
+    }),
+  ];
+  return routes;
+}
 
-    return undefined;
-  }
+/**
+ * MSW handlers for the tools API (profiles, policies, targets, catalog entries, audit) over
+ * mutable in-memory state, with the story's latency, failures and a 404 for anything else.
+ */
+export function toolsApiHandlers(options: MockApiOptions = {}): HttpHandler[] {
+  const base = toolsApiBase(options);
+  return guardedHandlers(base, options, errorResponse, toolsApiRoutes(options));
+}
 
-  return scopedFetcher(base, options.delayMs, errorResponse, handle);
+/** A fetcher backed by mutable in-memory state (the handlers above, answered in-process). */
+export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
+  return handlersFetcher(toolsApiHandlers(options));
 }
 
 /** Story decorator: a fresh QueryClient and an in-memory API per story. */
 export function withToolsApi(options: MockApiOptions = {}): Decorator {
   return mockApiDecorator(() => ({
     client: pickerSeededClient(options),
-    fetcher: createMockFetcher(options),
+    handlers: toolsApiHandlers(options),
   }));
 }
 
