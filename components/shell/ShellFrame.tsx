@@ -82,8 +82,6 @@ export function ShellFrame({ brand, sidebar, children, defaultOpen = false }: Sh
       </div>
       {open ? (
         // The backdrop is a pointer convenience only; the keyboard closes the menu with Escape.
-        // biome-ignore lint/a11y/noStaticElementInteractions: pointer-only backdrop, Escape closes for keyboards
-        // biome-ignore lint/a11y/useKeyWithClickEvents: as above
         <div
           aria-hidden="true"
           className="fixed inset-0 z-30 bg-zinc-900/30 md:hidden"
