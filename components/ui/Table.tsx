@@ -19,7 +19,7 @@ export type TableProps = ComponentProps<"table"> & {
 export const stackedTableClasses = cn(
   "max-md:block max-md:[&>thead]:sr-only max-md:[&>tbody]:block",
   "max-md:[&>tbody>tr]:block max-md:[&>tbody>tr]:px-4 max-md:[&>tbody>tr]:py-3",
-  "max-md:[&>tbody>tr>td]:relative max-md:[&>tbody>tr>td]:block max-md:[&>tbody>tr>td]:px-0 max-md:[&>tbody>tr>td]:py-1",
+  "max-md:[&>tbody>tr>td]:relative max-md:[&>tbody>tr>td]:block max-md:[&>tbody>tr>td]:min-w-0 max-md:[&>tbody>tr>td]:px-0 max-md:[&>tbody>tr>td]:py-1",
   "max-md:[&>tbody>tr>td]:text-left max-md:[&>tbody>tr>td]:whitespace-normal max-md:[&>tbody>tr>td]:break-words",
   "max-md:[&>tbody>tr>td[data-label]]:pl-28",
   "max-md:[&>tbody>tr>td[data-label]]:before:absolute max-md:[&>tbody>tr>td[data-label]]:before:left-0 max-md:[&>tbody>tr>td[data-label]]:before:w-26",
