@@ -62,6 +62,8 @@ test("a wrong password is refused with a clear message", async ({ page }) => {
   await signIn.goto();
   await signIn.signIn(creds.ownerEmail, "not-the-password");
   await expect(signIn.error()).toContainText("incorrect");
+  // #21 item 14: focus is not lost; it is back on the password field, described by the error.
+  await expect(page.getByTestId("signin-password")).toBeFocused();
 });
 
 test("the seeded owner signs in and reaches Tools & Access", async ({ page }) => {

@@ -32,6 +32,7 @@ export function AgentList({ companyId, agents, now, emptyAction, className }: Ag
       items={agents}
       columns={["Agent", "Status", "Last run", "Created"]}
       testId="agent-list"
+      stacked
       empty={{
         "data-testid": "agents-empty",
         title: "No agents yet",
@@ -43,21 +44,21 @@ export function AgentList({ companyId, agents, now, emptyAction, className }: Ag
     >
       {(agent) => (
         <TR key={agent.id} data-testid="agent-row" data-agent-id={agent.id}>
-          <TD>
+          <TD data-label="Agent">
             <RowLink href={agentHref(companyId, agent.id)}>{agent.name}</RowLink>
             {agent.title ? <p className="text-xs text-zinc-500">{agent.title}</p> : null}
           </TD>
-          <TD>
+          <TD data-label="Status">
             <Badge tone={agentStatusTone(agent.status)}>{humanize(agent.status)}</Badge>
           </TD>
-          <TD>
+          <TD data-label="Last run">
             {agent.lastRunAt ? (
               <RelativeTime value={agent.lastRunAt} now={now} />
             ) : (
               <span className="text-zinc-500">Never</span>
             )}
           </TD>
-          <TD>
+          <TD data-label="Created">
             <RelativeTime value={agent.createdAt} now={now} />
           </TD>
         </TR>

@@ -235,7 +235,7 @@ export function ApprovalsInbox({
                 data-testid="inbox-empty"
               />
             ) : (
-              <Table data-testid="inbox-table">
+              <Table stacked data-testid="inbox-table">
                 <HeaderRow columns={["Tool", "Agent", "Issue", "Reason", "Requested", "Status"]} />
                 <TBody>
                   {visible.map((r) => {
@@ -250,7 +250,7 @@ export function ApprovalsInbox({
                     return (
                       <Fragment key={r.id}>
                         <TR data-testid="inbox-row" data-action-request-id={r.id} data-status={r.status}>
-                          <TD className="min-w-44">
+                          <TD data-label="Tool" className="min-w-44">
                             <code className="font-mono text-xs text-zinc-900">{r.toolName}</code>
                             <span className="mt-1 block">
                               <RiskBadge risk={r.preview.risk} />
@@ -268,7 +268,7 @@ export function ApprovalsInbox({
                               </details>
                             ) : null}
                           </TD>
-                          <TD>
+                          <TD data-label="Agent">
                             {r.agentId ? (
                               r.agentName ? (
                                 <Link
@@ -287,7 +287,7 @@ export function ApprovalsInbox({
                               <span className="text-zinc-500">—</span>
                             )}
                           </TD>
-                          <TD className="whitespace-nowrap">
+                          <TD data-label="Issue" className="whitespace-nowrap">
                             {r.issueId ? (
                               <Link
                                 href={actionCardHref(companyId, r.issueId, r.id)}
@@ -304,11 +304,13 @@ export function ApprovalsInbox({
                               <span className="text-zinc-500">—</span>
                             )}
                           </TD>
-                          <TD className="min-w-56 text-xs text-zinc-600">{r.preview.reason}</TD>
-                          <TD className="text-xs text-zinc-600">
+                          <TD data-label="Reason" className="min-w-56 text-xs text-zinc-600">
+                            {r.preview.reason}
+                          </TD>
+                          <TD data-label="Requested" className="text-xs text-zinc-600">
                             <RelativeTime value={r.createdAt} now={now} />
                           </TD>
-                          <TD className="min-w-40">
+                          <TD data-label="Status" className="min-w-40">
                             <ActionRequestStatusBadge status={status} />
                             {/* The actions sit under the status, so the row fits at 1440 px
                                 (a separate column was cut off past the table's edge). */}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { useEffect, useId } from "react";
 import type { FormAction } from "../types";
 import { Alert } from "../ui/Alert";
 import { Card, CardBody } from "../ui/Card";
@@ -34,6 +34,12 @@ export function SignInForm({
   const emailId = `${id}-email`;
   const passwordId = `${id}-password`;
   const errorId = `${id}-error`;
+  // After a failed attempt the page comes back with the error: focus the password field (the
+  // email is kept), so the person can type again at once; the field is described by the error,
+  // which a screen reader reads with it.
+  useEffect(() => {
+    if (error) document.getElementById(passwordId)?.focus();
+  }, [error, passwordId]);
   return (
     <Card className={cn("w-full max-w-sm", className)}>
       <CardBody className="space-y-6 px-6 py-8">

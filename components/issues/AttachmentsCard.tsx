@@ -83,6 +83,7 @@ export function AttachmentsCard({
                   href={`/api/attachments/${a.id}/content`}
                   download={a.filename}
                   className={cn("min-w-0 truncate font-medium text-accent-700 hover:underline", focusRing)}
+                  title={a.filename}
                   data-testid="attachment-download"
                 >
                   {a.filename}

@@ -32,6 +32,7 @@ export function IssueList({ companyId, issues, now, emptyAction, className }: Is
       items={issues}
       columns={[{ label: "ID", className: "w-28" }, "Title", "Status", "Assignee", "Project", "Updated"]}
       testId="issue-list"
+      stacked
       empty={{
         "data-testid": "issues-empty",
         title: "No issues yet",
@@ -43,20 +44,22 @@ export function IssueList({ companyId, issues, now, emptyAction, className }: Is
     >
       {(issue) => (
         <TR key={issue.id} data-testid="issue-row" data-issue-id={issue.id}>
-          <TD className="font-mono text-xs whitespace-nowrap text-zinc-500">{issue.identifier}</TD>
-          <TD className="min-w-64">
+          <TD data-label="ID" className="font-mono text-xs whitespace-nowrap text-zinc-500">
+            {issue.identifier}
+          </TD>
+          <TD data-label="Title" className="min-w-64">
             <RowLink href={issueHref(companyId, issue.id)}>{issue.title}</RowLink>
           </TD>
-          <TD>
+          <TD data-label="Status">
             <Badge tone={issueStatusTone(issue.status)}>{humanize(issue.status)}</Badge>
           </TD>
-          <TD className="whitespace-nowrap">
+          <TD data-label="Assignee" className="whitespace-nowrap">
             {issue.assigneeName ?? <span className="text-zinc-500">Unassigned</span>}
           </TD>
-          <TD className="whitespace-nowrap">
+          <TD data-label="Project" className="whitespace-nowrap">
             {issue.projectName ?? <span className="text-zinc-500">—</span>}
           </TD>
-          <TD>
+          <TD data-label="Updated">
             <RelativeTime value={issue.updatedAt} now={now} />
           </TD>
         </TR>

@@ -106,7 +106,7 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
           title="Members"
           description={members.length === 1 ? "1 person" : `${members.length} people`}
         />
-        <Table data-testid="members-table">
+        <Table stacked data-testid="members-table">
           <THead>
             <TR>
               <TH>Person</TH>
@@ -118,7 +118,7 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
           <TBody>
             {members.map((m) => (
               <TR key={m.userId} data-testid={`member-row-${m.email}`}>
-                <TD>
+                <TD data-label="Person">
                   <div className="font-medium text-zinc-900">{m.name ?? m.email}</div>
                   {m.name ? <div className="text-zinc-500">{m.email}</div> : null}
                   <div className="mt-1 flex gap-1">
@@ -127,14 +127,14 @@ export function MembersManager({ members, canManage, currentUserId, action }: Me
                     {m.disabled ? <Badge tone="danger">disabled</Badge> : null}
                   </div>
                 </TD>
-                <TD>
+                <TD data-label="Role">
                   {canManage ? (
                     <RoleForm member={m} state={state} action={formAction} />
                   ) : (
                     <span data-testid={`member-role-text-${m.email}`}>{m.role}</span>
                   )}
                 </TD>
-                <TD>
+                <TD data-label="Joined">
                   <RelativeTime value={m.joinedAt} />
                 </TD>
                 {canManage ? (

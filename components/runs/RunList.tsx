@@ -29,6 +29,7 @@ export function RunList({ companyId, runs, now, className }: RunListProps) {
       items={runs}
       columns={["Run", "Agent", "Issue", "Status", "Created", { label: "Duration", className: "text-right" }]}
       testId="run-list"
+      stacked
       empty={{
         "data-testid": "runs-empty",
         title: "No runs yet",
@@ -41,24 +42,26 @@ export function RunList({ companyId, runs, now, className }: RunListProps) {
         const ms = durationBetween(run.startedAt, run.finishedAt, now);
         return (
           <TR key={run.id} data-testid="run-row" data-run-id={run.id} data-status={run.status}>
-            <TD>
+            <TD data-label="Run">
               <RowLink href={runHref(companyId, run.id)} mono>
                 {run.id.slice(0, 8)}
               </RowLink>
             </TD>
-            <TD className="font-medium whitespace-nowrap text-zinc-900">{run.agentName}</TD>
-            <TD className="font-mono text-xs whitespace-nowrap">
+            <TD data-label="Agent" className="font-medium whitespace-nowrap text-zinc-900">
+              {run.agentName}
+            </TD>
+            <TD data-label="Issue" className="font-mono text-xs whitespace-nowrap">
               {run.issueIdentifier ?? <span className="font-sans text-sm text-zinc-500">—</span>}
             </TD>
-            <TD>
+            <TD data-label="Status">
               <Badge tone={runStatusTone(run.status)} dot>
                 {humanize(run.status)}
               </Badge>
             </TD>
-            <TD>
+            <TD data-label="Created">
               <RelativeTime value={run.createdAt} now={now} />
             </TD>
-            <TD className="text-right whitespace-nowrap tabular-nums">
+            <TD data-label="Duration" className="text-right whitespace-nowrap tabular-nums">
               {ms === null ? (
                 <span className="text-zinc-500">Not started</span>
               ) : (

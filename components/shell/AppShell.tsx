@@ -4,6 +4,7 @@ import type { ShellCompany, ShellUser } from "../types";
 import { cn, focusRing } from "../ui/cn";
 import { CompanySwitcher } from "./CompanySwitcher";
 import { NavLink, type NavLinkDef } from "./NavLink";
+import { ShellFrame } from "./ShellFrame";
 
 export interface AppShellProps {
   user: ShellUser;
@@ -13,6 +14,8 @@ export interface AppShellProps {
   currentPath: string;
   /** Instance administrators also see the instance's settings (the host's operators only). */
   instanceAdmin?: boolean;
+  /** Starts with the narrow screen's menu open (stories). */
+  menuOpen?: boolean;
   children: ReactNode;
 }
 
@@ -64,73 +67,91 @@ export function AppShell({
   currentCompanyId,
   currentPath,
   instanceAdmin = false,
+  menuOpen = false,
   children,
 }: AppShellProps) {
   const links = appNavLinks(currentCompanyId, instanceAdmin);
+  const home = links.main[0]?.href ?? "/";
   return (
-    <div className="min-h-screen bg-zinc-50 md:flex">
+    <>
       <a
         href="#main-content"
         className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-sm focus:shadow"
       >
         Skip to content
       </a>
-      <aside className="flex flex-col border-b border-zinc-200 bg-white md:sticky md:top-0 md:h-screen md:w-64 md:shrink-0 md:border-r md:border-b-0">
-        <div className="px-5 pt-5 pb-4">
+      <ShellFrame
+        defaultOpen={menuOpen}
+        brand={
           <Link
-            href={links.main[0]?.href ?? "/"}
+            href={home}
             className={cn("text-lg font-semibold tracking-tight text-zinc-900", focusRing, "rounded")}
           >
             Paperclip
           </Link>
-        </div>
-        <div className="px-5 pb-4">
-          <CompanySwitcher companies={companies} currentCompanyId={currentCompanyId} />
-        </div>
-        <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
-          <ul className="flex flex-wrap gap-1 md:flex-col">
-            {links.main.map((link) => (
-              <NavLink key={link.testId} link={link} currentPath={currentPath} />
-            ))}
-          </ul>
-          <NavGroup title="Company Settings" links={links.settings} currentPath={currentPath} />
-          <NavGroup title="Connectors" links={links.connectors} currentPath={currentPath} />
-          {links.instance.length > 0 ? (
-            <NavGroup title="Settings" links={links.instance} currentPath={currentPath} />
-          ) : null}
-        </nav>
-        <div data-testid="user-menu" className="border-t border-zinc-200 px-5 py-4">
-          {user.name ? <p className="truncate text-sm font-medium text-zinc-900">{user.name}</p> : null}
-          <p className="truncate text-sm text-zinc-600" title={user.email}>
-            {user.email}
-          </p>
-          <a
-            href="/account"
-            data-testid="account-link"
-            className={cn(
-              "mt-2 mr-3 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
-              focusRing,
-            )}
-          >
-            Account
-          </a>
-          {/* Plain anchor: a full navigation, never prefetched. */}
-          <a
-            href="/signout"
-            data-testid="signout-link"
-            className={cn(
-              "mt-2 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
-              focusRing,
-            )}
-          >
-            Sign out
-          </a>
-        </div>
-      </aside>
-      <main id="main-content" className="min-w-0 flex-1">
-        <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 md:px-8 md:py-8">{children}</div>
-      </main>
-    </div>
+        }
+        sidebar={
+          <>
+            <div className="px-5 pt-5 pb-4">
+              <Link
+                href={home}
+                className={cn("text-lg font-semibold tracking-tight text-zinc-900", focusRing, "rounded")}
+              >
+                Paperclip
+              </Link>
+            </div>
+            <div className="px-5 pb-4">
+              <CompanySwitcher companies={companies} currentCompanyId={currentCompanyId} />
+            </div>
+            <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 pb-4">
+              <ul className="flex flex-col gap-1">
+                {links.main.map((link) => (
+                  <NavLink key={link.testId} link={link} currentPath={currentPath} />
+                ))}
+              </ul>
+              <NavGroup title="Company Settings" links={links.settings} currentPath={currentPath} />
+              <NavGroup title="Connectors" links={links.connectors} currentPath={currentPath} />
+              {links.instance.length > 0 ? (
+                <NavGroup title="Settings" links={links.instance} currentPath={currentPath} />
+              ) : null}
+            </nav>
+            <div data-testid="user-menu" className="border-t border-zinc-200 px-5 py-4">
+              {user.name ? (
+                <p className="truncate text-sm font-medium text-zinc-900" title={user.name}>
+                  {user.name}
+                </p>
+              ) : null}
+              <p className="truncate text-sm text-zinc-600" title={user.email}>
+                {user.email}
+              </p>
+              <a
+                href="/account"
+                data-testid="account-link"
+                className={cn(
+                  "mt-2 mr-3 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
+                  focusRing,
+                )}
+              >
+                Account
+              </a>
+              {/* Plain anchor: a full navigation, never prefetched. */}
+              <a
+                href="/signout"
+                data-testid="signout-link"
+                className={cn(
+                  "mt-2 inline-block rounded text-sm font-medium text-zinc-700 underline-offset-4 hover:text-zinc-900 hover:underline",
+                  focusRing,
+                )}
+              >
+                Sign out
+              </a>
+            </div>
+          </>
+        }
+      >
+        {children}
+      </ShellFrame>
+    </>
   );
 }
 
@@ -144,9 +165,9 @@ function NavGroup({
   currentPath: string;
 }) {
   return (
-    <div className="mt-4 md:mt-6">
+    <div className="mt-6">
       <p className="px-3 pb-1 text-xs font-medium tracking-wide text-zinc-500 uppercase">{title}</p>
-      <ul className="flex flex-wrap gap-1 md:flex-col">
+      <ul className="flex flex-col gap-1">
         {links.map((link) => (
           <NavLink key={link.testId} link={link} currentPath={currentPath} />
         ))}

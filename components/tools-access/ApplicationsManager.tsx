@@ -86,7 +86,7 @@ export function ApplicationsManager({
       }}
       footer={canEdit ? <ApplicationCreateForm companyId={companyId} /> : null}
     >
-      <Table data-testid="app-table">
+      <Table stacked data-testid="app-table">
         <caption className="sr-only">Applications</caption>
         <HeaderRow columns={["Name", "Slug", "Type", "Status", "Connections", "Tools"]} actions={canEdit} />
         <TBody>
@@ -101,7 +101,7 @@ export function ApplicationsManager({
                   data-status={app.status}
                   className={cn(archived && "text-zinc-500")}
                 >
-                  <TD className="min-w-44">
+                  <TD data-label="Name" className="min-w-44">
                     <Link
                       href={connectionsHref(companyId, { applicationId: app.id })}
                       className={linkClass}
@@ -114,21 +114,21 @@ export function ApplicationsManager({
                       <span className="block text-xs text-zinc-500">{app.description}</span>
                     ) : null}
                   </TD>
-                  <TD>
+                  <TD data-label="Slug">
                     <code className="font-mono text-xs whitespace-nowrap text-zinc-800">{app.slug}</code>
                   </TD>
-                  <TD>
+                  <TD data-label="Type">
                     <ApplicationTypeBadge type={app.type} />
                   </TD>
-                  <TD>
+                  <TD data-label="Status">
                     <Badge tone={archived ? "neutral" : "success"} data-testid="app-status">
                       {archived ? "Archived" : "Active"}
                     </Badge>
                   </TD>
-                  <TD className="text-xs" data-testid="app-connections">
+                  <TD data-label="Connections" className="text-xs" data-testid="app-connections">
                     <ConnectionCounts counts={app.connections} />
                   </TD>
-                  <TD className="min-w-44 text-xs" data-testid="app-tools">
+                  <TD data-label="Tools" className="min-w-44 text-xs" data-testid="app-tools">
                     <ToolCounts app={app} />
                   </TD>
                   {canEdit ? (

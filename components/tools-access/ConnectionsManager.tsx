@@ -185,7 +185,9 @@ function ConnectionRow({
       )}
     >
       <span className="flex items-center justify-between gap-2">
-        <span className="min-w-0 truncate font-medium text-zinc-900">{connection.name}</span>
+        <span className="line-clamp-2 min-w-0 font-medium break-words text-zinc-900" title={connection.name}>
+          {connection.name}
+        </span>
         <ConnectionStatusBadge status={connection.status} />
       </span>
       <span className="block text-xs text-zinc-600">

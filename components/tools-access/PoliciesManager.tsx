@@ -157,7 +157,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
         testId: "policies-empty",
       }}
     >
-      <Table data-testid="policy-table">
+      <Table stacked data-testid="policy-table">
         <HeaderRow
           columns={["Name", "Kind", { label: "Priority", className: "text-right" }, "Enabled", "Matches"]}
           actions={canEdit}
@@ -174,17 +174,19 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                   data-enabled={policy.enabled}
                   className={cn(!policy.enabled && "text-zinc-500")}
                 >
-                  <TD className="min-w-40">
+                  <TD data-label="Name" className="min-w-40">
                     <span className="font-medium text-zinc-900">{policy.name}</span>
                     {policy.description ? (
                       <span className="block text-xs text-zinc-500">{policy.description}</span>
                     ) : null}
                   </TD>
-                  <TD>
+                  <TD data-label="Kind">
                     <PolicyKindBadge kind={policy.kind} />
                   </TD>
-                  <TD className="text-right tabular-nums">{policy.priority}</TD>
-                  <TD>
+                  <TD data-label="Priority" className="text-right tabular-nums">
+                    {policy.priority}
+                  </TD>
+                  <TD data-label="Enabled">
                     <Switch
                       checked={policy.enabled}
                       label={`Enabled: ${policy.name}`}
@@ -194,7 +196,11 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                       data-testid="policy-enabled-toggle"
                     />
                   </TD>
-                  <TD className="min-w-56 text-xs text-zinc-600" data-testid="policy-summary">
+                  <TD
+                    data-label="Matches"
+                    className="min-w-56 text-xs text-zinc-600"
+                    data-testid="policy-summary"
+                  >
                     {summarizePolicy(policy, names)}
                   </TD>
                   {canEdit ? (

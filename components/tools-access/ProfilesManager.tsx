@@ -92,7 +92,12 @@ export function ProfilesManager({
                         )}
                       >
                         <span className="flex items-center justify-between gap-2">
-                          <span className="min-w-0 truncate font-medium text-zinc-900">{profile.name}</span>
+                          <span
+                            className="line-clamp-2 min-w-0 font-medium break-words text-zinc-900"
+                            title={profile.name}
+                          >
+                            {profile.name}
+                          </span>
                           <Badge tone={profile.status === "active" ? "success" : "neutral"}>
                             {profile.status === "active" ? "Active" : "Archived"}
                           </Badge>

@@ -10,15 +10,25 @@ export interface ListTableProps<T> {
   /** What stands instead of the table when there are no items. */
   empty: Omit<EmptyStateProps, "className"> & { "data-testid"?: string };
   className?: string;
+  /** Rows become stacked blocks below 768 px; give each value cell `data-label` (see `Table`). */
+  stacked?: boolean;
   /** One `<TR>` for an item. */
   children: (item: T) => ReactNode;
 }
 
 /** A list page's table (headings, one row an item) or, with no items, its empty state. */
-export function ListTable<T>({ items, columns, testId, empty, className, children }: ListTableProps<T>) {
+export function ListTable<T>({
+  items,
+  columns,
+  testId,
+  empty,
+  className,
+  stacked,
+  children,
+}: ListTableProps<T>) {
   if (items.length === 0) return <EmptyState className={className} {...empty} />;
   return (
-    <Table containerClassName={className} data-testid={testId}>
+    <Table containerClassName={className} data-testid={testId} stacked={stacked}>
       <HeaderRow columns={columns} />
       <TBody>{items.map(children)}</TBody>
     </Table>

@@ -1,4 +1,7 @@
+"use client";
+
 import Link from "next/link";
+import { useEffect, useRef } from "react";
 import { cn, focusRing } from "./cn";
 
 export interface SectionNavItem {
@@ -19,15 +22,34 @@ export interface SectionNavProps {
   "data-testid"?: string;
 }
 
-/** A row of tab-like links. Scrolls horizontally on narrow screens. */
+/** Scrolls `list` sideways (only) so its current item is fully visible, centred when it was not. */
+export function revealActiveItem(list: HTMLElement): void {
+  const active = list.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!active) return;
+  const item = (active.closest("li") as HTMLElement | null) ?? active;
+  const left = item.offsetLeft;
+  const right = left + item.offsetWidth;
+  if (left >= list.scrollLeft && right <= list.scrollLeft + list.clientWidth) return;
+  list.scrollLeft = Math.max(0, left - (list.clientWidth - item.offsetWidth) / 2);
+}
+
+/**
+ * A row of tab-like links. On narrow screens it scrolls horizontally instead of being cut off,
+ * and the current tab is scrolled into view (sideways only, the page does not jump).
+ */
 export function SectionNav({ items, activeKey, className, ...rest }: SectionNavProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when the current tab changes
+  useEffect(() => {
+    if (listRef.current) revealActiveItem(listRef.current);
+  }, [activeKey]);
   return (
     <nav
       aria-label={rest["aria-label"]}
       className={cn("border-b border-zinc-200", className)}
       data-testid={rest["data-testid"]}
     >
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul ref={listRef} className="relative -mb-px flex gap-1 overflow-x-auto [scrollbar-width:thin]">
         {items.map((item) => {
           const active = item.key === activeKey;
           return (

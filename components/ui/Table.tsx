@@ -4,18 +4,44 @@ import { cn } from "./cn";
 export type TableProps = ComponentProps<"table"> & {
   /** Classes for the scrolling, bordered container. */
   containerClassName?: string;
+  /**
+   * Below 768 px each row becomes a stacked block: the headings hide (kept for screen readers)
+   * and a cell with `data-label="Heading"` shows that label before its value. Cells without
+   * one (row actions, a full-width panel) stand on their own line.
+   */
+  stacked?: boolean;
 };
 
-/** A bordered, horizontally scrollable table. */
-export function Table({ className, containerClassName, ...props }: TableProps) {
+/**
+ * The stacked mode, CSS only. Child combinators keep it off tables nested in a cell.
+ * INVARIANT: every row cell that holds a value carries `data-label` with its column heading.
+ */
+export const stackedTableClasses = cn(
+  "max-md:block max-md:[&>thead]:sr-only max-md:[&>tbody]:block",
+  "max-md:[&>tbody>tr]:block max-md:[&>tbody>tr]:px-4 max-md:[&>tbody>tr]:py-3",
+  "max-md:[&>tbody>tr>td]:relative max-md:[&>tbody>tr>td]:block max-md:[&>tbody>tr>td]:min-w-0 max-md:[&>tbody>tr>td]:px-0 max-md:[&>tbody>tr>td]:py-1",
+  "max-md:[&>tbody>tr>td]:text-left max-md:[&>tbody>tr>td]:whitespace-normal max-md:[&>tbody>tr>td]:break-words",
+  "max-md:[&>tbody>tr>td[data-label]]:pl-28",
+  "max-md:[&>tbody>tr>td[data-label]]:before:absolute max-md:[&>tbody>tr>td[data-label]]:before:left-0 max-md:[&>tbody>tr>td[data-label]]:before:w-26",
+  "max-md:[&>tbody>tr>td[data-label]]:before:truncate max-md:[&>tbody>tr>td[data-label]]:before:text-xs max-md:[&>tbody>tr>td[data-label]]:before:leading-5",
+  "max-md:[&>tbody>tr>td[data-label]]:before:font-medium max-md:[&>tbody>tr>td[data-label]]:before:text-zinc-600",
+  "max-md:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
+);
+
+/** A bordered, horizontally scrollable table (or, `stacked`, one block a row on narrow screens). */
+export function Table({ className, containerClassName, stacked = false, ...props }: TableProps) {
   return (
     <div
       className={cn(
         "w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs",
         containerClassName,
       )}
+      data-stacked={stacked || undefined}
     >
-      <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
+      <table
+        className={cn("w-full border-collapse text-left text-sm", stacked && stackedTableClasses, className)}
+        {...props}
+      />
     </div>
   );
 }

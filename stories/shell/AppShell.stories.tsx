@@ -5,6 +5,7 @@ import { OverviewCards } from "@/components/tools-access/OverviewCards";
 import { ToolsAccessNav } from "@/components/tools-access/ToolsAccessNav";
 import { buttonStyles, PageHeader } from "@/components/ui";
 import { COMPANY_ID, companies, issues, NOW, user } from "../sample-data";
+import { atPhoneWidth } from "../support/viewports";
 import { zeroOverviewCounts } from "../tools-access/fixtures";
 
 const meta = {
@@ -79,4 +80,30 @@ export const UserWithoutName: Story = {
 export const Mobile: Story = {
   ...IssuesPage,
   globals: { viewport: { value: "mobile1", isRotated: false } },
+};
+
+/** 390 px, menu closed: a top bar with the menu button; the content starts at the left edge. */
+export const NarrowMenuClosed: Story = {
+  ...IssuesPage,
+  ...atPhoneWidth,
+};
+
+/** 390 px, menu open: the sidebar over the content; Escape, a link or the backdrop closes it. */
+export const NarrowMenuOpen: Story = {
+  ...atPhoneWidth,
+  args: { ...IssuesPage.args, menuOpen: true },
+};
+
+/** 390 px on Tools & Access: the tab bar scrolls sideways with the current tab in view. */
+export const NarrowToolsTabs: Story = {
+  ...atPhoneWidth,
+  args: {
+    currentPath: `/c/${COMPANY_ID}/settings/tools/examples`,
+    children: (
+      <>
+        <PageHeader eyebrow="Company Settings" title="Tools & Access" />
+        <ToolsAccessNav companyId={COMPANY_ID} active="examples" className="mb-6" />
+      </>
+    ),
+  },
 };
