@@ -54,6 +54,6 @@ test("install the echo example in the UI, call a tool with the MCP SDK as an age
 
   await events.filter({ hasText: "echo__echo" }).getByTestId("run-event-link").click();
   await expect(page).toHaveURL(/settings\/tools\/audit\?runId=/);
-  await expect(page.getByTestId("audit-row").filter({ hasText: "echo__echo" }).first()).toBeVisible();
+  await expect(page.getByTestId("audit-call-row").filter({ hasText: "echo__echo" }).first()).toBeVisible();
   await page.screenshot({ path: "test-results/audit-run.png", fullPage: true });
 });

@@ -3,6 +3,8 @@
  * Views import from "@/components/labels"; the code stays visible as a tooltip where it helps
  * (ui/CodeLabel.tsx) because codes are what support and the docs talk about.
  */
+
+export * from "./activity";
 export * from "./codes";
 export * from "./enums";
 export * from "./statuses";

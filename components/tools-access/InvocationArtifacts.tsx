@@ -12,9 +12,9 @@ import { Button } from "../ui/Button";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn } from "../ui/cn";
 import { ApiErrorAlert } from "./ApiErrorAlert";
-import { formatBytes } from "./AuditTimeline";
 import { toolsApiPath } from "./api";
 import { useToolsApi } from "./ToolsApiProvider";
+import { formatBytes } from "./view-helpers";
 
 type Artifact = Wire<typeof InvocationArtifactsResponse>["artifacts"][number];
 type ArtifactContent = Wire<typeof InvocationArtifactContent>;

@@ -102,6 +102,10 @@ export type PolicyTestResult = Wire<typeof Policies.PolicyTestResult>;
 export type AuditDecision = DecisionValue;
 export type AuditEvent = Wire<typeof Audit.AuditEvent>;
 export type AuditPage = Wire<typeof Audit.AuditPage>;
+export type AuditCall = Wire<typeof Audit.AuditCall>;
+export type AuditCallsPage = Wire<typeof Audit.AuditCallsPage>;
+export type AdminChange = Wire<typeof Audit.AdminChange>;
+export type AdminChangesPage = Wire<typeof Audit.AdminChangesPage>;
 
 export interface AuditFilters {
   agentId?: string;

@@ -11,3 +11,13 @@ export function toJson(value: unknown): string {
     return String(value);
   }
 }
+
+const byteFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+
+/** "512 B", "1.5 KB", "2.3 MB" */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "—";
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${byteFormat.format(bytes / 1024)} KB`;
+  return `${byteFormat.format(bytes / (1024 * 1024))} MB`;
+}

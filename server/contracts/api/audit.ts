@@ -66,3 +66,53 @@ export const InvocationsPage = z.object({
   invocations: z.array(Invocation),
   nextCursor: z.string().nullable(),
 });
+
+/** A policy or profile id resolved to its name in the caller's company (`name: null`: not found there). */
+export const NamedId = z.object({ id: z.string(), name: z.string().nullable() });
+
+/**
+ * One governed call (`GET /tools/audit/calls`): the ledger row with its audit events folded
+ * inside, oldest event first; policy ids resolved to names within the company only.
+ * For `kind=other` (events without an invocation: discovery, sweeps) `invocationId` is null and
+ * `events` holds the one event.
+ */
+export const AuditCall = z.object({
+  /** The invocation id, or the event id for an event without an invocation. */
+  id: z.string(),
+  invocationId: z.string().nullable(),
+  createdAt: IsoDate,
+  ...nullableStrings("agentId", "agentName", "runId", "issueId", "issueIdentifier", "toolTitle", "risk"),
+  toolName: z.string().nullable(),
+  decision: z.enum(DECISIONS).nullable(),
+  reasonCode: z.string().nullable(),
+  /** The ledger's execution status (`succeeded`, `denied`, `awaiting_approval`, …); null for other events. */
+  outcome: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  latencyMs: z.number().nullable(),
+  policies: z.array(NamedId),
+  /** The profiles bound to the agent (agent and company level) now: which profile set it had. */
+  profiles: z.array(NamedId),
+  events: z.array(AuditEvent),
+});
+
+/** `GET /tools/audit/calls`: newest first; `nextCursor` fetches the next page. */
+export const AuditCallsPage = z.object({ calls: z.array(AuditCall), nextCursor: z.string().nullable() });
+
+/** One administrative change (`GET /tools/audit/admin`, the activity log). */
+export const AdminChange = z.object({
+  id: z.string(),
+  createdAt: IsoDate,
+  ...strings("actorType", "actorId", "action", "entityType"),
+  /** The person's name or email, the agent's name, or null when the actor is a key or the system. */
+  actorName: z.string().nullable(),
+  entityId: z.string().nullable(),
+  /** The changed object's name when it can be found in the company (policy, connection, agent, …). */
+  entityName: z.string().nullable(),
+  details: JsonObject,
+});
+
+/** `GET /tools/audit/admin`: newest first. */
+export const AdminChangesPage = z.object({
+  changes: z.array(AdminChange),
+  nextCursor: z.string().nullable(),
+});

@@ -1,17 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { QueryProvider } from "@/components/providers/QueryProvider";
-import { AuditTimeline } from "@/components/tools-access/AuditTimeline";
-import type { AuditEvent } from "@/components/tools-access/types";
+import { AuditView } from "@/components/tools-access/AuditView";
+import { type AuditFilterParams, callsQuery, callsQueryKey } from "@/components/tools-access/audit-query";
+import type { AdminChangesPage, AuditCallsPage } from "@/components/tools-access/types";
 import { UnknownOutcomes } from "@/components/tools-access/UnknownOutcomes";
 import { Alert } from "@/components/ui/Alert";
 import { listAgents } from "@/server/core/agents";
-import { InvocationsQuery, listAuditEvents, listInvocations } from "@/server/tools/audit-log";
-import { companyPage, idNames, uuidParam } from "../../../../../_lib/company-page";
+import { AdminChangesQuery, listAdminChanges } from "@/server/tools/audit-admin";
+import { AuditCallsQuery, listAuditCalls } from "@/server/tools/audit-calls";
+import { InvocationsQuery, listInvocations } from "@/server/tools/audit-log";
+import { companyPage, idNames, stringParam, uuidParam } from "../../../../../_lib/company-page";
 import { toClient } from "../../../../../_lib/serialize";
 import { iso } from "../../../../../_lib/session";
 
 export const metadata: Metadata = { title: "Audit · Tools & Access" };
+
+const CALLS_PAGE = 25;
 
 export default companyPage(async ({ ctx, can, companyId, search }) => {
   const runId = uuidParam(search, "runId");
@@ -24,8 +29,22 @@ export default companyPage(async ({ ctx, can, companyId, search }) => {
       </Alert>
     );
   }
-  const [page, agents, unknown] = await Promise.all([
-    listAuditEvents(ctx, companyId, { limit: 50, ...scope }),
+  // The first page for the URL's own filters (`?decision=deny` renders filtered); a filter the
+  // API refuses renders no first page, and the client shows the API's 400 message.
+  const filters: AuditFilterParams = {
+    from: stringParam(search, "from") ?? null,
+    to: stringParam(search, "to") ?? null,
+    agent: stringParam(search, "agent") ?? null,
+    tool: stringParam(search, "tool") ?? null,
+    decision: stringParam(search, "decision") ?? null,
+    outcome: stringParam(search, "outcome") ?? null,
+    event: stringParam(search, "event") ?? null,
+  };
+  const query = callsQuery(filters, "calls", scope);
+  const parsed = AuditCallsQuery.safeParse({ ...query, limit: CALLS_PAGE });
+  const [calls, admin, agents, unknown] = await Promise.all([
+    parsed.success ? listAuditCalls(ctx, companyId, parsed.data) : null,
+    listAdminChanges(ctx, companyId, AdminChangesQuery.parse({})),
     listAgents(ctx, companyId),
     listInvocations(ctx, companyId, InvocationsQuery.parse({ outcome: "unknown", limit: 50, ...scope })),
   ]);
@@ -60,12 +79,15 @@ export default companyPage(async ({ ctx, can, companyId, search }) => {
           leasePid: i.leasePid,
         }))}
       />
-      <AuditTimeline
+      <AuditView
         companyId={companyId}
-        initialEvents={toClient<AuditEvent[]>(page.events)}
-        initialCursor={page.nextCursor}
         agents={idNames(agents)}
+        initialCalls={
+          calls ? { key: callsQueryKey(query), page: toClient<AuditCallsPage>(calls) } : undefined
+        }
+        initialAdmin={toClient<AdminChangesPage>(admin)}
         scope={scope}
+        pageSize={CALLS_PAGE}
       />
     </QueryProvider>
   );
