@@ -6,5 +6,5 @@ import { companyPage } from "../../../../_lib/company-page";
 export const metadata: Metadata = { title: "Tools & Access" };
 
 export default companyPage(async ({ ctx, companyId }) => (
-  <OverviewCards counts={await getToolsOverview(ctx, companyId)} />
+  <OverviewCards counts={(await getToolsOverview(ctx, companyId)).counts} />
 ));
