@@ -61,7 +61,7 @@ export const ToolsAccessActive: Story = {
           description="Decide which tools agents may use, with which credentials, under which rules."
         />
         <ToolsAccessNav companyId={COMPANY_ID} active="overview" className="mb-6" />
-        <OverviewCards counts={zeroOverviewCounts} />
+        <OverviewCards companyId={COMPANY_ID} counts={zeroOverviewCounts} />
       </>
     ),
   },

@@ -7,7 +7,7 @@ import { zeroOverviewCounts } from "./fixtures";
 const meta = {
   title: "Tools & Access/OverviewCards",
   component: OverviewCards,
-  args: { counts: zeroOverviewCounts },
+  args: { companyId: "7b0d41c2-north", counts: zeroOverviewCounts },
 } satisfies Meta<typeof OverviewCards>;
 
 export default meta;
