@@ -5,5 +5,6 @@
  */
 export * from "./codes";
 export * from "./enums";
+export * from "./review";
 export * from "./statuses";
 export * from "./tones";

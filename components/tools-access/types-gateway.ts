@@ -83,6 +83,7 @@ export type ConnectionTestResult = Wire<typeof Connections.ConnectionTestResult>
 
 /** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
 export type ConnectionCatalogEntry = Wire<typeof Catalog.ConnectionCatalogEntry>;
+export type CatalogFinding = Wire<typeof Catalog.CatalogFinding>;
 export type ConnectionCatalogResponse = Wire<typeof Catalog.ConnectionCatalogResponse>;
 /** `POST /connections/:id/catalog/refresh` */
 export type CatalogRefreshResult = Wire<typeof Catalog.CatalogRefreshResult>;
