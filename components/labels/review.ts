@@ -20,15 +20,20 @@ export const CATALOG_FIELD_LABELS: Record<string, string> = {
   "annotations.destructiveHint": "Annotation destructiveHint",
 };
 
-/** Why a tool of the company is not among an agent's effective tools (server/access/effective.ts). */
+/**
+ * Why a tool of the company is not among an agent's effective tools: the decision engine's reason
+ * codes (server/access/types.ts REASON_CODES) in the words of the agent page.
+ */
 export const HIDDEN_TOOL_REASON_LABELS: Record<string, string> = {
-  not_in_profile: "Not in the agent's profiles",
-  excluded_by_profile: "Excluded by a profile",
-  quarantined: "Waiting for review (quarantined)",
-  tool_disabled: "Disabled in the catalog",
-  tool_removed: "No longer offered by the tool server",
-  policy_blocked: "Blocked by a policy",
+  not_in_profile: "Not in any of the agent's profiles",
+  tool_quarantined: "Waiting for review (quarantined)",
+  tool_disabled: "Disabled or removed in the catalog",
+  policy_block: "Blocked by a policy",
+  policy_malformed: "A policy could not be read",
   connection_disabled: "Connection disabled",
-  connection_not_ready: "Connection not ready",
-  application_disabled: "Application disabled",
+  application_archived: "Application archived",
+  missing_secret: "A secret of the connection is missing",
+  unsafe_command_template: "Local command not approved",
+  session_invalid: "No live session",
+  tool_not_found: "Not in the catalog",
 };

@@ -24,6 +24,7 @@ export type { ApplicationType, ConnectionStatus };
 export type ProfileLevel = EffectiveProfile["level"];
 export type EffectiveProfile = Wire<typeof Profiles.EffectiveProfile>;
 export type EffectiveTool = Wire<typeof Profiles.EffectiveTool>;
+export type HiddenTool = Wire<typeof Profiles.HiddenTool>;
 /** `GET /agents/:agentId/effective-tools` */
 export type EffectiveToolsResponse = Wire<typeof Profiles.EffectiveToolsResponse>;
 

@@ -59,12 +59,11 @@ afterAll(async () => {
 });
 
 async function effectiveToolNames(query: Record<string, string> = {}) {
-  const res = await call<{ tools: { toolName: string; reasons: string[] }[]; hiddenCount: number }>(
-    effectiveRoute.GET,
-    "GET",
-    "/",
-    { ...board(), params: { companyId, agentId }, query },
-  );
+  const res = await call<{
+    tools: { toolName: string; reasons: string[] }[];
+    hiddenCount: number;
+    hidden: { toolName: string; reasonCode: string; connectionName: string | null }[];
+  }>(effectiveRoute.GET, "GET", "/", { ...board(), params: { companyId, agentId }, query });
   expect(res.status).toBe(200);
   return res.json;
 }
@@ -97,6 +96,16 @@ describe("default deny", () => {
     const effective = await effectiveToolNames();
     expect(effective.tools).toEqual([]);
     expect(effective.hiddenCount).toBe(5);
+    // The page says which tools are hidden and why: none is in a profile; a quarantined one
+    // says so first (the engine checks the catalog state before the profiles).
+    expect(effective.hidden).toHaveLength(5);
+    expect(effective.hidden.find((h) => h.toolName === "github__new_tool")?.reasonCode).toBe(
+      "tool_quarantined",
+    );
+    expect(new Set(effective.hidden.map((h) => h.reasonCode))).toEqual(
+      new Set(["not_in_profile", "tool_quarantined"]),
+    );
+    expect(effective.hidden.map((h) => h.toolName)).toContain("github__list_issues");
     const t = await testCall("github__list_issues");
     expect(t.decision).toMatchObject({ allowed: false, reasonCode: "not_in_profile", visibility: "hidden" });
     expect(t.decision.explanation.join(" ")).toContain("default deny");
@@ -136,6 +145,11 @@ describe("profiles", () => {
     expect(effective.tools.map((t) => t.toolName)).toEqual(["github__create_issue", "github__list_issues"]);
     // Outside the profile (gitlab), excluded (destructive) and quarantined tools never appear.
     expect(effective.hiddenCount).toBe(3);
+    expect(Object.fromEntries(effective.hidden.map((h) => [h.toolName, h.reasonCode]))).toEqual({
+      github__delete_repo: "not_in_profile",
+      github__new_tool: "tool_quarantined",
+      gitlab__list_issues: "not_in_profile",
+    });
     expect(effective.tools[0]!.reasons.join(" ")).toContain("GitHub without destructive");
 
     const denied = await testCall("gitlab__list_issues");
