@@ -44,7 +44,8 @@ export interface AuditTimelineProps {
 
 const TOOL_FILTER_DELAY_MS = 300;
 
-function useDebounced<T>(value: T, delayMs: number): T {
+/** `value`, once it has stopped changing for `delayMs`. */
+export function useDebounced<T>(value: T, delayMs: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setDebounced(value), delayMs);

@@ -27,6 +27,8 @@ export type EffectiveTool = Wire<typeof Profiles.EffectiveTool>;
 export type HiddenTool = Wire<typeof Profiles.HiddenTool>;
 /** `GET /agents/:agentId/effective-tools` */
 export type EffectiveToolsResponse = Wire<typeof Profiles.EffectiveToolsResponse>;
+/** `GET /profiles/:profileId/preview` */
+export type ProfilePreviewResponse = Wire<typeof Profiles.ProfilePreviewResponse>;
 
 // Applications
 

@@ -11,6 +11,7 @@ import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/r
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
 import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
+import * as previewRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/preview/route";
 import * as profileRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/route";
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as companiesRoute from "@/app/api/companies/route";
@@ -133,6 +134,21 @@ describe("profiles", () => {
       params: { companyId, profileId },
       body: { mode: "exclude", selector: { type: "risk", risk: "destructive" } },
     });
+    // Before it is bound anywhere, the editor previews what the profile resolves to: the same
+    // decide, without bindings or policies, and only tools agents can use now.
+    const preview = await call<{
+      tools: { toolName: string; risk: string; connectionName: string | null }[];
+    }>(previewRoute.GET, "GET", "/", { ...board(), params: { companyId, profileId } });
+    expect(preview.status).toBe(200);
+    expect(preview.json.tools.map((t) => [t.toolName, t.risk])).toEqual([
+      ["github__create_issue", "write"],
+      ["github__list_issues", "read"],
+    ]);
+    const noProfile = await call(previewRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId, profileId: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(noProfile.status).toBe(404);
     const binding = await call(bindingsRoute.POST, "POST", "/", {
       ...board(),
       params: { companyId, profileId },

@@ -2,6 +2,7 @@
  * An in-memory stand-in for the Tools & Access API so client components work in Storybook without
  * a server. Stories only.
  */
+
 import type { Decorator } from "@storybook/nextjs-vite";
 import type { Fetcher } from "@/components/tools-access/api";
 import type {
@@ -16,6 +17,7 @@ import type {
   Selector,
   ToolTargets,
 } from "@/components/tools-access/types";
+import { globMatch } from "@/server/contracts/glob";
 import {
   type MockFailure,
   mockApiDecorator,
@@ -60,6 +62,39 @@ function defaultTestResult(input: PolicyTestInput): PolicyTestResult {
   if (input.tool.startsWith("mail__")) return approvalResult;
   if (input.tool.includes("create_issue")) return rateLimitedResult;
   return allowedResult;
+}
+
+type CatalogOption = CatalogEntriesResponse["entries"][number];
+
+function selects(selector: Selector, e: CatalogOption): boolean {
+  switch (selector.type) {
+    case "application":
+      return e.applicationId === selector.applicationId;
+    case "connection":
+      return e.connectionId === selector.connectionId;
+    case "catalog_entry":
+      return e.id === selector.catalogEntryId;
+    case "risk":
+      return e.risk === selector.risk;
+    case "tool_glob":
+      return globMatch(selector.glob, e.qualifiedName) || globMatch(selector.glob, e.name);
+  }
+}
+
+/** A stand-in for the server's profile preview: active catalog entries its entries include. */
+function previewOf(profile: Profile, catalog: CatalogEntriesResponse) {
+  const tools = catalog.entries
+    .filter((e) => e.status === "active")
+    .filter((e) => profile.entries.some((x) => x.mode === "include" && selects(x.selector, e)))
+    .filter((e) => !profile.entries.some((x) => x.mode === "exclude" && selects(x.selector, e)))
+    .map((e) => ({
+      catalogEntryId: e.id,
+      toolName: e.qualifiedName,
+      risk: e.risk,
+      applicationName: e.applicationName,
+      connectionName: e.connectionName,
+    }));
+  return { profileId: profile.id, tools };
 }
 
 /** A fetcher backed by mutable in-memory state. */
@@ -161,6 +196,12 @@ export function createMockFetcher(options: MockApiOptions = {}): Fetcher {
         state.profiles = state.profiles.filter((p) => p !== profile);
         return json(200, { deleted: true });
       }
+    }
+    const previewMatch = path.match(/^\/profiles\/([^/]+)\/preview$/);
+    if (previewMatch && method === "GET") {
+      const profile = state.profiles.find((p) => p.id === previewMatch[1]);
+      if (!profile) return errorResponse(404, "not_found", "profile not found");
+      return json(200, previewOf(profile, state.catalog));
     }
     const childMatch = path.match(/^\/profiles\/([^/]+)\/(entries|bindings)(?:\/([^/]+))?$/);
     if (childMatch) {

@@ -94,3 +94,15 @@ export const EffectiveToolsResponse = z.object({
   /** Prompts the agent can list and get. */
   promptCount: z.number(),
 });
+
+/** `GET /profiles/:profileId/preview`: the tools the profile alone resolves to, now. */
+export const ProfilePreviewResponse = z.object({
+  profileId: z.string(),
+  tools: z.array(
+    z.object({
+      ...strings("catalogEntryId", "toolName"),
+      ...nullableStrings("applicationName", "connectionName"),
+      risk: StoredRisk,
+    }),
+  ),
+});
