@@ -105,19 +105,20 @@ export function AgentDetail({ companyId, agent, runs, now, effectiveTools, confi
               />
             </CardBody>
           </Card>
-          {effectiveTools ?? (
-            <Card data-testid="agent-effective-tools">
-              <CardHeader title="Effective tools" />
-              <CardBody>
-                <p className="text-sm text-zinc-600">
-                  Effective tools appear here once tool profiles exist for this company. A profile decides
-                  which applications and actions this agent may use through the gateway.
-                </p>
-              </CardBody>
-            </Card>
-          )}
         </div>
       </div>
+      {/* Full width: an agent may see dozens of tools (issue 21 item 9). */}
+      {effectiveTools ?? (
+        <Card data-testid="agent-effective-tools">
+          <CardHeader title="Effective tools" />
+          <CardBody>
+            <p className="text-sm text-zinc-600">
+              Effective tools appear here once tool profiles exist for this company. A profile decides which
+              applications and actions this agent may use through the gateway.
+            </p>
+          </CardBody>
+        </Card>
+      )}
     </div>
   );
 }

@@ -7,5 +7,6 @@
 export * from "./activity";
 export * from "./codes";
 export * from "./enums";
+export * from "./review";
 export * from "./statuses";
 export * from "./tones";

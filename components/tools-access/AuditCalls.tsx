@@ -23,6 +23,7 @@ import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
 import { Spinner } from "../ui/Spinner";
 import { FullRow, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
+import { useDebounced } from "../use-debounced";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { AuditEventDetails, PolicyName } from "./AuditEventDetails";
 import { toolsApiPath, withQuery } from "./api";
@@ -64,15 +65,6 @@ export interface AuditCallsProps {
   scope?: { runId?: string; issueId?: string };
   pageSize?: number;
   now?: DateInput;
-}
-
-function useDebounced<T>(value: T, delayMs: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return debounced;
 }
 
 /** The grouped audit: one row per governed call, its events folded inside; filters in the URL. */

@@ -1,19 +1,18 @@
 import type { ReactNode } from "react";
 import { CodeBlock } from "../ui/CodeBlock";
 import { cn, focusRing } from "../ui/cn";
-import {
-  type DiffPart,
-  diffToolVersions,
-  diffWords,
-  type FieldChange,
-  type ToolVersion,
-} from "./catalog-diff";
+import { diffLines, diffToolVersions, type FieldChange, type ToolVersion } from "./catalog-diff";
+import { LongText } from "./LongText";
+import { ReviewFindings } from "./ReviewFindings";
+import type { CatalogFinding } from "./types";
 
 export interface CatalogDiffProps {
   /** The last approved version of the tool; `null` when it was never reviewed. */
   reviewed: ToolVersion | null;
   /** The version the upstream lists now. */
   current: ToolVersion;
+  /** The server's warnings about the current version (server/catalog/review-findings.ts). */
+  findings?: readonly CatalogFinding[];
   className?: string;
 }
 
@@ -50,30 +49,54 @@ function TextDiff({ before, after }: { before: unknown; after: unknown }) {
       </p>
     );
   }
-  const parts: DiffPart[] = diffWords(before, after);
+  return <LineDiff before={before} after={after} />;
+}
+
+/**
+ * Old and new text side by side, line by line: a removed line is red on the left, an added one
+ * green on the right, unchanged lines on both. Each column is a bounded scroll box and a long
+ * line shows its first 2,000 characters until asked.
+ */
+function LineDiff({ before, after }: { before: string; after: string }) {
+  const rows = diffLines(before, after);
+  const column = (side: "before" | "after") =>
+    rows.flatMap((row, i) => {
+      if (row.kind === (side === "before" ? "added" : "removed")) return [];
+      const changed = row.kind !== "same";
+      return [
+        <div
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are a fixed sequence
+          key={i}
+          className={cn(
+            "rounded-sm px-1.5 py-0.5",
+            changed && side === "before" && "bg-red-50 text-red-900",
+            changed && side === "after" && "bg-emerald-50 text-emerald-900",
+          )}
+          data-testid="catalog-diff-line"
+          data-kind={row.kind}
+        >
+          {changed ? <span className="sr-only">{side === "before" ? "removed: " : "added: "}</span> : null}
+          {row.text === "" ? "\u00a0" : <LongText text={row.text} testId="catalog-diff-line-text" />}
+        </div>,
+      ];
+    });
   return (
-    <p className="max-w-prose text-sm leading-relaxed break-words whitespace-pre-wrap text-zinc-800">
-      {parts.map((part, i) =>
-        part.kind === "same" ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts are a fixed sequence
-          <span key={i}>{part.text}</span>
-        ) : part.kind === "removed" ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts are a fixed sequence
-          <del key={i} className="rounded-sm bg-red-100 text-red-900 decoration-red-700/60">
-            <span className="sr-only">[removed: </span>
-            {part.text}
-            <span className="sr-only">]</span>
-          </del>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: parts are a fixed sequence
-          <ins key={i} className="rounded-sm bg-emerald-100 text-emerald-900 no-underline">
-            <span className="sr-only">[added: </span>
-            {part.text}
-            <span className="sr-only">]</span>
-          </ins>
-        ),
-      )}
-    </p>
+    <div className="grid gap-2 lg:grid-cols-2" data-testid="catalog-diff-text">
+      {(["before", "after"] as const).map((side) => (
+        <div key={side} className="min-w-0">
+          <p className="text-xs font-medium text-zinc-600">{side === "before" ? "Reviewed" : "Current"}</p>
+          <section
+            className="mt-1 max-h-96 overflow-auto rounded border border-zinc-200 bg-white p-1"
+            aria-label={side === "before" ? "Reviewed text" : "Current text"}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must be reachable by keyboard
+            tabIndex={0}
+            data-testid={`catalog-diff-text-${side}`}
+          >
+            {column(side)}
+          </section>
+        </div>
+      ))}
+    </div>
   );
 }
 
@@ -136,25 +159,26 @@ function FieldBlock({ change, children }: { change: FieldChange; children: React
 
 /**
  * What changed between the reviewed version of a catalog tool and the one the upstream lists now:
- * word-level text diffs, schema properties added / removed / changed (by JSON pointer, with the
+ * the server's warnings (injection, a false read-only claim), old and new text side by side line by
+ * line, schema properties added / removed / changed (by JSON pointer, with the
  * two schemas side by side on demand) and annotation hints. Server-compatible.
  */
-export function CatalogDiff({ reviewed, current, className }: CatalogDiffProps) {
+export function CatalogDiff({ reviewed, current, findings = [], className }: CatalogDiffProps) {
+  const warnings = findings.length > 0 ? <ReviewFindings findings={findings} /> : null;
   if (reviewed === null) {
     return (
-      <div
-        className={cn(
-          "rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900",
-          className,
-        )}
-        data-testid="catalog-diff"
-        data-state="new"
-      >
-        <p className="font-medium">New tool — never reviewed</p>
-        <p className="mt-0.5 text-xs text-amber-800">
-          There is no approved version to compare against: review its description, schema and annotations as a
-          whole.
-        </p>
+      <div className={cn("space-y-3", className)} data-testid="catalog-diff" data-state="new">
+        {warnings}
+        <div className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <p className="font-medium">New tool — never reviewed</p>
+          <p className="mt-0.5 text-xs text-amber-800">
+            There is no approved version to compare against: review its description, schema and annotations as
+            a whole.
+          </p>
+        </div>
+        {current.description ? (
+          <LongText text={current.description} testId="catalog-diff-description" />
+        ) : null}
       </div>
     );
   }
@@ -162,21 +186,18 @@ export function CatalogDiff({ reviewed, current, className }: CatalogDiffProps) 
   const diff = diffToolVersions(reviewed, current);
   if (!diff.changed) {
     return (
-      <div
-        className={cn(
-          "rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3 text-sm text-zinc-700",
-          className,
-        )}
-        data-testid="catalog-diff"
-        data-state="unchanged"
-      >
-        No difference from the reviewed version.
+      <div className={cn("space-y-3", className)} data-testid="catalog-diff" data-state="unchanged">
+        {warnings}
+        <p className="rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-3 text-sm text-zinc-700">
+          No difference from the reviewed version.
+        </p>
       </div>
     );
   }
 
   return (
     <div className={cn("space-y-3", className)} data-testid="catalog-diff" data-state="changed">
+      {warnings}
       {diff.fields.map((change) => {
         if (change.field === "inputSchema") {
           const { added, removed, changed } = diff.schema;

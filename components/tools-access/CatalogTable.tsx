@@ -17,6 +17,7 @@ import { toToolVersion } from "./catalog-diff";
 import { Checkbox } from "./controls";
 import { CATALOG_STATUS_LABELS, invalidateConnections, plural } from "./gateway";
 import { useSeededQuery } from "./hooks";
+import { LongText } from "./LongText";
 import { QuarantineBadge } from "./QuarantineBadge";
 import { QueryCard } from "./QueryCard";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -249,9 +250,16 @@ export function CatalogTable({
                     <code className="font-mono text-sm font-medium text-zinc-900">{entry.name}</code>
                     {entry.title ? <span className="block text-xs text-zinc-700">{entry.title}</span> : null}
                     {entry.description ? (
-                      <span className="mt-0.5 block max-w-prose text-xs text-zinc-500">
-                        {entry.description}
-                      </span>
+                      <LongText
+                        text={entry.description}
+                        className="mt-0.5 [&>p]:text-xs [&>p]:text-zinc-500"
+                        testId="catalog-description"
+                      />
+                    ) : null}
+                    {(entry.findings?.length ?? 0) > 0 ? (
+                      <Badge tone="danger" className="mt-1" data-testid="catalog-findings-badge">
+                        {plural(entry.findings?.length ?? 0, "warning", "warnings")} for the reviewer
+                      </Badge>
                     ) : null}
                     {entry.inputSchema ? (
                       <details className="mt-1 text-xs">
@@ -322,6 +330,7 @@ export function CatalogTable({
                       <CatalogDiff
                         reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
                         current={entry}
+                        findings={entry.findings}
                       />
                     </TD>
                   </TR>

@@ -39,6 +39,14 @@ export interface ExamplesPanelProps {
 }
 
 /** Safe fixture applications to install in one click, and smoke checks that prove the pipeline works. */
+/** Where a card's tools come from when they cannot be listed before install (the server says which). */
+const TOOL_SOURCE_TEXT: Record<NonNullable<Example["toolSource"]>, string> = {
+  fixture: "Listed by the example's tool server when it is installed.",
+  local_process: "Listed by the local process when the example is installed.",
+  plugin: "Listed by the built-in plugin when the example is installed.",
+  paperclip: "Paperclip's own tools for agents, listed when the example is installed.",
+};
+
 export function ExamplesPanel({
   companyId,
   canInstall,
@@ -187,7 +195,7 @@ function ExampleCard({
             <p className="mt-1 text-sm text-zinc-600">
               {installed
                 ? "Listed in its connection's catalog."
-                : "Discovered from the plugin when the example is installed."}
+                : TOOL_SOURCE_TEXT[example.toolSource ?? "fixture"]}
             </p>
           ) : (
             <ul className="mt-1.5 flex flex-wrap gap-1.5" data-testid="example-tools">
@@ -198,6 +206,9 @@ function ExampleCard({
                 >
                   <code className="font-mono text-xs text-zinc-800">{tool.name}</code>
                   <RiskBadge risk={tool.risk} />
+                  {tool.status === "disabled" ? (
+                    <span className="text-xs text-zinc-500">off at install</span>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -3,6 +3,7 @@
 import { BindingsSection } from "./ProfileBindings";
 import { EntriesSection } from "./ProfileEntries";
 import { ProfileHeader } from "./ProfileHeader";
+import { ProfilePreview } from "./ProfilePreview";
 import type { Profile } from "./types";
 
 export { BINDING_LEVELS_HINT } from "./ProfileBindings";
@@ -40,6 +41,7 @@ export function ProfileEditor({
           onClose={onClose}
         />
         <EntriesSection companyId={companyId} profile={profile} canEdit={canEdit} />
+        <ProfilePreview companyId={companyId} profile={profile} />
         <BindingsSection companyId={companyId} profile={profile} canEdit={canEdit} />
       </div>
     </div>

@@ -1,6 +1,6 @@
 /**
  * Catalog review helpers for the browser: the tool-version diff (shared with the server, which
- * is pure and browser-safe), a reviewed-version reader and a bounded word diff.
+ * is pure and browser-safe), a reviewed-version reader and a bounded line diff.
  */
 import type { ToolVersion } from "@/server/contracts/catalog-diff";
 
@@ -33,25 +33,22 @@ export function toToolVersion(
   };
 }
 
-// Word diff
+// Line diff
 
-export type DiffPart = { kind: "same" | "added" | "removed"; text: string };
+export type LineDiffRow = { kind: "same" | "added" | "removed"; text: string };
 
-/** Input compared per side; longer text is cut (and marked) before diffing. */
-export const MAX_DIFF_CHARS = 4_000;
-/** Token bound per side for the LCS table (≤ 1,000 × 1,000 cells). */
-const MAX_DIFF_TOKENS = 1_000;
-
-const tokens = (s: string) => s.split(/(\s+)/).filter((t) => t !== "");
+/** Lines compared per side (LCS table ≤ 500 × 500 cells); beyond it the rest is one change. */
+const MAX_DIFF_LINES = 500;
 
 /**
- * Word-level diff of two texts (whitespace kept as tokens): common prefix and suffix, then an
- * LCS over the middle. Each side is cut at {@link MAX_DIFF_CHARS}; if the middle still has too
- * many tokens it is shown as one removal and one addition.
+ * Line-level diff of two texts, for the old-against-new view of a description. Written by hand
+ * (the `diff` package is not a dependency): common prefix and suffix lines, then an LCS over the
+ * middle, bounded by {@link MAX_DIFF_LINES} per side. Word diffs of prose interleave old and new
+ * words into something neither version says; whole lines side by side stay readable.
  */
-export function diffWords(before: string, after: string): DiffPart[] {
-  const a = tokens(before.slice(0, MAX_DIFF_CHARS));
-  const b = tokens(after.slice(0, MAX_DIFF_CHARS));
+export function diffLines(before: string, after: string): LineDiffRow[] {
+  const a = before.split("\n");
+  const b = after.split("\n");
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -60,51 +57,39 @@ export function diffWords(before: string, after: string): DiffPart[] {
     endA--;
     endB--;
   }
-  const parts: DiffPart[] = [];
-  const push = (kind: DiffPart["kind"], text: string) => {
-    const last = parts[parts.length - 1];
-    if (last && last.kind === kind) last.text += text;
-    else parts.push({ kind, text });
-  };
-  for (const t of a.slice(0, start)) push("same", t);
+  const rows: LineDiffRow[] = a.slice(0, start).map((text) => ({ kind: "same", text }));
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
-  if (midA.length > MAX_DIFF_TOKENS || midB.length > MAX_DIFF_TOKENS) {
-    push("removed", midA.join(""));
-    push("added", midB.join(""));
+  if (midA.length > MAX_DIFF_LINES || midB.length > MAX_DIFF_LINES) {
+    for (const text of midA) rows.push({ kind: "removed", text });
+    for (const text of midB) rows.push({ kind: "added", text });
   } else {
     const n = midA.length;
     const m = midB.length;
-    // lcs[i][j] = LCS length of midA[i..] and midB[j..], flattened.
     const lcs = new Uint16Array((n + 1) * (m + 1));
     const at = (i: number, j: number) => lcs[i * (m + 1) + j] ?? 0;
-    const tokA = (i: number) => midA[i] ?? "";
-    const tokB = (j: number) => midB[j] ?? "";
     for (let i = n - 1; i >= 0; i--) {
       for (let j = m - 1; j >= 0; j--) {
         lcs[i * (m + 1) + j] =
-          tokA(i) === tokB(j) ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
+          midA[i] === midB[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
       }
     }
     let i = 0;
     let j = 0;
     while (i < n && j < m) {
-      if (tokA(i) === tokB(j)) {
-        push("same", tokA(i));
+      if (midA[i] === midB[j]) {
+        rows.push({ kind: "same", text: midA[i] ?? "" });
         i++;
         j++;
       } else if (at(i + 1, j) >= at(i, j + 1)) {
-        push("removed", tokA(i++));
+        rows.push({ kind: "removed", text: midA[i++] ?? "" });
       } else {
-        push("added", tokB(j++));
+        rows.push({ kind: "added", text: midB[j++] ?? "" });
       }
     }
-    while (i < n) push("removed", tokA(i++));
-    while (j < m) push("added", tokB(j++));
+    while (i < n) rows.push({ kind: "removed", text: midA[i++] ?? "" });
+    while (j < m) rows.push({ kind: "added", text: midB[j++] ?? "" });
   }
-  for (const t of a.slice(endA)) push("same", t);
-  if (before.length > MAX_DIFF_CHARS || after.length > MAX_DIFF_CHARS) {
-    push("same", " … (cut for the comparison)");
-  }
-  return parts.filter((p) => p.text !== "");
+  for (const text of a.slice(endA)) rows.push({ kind: "same", text });
+  return rows;
 }

@@ -24,8 +24,11 @@ export type { ApplicationType, ConnectionStatus };
 export type ProfileLevel = EffectiveProfile["level"];
 export type EffectiveProfile = Wire<typeof Profiles.EffectiveProfile>;
 export type EffectiveTool = Wire<typeof Profiles.EffectiveTool>;
+export type HiddenTool = Wire<typeof Profiles.HiddenTool>;
 /** `GET /agents/:agentId/effective-tools` */
 export type EffectiveToolsResponse = Wire<typeof Profiles.EffectiveToolsResponse>;
+/** `GET /profiles/:profileId/preview` */
+export type ProfilePreviewResponse = Wire<typeof Profiles.ProfilePreviewResponse>;
 
 // Applications
 
@@ -83,6 +86,7 @@ export type ConnectionTestResult = Wire<typeof Connections.ConnectionTestResult>
 
 /** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
 export type ConnectionCatalogEntry = Wire<typeof Catalog.ConnectionCatalogEntry>;
+export type CatalogFinding = Wire<typeof Catalog.CatalogFinding>;
 export type ConnectionCatalogResponse = Wire<typeof Catalog.ConnectionCatalogResponse>;
 /** `POST /connections/:id/catalog/refresh` */
 export type CatalogRefreshResult = Wire<typeof Catalog.CatalogRefreshResult>;

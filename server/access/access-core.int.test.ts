@@ -11,6 +11,7 @@ import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/r
 import * as policyTestRoute from "@/app/api/companies/[companyId]/tools/policies/test/route";
 import * as bindingsRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/bindings/route";
 import * as entriesRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/entries/route";
+import * as previewRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/preview/route";
 import * as profileRoute from "@/app/api/companies/[companyId]/tools/profiles/[profileId]/route";
 import * as profilesRoute from "@/app/api/companies/[companyId]/tools/profiles/route";
 import * as companiesRoute from "@/app/api/companies/route";
@@ -59,12 +60,11 @@ afterAll(async () => {
 });
 
 async function effectiveToolNames(query: Record<string, string> = {}) {
-  const res = await call<{ tools: { toolName: string; reasons: string[] }[]; hiddenCount: number }>(
-    effectiveRoute.GET,
-    "GET",
-    "/",
-    { ...board(), params: { companyId, agentId }, query },
-  );
+  const res = await call<{
+    tools: { toolName: string; reasons: string[] }[];
+    hiddenCount: number;
+    hidden: { toolName: string; reasonCode: string; connectionName: string | null }[];
+  }>(effectiveRoute.GET, "GET", "/", { ...board(), params: { companyId, agentId }, query });
   expect(res.status).toBe(200);
   return res.json;
 }
@@ -97,6 +97,16 @@ describe("default deny", () => {
     const effective = await effectiveToolNames();
     expect(effective.tools).toEqual([]);
     expect(effective.hiddenCount).toBe(5);
+    // The page says which tools are hidden and why: none is in a profile; a quarantined one
+    // says so first (the engine checks the catalog state before the profiles).
+    expect(effective.hidden).toHaveLength(5);
+    expect(effective.hidden.find((h) => h.toolName === "github__new_tool")?.reasonCode).toBe(
+      "tool_quarantined",
+    );
+    expect(new Set(effective.hidden.map((h) => h.reasonCode))).toEqual(
+      new Set(["not_in_profile", "tool_quarantined"]),
+    );
+    expect(effective.hidden.map((h) => h.toolName)).toContain("github__list_issues");
     const t = await testCall("github__list_issues");
     expect(t.decision).toMatchObject({ allowed: false, reasonCode: "not_in_profile", visibility: "hidden" });
     expect(t.decision.explanation.join(" ")).toContain("default deny");
@@ -124,6 +134,21 @@ describe("profiles", () => {
       params: { companyId, profileId },
       body: { mode: "exclude", selector: { type: "risk", risk: "destructive" } },
     });
+    // Before it is bound anywhere, the editor previews what the profile resolves to: the same
+    // decide, without bindings or policies, and only tools agents can use now.
+    const preview = await call<{
+      tools: { toolName: string; risk: string; connectionName: string | null }[];
+    }>(previewRoute.GET, "GET", "/", { ...board(), params: { companyId, profileId } });
+    expect(preview.status).toBe(200);
+    expect(preview.json.tools.map((t) => [t.toolName, t.risk])).toEqual([
+      ["github__create_issue", "write"],
+      ["github__list_issues", "read"],
+    ]);
+    const noProfile = await call(previewRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId, profileId: "00000000-0000-4000-8000-000000000000" },
+    });
+    expect(noProfile.status).toBe(404);
     const binding = await call(bindingsRoute.POST, "POST", "/", {
       ...board(),
       params: { companyId, profileId },
@@ -136,6 +161,11 @@ describe("profiles", () => {
     expect(effective.tools.map((t) => t.toolName)).toEqual(["github__create_issue", "github__list_issues"]);
     // Outside the profile (gitlab), excluded (destructive) and quarantined tools never appear.
     expect(effective.hiddenCount).toBe(3);
+    expect(Object.fromEntries(effective.hidden.map((h) => [h.toolName, h.reasonCode]))).toEqual({
+      github__delete_repo: "not_in_profile",
+      github__new_tool: "tool_quarantined",
+      gitlab__list_issues: "not_in_profile",
+    });
     expect(effective.tools[0]!.reasons.join(" ")).toContain("GitHub without destructive");
 
     const denied = await testCall("gitlab__list_issues");

@@ -4,7 +4,8 @@ import type { AccessContext, AccessSnapshot } from "./types";
 /**
  * Every tool `tools/list` would show this agent in the given context, with the reasons the
  * engine gives — computed by the same `decide` the gateway uses, so this page cannot disagree
- * with what the agent sees.
+ * with what the agent sees. `hidden` lists the others with the engine's reason code (quarantined,
+ * not in a profile, blocked by a policy, connection disabled …) for the console to explain.
  */
 export function visibleTools(
   snapshot: AccessSnapshot,
@@ -20,7 +21,13 @@ export function visibleTools(
     requiresApproval: boolean;
     reasons: string[];
   }[] = [];
-  let hidden = 0;
+  const hidden: {
+    catalogEntryId: string;
+    toolName: string;
+    risk: string;
+    reasonCode: string;
+    reasons: string[];
+  }[] = [];
   for (const entry of snapshot.catalog) {
     if ((entry.kind ?? "tool") !== kind) continue;
     const d = decide(snapshot, {
@@ -38,9 +45,17 @@ export function visibleTools(
         reasons: d.explanation,
       });
     } else {
-      hidden++;
+      hidden.push({
+        catalogEntryId: entry.id,
+        toolName: d.target?.toolName ?? entry.name,
+        risk: d.target?.risk ?? entry.risk,
+        reasonCode: d.reasonCode,
+        reasons: d.explanation,
+      });
     }
   }
-  out.sort((a, b) => (a.toolName < b.toolName ? -1 : 1));
-  return { tools: out, hiddenCount: hidden };
+  const byName = (a: { toolName: string }, b: { toolName: string }) => (a.toolName < b.toolName ? -1 : 1);
+  out.sort(byName);
+  hidden.sort(byName);
+  return { tools: out, hiddenCount: hidden.length, hidden };
 }

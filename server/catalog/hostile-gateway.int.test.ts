@@ -27,7 +27,14 @@ let hostile: HttpFixture<unknown>;
 const state = new HostileState();
 const board = () => ({ token: demo.boardApiKey });
 
-type Entry = { id: string; name: string; risk: string; status: string; description: string | null };
+type Entry = {
+  id: string;
+  name: string;
+  risk: string;
+  status: string;
+  description: string | null;
+  findings: { kind: string; field: string; detail: string }[];
+};
 const catalog = async () =>
   (
     await call<{ entries: Entry[] }>(catalogRoute.GET, "GET", "/", {
@@ -93,6 +100,29 @@ describe("a hostile upstream", () => {
       token,
     });
     expect(listed.json.tools).toEqual([]);
+  });
+
+  it("the catalog warns the reviewer of injection in metadata and of a false read-only claim", async () => {
+    const entries = await catalog();
+    const search = entries.find((e) => e.name === "search_notes")!;
+    expect(search.findings.map((f) => [f.kind, f.field])).toEqual(
+      expect.arrayContaining([
+        ["injection", "description"],
+        ["tool_call_shape", "description"],
+        ["injection", "inputSchema"],
+      ]),
+    );
+    expect(search.findings.find((f) => f.kind === "injection")?.detail).toMatch(
+      /ignore all previous instructions/i,
+    );
+    const del = entries.find((e) => e.name === "delete_everything")!;
+    expect(del.findings.filter((f) => f.kind === "read_only_claim").map((f) => f.field)).toEqual([
+      "annotations.readOnlyHint",
+      "annotations.destructiveHint",
+      "description",
+    ]);
+    // An honest tool carries no warning.
+    expect(entries.find((e) => e.name === "dump")!.findings).toEqual([]);
   });
 
   it("after review, agents see sanitised metadata; secret shapes and injection are removed from results", async () => {

@@ -3,12 +3,19 @@ import { eq } from "drizzle-orm";
 import { inCompany } from "@/db/join";
 import { exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
+import { toolAnnotations } from "@/fixtures/mcp/common";
+import { FS_SANDBOX_TOOLS } from "@/fixtures/mcp/fs-sandbox";
+import { LAB_TOOLS } from "@/fixtures/mcp/lab";
 import type { Served } from "@/server/contracts/api/common";
 import type { Example, ExampleInstallResult } from "@/server/contracts/api/examples";
 import { requireCompany } from "../auth/authorize";
 import { hashToken } from "../auth/tokens";
+import type { ToolMetadata } from "../catalog/classify";
+import { normalizeTool } from "../catalog/refresh";
 import { EXAMPLE_CREDENTIAL_PREFIX, examplesEnabled } from "../config/examples";
 import { publicOrigin } from "../config/proxy";
+import { builtinCatalog } from "../connectors/builtin";
+import { getPlugin, selfTools } from "../connectors/plugins";
 import type { ServiceContext } from "../context";
 import { conflict, isServiceError, notFound } from "../errors";
 import { createStdioTemplate } from "../runtime/templates";
@@ -27,7 +34,7 @@ type PolicySpec = {
   effect?: Record<string, unknown>;
 };
 
-interface ExampleSpec {
+export interface ExampleSpec {
   id: string;
   title: string;
   description: string;
@@ -40,7 +47,6 @@ interface ExampleSpec {
   fixture?: FixtureName;
   pluginId?: string;
   policies: PolicySpec[];
-  smoke: string[];
 }
 
 export const EXAMPLES: ExampleSpec[] = [
@@ -59,7 +65,6 @@ export const EXAMPLES: ExampleSpec[] = [
         effect: { limit: 5, windowSeconds: 60, per: "agent" },
       },
     ],
-    smoke: ["allowed read recorded in audit", "hidden tool refused with tool_denied", "large output bounded"],
   },
   {
     id: "todo",
@@ -70,11 +75,6 @@ export const EXAMPLES: ExampleSpec[] = [
     slug: "todo",
     fixture: "todo",
     policies: [{ name: "Example: approve to-do deletion", kind: "require_approval", tools: ["todo_delete"] }],
-    smoke: [
-      "allowed read recorded in audit",
-      "idempotent write runs once",
-      "destructive call needs approval",
-    ],
   },
   {
     id: "outbox",
@@ -84,7 +84,6 @@ export const EXAMPLES: ExampleSpec[] = [
     slug: "outbox",
     fixture: "outbox",
     policies: [{ name: "Example: approve sending email", kind: "require_approval", tools: ["send_email"] }],
-    smoke: ["allowed read recorded in audit", "send needs approval"],
   },
   {
     id: "social",
@@ -100,7 +99,6 @@ export const EXAMPLES: ExampleSpec[] = [
         tools: ["publish_post", "unpublish_post"],
       },
     ],
-    smoke: ["allowed read recorded in audit", "publish needs approval"],
   },
   {
     id: "lab",
@@ -113,7 +111,6 @@ export const EXAMPLES: ExampleSpec[] = [
     // Crashing the process and spawning stray children are for the runtime tests, not for agents.
     disable: ["crash", "spawn_grandchild"],
     policies: [],
-    smoke: ["allowed read recorded in audit", "hidden tool refused with tool_denied"],
   },
   {
     id: "fs-sandbox",
@@ -124,7 +121,6 @@ export const EXAMPLES: ExampleSpec[] = [
     slug: "files",
     stdioFixture: "fs-sandbox",
     policies: [{ name: "Example: approve sandbox writes", kind: "require_approval", tools: ["write"] }],
-    smoke: ["allowed read recorded in audit", "write needs approval"],
   },
   {
     id: "paperclip-self",
@@ -134,7 +130,6 @@ export const EXAMPLES: ExampleSpec[] = [
     type: "paperclip_self",
     slug: "paperclip",
     policies: [],
-    smoke: ["allowed read recorded in audit"],
   },
   {
     id: "text-utils",
@@ -144,9 +139,77 @@ export const EXAMPLES: ExampleSpec[] = [
     slug: "text-utils",
     pluginId: "text-utils",
     policies: [],
-    smoke: ["allowed read recorded in audit"],
   },
 ];
+
+/** Names of the smoke checks `runExampleSmoke` runs, in its order (server/examples/smoke.ts). */
+export const SMOKE_CHECKS = {
+  listed: "tools are listed through the gateway",
+  read: "allowed read appears in the audit",
+  hidden: "a tool outside the profile is refused with tool_denied",
+  bounded: "a large output is bounded and stored as an artifact",
+  idempotent: "a retried write with the same idempotency identity runs once",
+  approval: "an approval-gated write does not run without approval",
+} as const;
+export type SmokeCheck = keyof typeof SMOKE_CHECKS;
+
+/** The checks the smoke run performs for an example: the card lists exactly these. */
+export function smokePlan(spec: ExampleSpec): SmokeCheck[] {
+  return [
+    "listed",
+    "read",
+    "hidden",
+    ...(spec.id === "echo" ? (["bounded"] as const) : []),
+    ...(spec.id === "todo" ? (["idempotent"] as const) : []),
+    ...(spec.policies.some((p) => p.kind === "require_approval") ? (["approval"] as const) : []),
+  ];
+}
+
+/** Where an example's tools come from, so its card can say so truthfully. */
+export type ExampleToolSource = "fixture" | "local_process" | "plugin" | "paperclip";
+
+function sourceOf(spec: ExampleSpec): ExampleToolSource {
+  if (spec.type === "mcp_stdio") return "local_process";
+  if (spec.type === "paperclip_plugin") return "plugin";
+  if (spec.type === "paperclip_self") return "paperclip";
+  return "fixture";
+}
+
+/** The metadata the example's server will list, from the same code that serves it. */
+function upstreamMetadata(spec: ExampleSpec): ToolMetadata[] {
+  if (spec.fixture) return [...FIXTURES[spec.fixture].tools];
+  const specs =
+    spec.stdioFixture === "lab" ? LAB_TOOLS : spec.stdioFixture === "fs-sandbox" ? FS_SANDBOX_TOOLS : null;
+  if (specs)
+    return specs.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      annotations: toolAnnotations(t),
+    }));
+  if (spec.pluginId) return builtinCatalog(getPlugin(spec.pluginId)?.tools ?? []);
+  if (spec.type === "paperclip_self") {
+    try {
+      return builtinCatalog(selfTools());
+    } catch {
+      return []; // not loaded in this process: the card says where they come from instead
+    }
+  }
+  return [];
+}
+
+/**
+ * The tools an example's card shows, classified by the catalog's own `normalizeTool` (the one a
+ * refresh runs at install), so a card cannot call a tool Read that installs as Write; the tools
+ * the install disables are marked so.
+ */
+export function exampleCardTools(spec: ExampleSpec) {
+  return upstreamMetadata(spec).map((t) => ({
+    name: t.name,
+    risk: normalizeTool(t).risk,
+    status: spec.disable?.includes(t.name) ? ("disabled" as const) : ("active" as const),
+  }));
+}
 
 type UrlResolver = (fixture: FixtureName) => string;
 /** The product's own fixture endpoint, under the instance's public origin. */
@@ -170,15 +233,15 @@ export async function listExamples(ctx: ServiceContext, companyId: string) {
   const out = [];
   for (const e of EXAMPLES) {
     const app = await installedApplication(ctx, companyId, e.slug);
-    const tools = e.fixture ? FIXTURES[e.fixture].tools.map((t) => ({ name: t.name, risk: t.risk })) : [];
     out.push({
       id: e.id,
       title: e.title,
       description: e.description,
       type: e.type,
       slug: e.slug,
-      tools,
-      smokeChecks: e.smoke,
+      tools: exampleCardTools(e),
+      toolSource: sourceOf(e),
+      smokeChecks: smokePlan(e).map((c) => SMOKE_CHECKS[c]),
       installed: app ? { applicationId: app.id, status: app.status } : null,
       available: e.type !== "mcp_http" || examplesEnabled(),
     } satisfies Served<typeof Example>);

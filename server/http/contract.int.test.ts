@@ -78,6 +78,7 @@ import { PoliciesResponse, PolicyTestResult } from "@/server/contracts/api/polic
 import {
   EffectiveToolsResponse,
   Profile,
+  ProfilePreviewResponse,
   ProfilesResponse,
   ToolTargets,
 } from "@/server/contracts/api/profiles";
@@ -175,6 +176,11 @@ const CONTRACTS: Record<string, Contract> = {
   },
   "tools/profiles": { schema: ProfilesResponse, nonEmpty: "profiles" },
   "tools/profiles/[profileId]": { schema: Profile, params: idsOf("profileId") },
+  "tools/profiles/[profileId]/preview": {
+    schema: ProfilePreviewResponse,
+    params: idsOf("profileId"),
+    nonEmpty: "tools",
+  },
   "tools/policies": { schema: PoliciesResponse, nonEmpty: "policies" },
   "tools/secrets": { schema: SecretsResponse, nonEmpty: "secrets" },
   "tools/secrets/[secretId]": { schema: SecretDetail, params: idsOf("secretId") },

@@ -15,6 +15,7 @@ import { mutateAccess } from "../access/mutate";
 import { ofConnection } from "../access/rows";
 import { requireCompany } from "../auth/authorize";
 import { refreshConnectionCatalog } from "../catalog/refresh";
+import { reviewFindings } from "../catalog/review-findings";
 import { loadConnection } from "../connectors/connection";
 import { actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
@@ -47,7 +48,10 @@ export async function listCatalog(ctx: ServiceContext, companyId: string, connec
     .from(toolCatalogEntries)
     .where(ofConnection(toolCatalogEntries, companyId, connectionId))
     .orderBy(asc(toolCatalogEntries.name));
-  return rows satisfies Served<typeof ConnectionCatalogEntry>[];
+  return rows.map((row) => ({
+    ...row,
+    findings: reviewFindings({ ...row, risk: row.riskOverride ?? row.risk }),
+  })) satisfies Served<typeof ConnectionCatalogEntry>[];
 }
 
 /** Approves (activates) or disables catalog entries; records the reviewed version. */

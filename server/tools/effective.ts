@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Served } from "@/server/contracts/api/common";
-import type { EffectiveToolsResponse } from "@/server/contracts/api/profiles";
+import { type EffectiveToolsResponse, MAX_HIDDEN_TOOLS } from "@/server/contracts/api/profiles";
 import { BINDING_LEVELS } from "../access/decide";
 import { getAccessSnapshot } from "../access/snapshot";
 import { visibleTools } from "../access/visible-tools";
@@ -29,11 +29,19 @@ export async function getEffectiveTools(
     loadNames(ctx.db, companyId),
   ]);
   const now = ctx.now();
-  const { tools, hiddenCount } = visibleTools(snapshot, context, now);
+  const { tools, hiddenCount, hidden } = visibleTools(snapshot, context, now);
   const visibleCount = (kind: string) => visibleTools(snapshot, context, now, kind).tools.length;
   const conns = new Map(names.connections.map((c) => [c.id, c]));
   const apps = new Map(names.applications.map((a) => [a.id, a]));
   const entries = new Map(snapshot.catalog.map((e) => [e.id, e]));
+  const named = <T extends { catalogEntryId: string }>(t: T) => {
+    const conn = conns.get(entries.get(t.catalogEntryId)?.connectionId ?? "");
+    return {
+      ...t,
+      connectionName: conn?.name ?? null,
+      applicationName: conn ? (apps.get(conn.applicationId)?.name ?? null) : null,
+    };
+  };
   const targetOf: Record<string, string | null> = {
     company: "",
     project: context.projectId,
@@ -54,15 +62,9 @@ export async function getEffectiveTools(
     agentId,
     context: { issueId: context.issueId, projectId: context.projectId, routineId: context.routineId },
     profiles,
-    tools: tools.map((t) => {
-      const conn = conns.get(entries.get(t.catalogEntryId)?.connectionId ?? "");
-      return {
-        ...t,
-        connectionName: conn?.name ?? null,
-        applicationName: conn ? (apps.get(conn.applicationId)?.name ?? null) : null,
-      };
-    }),
+    tools: tools.map(named),
     hiddenCount,
+    hidden: hidden.slice(0, MAX_HIDDEN_TOOLS).map(named),
     resourceCount: visibleCount("resource") + visibleCount("resource_template"),
     promptCount: visibleCount("prompt"),
   } satisfies Served<typeof EffectiveToolsResponse>;

@@ -1,4 +1,5 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
+import { expect, within } from "storybook/test";
 import { ProfilesManager } from "@/components/tools-access/ProfilesManager";
 import { click, findText, steps, typeInto } from "../support/play";
 import { seeded } from "../support/states";
@@ -89,4 +90,17 @@ export const AddEntryError: Story = {
 
 export const ConfirmDelete: Story = {
   play: steps(click("profile-delete")),
+};
+
+/** The editor previews the tools the selected profile resolves to, with their risk. */
+export const PreviewsTools: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const preview = await canvas.findByTestId("profile-preview-tools");
+    const names = within(preview)
+      .getAllByTestId("profile-preview-tool")
+      .map((li) => li.dataset.toolName);
+    await expect(names.length).toBeGreaterThan(0);
+    for (const name of names) await expect(name).toMatch(/^github__/);
+  },
 };

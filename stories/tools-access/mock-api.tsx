@@ -17,6 +17,7 @@ import type {
   Selector,
   ToolTargets,
 } from "@/components/tools-access/types";
+import { globMatch } from "@/server/contracts/glob";
 import {
   apiRoutes,
   guardedHandlers,
@@ -63,6 +64,39 @@ function defaultTestResult(input: PolicyTestInput): PolicyTestResult {
   if (input.tool.startsWith("mail__")) return approvalResult;
   if (input.tool.includes("create_issue")) return rateLimitedResult;
   return allowedResult;
+}
+
+type CatalogOption = CatalogEntriesResponse["entries"][number];
+
+function selects(selector: Selector, e: CatalogOption): boolean {
+  switch (selector.type) {
+    case "application":
+      return e.applicationId === selector.applicationId;
+    case "connection":
+      return e.connectionId === selector.connectionId;
+    case "catalog_entry":
+      return e.id === selector.catalogEntryId;
+    case "risk":
+      return e.risk === selector.risk;
+    case "tool_glob":
+      return globMatch(selector.glob, e.qualifiedName) || globMatch(selector.glob, e.name);
+  }
+}
+
+/** A stand-in for the server's profile preview: active catalog entries its entries include. */
+function previewOf(profile: Profile, catalog: CatalogEntriesResponse) {
+  const tools = catalog.entries
+    .filter((e) => e.status === "active")
+    .filter((e) => profile.entries.some((x) => x.mode === "include" && selects(x.selector, e)))
+    .filter((e) => !profile.entries.some((x) => x.mode === "exclude" && selects(x.selector, e)))
+    .map((e) => ({
+      catalogEntryId: e.id,
+      toolName: e.qualifiedName,
+      risk: e.risk,
+      applicationName: e.applicationName,
+      connectionName: e.connectionName,
+    }));
+  return { profileId: profile.id, tools };
 }
 
 /** The tools API's path for the story's company. */
@@ -144,6 +178,11 @@ export function toolsApiRoutes(options: MockApiOptions = {}): HttpHandler[] {
       };
       state.profiles.push(profile);
       return json(201, profile);
+    }),
+    r.get("/profiles/:profileId/preview", ({ params }) => {
+      const profile = state.profiles.find((p) => p.id === params.profileId);
+      if (!profile) return errorResponse(404, "not_found", "profile not found");
+      return json(200, previewOf(profile, state.catalog));
     }),
     r.all("/profiles/:profileId", ({ params, request, body }) => {
       const profile = state.profiles.find((p) => p.id === params.profileId);

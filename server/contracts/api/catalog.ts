@@ -19,6 +19,28 @@ export const ReviewedVersion = z.looseObject({
 });
 export type ReviewedVersion = z.infer<typeof ReviewedVersion>;
 
+export const CATALOG_FINDING_KINDS = [
+  "injection",
+  "tool_call_shape",
+  "invisible",
+  "secret",
+  "read_only_claim",
+] as const;
+export type CatalogFindingKind = (typeof CATALOG_FINDING_KINDS)[number];
+
+/**
+ * A warning for the reviewer (server/catalog/review-findings.ts): injection-shaped text in the
+ * tool's metadata, or a read-only claim beside a write or destructive risk.
+ */
+export const CatalogFinding = z.object({
+  kind: z.enum(CATALOG_FINDING_KINDS),
+  /** `title`, `description`, `inputSchema`, `annotations.readOnlyHint` … */
+  field: z.string(),
+  /** What was found (a bounded snippet; never a secret value). */
+  detail: z.string(),
+});
+export type CatalogFinding = z.infer<typeof CatalogFinding>;
+
 /** One tool of a connection's catalog (`GET /connections/:id/catalog`). */
 export const ConnectionCatalogEntry = z.object({
   ...strings("id", "name"),
@@ -32,6 +54,8 @@ export const ConnectionCatalogEntry = z.object({
   reviewedAt: NullableDate,
   firstSeenAt: IsoDate,
   lastSeenAt: IsoDate,
+  /** Warnings for the reviewer; older clients and stories may leave them out. */
+  findings: z.array(CatalogFinding).default([]),
 });
 
 export const ConnectionCatalogResponse = z.object({ entries: z.array(ConnectionCatalogEntry) });

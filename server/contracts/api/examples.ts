@@ -4,13 +4,23 @@ import { APPLICATION_STATUSES, APPLICATION_TYPES } from "../values";
 import { StoredRisk } from "./catalog";
 import { JsonObject, strings } from "./common";
 
-export const ExampleTool = z.object({ name: z.string(), risk: StoredRisk });
+export const ExampleTool = z.object({
+  name: z.string(),
+  /** As the catalog classifies it at install (server/catalog/refresh.ts normalizeTool). */
+  risk: StoredRisk,
+  /** `disabled` when the install leaves the tool unapproved. */
+  status: z.enum(["active", "disabled"]).default("active"),
+});
+
+/** Where an example's tools come from (the card's wording). */
+export const EXAMPLE_TOOL_SOURCES = ["fixture", "local_process", "plugin", "paperclip"] as const;
 
 export const Example = z.object({
   ...strings("id", "title", "description"),
   type: z.enum(APPLICATION_TYPES),
   slug: z.string(),
   tools: z.array(ExampleTool),
+  toolSource: z.enum(EXAMPLE_TOOL_SOURCES).default("fixture"),
   /** What "Run smoke checks" verifies. */
   smokeChecks: z.array(z.string()),
   installed: z.object({ applicationId: z.string(), status: z.enum(APPLICATION_STATUSES) }).nullable(),

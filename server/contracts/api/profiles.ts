@@ -67,6 +67,18 @@ export const EffectiveTool = z.object({
   reasons: z.array(z.string()),
 });
 
+export const MAX_HIDDEN_TOOLS = 500;
+
+/** A tool of the company the agent cannot see, and the decision engine's reason. */
+export const HiddenTool = z.object({
+  ...strings("catalogEntryId", "toolName"),
+  ...nullableStrings("applicationName", "connectionName"),
+  risk: StoredRisk,
+  /** The engine's reason code (`not_in_profile`, `tool_quarantined`, `policy_block` …). */
+  reasonCode: z.string(),
+  reasons: z.array(z.string()),
+});
+
 /** `GET /agents/:agentId/effective-tools` */
 export const EffectiveToolsResponse = z.object({
   agentId: z.string(),
@@ -75,8 +87,22 @@ export const EffectiveToolsResponse = z.object({
   profiles: z.array(EffectiveProfile),
   tools: z.array(EffectiveTool),
   hiddenCount: z.number(),
+  /** The hidden tools themselves (at most {@link MAX_HIDDEN_TOOLS}); older servers leave them out. */
+  hidden: z.array(HiddenTool).default([]),
   /** Resources and resource templates the agent can list and read (the same `decide`). */
   resourceCount: z.number(),
   /** Prompts the agent can list and get. */
   promptCount: z.number(),
+});
+
+/** `GET /profiles/:profileId/preview`: the tools the profile alone resolves to, now. */
+export const ProfilePreviewResponse = z.object({
+  profileId: z.string(),
+  tools: z.array(
+    z.object({
+      ...strings("catalogEntryId", "toolName"),
+      ...nullableStrings("applicationName", "connectionName"),
+      risk: StoredRisk,
+    }),
+  ),
 });

@@ -39,6 +39,7 @@ export default companyPage<{ agentId: string }>(async ({ ctx, companyId, params:
             risk: t.risk as Risk,
           }))}
           hiddenCount={effective.hiddenCount}
+          hidden={effective.hidden}
           resourceCount={effective.resourceCount}
           promptCount={effective.promptCount}
         />
