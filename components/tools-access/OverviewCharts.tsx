@@ -26,6 +26,7 @@ export const CALL_SERIES = [
 
 const RANGES = ["24h", "7d"] as const;
 const RANGE_LABELS: Record<(typeof RANGES)[number], string> = { "24h": "Last 24 hours", "7d": "Last 7 days" };
+/** The chart's height in px (its wrapper's `h-60`): ResponsiveContainer needs a fixed one. */
 const CHART_HEIGHT = 240;
 
 const hourFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
@@ -120,7 +121,7 @@ export function CallsChart({ series }: { series: CallSeriesData }) {
   const data = series.buckets.map((b) => ({ ...b, label: bucketLabel(series, b.start) }));
   return (
     <figure className="space-y-3">
-      <div aria-hidden="true" style={{ height: CHART_HEIGHT }} data-testid="overview-calls-bars">
+      <div aria-hidden="true" className="h-60" data-testid="overview-calls-bars">
         {mounted ? (
           <ResponsiveContainer
             width="100%"
@@ -136,7 +137,7 @@ export function CallsChart({ series }: { series: CallSeriesData }) {
               <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#52525b" }} interval="preserveStartEnd" />
               <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#52525b" }} />
               <Tooltip cursor={{ fill: "#f4f4f5" }} />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
               {CALL_SERIES.map((s) => (
                 <Bar
                   key={s.key}
@@ -220,12 +221,16 @@ export function TopDeniedCard({ companyId, tools }: { companyId: string; tools: 
                     {t.denials} {t.denials === 1 ? "denial" : "denials"}
                   </span>
                 </div>
-                <div className="mt-1 h-1.5 rounded-full bg-zinc-100" aria-hidden="true">
-                  <div
-                    className="h-1.5 rounded-full bg-red-600"
-                    style={{ width: `${(t.denials / max) * 100}%` }}
-                  />
-                </div>
+                {/* An SVG bar: the page CSP refuses style attributes in server-rendered HTML. */}
+                <svg
+                  className="mt-1 block h-1.5 w-full"
+                  viewBox="0 0 100 1"
+                  preserveAspectRatio="none"
+                  aria-hidden="true"
+                >
+                  <rect width="100" height="1" className="fill-zinc-100" />
+                  <rect width={(t.denials / max) * 100} height="1" className="fill-red-600" />
+                </svg>
                 {t.topReason ? (
                   <p className="mt-0.5 text-xs text-zinc-600">
                     <CodeLabel label={codeLabel(REASON_LABELS, t.topReason)} code={t.topReason} />

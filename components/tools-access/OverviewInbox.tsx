@@ -136,7 +136,7 @@ export function inboxEntries(companyId: string, inbox: OverviewInboxData, now?: 
     entries.push({
       key: "unknown",
       kind: "unknown_outcome",
-      href: to.audit({ outcome: "unknown" }),
+      href: to.audit({ outcome: "outcome_unknown" }),
       title: `${plural(inbox.unknownOutcomes, "call has", "calls have")} an unknown outcome`,
       detail: "The server running it stopped mid-call; say whether it happened so a retry is safe.",
     });

@@ -68,7 +68,7 @@ describe("inboxEntries", () => {
       ["suppressed", "/c/co/settings/tools/runtime"],
       ["missing_secret", "/c/co/settings/tools/connections?connection=c3"],
       ["unhealthy", "/c/co/settings/tools/connections?connection=c4"],
-      ["unknown_outcome", "/c/co/settings/tools/audit?outcome=unknown"],
+      ["unknown_outcome", "/c/co/settings/tools/audit?outcome=outcome_unknown"],
     ]);
     expect(entries[0]!.title).toBe("1 tool call waits for approval");
     expect(entries[2]!.title).toBe("GitHub: 2 tools wait for review");
