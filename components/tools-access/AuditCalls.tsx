@@ -2,7 +2,7 @@
 
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Fragment, useEffect, useId, useMemo, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import {
   codeLabel,
   DECISION_LABELS,
@@ -479,12 +479,20 @@ function AuditCallsFilters({
   // The tool name is typed: the URL follows 300 ms after the last key.
   const [tool, setTool] = useState(params.tool ?? "");
   const debouncedTool = useDebounced(tool, 300);
+  // Only what the person typed goes to the URL (once settled); a URL change (Clear, Back)
+  // comes back into the field. The ref keeps the two from echoing each other.
+  const pushed = useRef(debouncedTool);
   useEffect(() => {
-    if ((params.tool ?? "") !== debouncedTool)
-      setParams({ tool: debouncedTool.trim() ? debouncedTool : null });
-  }, [debouncedTool, params.tool, setParams]);
+    if (pushed.current === debouncedTool) return;
+    pushed.current = debouncedTool;
+    setParams({ tool: debouncedTool.trim() ? debouncedTool : null });
+  }, [debouncedTool, setParams]);
   useEffect(() => {
-    if (params.tool === null) setTool("");
+    const fromUrl = params.tool ?? "";
+    if (fromUrl !== pushed.current.trim()) {
+      pushed.current = fromUrl;
+      setTool(fromUrl);
+    }
   }, [params.tool]);
   return (
     <search aria-label="Filter the audit">
