@@ -25,7 +25,7 @@ import { Spinner } from "../ui/Spinner";
 import { FullRow, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { AuditEventDetails, PolicyName } from "./AuditEventDetails";
-import { toolsApiPath, withQuery } from "./api";
+import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { type AuditParams, useAuditParams } from "./audit-params";
 import { callsQuery, callsQueryKey, fromLocalInput, toLocalInput } from "./audit-query";
 import { DecisionBadge } from "./badges";
@@ -88,7 +88,7 @@ export function AuditCalls({ companyId, kind, agents, initial, scope, pageSize, 
     initial && initial.key === key ? { pages: [initial.page], pageParams: [null] } : undefined;
 
   const result = useInfiniteQuery({
-    queryKey: ["tools-access", companyId, "audit-calls", key],
+    queryKey: [...toolsAccessKeys.auditAll(companyId), "calls", key],
     queryFn: ({ pageParam, signal }) =>
       api<AuditCallsPage>(
         withQuery(toolsApiPath(companyId, "/audit/calls"), { ...query, cursor: pageParam, limit: pageSize }),
