@@ -13,7 +13,7 @@ import { RelativeTime } from "../ui/RelativeTime";
 import { TableSkeleton } from "../ui/Skeleton";
 import { FullRow, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { ApiErrorAlert } from "./ApiErrorAlert";
-import { toolsApiPath, withQuery } from "./api";
+import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { useAuditParams } from "./audit-params";
 import { fromLocalInput, toLocalInput } from "./audit-query";
 import { useToolsApi } from "./ToolsApiProvider";
@@ -46,7 +46,7 @@ export function AdminChanges({ companyId, initialPage, pageSize, now }: AdminCha
   const initialData: InfiniteData<AdminChangesPage, string | null> | undefined =
     initialPage && isDefault ? { pages: [initialPage], pageParams: [null] } : undefined;
   const result = useInfiniteQuery({
-    queryKey: ["tools-access", companyId, "audit-admin", query],
+    queryKey: [...toolsAccessKeys.auditAll(companyId), "admin", query],
     queryFn: ({ pageParam, signal }) =>
       api<AdminChangesPage>(
         withQuery(toolsApiPath(companyId, "/audit/admin"), { ...query, cursor: pageParam, limit: pageSize }),

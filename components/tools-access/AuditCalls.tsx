@@ -2,7 +2,7 @@
 
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { Fragment, useEffect, useId, useMemo, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useRef, useState } from "react";
 import {
   codeLabel,
   DECISION_LABELS,
@@ -26,7 +26,7 @@ import { FullRow, Table, TBody, TD, TH, THead, TR } from "../ui/Table";
 import { useDebounced } from "../use-debounced";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { AuditEventDetails, PolicyName } from "./AuditEventDetails";
-import { toolsApiPath, withQuery } from "./api";
+import { toolsAccessKeys, toolsApiPath, withQuery } from "./api";
 import { type AuditParams, useAuditParams } from "./audit-params";
 import { callsQuery, callsQueryKey, fromLocalInput, toLocalInput } from "./audit-query";
 import { DecisionBadge } from "./badges";
@@ -80,7 +80,7 @@ export function AuditCalls({ companyId, kind, agents, initial, scope, pageSize, 
     initial && initial.key === key ? { pages: [initial.page], pageParams: [null] } : undefined;
 
   const result = useInfiniteQuery({
-    queryKey: ["tools-access", companyId, "audit-calls", key],
+    queryKey: [...toolsAccessKeys.auditAll(companyId), "calls", key],
     queryFn: ({ pageParam, signal }) =>
       api<AuditCallsPage>(
         withQuery(toolsApiPath(companyId, "/audit/calls"), { ...query, cursor: pageParam, limit: pageSize }),
@@ -471,12 +471,20 @@ function AuditCallsFilters({
   // The tool name is typed: the URL follows 300 ms after the last key.
   const [tool, setTool] = useState(params.tool ?? "");
   const debouncedTool = useDebounced(tool, 300);
+  // Only what the person typed goes to the URL (once settled); a URL change (Clear, Back)
+  // comes back into the field. The ref keeps the two from echoing each other.
+  const pushed = useRef(debouncedTool);
   useEffect(() => {
-    if ((params.tool ?? "") !== debouncedTool)
-      setParams({ tool: debouncedTool.trim() ? debouncedTool : null });
-  }, [debouncedTool, params.tool, setParams]);
+    if (pushed.current === debouncedTool) return;
+    pushed.current = debouncedTool;
+    setParams({ tool: debouncedTool.trim() ? debouncedTool : null });
+  }, [debouncedTool, setParams]);
   useEffect(() => {
-    if (params.tool === null) setTool("");
+    const fromUrl = params.tool ?? "";
+    if (fromUrl !== pushed.current.trim()) {
+      pushed.current = fromUrl;
+      setTool(fromUrl);
+    }
   }, [params.tool]);
   return (
     <search aria-label="Filter the audit">

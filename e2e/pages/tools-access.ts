@@ -38,4 +38,15 @@ export class ToolsAccessPages {
     await this.page.getByTestId("test-submit").click();
     return this.page.getByTestId("test-decision");
   }
+
+  /** Tools & Access › Audit, with search params (`{ runId, decision, tab }`). */
+  async openAudit(companyId: string, search: Record<string, string> = {}) {
+    const query = new URLSearchParams(search).toString();
+    await this.page.goto(`/c/${companyId}/settings/tools/audit${query ? `?${query}` : ""}`);
+  }
+
+  /** The audit's rows: one per governed call. */
+  auditCallRows() {
+    return this.page.getByTestId("audit-call-row");
+  }
 }

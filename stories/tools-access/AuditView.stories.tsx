@@ -5,7 +5,7 @@ import { toolsApiPath } from "@/components/tools-access/api";
 import type { AdminChange, AuditCall, AuditEvent } from "@/components/tools-access/types";
 import { agents, minutesAgo } from "../sample-data";
 import { mockApiDecorator, mockResponses, scopedFetcher } from "../support/mock-http";
-import { clickFirst, steps } from "../support/play";
+import { clickFirst, findTestId, steps } from "../support/play";
 import { agentRefs, COMPANY_ID, NOW } from "./fixtures";
 
 const triage = agents[0]!;
@@ -63,7 +63,7 @@ function call(id: string, partial: Partial<AuditCall>): AuditCall {
   };
 }
 
-export const auditCalls: AuditCall[] = [
+const auditCalls: AuditCall[] = [
   call("inv-1", {
     policies: [{ id: "pol-redact-token", name: "Redact tokens" }],
     events: [
@@ -168,7 +168,7 @@ const otherEvents: AuditCall[] = [
   }),
 ];
 
-export const adminChanges: AdminChange[] = [
+const adminChanges: AdminChange[] = [
   {
     id: "ac-1",
     createdAt: minutesAgo(3),
@@ -254,7 +254,9 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 /** Audit grouped: one row per call, the first one expanded to its events in order. */
-export const Grouped: Story = { play: steps(clickFirst("audit-call-toggle")) };
+export const Grouped: Story = {
+  play: steps(findTestId("audit-calls-table"), clickFirst("audit-call-toggle")),
+};
 
 /** `?decision=deny` deep-links to the denials. */
 export const DeniedOnly: Story = { parameters: { searchParams: "?decision=deny" } };
@@ -283,5 +285,5 @@ export const AdminChanges: Story = { parameters: { searchParams: "?tab=admin" } 
 
 export const AdminChangesExpanded: Story = {
   parameters: { searchParams: "?tab=admin" },
-  play: steps(clickFirst("admin-change-toggle")),
+  play: steps(findTestId("admin-changes-table"), clickFirst("admin-change-toggle")),
 };
