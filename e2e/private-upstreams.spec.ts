@@ -27,5 +27,7 @@ test("an instance administrator allows and removes a private upstream origin in 
   await expect(card.getByTestId("api-error")).toBeVisible();
 
   await row.getByRole("button", { name: "Remove http://127.0.0.1:9" }).click();
+  // Removing access asks first (issue 21, deliverable 5).
+  await row.getByTestId("private-upstream-remove-dialog-confirm").click();
   await expect(card.getByTestId("private-upstream")).toHaveCount(0);
 });

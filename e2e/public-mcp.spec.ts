@@ -107,7 +107,9 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
   const row = page.getByTestId("assistant-connection").filter({ hasText: "E2E Client" });
   await expect(row).toHaveCount(1);
   await page.screenshot({ path: "test-results/public-mcp-4-connections.png" });
-  await row.getByText("Revoke").click();
+  await row.getByTestId("assistant-connection-revoke").click();
+  // Revoking asks first (issue 21, deliverable 5).
+  await row.getByTestId("assistant-connection-revoke-dialog-confirm").click();
   await expect(row).toHaveCount(0, { timeout: 60_000 });
   await page.screenshot({ path: "test-results/public-mcp-5-revoked.png" });
   expect((await mcp()).status).toBe(401);

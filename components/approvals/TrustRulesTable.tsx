@@ -186,6 +186,7 @@ export function TrustRulesTable({ companyId, canEdit, initialRules, now, classNa
                     colSpan={columns}
                     confirmLabel="Revoke rule"
                     pending={revoke.isPending}
+                    error={revoke.error}
                     onCancel={() => setConfirmRevoke(null)}
                     onConfirm={() => revoke.mutate(rule.id)}
                     data-testid="trust-rule-revoke-bar"

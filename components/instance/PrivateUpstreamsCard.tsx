@@ -4,6 +4,7 @@ import { type FormEvent, useState } from "react";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Card, CardBody, CardHeader } from "../ui/Card";
+import { ConfirmButton } from "../ui/ConfirmDialog";
 import { Field } from "../ui/Field";
 import { InputField } from "../ui/FieldControls";
 import { Input } from "../ui/Input";
@@ -54,6 +55,17 @@ export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsSta
     } finally {
       setPending(null);
     }
+  }
+
+  /** Asked for in a confirmation dialog, which shows a failure itself. */
+  async function remove(origin: string) {
+    setError(null);
+    setState(
+      await apiFetch<PrivateUpstreamsState>("/api/instance/private-upstreams/remove", {
+        method: "POST",
+        body: { origin },
+      }),
+    );
   }
 
   async function add(event: FormEvent) {
@@ -110,19 +122,21 @@ export function PrivateUpstreamsCard({ initial }: { initial: PrivateUpstreamsSta
                 <span>
                   added <RelativeTime value={e.addedAt} />
                 </span>
-                <PendingButton
+                <ConfirmButton
                   variant="secondary"
-                  size="sm"
-                  pending={pending === e.origin}
-                  pendingLabel="Removing…"
                   disabled={pending !== null}
-                  onClick={() =>
-                    void run(e.origin, "/api/instance/private-upstreams/remove", { origin: e.origin })
-                  }
                   aria-label={`Remove ${e.origin}`}
+                  title={`Remove ${e.origin}?`}
+                  body="Company connections to this origin are refused again from their next call."
+                  confirmLabel="Remove"
+                  pendingLabel="Removing…"
+                  tone="danger"
+                  errorTitle="Could not remove the origin"
+                  onConfirm={() => remove(e.origin)}
+                  triggerTestId="private-upstream-remove"
                 >
                   Remove
-                </PendingButton>
+                </ConfirmButton>
               </span>
             </li>
           ))}

@@ -102,3 +102,7 @@ export const SLOT_HOST_HINT =
 export const SLOT_KIND_LABELS: Record<string, string> = {
   stdio: "Local process (stdio)",
 };
+
+/** A remote session's replica: the server process (`host/pid`) that holds the pooled session. */
+export const REPLICA_HINT =
+  "The server process (hostname/process id) that holds this pooled session; each server process keeps its own.";

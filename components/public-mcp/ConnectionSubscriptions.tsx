@@ -174,6 +174,7 @@ function SubscriptionsTable({ grantId }: { grantId: string }) {
                   colSpan={COLUMNS.length + 1}
                   confirmLabel="Stop"
                   pending={stop.isPending}
+                  error={stop.error}
                   onConfirm={() => stop.mutate(s.id)}
                   onCancel={() => setConfirming(null)}
                   data-testid="connection-subscription-confirm"

@@ -2,13 +2,12 @@
 
 import { useState } from "react";
 import type { ConnectionActivity as Activity, AssistantConnection } from "@/server/contracts/public-mcp";
-import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { apiFetch } from "../tools-access/api";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
+import { ConfirmButton } from "../ui/ConfirmDialog";
 import { EmptyState } from "../ui/EmptyState";
-import { PendingButton } from "../ui/PendingButton";
 import { RelativeTime } from "../ui/RelativeTime";
 import { ConnectionActivity } from "./ConnectionActivity";
 import { ConnectionSubscriptions } from "./ConnectionSubscriptions";
@@ -25,8 +24,6 @@ export function ConnectionsList({
   activity?: Record<string, Activity[]>;
 }) {
   const [rows, setRows] = useState(initial);
-  const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
   // The connections whose detail (event subscriptions) is open; each fetches when it opens.
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
@@ -36,24 +33,16 @@ export function ConnectionsList({
       return next;
     });
 
+  /** Asked for in a confirmation dialog, which shows a failure itself. */
   async function revoke(id: string) {
-    setPending(id);
-    setError(null);
-    try {
-      await apiFetch(`/api/me/assistant-connections/${id}/revoke`, { method: "POST" });
-      setRows((r) => r.filter((c) => c.id !== id));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setPending(null);
-    }
+    await apiFetch(`/api/me/assistant-connections/${id}/revoke`, { method: "POST" });
+    setRows((r) => r.filter((c) => c.id !== id));
   }
 
   return (
     <Card data-testid="assistant-connections">
       <CardHeader title="My assistant connections" description="Assistants that act as you, through MCP." />
       <CardBody className="space-y-3">
-        <ApiErrorAlert error={error} title="Could not revoke the connection" />
         {rows.length === 0 ? (
           <EmptyState
             title="No assistant connections"
@@ -82,16 +71,20 @@ export function ConnectionsList({
                     {c.lastUsedAt ? <RelativeTime value={c.lastUsedAt} /> : "never"}
                   </span>
                 </span>
-                <PendingButton
+                <ConfirmButton
                   variant="danger"
-                  size="sm"
-                  pending={pending === c.id}
+                  aria-label={`Revoke ${c.name}`}
+                  title={`Revoke ${c.name}?`}
+                  body="Its tokens stop working at once; the assistant has to connect again to act as you."
+                  confirmLabel="Revoke"
                   pendingLabel="Revoking…"
-                  disabled={pending !== null}
-                  onClick={() => void revoke(c.id)}
+                  tone="danger"
+                  errorTitle="Could not revoke the connection"
+                  onConfirm={() => revoke(c.id)}
+                  triggerTestId="assistant-connection-revoke"
                 >
                   Revoke
-                </PendingButton>
+                </ConfirmButton>
                 <div className="w-full space-y-2">
                   {activity ? <ConnectionActivity items={activity[c.id] ?? []} /> : null}
                   <Button

@@ -156,6 +156,7 @@ export function ApplicationsManager({
                     colSpan={columns}
                     confirmLabel="Archive application"
                     pending={archive.isPending}
+                    error={archive.error}
                     onCancel={() => setConfirmArchive(null)}
                     onConfirm={() => archive.mutate(app.id)}
                     data-testid="app-archive-bar"

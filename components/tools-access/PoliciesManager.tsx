@@ -232,6 +232,7 @@ export function PoliciesManager({ companyId, canEdit, initialPolicies, className
                     colSpan={canEdit ? 6 : 5}
                     confirmLabel="Delete policy"
                     pending={remove.isPending}
+                    error={remove.error}
                     onCancel={() => setConfirmDelete(null)}
                     onConfirm={() => remove.mutate(policy.id)}
                     data-testid="policy-delete-bar"

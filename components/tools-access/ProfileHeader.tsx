@@ -123,6 +123,7 @@ export function ProfileHeader({
               tone="warning"
               confirmLabel="Archive profile"
               pending={update.isPending}
+              error={update.error}
               onCancel={() => setConfirming(null)}
               onConfirm={() => update.mutate({ status: "archived" })}
               data-testid="profile-archive-bar"
@@ -134,6 +135,7 @@ export function ProfileHeader({
             <ConfirmBar
               confirmLabel="Delete profile"
               pending={remove.isPending}
+              error={remove.error}
               onCancel={() => setConfirming(null)}
               onConfirm={() => remove.mutate()}
               data-testid="profile-delete-bar"

@@ -1,3 +1,4 @@
+import { REPLICA_HINT } from "@/components/labels";
 import { Badge } from "@/components/ui/Badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
 import { EmptyState } from "@/components/ui/EmptyState";
@@ -43,7 +44,7 @@ export function RemoteSessionsCard({ sessions }: { sessions: RemoteSessionView[]
             <TR>
               <TH>State</TH>
               <TH>Connection</TH>
-              <TH>Replica</TH>
+              <TH>Server process</TH>
               <TH>Opened</TH>
               <TH>Last used</TH>
               <TH>Errors</TH>
@@ -63,7 +64,11 @@ export function RemoteSessionsCard({ sessions }: { sessions: RemoteSessionView[]
                     {s.origin} · {s.transport} · {s.purpose}
                   </div>
                 </TD>
-                <TD className="font-mono text-xs">{s.replica}</TD>
+                <TD className="text-xs">
+                  <span title={REPLICA_HINT} className="cursor-help font-mono underline decoration-dotted">
+                    {s.replica}
+                  </span>
+                </TD>
                 <TD>
                   <RelativeTime value={s.openedAt} />
                 </TD>

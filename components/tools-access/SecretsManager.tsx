@@ -219,6 +219,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
                       <ConfirmBar
                         confirmLabel="Revoke secret"
                         pending={revoke.isPending}
+                        error={revoke.error}
                         onCancel={() => setAction(null)}
                         onConfirm={() => revoke.mutate(secret.id)}
                         data-testid="secret-revoke-bar"

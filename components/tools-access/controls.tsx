@@ -1,10 +1,10 @@
 "use client";
 
-import { type ComponentProps, type ReactNode, useEffect, useRef } from "react";
-import { Button } from "../ui/Button";
+import type { ComponentProps, ReactNode } from "react";
+import { ConfirmDialog } from "../ui/ConfirmDialog";
 import { cn, focusRing } from "../ui/cn";
 import { PendingButton } from "../ui/PendingButton";
-import { FullRow, TD } from "../ui/Table";
+import { TD } from "../ui/Table";
 
 const checkboxClass = cn(
   "mt-0.5 size-4 shrink-0 cursor-pointer rounded border-zinc-300 accent-accent-600 disabled:cursor-not-allowed",
@@ -167,56 +167,59 @@ export interface ConfirmBarProps {
   onConfirm: () => void;
   onCancel: () => void;
   pending?: boolean;
+  /** The action's failure (a mutation's `error`), shown inside the dialog. */
+  error?: unknown;
+  /** A short heading; defaults to the confirm label as a question ("Revoke secret?"). */
+  title?: ReactNode;
   tone?: "danger" | "warning";
   className?: string;
   "data-testid"?: string;
 }
 
-/** Inline confirmation for destructive actions (no browser dialog). */
+/**
+ * Confirmation for destructive actions, rendered while the caller is asking: a modal
+ * `ConfirmDialog` (issue 21: one confirmation for archive, revoke, delete, stop). The caller
+ * removes it on success or cancel; `${data-testid}-confirm` is the confirm button.
+ */
 export function ConfirmBar({
   children,
   confirmLabel,
   onConfirm,
   onCancel,
   pending = false,
+  error,
+  title,
   tone = "danger",
-  className,
   ...rest
 }: ConfirmBarProps) {
-  const testId = rest["data-testid"];
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  // Move focus into the question so keyboard and screen-reader users land on it.
-  useEffect(() => {
-    cancelRef.current?.focus();
-  }, []);
   return (
-    <div
-      className={cn(
-        "flex flex-wrap items-center justify-between gap-3 rounded-lg border px-4 py-3 text-sm",
-        tone === "danger"
-          ? "border-red-200 bg-red-50 text-red-900"
-          : "border-amber-200 bg-amber-50 text-amber-900",
-        className,
-      )}
-      data-testid={testId}
-    >
-      <div className="min-w-0">{children}</div>
-      <div className="flex shrink-0 gap-2">
-        <Button ref={cancelRef} variant="secondary" size="sm" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <PendingButton
-          pending={pending}
-          pendingLabel="Working…"
-          variant={tone === "danger" ? "danger" : "primary"}
-          size="sm"
-          onClick={onConfirm}
-          data-testid={testId ? `${testId}-confirm` : undefined}
-        >
-          {confirmLabel}
-        </PendingButton>
-      </div>
-    </div>
+    <ConfirmDialog
+      open
+      onClose={onCancel}
+      title={title ?? `${confirmLabel}?`}
+      body={children}
+      confirmLabel={confirmLabel}
+      pendingLabel="Working…"
+      tone={tone === "danger" ? "danger" : "primary"}
+      pending={pending}
+      error={error}
+      errorTitle={`Could not ${confirmLabel.charAt(0).toLowerCase()}${confirmLabel.slice(1)}`}
+      onConfirm={() => {
+        onConfirm();
+      }}
+      data-testid={rest["data-testid"]}
+    />
+  );
+}
+
+/** A `ConfirmBar` in a table: its row holds the (modal) dialog. */
+export function ConfirmRow({ colSpan, ...bar }: ConfirmBarProps & { colSpan: number }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="p-0">
+        <ConfirmBar {...bar} />
+      </td>
+    </tr>
   );
 }
 
@@ -248,15 +251,6 @@ export function RemoveCell<Id>({
         Remove
       </PendingButton>
     </TD>
-  );
-}
-
-/** A `ConfirmBar` in a row of its own, below the table row it asks about. */
-export function ConfirmRow({ colSpan, ...bar }: ConfirmBarProps & { colSpan: number }) {
-  return (
-    <FullRow colSpan={colSpan}>
-      <ConfirmBar {...bar} />
-    </FullRow>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { CopyButton } from "./CopyButton";
-import { cn } from "./cn";
+import { cn, focusRing } from "./cn";
 
 export interface CodeBlockProps {
   code: string;
@@ -42,7 +42,9 @@ export function CodeBlock({ code, language, title, copyable = true, className, .
           ) : null}
         </div>
       ) : null}
-      <pre className="overflow-x-auto p-4 text-sm leading-relaxed">
+      {/* Focusable so a keyboard can scroll long lines (axe `scrollable-region-focusable`). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container, see above */}
+      <pre tabIndex={0} className={cn("overflow-x-auto p-4 text-sm leading-relaxed", focusRing)}>
         <code className="font-mono" data-language={language}>
           {code}
         </code>

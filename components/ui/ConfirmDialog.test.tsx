@@ -108,3 +108,33 @@ describe("ConfirmDialog", () => {
     expect(onConfirm).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("ConfirmDialog driven by the caller (ConfirmBar)", () => {
+  it("shows the caller's pending state and error, and stays open until the caller closes it", async () => {
+    const { ConfirmDialog } = await import("./ConfirmDialog");
+    const onConfirm = vi.fn();
+    const props = {
+      open: true,
+      onClose: () => {},
+      title: "Revoke secret?",
+      confirmLabel: "Revoke secret",
+      tone: "danger" as const,
+      onConfirm,
+      "data-testid": "bar",
+    };
+    const { rerender } = render(<ConfirmDialog {...props} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId("bar-confirm"));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole("dialog")).toBeTruthy();
+    rerender(<ConfirmDialog {...props} pending />);
+    expect((screen.getByTestId("bar-confirm") as HTMLButtonElement).disabled).toBe(true);
+    rerender(
+      <ConfirmDialog
+        {...props}
+        error={new ApiError({ status: 409, code: "secret_in_use", message: "bound to a connection" })}
+      />,
+    );
+    expect(screen.getByTestId("bar-error").textContent).toContain("bound to a connection");
+  });
+});

@@ -37,8 +37,14 @@ export interface ConfirmDialogProps {
   /**
    * Runs the action. While its promise runs the dialog is pending (buttons disabled, Escape
    * ignored); a rejection keeps the dialog open and shows the error inside it; success closes it.
+   * When it returns no promise (e.g. a mutation's `mutate`), the caller drives the dialog with
+   * `pending` and `error` and closes it itself.
    */
   onConfirm: (note: string) => Promise<unknown> | unknown;
+  /** The caller's own pending state (a mutation's `isPending`). */
+  pending?: boolean;
+  /** The caller's own failure to show inside the dialog (a mutation's `error`). */
+  error?: unknown;
   /** Title of the error shown when `onConfirm` fails, e.g. "Could not stop the slot". */
   errorTitle?: ReactNode;
   "data-testid"?: string;
@@ -60,12 +66,16 @@ export function ConfirmDialog({
   tone = "primary",
   onConfirm,
   errorTitle,
+  pending: outerPending = false,
+  error: outerError,
   ...rest
 }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const [innerPending, setPending] = useState(false);
+  const [innerError, setError] = useState<unknown>(null);
+  const pending = innerPending || outerPending;
+  const error = innerError ?? outerError ?? null;
   const [text, setText] = useState("");
   const id = useId();
   const testId = rest["data-testid"] ?? "confirm-dialog";
@@ -96,12 +106,23 @@ export function ConfirmDialog({
     onClose();
   }
 
+  // Unmounted while open (the caller closed it by removing it): focus goes back to the opener.
+  useEffect(
+    () => () => {
+      const back = opener.current;
+      if (back instanceof HTMLElement && back.isConnected) back.focus();
+    },
+    [],
+  );
+
   async function confirm() {
     if (pending) return;
-    setPending(true);
     setError(null);
+    const result = onConfirm(text.trim());
+    if (!(result instanceof Promise)) return;
+    setPending(true);
     try {
-      await onConfirm(text.trim());
+      await result;
       setPending(false);
       onClose();
     } catch (e) {

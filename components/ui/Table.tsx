@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
-import { cn } from "./cn";
+import { cn, focusRing } from "./cn";
 
 export type TableProps = ComponentProps<"table"> & {
   /** Classes for the scrolling, bordered container. */
@@ -35,8 +35,13 @@ export function Table({ className, containerClassName, stacked = false, ...props
       className={cn(
         "w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs",
         containerClassName,
+        focusRing,
       )}
       data-stacked={stacked || undefined}
+      // A region that scrolls sideways on narrow screens must be reachable by keyboard
+      // (axe `scrollable-region-focusable`, serious).
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container, see above
+      tabIndex={0}
     >
       <table
         className={cn("w-full border-collapse text-left text-sm", stacked && stackedTableClasses, className)}

@@ -151,3 +151,26 @@ export const LegacyPayload: Story = {
     },
   },
 };
+
+/** Approve asks first, with an optional note (issue 21, item 7). */
+export const ApproveConfirmation: Story = {
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByTestId("action-approve"));
+    await userEvent.type(canvas.getByTestId("action-approve-dialog-note"), "Checked the repository");
+    await expect(canvas.getByRole("dialog")).toBeVisible();
+  },
+};
+
+/** Decline asks first; its note becomes the reason the agent and the thread see. */
+export const DeclineConfirmation: Story = {
+  play: steps(click("action-decline")),
+};
+
+/** Approved by a person with a note, then run: the card reads what happened and can show the result. */
+export const ExecutedWithApproverAndNote: Story = {
+  args: {
+    comment: cardComment(executedRequest, { decidedByName: "Ada Owner", note: "Checked the repository" }),
+  },
+  play: steps(click("action-card-show-result"), findText("Result (recorded earlier)")),
+};

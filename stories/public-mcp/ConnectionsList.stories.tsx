@@ -25,7 +25,8 @@ export const Empty: Story = { args: { initial: [] } };
 export const Revoked: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await userEvent.click(canvas.getByText("Revoke"));
+    await userEvent.click(canvas.getByTestId("assistant-connection-revoke"));
+    await userEvent.click(canvas.getByTestId("assistant-connection-revoke-dialog-confirm"));
     await canvas.findByText("No assistant connections");
   },
 };

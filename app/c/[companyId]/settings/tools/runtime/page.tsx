@@ -3,6 +3,7 @@ import { RemoteSessionsCard } from "@/components/tools-access/RemoteSessionsCard
 import { RuntimeSlotsTable } from "@/components/tools-access/RuntimeSlotsTable";
 import { Badge } from "@/components/ui/Badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/Card";
+import { CodeLabel } from "@/components/ui/CodeLabel";
 import { EmptyState } from "@/components/ui/EmptyState";
 import { HeaderRow, Table, TBody, TD, TR } from "@/components/ui/Table";
 import { listRemoteSessions } from "@/server/connectors/remote-sessions";
@@ -97,7 +98,9 @@ export default companyPage(async ({ ctx, can, companyId }) => {
                     {[t.command, ...t.args].join(" ")}
                   </TD>
                   <TD>
-                    <Badge tone={t.status === "active" ? "success" : "neutral"}>{t.status}</Badge>
+                    <Badge tone={t.status === "active" ? "success" : "neutral"}>
+                      <CodeLabel label={t.status === "active" ? "Active" : "Disabled"} code={t.status} />
+                    </Badge>
                   </TD>
                   <TD>{t.perRunSlot ? "one per run" : "shared"}</TD>
                 </TR>
