@@ -123,7 +123,6 @@ export function CatalogTable({
 
   const showSelect = canEdit && reviewable.length > 0;
   const pendingAction = review.isPending ? review.variables?.action : undefined;
-  const columnCount = showSelect ? 6 : 5;
 
   return (
     <QueryCard
@@ -319,27 +318,34 @@ export function CatalogTable({
                     <RelativeTime value={entry.lastSeenAt} now={now} />
                   </TD>
                 </TR>
-                {diffOpen ? (
-                  <TR
-                    id={diffId}
-                    className="bg-zinc-50/60 [tbody>&]:hover:bg-zinc-50/60"
-                    data-testid="catalog-diff-row"
-                    data-entry-id={entry.id}
-                  >
-                    <TD colSpan={columnCount}>
-                      <CatalogDiff
-                        reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
-                        current={entry}
-                        findings={entry.findings}
-                      />
-                    </TD>
-                  </TR>
-                ) : null}
               </Fragment>
             );
           })}
         </TBody>
       </Table>
+      {/* Below the table, not in a row of it: the table scrolls sideways in a narrow column, and a
+          diff read through that window is cut off. */}
+      {entries
+        .filter((entry) => entry.status === "quarantined" && expanded.has(entry.id))
+        .map((entry) => (
+          <section
+            key={entry.id}
+            id={`catalog-diff-${entry.id}`}
+            aria-label={`What changed in ${entry.name}`}
+            className="mt-3 space-y-2 rounded-lg border border-zinc-200 bg-zinc-50/60 p-3"
+            data-testid="catalog-diff-row"
+            data-entry-id={entry.id}
+          >
+            <h4 className="text-sm font-medium text-zinc-900">
+              What changed in <code className="font-mono">{entry.name}</code>
+            </h4>
+            <CatalogDiff
+              reviewed={toToolVersion(entry.reviewedVersion, entry.name)}
+              current={entry}
+              findings={entry.findings}
+            />
+          </section>
+        ))}
     </QueryCard>
   );
 }

@@ -7,6 +7,11 @@ import { formatBytes } from "./view-helpers";
 /** Characters shown before "Show all": enough for any honest tool description. */
 export const LONG_TEXT_PREVIEW_CHARS = 2_000;
 
+/** "1.0 MB" (one decimal from a megabyte up, so it reads as a measurement), else `formatBytes`. */
+function sizeLabel(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : formatBytes(bytes);
+}
+
 /**
  * Untrusted upstream text of any length: the first {@link LONG_TEXT_PREVIEW_CHARS} characters,
  * then a "Show all (1.0 MB)" button that opens the whole text in a bounded scroll box, so a
@@ -24,7 +29,7 @@ export function LongText({
   const [open, setOpen] = useState(false);
   const long = text.length > LONG_TEXT_PREVIEW_CHARS;
   const shown = long && !open ? `${text.slice(0, LONG_TEXT_PREVIEW_CHARS)}…` : text;
-  const size = formatBytes(new TextEncoder().encode(text).length);
+  const size = sizeLabel(new TextEncoder().encode(text).length);
   return (
     <div className={className} data-testid={testId} data-long={long ? "true" : "false"}>
       <p
