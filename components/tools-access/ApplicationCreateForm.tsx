@@ -1,5 +1,6 @@
 "use client";
 
+import "../zod-config";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";

@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { type Dispatch, type SetStateAction, useId, useMemo } from "react";
+import { type Dispatch, type SetStateAction, useEffect, useId, useMemo } from "react";
 import { useForm } from "react-hook-form";
 import { POLICY_KIND_HINTS, POLICY_KIND_LABELS, POLICY_KINDS, RISK_LABELS, RISKS } from "@/components/labels";
 import { Button } from "../ui/Button";
@@ -91,10 +91,13 @@ export function PolicyForm({
     );
   };
 
-  const submit = handleSubmit(
-    (input) => onSubmit(input),
-    () => focusInvalid(),
-  );
+  const submit = handleSubmit((input) => onSubmit(input));
+  // Each refused submit renders its messages with a new count; focus follows that render.
+  const { submitCount, isSubmitSuccessful } = formState;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per submit
+  useEffect(() => {
+    if (submitCount > 0 && !isSubmitSuccessful) focusInvalid();
+  }, [submitCount]);
 
   const errorCount = Object.keys(errors).length;
   const t = targets.data;

@@ -2,6 +2,7 @@
  * Glue between the API's errors, zod and react-hook-form: field-level messages in, field-level
  * messages out. No React state here beyond the one hook.
  */
+import "../zod-config";
 import { useEffect } from "react";
 import type { FieldErrors, FieldValues, Path, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";

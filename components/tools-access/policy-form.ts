@@ -4,6 +4,7 @@
  * with. The server stays the authority.
  */
 
+import "../zod-config";
 import { z } from "zod";
 import { LIST_OPS, NUMBER_OPS, VALUELESS_OPS } from "@/components/labels";
 import {
