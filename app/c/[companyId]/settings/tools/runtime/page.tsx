@@ -61,7 +61,7 @@ export default companyPage(async ({ ctx, can, companyId }) => {
             />
           </CardBody>
         ) : (
-          <Table stacked>
+          <Table>
             <HeaderRow
               columns={["Status", "Process", "Started", "Last used", "Restarts", "Last error"]}
               actions
@@ -69,25 +69,17 @@ export default companyPage(async ({ ctx, can, companyId }) => {
             <TBody>
               {slots.map((s) => (
                 <TR key={s.id} data-testid="slot-row" data-status={s.status}>
-                  <TD data-label="Status">
+                  <TD>
                     <Badge tone={TONE[s.status] ?? "neutral"}>{s.status}</Badge>
                   </TD>
-                  <TD data-label="Process" className="font-mono text-xs">
+                  <TD className="font-mono text-xs">
                     {s.pid ? `pid ${s.pid} · pgid ${s.processGroupId ?? "—"}` : "—"}
                     <div className="text-zinc-500">{s.host}</div>
                   </TD>
-                  <TD data-label="Started">
-                    {s.startedAt ? <RelativeTime value={iso(s.startedAt)!} /> : "—"}
-                  </TD>
-                  <TD data-label="Last used">
-                    {s.lastUsedAt ? <RelativeTime value={iso(s.lastUsedAt)!} /> : "—"}
-                  </TD>
-                  <TD data-label="Restarts">{s.restartCount}</TD>
-                  <TD
-                    data-label="Last error"
-                    className="max-w-xs truncate text-xs text-zinc-600"
-                    title={s.lastError ?? undefined}
-                  >
+                  <TD>{s.startedAt ? <RelativeTime value={iso(s.startedAt)!} /> : "—"}</TD>
+                  <TD>{s.lastUsedAt ? <RelativeTime value={iso(s.lastUsedAt)!} /> : "—"}</TD>
+                  <TD>{s.restartCount}</TD>
+                  <TD className="max-w-xs truncate text-xs text-zinc-600" title={s.lastError ?? undefined}>
                     {s.lastError ?? "—"}
                   </TD>
                   <TD>
@@ -144,23 +136,22 @@ export default companyPage(async ({ ctx, can, companyId }) => {
             <p className="text-sm text-zinc-600">No command templates yet.</p>
           </CardBody>
         ) : (
-          <Table stacked>
+          <Table>
             <HeaderRow columns={["Name", "Command", "Status", "Slots"]} />
             <TBody>
               {templates.map((t) => (
                 <TR key={t.id} data-testid="template-row">
-                  <TD data-label="Name">{t.name}</TD>
+                  <TD>{t.name}</TD>
                   <TD
-                    data-label="Command"
                     className="max-w-md truncate font-mono text-xs"
                     title={[t.command, ...t.args].join(" ")}
                   >
                     {[t.command, ...t.args].join(" ")}
                   </TD>
-                  <TD data-label="Status">
+                  <TD>
                     <Badge tone={t.status === "active" ? "success" : "neutral"}>{t.status}</Badge>
                   </TD>
-                  <TD data-label="Slots">{t.perRunSlot ? "one per run" : "shared"}</TD>
+                  <TD>{t.perRunSlot ? "one per run" : "shared"}</TD>
                 </TR>
               ))}
             </TBody>
