@@ -131,7 +131,12 @@ export function RunDetail({ companyId, run, events, now }: RunDetailProps) {
                     {event.href ? (
                       <>
                         {" "}
-                        <Link href={event.href} className={linkClass} data-testid="run-event-link">
+                        <Link
+                          href={event.href}
+                          // In running text a link is underlined, not told apart by colour alone (WCAG 1.4.1).
+                          className={cn(linkClass, "underline underline-offset-2")}
+                          data-testid="run-event-link"
+                        >
                           details
                         </Link>
                       </>

@@ -39,7 +39,7 @@ export function RemoteSessionsCard({ sessions }: { sessions: RemoteSessionView[]
           />
         </CardBody>
       ) : (
-        <Table>
+        <Table stacked>
           <THead>
             <TR>
               <TH>State</TH>
@@ -54,30 +54,34 @@ export function RemoteSessionsCard({ sessions }: { sessions: RemoteSessionView[]
           <TBody>
             {sessions.map((s) => (
               <TR key={s.id} data-testid="remote-session-row" data-state={s.state}>
-                <TD>
+                <TD data-label="State">
                   <Badge tone={s.state === "ready" ? "success" : "neutral"}>{s.state}</Badge>
                   {s.closeReason ? <div className="text-xs text-zinc-500">{s.closeReason}</div> : null}
                 </TD>
-                <TD>
+                <TD data-label="Connection">
                   {s.connectionName}
                   <div className="font-mono text-xs text-zinc-500">
                     {s.origin} · {s.transport} · {s.purpose}
                   </div>
                 </TD>
-                <TD className="text-xs">
+                <TD data-label="Server process" className="text-xs">
                   <span title={REPLICA_HINT} className="cursor-help font-mono underline decoration-dotted">
                     {s.replica}
                   </span>
                 </TD>
-                <TD>
+                <TD data-label="Opened">
                   <RelativeTime value={s.openedAt} />
                 </TD>
-                <TD>{s.lastUsedAt ? <RelativeTime value={s.lastUsedAt} /> : "—"}</TD>
-                <TD className="max-w-xs truncate text-xs text-zinc-600" title={s.lastError ?? undefined}>
+                <TD data-label="Last used">{s.lastUsedAt ? <RelativeTime value={s.lastUsedAt} /> : "—"}</TD>
+                <TD
+                  data-label="Errors"
+                  className="max-w-xs truncate text-xs text-zinc-600"
+                  title={s.lastError ?? undefined}
+                >
                   {s.errors}
                   {s.lastError ? ` · ${s.lastError}` : ""}
                 </TD>
-                <TD>{s.reconnects}</TD>
+                <TD data-label="Reconnects">{s.reconnects}</TD>
               </TR>
             ))}
           </TBody>

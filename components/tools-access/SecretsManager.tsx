@@ -126,7 +126,7 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
         ) : null
       }
     >
-      <Table data-testid="secret-table">
+      <Table stacked data-testid="secret-table">
         <caption className="sr-only">Secrets (metadata only)</caption>
         <HeaderRow
           columns={[
@@ -153,27 +153,31 @@ export function SecretsManager({ companyId, canEdit, initialSecrets, now, classN
                   data-status={secret.status}
                   className={cn(revoked && "text-zinc-500")}
                 >
-                  <TD className="min-w-44">
+                  <TD data-label="Name" className="min-w-44">
                     <code className="font-mono text-sm font-medium text-zinc-900">{secret.name}</code>
                     {secret.description ? (
                       <span className="block text-xs text-zinc-500">{secret.description}</span>
                     ) : null}
                   </TD>
-                  <TD>
+                  <TD data-label="Status">
                     <Badge tone={revoked ? "danger" : "success"} data-testid="secret-status">
                       {revoked ? "Revoked" : "Active"}
                     </Badge>
                   </TD>
-                  <TD className="text-right tabular-nums">
+                  <TD data-label="Current version" className="text-right tabular-nums">
                     {secret.currentVersion !== null ? `v${secret.currentVersion}` : "—"}
                   </TD>
                   {/* Versions are numbered 1…n and never deleted, so the newest number is the count. */}
-                  <TD className="text-right tabular-nums">{secret.currentVersion ?? 0}</TD>
-                  <TD className="text-right tabular-nums">{secret.bindingCount}</TD>
-                  <TD className="text-xs">
+                  <TD data-label="Versions" className="text-right tabular-nums">
+                    {secret.currentVersion ?? 0}
+                  </TD>
+                  <TD data-label="Bindings" className="text-right tabular-nums">
+                    {secret.bindingCount}
+                  </TD>
+                  <TD data-label="Created" className="text-xs">
                     <RelativeTime value={secret.createdAt} now={now} />
                   </TD>
-                  <TD className="text-xs">
+                  <TD data-label="Updated" className="text-xs">
                     <RelativeTime value={secret.updatedAt} now={now} />
                   </TD>
                   <TD className="text-right whitespace-nowrap">

@@ -33,7 +33,9 @@ export function Table({ className, containerClassName, stacked = false, ...props
   return (
     <div
       className={cn(
-        "w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs",
+        // `relative`: an absolutely placed descendant (an sr-only label) is clipped here too,
+        // instead of widening the page past a narrow screen.
+        "relative w-full overflow-x-auto rounded-lg border border-zinc-200 bg-white shadow-xs",
         containerClassName,
         focusRing,
       )}
