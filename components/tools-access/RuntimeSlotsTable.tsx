@@ -74,7 +74,7 @@ export function RuntimeSlotsTable({ companyId, slots, canManage, now, onChanged 
   }
 
   return (
-    <Table aria-busy={refreshing || undefined}>
+    <Table stacked aria-busy={refreshing || undefined}>
       <HeaderRow
         columns={["Status", "Connection", "Process", "Started", "Last used", "Restarts", "Last error"]}
         actions
@@ -85,12 +85,12 @@ export function RuntimeSlotsTable({ companyId, slots, canManage, now, onChanged 
           const name = s.connectionName ?? "Connection";
           return (
             <TR key={s.id} data-testid="slot-row" data-status={s.status} data-slot-id={s.id}>
-              <TD>
+              <TD data-label="Status">
                 <Badge tone={status.tone} dot>
                   <CodeLabel label={status.label} code={s.status} />
                 </Badge>
               </TD>
-              <TD className="min-w-40">
+              <TD data-label="Connection" className="min-w-40">
                 <Link
                   href={connectionHref(companyId, s.connectionId)}
                   className={cn(
@@ -105,7 +105,7 @@ export function RuntimeSlotsTable({ companyId, slots, canManage, now, onChanged 
                   <CodeLabel label={SLOT_KIND_LABELS[s.kind] ?? s.kind} code={s.kind} />
                 </div>
               </TD>
-              <TD className="text-xs">
+              <TD data-label="Process" className="text-xs">
                 <span className="font-mono">
                   {s.pid ? `pid ${s.pid} · pgid ${s.processGroupId ?? "—"}` : "no process"}
                 </span>
@@ -116,10 +116,18 @@ export function RuntimeSlotsTable({ companyId, slots, canManage, now, onChanged 
                   </span>
                 </div>
               </TD>
-              <TD>{s.startedAt ? <RelativeTime value={s.startedAt} now={now} /> : "—"}</TD>
-              <TD>{s.lastUsedAt ? <RelativeTime value={s.lastUsedAt} now={now} /> : "—"}</TD>
-              <TD>{s.restartCount}</TD>
-              <TD className="max-w-xs truncate text-xs text-zinc-600" title={s.lastError ?? undefined}>
+              <TD data-label="Started">
+                {s.startedAt ? <RelativeTime value={s.startedAt} now={now} /> : "—"}
+              </TD>
+              <TD data-label="Last used">
+                {s.lastUsedAt ? <RelativeTime value={s.lastUsedAt} now={now} /> : "—"}
+              </TD>
+              <TD data-label="Restarts">{s.restartCount}</TD>
+              <TD
+                data-label="Last error"
+                className="max-w-xs truncate text-xs text-zinc-600"
+                title={s.lastError ?? undefined}
+              >
                 {s.lastError ?? "—"}
               </TD>
               <TD>

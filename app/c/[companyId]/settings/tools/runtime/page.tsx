@@ -85,24 +85,25 @@ export default companyPage(async ({ ctx, can, companyId }) => {
             <p className="text-sm text-zinc-600">No command templates yet.</p>
           </CardBody>
         ) : (
-          <Table>
+          <Table stacked>
             <HeaderRow columns={["Name", "Command", "Status", "Slots"]} />
             <TBody>
               {templates.map((t) => (
                 <TR key={t.id} data-testid="template-row">
-                  <TD>{t.name}</TD>
+                  <TD data-label="Name">{t.name}</TD>
                   <TD
+                    data-label="Command"
                     className="max-w-md truncate font-mono text-xs"
                     title={[t.command, ...t.args].join(" ")}
                   >
                     {[t.command, ...t.args].join(" ")}
                   </TD>
-                  <TD>
+                  <TD data-label="Status">
                     <Badge tone={t.status === "active" ? "success" : "neutral"}>
                       <CodeLabel label={t.status === "active" ? "Active" : "Disabled"} code={t.status} />
                     </Badge>
                   </TD>
-                  <TD>{t.perRunSlot ? "one per run" : "shared"}</TD>
+                  <TD data-label="Slots">{t.perRunSlot ? "one per run" : "shared"}</TD>
                 </TR>
               ))}
             </TBody>
