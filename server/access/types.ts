@@ -2,7 +2,7 @@
 // snapshot and a request can be written as fixture files and replayed.
 
 import type { ProfileSelector as ProfileSelectorContract } from "@/server/contracts/api/profiles";
-import type { Risk } from "@/server/contracts/values";
+import { DECISION_REASON_CODES, type Risk } from "@/server/contracts/values";
 
 export type { Risk };
 
@@ -207,24 +207,5 @@ export interface Decision {
   approvalExpiresInSeconds: number | null;
 }
 
-export const REASON_CODES = [
-  "allowed",
-  "company_mismatch",
-  "session_invalid",
-  "tool_not_found",
-  "application_archived",
-  "connection_disabled",
-  "missing_secret",
-  "unsafe_command_template",
-  "tool_quarantined",
-  "tool_disabled",
-  "policy_malformed",
-  "policy_block",
-  "approval_required",
-  "not_in_profile",
-  "arguments_invalid",
-  "arguments_unstorable",
-  "rate_limited",
-  "runtime_deferred",
-] as const;
+export const REASON_CODES = DECISION_REASON_CODES;
 export type ReasonCode = (typeof REASON_CODES)[number];

@@ -179,15 +179,8 @@ export const SECRET_STATUSES = ["active", "revoked"] as const;
 export const SECRET_PLACEMENTS = ["http_header", "env_var"] as const;
 export const SECRET_ACCESS_OUTCOMES = ["granted", "denied"] as const;
 
-/**
- * Every reason code an audit event or a ledger row can carry (`reason_code`, `error_code`): the
- * decision engine's (server/access/types.ts `REASON_CODES`), the gateway's refusal and failure
- * codes (server/gateway/outcome.ts `OUTCOME_CODES`, `LEDGER_ANSWERS`) and the events' own.
- * The console labels each (components/labels `REASON_LABELS`); components/labels/codes.test.ts
- * fails when a server list has a code missing here or a code here has no label.
- */
-export const AUDIT_REASON_CODES = [
-  // decision engine
+/** The decision engine's reason codes (server/access `decide`; `REASON_CODES` there is this list). */
+export const DECISION_REASON_CODES = [
   "allowed",
   "company_mismatch",
   "session_invalid",
@@ -206,14 +199,23 @@ export const AUDIT_REASON_CODES = [
   "arguments_unstorable",
   "rate_limited",
   "runtime_deferred",
-  // gateway refusals and execution failures
+] as const;
+export type DecisionReasonCode = (typeof DECISION_REASON_CODES)[number];
+
+/**
+ * Every refusal code of a governed call (server/gateway/outcome.ts builds `OUTCOME_CODES` from it,
+ * each code's HTTP status read from the error catalogue).
+ */
+export const GATEWAY_OUTCOME_CODES = [
   "invalid_request",
+  "arguments_invalid",
   "tool_denied",
   "approval_path_missing",
   "command_not_approved",
   "runtime_host_untrusted",
   "runtime_isolation_unavailable",
   "approval_not_found",
+  "approval_required",
   "invocation_in_progress",
   "invocation_outcome_unknown",
   "approval_wrong_run",
@@ -228,8 +230,11 @@ export const AUDIT_REASON_CODES = [
   "approval_consumed",
   "approval_pending",
   "approval_invalid",
+  "rate_limited",
   "upstream_error",
   "result_blocked",
+  "missing_secret",
+  "runtime_deferred",
   "runtime_suppressed",
   "runtime_crashed",
   "runtime_stopped",
@@ -237,6 +242,20 @@ export const AUDIT_REASON_CODES = [
   "runtime_unavailable",
   "upstream_timeout",
   "upstream_cancelled",
+] as const;
+export type GatewayOutcomeCode = (typeof GATEWAY_OUTCOME_CODES)[number];
+
+/**
+ * Every reason code an audit event or a ledger row can carry (`reason_code`, `error_code`): the
+ * decision engine's and the gateway's lists above (one source each), the ledger's answers
+ * (server/gateway/outcome.ts `LEDGER_ANSWERS`) and the events' own.
+ * The console labels each (components/labels `REASON_LABELS`); components/labels/codes.test.ts
+ * fails when a server list has a code missing here or a code here has no label.
+ */
+export const AUDIT_REASON_CODES = [
+  ...DECISION_REASON_CODES,
+  ...GATEWAY_OUTCOME_CODES.filter((c) => !(DECISION_REASON_CODES as readonly string[]).includes(c)),
+  // execution failures, ledger answers and the events' own
   "tool_input_invalid",
   "upstream_unreachable",
   "upstream_blocked",
@@ -248,7 +267,6 @@ export const AUDIT_REASON_CODES = [
   "upstream_protocol_error",
   "running",
   "outcome_unknown",
-  // the events' own
   "ok",
   "listed",
   "approved",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GATEWAY_OUTCOME_CODES } from "../contracts/values";
 import { isServiceError } from "../errors";
 import { ERRORS, type ErrorCode } from "../errors/codes";
 import type { CurrentExecution } from "../ledger/invocations";
@@ -32,43 +33,7 @@ export interface ToolResult {
  * Every refusal code of a governed call. Their HTTP statuses come from the one error catalogue
  * (server/errors/codes.ts), so the REST answer, the MCP result and the docs cannot disagree.
  */
-const OUTCOME_CODE_LIST = [
-  "invalid_request",
-  "arguments_invalid",
-  "tool_denied",
-  "approval_path_missing",
-  "command_not_approved",
-  "runtime_host_untrusted",
-  "runtime_isolation_unavailable",
-  "approval_not_found",
-  "approval_required",
-  "invocation_in_progress",
-  "invocation_outcome_unknown",
-  "approval_wrong_run",
-  "approval_tool_mismatch",
-  "approval_arguments_mismatch",
-  "approval_signature_invalid",
-  "approval_expired",
-  "approval_schema_changed",
-  "approval_no_longer_allowed",
-  "approval_declined",
-  "approval_superseded",
-  "approval_consumed",
-  "approval_pending",
-  "approval_invalid",
-  "rate_limited",
-  "upstream_error",
-  "result_blocked",
-  "missing_secret",
-  "runtime_deferred",
-  "runtime_suppressed",
-  "runtime_crashed",
-  "runtime_stopped",
-  "runtime_start_failed",
-  "runtime_unavailable",
-  "upstream_timeout",
-  "upstream_cancelled",
-] as const satisfies readonly ErrorCode[];
+const OUTCOME_CODE_LIST = GATEWAY_OUTCOME_CODES satisfies readonly ErrorCode[];
 export type OutcomeCode = (typeof OUTCOME_CODE_LIST)[number];
 
 /** Refusal code → HTTP status, read from the catalogue. */
