@@ -8,6 +8,7 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3199);
 process.env.E2E_PAPERCLIP_HOME ??= mkdtempSync(path.join(tmpdir(), "paperclip-e2e-"));
 const home = process.env.E2E_PAPERCLIP_HOME;
+const SEEDED = ["**/access-core.spec.ts", "**/gateway.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",
@@ -34,6 +35,13 @@ export default defineConfig({
       ],
     },
   },
+  // One instance serves every spec, so specs share its state. Those that assert on the seeded
+  // demo company as `npm start` left it (an agent's exact tool list, installing an example from
+  // its card) run first; the rest install examples into the same company afterwards.
+  projects: [
+    { name: "seeded", testMatch: SEEDED },
+    { name: "console", testIgnore: SEEDED, dependencies: ["seeded"] },
+  ],
   webServer: {
     command: "npx tsx scripts/start.ts",
     url: `http://localhost:${port}/api/health`,

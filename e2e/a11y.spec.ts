@@ -1,9 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { connectAgent, startAgentRun } from "./agent-run";
 import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
 import { SignInPage } from "./pages/sign-in-page";
@@ -42,19 +41,8 @@ test.beforeAll(async ({ browser, baseURL }) => {
     expect([201, 409], example).toContain(res.status);
   }
   const agent = creds.agents[0]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  expect(started.status).toBe(201);
-  const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
-  const client = new Client({ name: "e2e-a11y", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
-    }),
-  );
+  const run = await startAgentRun(baseURL!, agent);
+  const client = await connectAgent(run, "e2e-a11y");
   await client.callTool({ name: "echo__echo", arguments: { text: "a11y walk" } });
   await client.close();
   const issues = (await (

@@ -1,6 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
+import { connectAgent, holdSendForApproval, startAgentRun } from "./agent-run";
 import { demoCredentials } from "./credentials";
 import { SignInPage } from "./pages/sign-in-page";
 
@@ -24,26 +23,15 @@ test("an agent's gated send creates a card; a person approves and executes it; i
   const issue = issues.issues.find((i) => i.title.startsWith("Draft release notes"))!;
 
   const agent = creds.agents[1]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ issueId: issue.id }),
+  const run = await startAgentRun(baseURL!, agent, issue.id);
+  const client = await connectAgent(run, "e2e-agent");
+  const gated = await holdSendForApproval(client, {
+    to: "beta@example.com",
+    subject: "Firmware 2.4",
+    body: "Release notes attached.",
   });
-  const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
-  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
-    }),
-  );
-  const drafted = await client.callTool({
-    name: "outbox__draft_email",
-    arguments: { to: "beta@example.com", subject: "Firmware 2.4", body: "Release notes attached." },
-  });
-  const draftId = (drafted.structuredContent as { draftId: string }).draftId;
-  const gated = await client.callTool({ name: "outbox__send_email", arguments: { draftId } });
   expect(gated.isError).toBe(true);
-  const { code, actionRequestId } = gated.structuredContent as { code: string; actionRequestId: string };
+  const { code, actionRequestId, draftId } = gated;
   expect(code).toBe("approval_required");
   const outboxBefore = (await client.callTool({ name: "outbox__list_outbox", arguments: {} }))
     .structuredContent as { messages?: unknown[] };

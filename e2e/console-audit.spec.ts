@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { startAgentRun } from "./agent-run";
 import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
 import { SignInPage } from "./pages/sign-in-page";
@@ -44,13 +45,7 @@ test("the audit shows one row per call, filters from the URL, exports CSV and li
 
   // A run of the first agent makes three calls: two allowed, one unknown tool (denied).
   const agent = creds.agents[0]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  expect(started.status).toBe(201);
-  const run = (await started.json()) as { id: string; gateway: { token: string } };
+  const run = await startAgentRun(baseURL!, agent);
   const callTool = (tool: string, args: Record<string, unknown>) =>
     fetch(`${baseURL}/api/tool-gateway/tools/call`, {
       method: "POST",

@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, type Page, test } from "@playwright/test";
+import { connectAgent, holdSendForApproval, startAgentRun } from "./agent-run";
 import { demoCredentials } from "./credentials";
 import { RuntimePage } from "./pages/runtime-page";
 import { SignInPage } from "./pages/sign-in-page";
@@ -43,25 +42,14 @@ test("approve from the card with a note: the card reads approved, by whom, the n
   ).json()) as { issues: { id: string; title: string }[] };
   const issue = issues.issues.find((i) => i.title.startsWith("Draft release notes"))!;
   const agent = creds.agents[1]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ issueId: issue.id }),
+  const run = await startAgentRun(baseURL!, agent, issue.id);
+  const client = await connectAgent(run, "e2e-confirm");
+  const gated = await holdSendForApproval(client, {
+    to: "beta@example.com",
+    subject: "Confirmations",
+    body: "Asked first.",
   });
-  const run = (await started.json()) as { gateway: { token: string; mcpUrl: string } };
-  const client = new Client({ name: "e2e-confirm", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
-    }),
-  );
-  const drafted = await client.callTool({
-    name: "outbox__draft_email",
-    arguments: { to: "beta@example.com", subject: "Confirmations", body: "Asked first." },
-  });
-  const draftId = (drafted.structuredContent as { draftId: string }).draftId;
-  const gated = await client.callTool({ name: "outbox__send_email", arguments: { draftId } });
-  const { actionRequestId } = gated.structuredContent as { actionRequestId: string };
+  const { actionRequestId } = gated;
   await client.close();
 
   await new SignInPage(page).signInAsOwner(creds);

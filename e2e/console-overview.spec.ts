@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, type Page, test } from "@playwright/test";
+import { connectAgent, holdSendForApproval, startAgentRun } from "./agent-run";
 import { guardBrowser } from "./browser-guard";
 import { demoCredentials } from "./credentials";
 import { OverviewPage } from "./pages/overview-page";
@@ -59,12 +58,7 @@ test("a denial and a waiting approval show up, and the overview's links lead to 
   ).json()) as { issues: { id: string; title: string }[] };
   const issue = issues.find((i) => i.title.startsWith("Draft release notes"))!;
   const agent = creds.agents[1]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ issueId: issue.id }),
-  });
-  const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
+  const run = await startAgentRun(baseURL!, agent, issue.id);
 
   // A denial: a tool that does not exist for this agent.
   const denied = await fetch(`${baseURL}/api/tool-gateway/tools/call`, {
@@ -75,19 +69,13 @@ test("a denial and a waiting approval show up, and the overview's links lead to 
   expect(denied.status).toBe(403);
 
   // A call held for approval.
-  const client = new Client({ name: "e2e-overview", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
-    }),
-  );
-  const drafted = await client.callTool({
-    name: "outbox__draft_email",
-    arguments: { to: "ops@example.com", subject: "Overview check", body: "Pending." },
+  const client = await connectAgent(run, "e2e-overview");
+  const gated = await holdSendForApproval(client, {
+    to: "ops@example.com",
+    subject: "Overview check",
+    body: "Pending.",
   });
-  const draftId = (drafted.structuredContent as { draftId: string }).draftId;
-  const gated = await client.callTool({ name: "outbox__send_email", arguments: { draftId } });
-  expect((gated.structuredContent as { code: string }).code).toBe("approval_required");
+  expect(gated.code).toBe("approval_required");
   await client.close();
 
   await new SignInPage(page).signInAsOwner(creds);

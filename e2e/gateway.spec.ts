@@ -1,6 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
+import { connectAgent, startAgentRun } from "./agent-run";
 import { demoCredentials } from "./credentials";
 import { SignInPage } from "./pages/sign-in-page";
 
@@ -20,19 +19,8 @@ test("install the echo example in the UI, call a tool with the MCP SDK as an age
 
   // The agent starts its own run and talks MCP to the gateway with the session it got.
   const agent = creds.agents[0]!;
-  const started = await fetch(`${baseURL}/api/agents/${agent.id}/runs`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  expect(started.status).toBe(201);
-  const run = (await started.json()) as { id: string; gateway: { token: string; mcpUrl: string } };
-  const client = new Client({ name: "e2e-agent", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(run.gateway.mcpUrl), {
-      requestInit: { headers: { Authorization: `Bearer ${run.gateway.token}` } },
-    }),
-  );
+  const run = await startAgentRun(baseURL!, agent);
+  const client = await connectAgent(run, "e2e-agent");
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name)).toContain("echo__echo");
   const result = await client.callTool({
