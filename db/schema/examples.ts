@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { companyFk, createdAt, oneOf, ts } from "./_columns";
 import { companyOwned } from "./core";
 import { toolConnections } from "./tools";
@@ -27,3 +27,17 @@ export const exampleCredentials = pgTable(
     oneOf("example_credentials_fixture_ck", t.fixture, ["echo", "todo", "outbox", "social"]),
   ],
 );
+
+/**
+ * The last result of each of the ADR's smoke checks (`runAllSmokeChecks`,
+ * server/examples/smoke-all.ts), one row per check, replaced by every run. Instance-level:
+ * the checks run in the hidden smoke companies.
+ */
+export const smokeCheckResults = pgTable("smoke_check_results", {
+  check: text("check").primaryKey(),
+  passed: boolean("passed").notNull(),
+  evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull(),
+  durationMs: integer("duration_ms").notNull(),
+  error: text("error"),
+  ranAt: ts("ran_at").notNull(),
+});

@@ -299,6 +299,12 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
   await requireCompany(ctx, companyId, "tools:admin");
   const spec = EXAMPLES.find((e) => e.id === exampleId);
   if (!spec) throw notFound("example");
+  return installExampleSpec(ctx, companyId, spec);
+}
+
+/** `installExample` for a spec that need not be listed (the smoke run's own fixtures). */
+export async function installExampleSpec(ctx: ServiceContext, companyId: string, spec: ExampleSpec) {
+  await requireCompany(ctx, companyId, "tools:admin");
   if (await installedApplication(ctx, companyId, spec.slug)) {
     throw conflict("example_installed", `an application with slug \`${spec.slug}\` already exists`);
   }

@@ -1,0 +1,139 @@
+import { count, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/smoke/route";
+import * as companiesRoute from "@/app/api/companies/route";
+import {
+  agents,
+  companies,
+  heartbeatRuns,
+  toolApplications,
+  toolConnections,
+  toolPolicies,
+  toolProfiles,
+  toolRuntimeSlots,
+} from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
+import { systemContext } from "@/server/context";
+import type { DemoCredentials } from "@/server/core/seed";
+import { shutdownAllSlots } from "@/server/runtime";
+import { call } from "@/server/testing/api";
+import { closeDemoWorld, demoWorld, ownerSession, startExampleFixtures } from "@/server/testing/world";
+import { runAllSmokeChecks, SMOKE_ALL_CHECK_IDS } from "./smoke-all";
+import { ensureSmokeCompanies } from "./smoke-companies";
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let closeFixtures: () => Promise<void>;
+
+type Result = {
+  passed: boolean;
+  durationMs: number;
+  checks: { id: string; passed: boolean; error: string | null; evidence: unknown }[];
+};
+
+beforeAll(async () => {
+  ({ database, demo } = await demoWorld({ home: "pc-smoke-all-", gateway: true }));
+  const fixtures = await startExampleFixtures(database.db, ["echo", "todo", "outbox", "social"]);
+  closeFixtures = async () => {
+    for (const f of fixtures.values()) await f.close();
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await shutdownAllSlots();
+  await closeFixtures?.();
+  await closeDemoWorld(database);
+});
+
+const TABLES = { agents, heartbeatRuns, toolProfiles, toolPolicies, toolConnections, toolApplications };
+
+async function countsIn(companyIds: string[]) {
+  const out: Record<string, number> = {};
+  for (const [name, t] of Object.entries(TABLES)) {
+    const [row] = await database.db.select({ n: count() }).from(t).where(inArray(t.companyId, companyIds));
+    out[name] = row!.n;
+  }
+  return out;
+}
+
+async function liveProcesses() {
+  const rows = await database.db.select({ status: toolRuntimeSlots.status }).from(toolRuntimeSlots);
+  return rows.filter((r) => r.status === "running" || r.status === "idle" || r.status === "starting").length;
+}
+
+const runSmoke = () =>
+  call<Result>(smokeRoute.POST, "POST", "/", {
+    token: demo.boardApiKey,
+    params: { companyId: demo.companyId },
+  });
+
+const failed = (r: Result) => r.checks.filter((c) => !c.passed);
+
+describe("run all smoke checks", () => {
+  it("passes 13/13 twice without growing the smoke companies or touching the caller", async () => {
+    const callerBefore = await countsIn([demo.companyId]);
+    const t0 = Date.now();
+    const first = await runSmoke();
+    console.log(`smoke run 1: ${Date.now() - t0} ms`);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(failed(first.json), JSON.stringify(failed(first.json), null, 1)).toEqual([]);
+    expect(first.json.checks.map((c) => c.id)).toEqual(SMOKE_ALL_CHECK_IDS);
+    const smoke = await ensureSmokeCompanies(database.db);
+    const smokeAfterFirst = await countsIn([smoke.a, smoke.b]);
+    const processesAfterFirst = await liveProcesses();
+    const t1 = Date.now();
+    const second = await runSmoke();
+    console.log(`smoke run 2: ${Date.now() - t1} ms`);
+    expect(failed(second.json), JSON.stringify(failed(second.json), null, 1)).toEqual([]);
+    expect(await countsIn([smoke.a, smoke.b])).toEqual(smokeAfterFirst);
+    expect(await countsIn([demo.companyId])).toEqual(callerBefore);
+    expect(await liveProcesses()).toBeLessThanOrEqual(processesAfterFirst);
+    const last = await call<Result>(smokeRoute.GET, "GET", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId },
+    });
+    expect(last.json.checks).toHaveLength(13);
+    expect(last.json.passed).toBe(true);
+  }, 240_000);
+
+  it("the smoke companies appear in no company list", async () => {
+    const smoke = await ensureSmokeCompanies(database.db);
+    const owner = await ownerSession(database.db, demo);
+    const listed = await call<{ companies: { id: string }[] }>(companiesRoute.GET, "GET", "/", {
+      cookie: owner.cookie,
+    });
+    const ids = JSON.stringify(listed.json);
+    expect(listed.status).toBe(200);
+    expect(ids).not.toContain(smoke.a);
+    expect(ids).not.toContain(smoke.b);
+    const byKey = await call(companiesRoute.GET, "GET", "/", { token: demo.boardApiKey });
+    expect(JSON.stringify(byKey.json)).not.toContain(smoke.a);
+    // Creation is once per instance: a second ensure (another replica) finds the same rows.
+    const again = await Promise.all([ensureSmokeCompanies(database.db), ensureSmokeCompanies(database.db)]);
+    expect(again).toEqual([smoke, smoke]);
+    const rows = await database.db
+      .select({ id: companies.id })
+      .from(companies)
+      .where(eq(companies.smokeRole, "a"));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("a check fails when its guarantee is broken (test-only switch), and the next run resets it", async () => {
+    // `breakChecks` is honoured only when NODE_ENV=test (vitest sets it).
+    const owner = await ownerSession(database.db, demo);
+    const ctx = {
+      ...systemContext(database.db, "t"),
+      actor: { type: "user" as const, userId: owner.id, email: owner.email },
+    };
+    const broken = await runAllSmokeChecks(ctx, demo.companyId, {
+      breakChecks: ["approval_pending", "rate_limit", "unauthorized"],
+    });
+    expect(
+      failed(broken)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(expect.arrayContaining(["approval_pending", "rate_limit", "unauthorized"]));
+    const fixed = await runAllSmokeChecks(ctx, demo.companyId);
+    expect(failed(fixed), JSON.stringify(failed(fixed), null, 1)).toEqual([]);
+  }, 240_000);
+});
