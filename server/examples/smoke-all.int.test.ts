@@ -13,10 +13,12 @@ import {
   toolRuntimeSlots,
 } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
+import { runSmokeCommand } from "@/server/cli/smoke-command";
 import { systemContext } from "@/server/context";
 import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { call } from "@/server/testing/api";
+import { serveRoutes } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, ownerSession, startExampleFixtures } from "@/server/testing/world";
 import { runAllSmokeChecks, SMOKE_ALL_CHECK_IDS } from "./smoke-all";
 import { ensureSmokeCompanies } from "./smoke-companies";
@@ -135,5 +137,29 @@ describe("run all smoke checks", () => {
     ).toEqual(expect.arrayContaining(["approval_pending", "rate_limit", "unauthorized"]));
     const fixed = await runAllSmokeChecks(ctx, demo.companyId);
     expect(failed(fixed), JSON.stringify(failed(fixed), null, 1)).toEqual([]);
+  }, 240_000);
+
+  it("`npm run cli -- smoke` prints every check and exits 0, or 1 for a refused key", async () => {
+    const served = await serveRoutes({
+      "/api/companies": companiesRoute.GET,
+      "/api/companies/[companyId]/tools/examples/smoke": smokeRoute.POST,
+    });
+    try {
+      const lines: string[] = [];
+      const code = await runSmokeCommand({
+        url: served.origin,
+        boardKey: demo.boardApiKey,
+        out: (l) => lines.push(l),
+      });
+      expect(code, lines.join("\n")).toBe(0);
+      expect(lines.filter((l) => l.startsWith("✔"))).toHaveLength(13);
+      expect(lines.at(-1)).toMatch(/^13\/13 smoke checks passed/);
+      const refused: string[] = [];
+      expect(
+        await runSmokeCommand({ url: served.origin, boardKey: "pcb_nope", out: (l) => refused.push(l) }),
+      ).toBe(1);
+    } finally {
+      await served.close();
+    }
   }, 240_000);
 });
