@@ -146,7 +146,7 @@ export async function runAllSmokeChecks(
       evidence = r.evidence as Record<string, unknown>;
       if (!passed) error = "the check's guarantee did not hold (see the evidence)";
     } catch (err) {
-      error = isServiceError(err) ? `${err.code}: ${err.message}` : String((err as Error).message ?? err);
+      error = isServiceError(err) ? err.message : String((err as Error).message ?? err);
     }
     results.push({
       id,
