@@ -12,7 +12,7 @@ import {
   toolProfiles,
   toolRuntimeSlots,
 } from "@/db/schema";
-import type { createTestDatabase } from "@/db/test/database";
+import { createTestDatabase } from "@/db/test/database";
 import { runSmokeCommand } from "@/server/cli/smoke-command";
 import { systemContext } from "@/server/context";
 import type { DemoCredentials } from "@/server/core/seed";
@@ -162,4 +162,21 @@ describe("run all smoke checks", () => {
       await served.close();
     }
   }, 240_000);
+
+  it("replicas racing on a fresh database create each smoke company once", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const all = await Promise.all([1, 2, 3, 4].map(() => ensureSmokeCompanies(fresh.db)));
+      expect(new Set(all.map((c) => `${c.a}/${c.b}`)).size).toBe(1);
+      const rows = await fresh.db
+        .select({ role: companies.smokeRole })
+        .from(companies)
+        .where(inArray(companies.id, [all[0]!.a, all[0]!.b]));
+      expect(rows.map((r) => r.role).sort()).toEqual(["a", "b"]);
+      const [n] = await fresh.db.select({ n: count() }).from(companies);
+      expect(n!.n).toBe(2);
+    } finally {
+      await fresh.drop();
+    }
+  });
 });

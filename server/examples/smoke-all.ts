@@ -12,6 +12,7 @@ import {
   toolCatalogEntries,
   toolConnections,
   toolGatewaySessions,
+  toolInvocations,
   toolPolicies,
   toolRuntimeSlots,
   toolStdioTemplates,
@@ -184,9 +185,28 @@ export async function runAllSmokeChecks(
       const r = await call(gwA, "echo__echo", { text: "smoke check" });
       const events = await eventsOf(companies.a, r.ok ? r.invocationId : undefined);
       const returned = events.find((e) => e.eventType === "result_returned");
+      // The run's transcript (getRunTranscript) lists the run's invocation rows: this one must be there.
+      const [entry] = r.ok
+        ? await ctx.db
+            .select({ executionStatus: toolInvocations.executionStatus, decision: toolInvocations.decision })
+            .from(toolInvocations)
+            .where(
+              inCompany(
+                toolInvocations,
+                companies.a,
+                eq(toolInvocations.id, r.invocationId),
+                eq(toolInvocations.runId, a.runId),
+              ),
+            )
+        : [];
       return {
-        passed: r.ok && Boolean(returned),
-        evidence: { call: summary(r), auditEventId: returned?.id ?? null, runId: a.runId },
+        passed: r.ok && Boolean(returned) && entry?.decision === "allow",
+        evidence: {
+          call: summary(r),
+          auditEventId: returned?.id ?? null,
+          runId: a.runId,
+          transcript: entry ?? null,
+        },
       };
     });
 
