@@ -33,6 +33,7 @@ import { stopConnectionSlots } from "../runtime";
 import { bindSecret } from "../secrets/bindings";
 import { revokeSecret } from "../secrets/secrets";
 import { listAuditEvents } from "../tools/audit-log";
+import { refreshCatalog } from "../tools/catalog";
 import { createPolicy, updatePolicy } from "../tools/policies";
 import { EXAMPLES, type ExampleSpec, installExampleSpec } from "./examples";
 import { ensureSmokeCompanies, type SmokeCompanies, smokeSystemContext } from "./smoke-companies";
@@ -133,8 +134,12 @@ export async function runAllSmokeChecks(
   };
   const sessionA = await openSession(sys, a.runId);
   const sessionB = await openSession(sys, b.runId);
-  const gwA = sessionA.gw;
-  const gwB = sessionB.gw;
+  // Each call authenticates the session's token afresh, as the gateway's HTTP and MCP routes do
+  // per request: the session carries the access version the call is decided against.
+  const gwA = sessionA;
+  const gwB = sessionB;
+  const auth = (s: typeof sessionA) => authenticateGatewayToken(ctx.db, s.token, new Date());
+  const list = async (s: typeof sessionA) => gatewayListTools(ctx.db, await auth(s));
   const results: CheckResult[] = [];
   const run = async (id: SmokeAllCheckId, fn: () => Promise<{ passed: boolean; evidence: object }>) => {
     const t0 = Date.now();
@@ -170,7 +175,9 @@ export async function runAllSmokeChecks(
   ) => {
     const { reviewed, ...rest } = extra;
     const key = reviewed ? {} : { idempotencyKey: `smoke-${gw.sessionId}-${++seq}` };
-    return gatewayCallTool(ctx.db, gw, { tool, arguments: args, ...key, ...rest });
+    return auth(gw).then((session) =>
+      gatewayCallTool(ctx.db, session, { tool, arguments: args, ...key, ...rest }),
+    );
   };
   const eventsOf = async (companyId: string, invocationId: string | undefined) =>
     invocationId
@@ -211,7 +218,7 @@ export async function runAllSmokeChecks(
     });
 
     await run("unauthorized", async () => {
-      const listed = await gatewayListTools(ctx.db, gwA);
+      const listed = await list(gwA);
       const r = await call(gwA, "lab__crash", {});
       return {
         passed: !listed.some((t) => t.name === "lab__crash") && !r.ok && r.status === 403,
@@ -319,23 +326,26 @@ export async function runAllSmokeChecks(
     });
 
     await run("quarantine", async () => {
-      // A tool the catalog has not reviewed (a new write tool appears as `pending`) is not callable.
+      // The reviewed version of the write tool `kv_set` is made to differ from what the upstream
+      // lists (its stored version hash goes stale), then the real catalog refresh runs: it must
+      // quarantine the changed write tool, which is then neither listed nor callable.
+      const todo = a.connections.todo!;
+      const where = inCompany(
+        toolCatalogEntries,
+        companies.a,
+        eq(toolCatalogEntries.connectionId, todo),
+        eq(toolCatalogEntries.name, "kv_set"),
+      );
+      await ctx.db
+        .update(toolCatalogEntries)
+        .set({ versionHash: "smoke-check-reviewed-version", status: "active" })
+        .where(where);
+      const refreshed = await refreshCatalog(sys, companies.a, todo);
       const [entry] = await ctx.db
-        .select({
-          id: toolCatalogEntries.id,
-          name: toolCatalogEntries.name,
-          status: toolCatalogEntries.status,
-        })
+        .select({ id: toolCatalogEntries.id, status: toolCatalogEntries.status })
         .from(toolCatalogEntries)
-        .where(
-          inCompany(
-            toolCatalogEntries,
-            companies.a,
-            eq(toolCatalogEntries.connectionId, a.connections.todo!),
-            eq(toolCatalogEntries.name, "kv_set"),
-          ),
-        );
-      const listed = await gatewayListTools(ctx.db, gwA);
+        .where(where);
+      const listed = await list(gwA);
       const r = await call(gwA, "todo__kv_set", { key: "smoke", value: "smoke" });
       return {
         passed:
@@ -343,7 +353,12 @@ export async function runAllSmokeChecks(
           !listed.some((t) => t.name === "todo__kv_set") &&
           !r.ok &&
           r.status === 403,
-        evidence: { entry: entry ?? null, call: summary(r) },
+        evidence: {
+          catalogEntryId: entry?.id ?? null,
+          status: entry?.status ?? null,
+          quarantinedByRefresh: refreshed.quarantined,
+          call: summary(r),
+        },
       };
     });
 
@@ -421,7 +436,7 @@ export async function runAllSmokeChecks(
 
     await run("cross_company", async () => {
       const inB = await call(gwB, "social__list_posts", {});
-      const listedA = await gatewayListTools(ctx.db, gwA);
+      const listedA = await list(gwA);
       const discovery = !listedA.some((t) => t.name.startsWith("social__"));
       const exec = await call(gwA, "social__list_posts", {});
       const execution = !exec.ok && exec.code === "tool_denied";
@@ -744,11 +759,9 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
     .where(inCompany(toolPolicies, a, eq(toolPolicies.kind, "require_approval")));
   for (const p of outboxPolicies)
     await setPolicyEnabled(sys, a, p.id, p.enabled, !breaking(opts, "approval_pending"));
-  // `lab__crash` stays disabled (and `todo__kv_set` quarantined, as a refresh leaves a changed write tool) unless broken on purpose.
+  // `lab__crash` stays disabled unless broken on purpose.
   const labCrash = breaking(opts, "unauthorized") ? "active" : "disabled";
   await setEntryStatus(sys, a, lab, "crash", labCrash);
-  const todo = (await connectionOf(sys, a, "todo"))!;
-  await setEntryStatus(sys, a, todo, "kv_set", "quarantined");
 }
 
 async function setPolicyEnabled(
@@ -766,7 +779,7 @@ async function setEntryStatus(
   companyId: string,
   connectionId: string,
   name: string,
-  status: "active" | "disabled" | "quarantined",
+  status: "active" | "disabled",
 ) {
   const { companies } = await import("@/db/schema");
   const { sql } = await import("drizzle-orm");
@@ -806,6 +819,5 @@ async function openSession(sys: ServiceContext, runId: string) {
     .from(heartbeatRuns)
     .where(eq(heartbeatRuns.id, runId));
   const minted = await sys.db.transaction((tx) => mintGatewaySession(tx, sys, run!, 30));
-  const gw = await authenticateGatewayToken(sys.db, minted.token, new Date());
-  return { gw, sessionId: gw.sessionId };
+  return { token: minted.token, sessionId: minted.sessionId };
 }
