@@ -1,5 +1,6 @@
 import { count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as exampleSmokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/smoke/route";
 import * as companiesRoute from "@/app/api/companies/route";
 import {
@@ -19,7 +20,13 @@ import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { call } from "@/server/testing/api";
 import { serveRoutes } from "@/server/testing/serve";
-import { closeDemoWorld, demoWorld, ownerSession, startExampleFixtures } from "@/server/testing/world";
+import {
+  closeDemoWorld,
+  demoWorld,
+  installExample,
+  ownerSession,
+  startExampleFixtures,
+} from "@/server/testing/world";
 import { runAllSmokeChecks, SMOKE_ALL_CHECK_IDS } from "./smoke-all";
 import { ensureSmokeCompanies } from "./smoke-companies";
 
@@ -178,5 +185,24 @@ describe("run all smoke checks", () => {
     } finally {
       await fresh.drop();
     }
+  });
+
+  it("the Missing credential example installs with its secret revoked: its calls fail closed, value-free", async () => {
+    const installed = await installExample(demo, "missing-credential");
+    expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+    const smoke = await call<{
+      passed: boolean;
+      checks: { name: string; passed: boolean; evidence: unknown }[];
+    }>(exampleSmokeRoute.POST, "POST", "/", {
+      token: demo.boardApiKey,
+      params: { companyId: demo.companyId, exampleId: "missing-credential" },
+      body: {},
+    });
+    expect(smoke.status, JSON.stringify(smoke.json)).toBe(200);
+    expect(smoke.json.checks.map((c) => c.name)).toEqual([
+      "tools are listed through the gateway",
+      "a call fails closed with missing_secret and a value-free audit",
+    ]);
+    expect(smoke.json.passed, JSON.stringify(smoke.json.checks)).toBe(true);
   });
 });

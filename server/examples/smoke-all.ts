@@ -64,16 +64,8 @@ const AGENT_NAME = "Smoke agent";
 const ISSUE_TITLE = "Smoke checks";
 const RATE_POLICY = "Smoke: rate limit";
 
-/** The smoke run's own fixture install: an echo connection whose credential is revoked. */
-const MISSING_CREDENTIAL: ExampleSpec = {
-  id: "missing-credential",
-  title: "Missing credential (test fixture)",
-  description: "An echo connection whose secret binding points at a revoked secret: every call fails closed.",
-  type: "mcp_http",
-  slug: "missing-credential",
-  fixture: "echo",
-  policies: [],
-};
+/** The listed test fixture whose credential the install revokes. */
+const MISSING_CREDENTIAL = EXAMPLES.find((e) => e.id === "missing-credential")!;
 
 export interface SmokeAllOptions {
   /**
