@@ -22,8 +22,8 @@ import type { SmokeAllResult } from "@/server/contracts/api/examples";
 import { approveActionRequest } from "../approvals/review";
 import { requireCompany } from "../auth/authorize";
 import { actorUserId, type ServiceContext } from "../context";
-import { createAgent } from "../core/agents";
-import { createIssue } from "../core/issues";
+import { CreateAgentInput, createAgent } from "../core/agents";
+import { CreateIssueInput, createIssue } from "../core/issues";
 import { startRun } from "../core/runs";
 import { isServiceError } from "../errors";
 import { type GatewayCallOutcome, gatewayCallTool } from "../gateway/call-tool";
@@ -32,9 +32,9 @@ import { authenticateGatewayToken, mintGatewaySession } from "../gateway/session
 import { stopConnectionSlots } from "../runtime";
 import { bindSecret } from "../secrets/bindings";
 import { revokeSecret } from "../secrets/secrets";
-import { listAuditEvents } from "../tools/audit-log";
+import { AuditQuery, listAuditEvents } from "../tools/audit-log";
 import { refreshCatalog } from "../tools/catalog";
-import { createPolicy, updatePolicy } from "../tools/policies";
+import { CreatePolicyInput, createPolicy, updatePolicy } from "../tools/policies";
 import { EXAMPLES, type ExampleSpec, installExampleSpec } from "./examples";
 import { ensureSmokeCompanies, type SmokeCompanies, smokeSystemContext } from "./smoke-companies";
 
@@ -432,21 +432,8 @@ export async function runAllSmokeChecks(
       const discovery = !listedA.some((t) => t.name.startsWith("social__"));
       const exec = await call(gwA, "social__list_posts", {});
       const execution = !exec.ok && exec.code === "tool_denied";
-      // Audit: a board actor of A asks for B's audit.
-      const boardA: ServiceContext = {
-        ...reviewer,
-        actor: {
-          ...(reviewer.actor as {
-            type: "board_key";
-            keyId: string;
-            companyId: string;
-            role: "admin";
-            userId: string | null;
-          }),
-          companyId: companies.a,
-        },
-      };
-      const audit = await listAuditEvents(boardA, companies.b, {} as never).then(
+      // Audit: a board actor of A (the reviewer) asks for B's audit.
+      const audit = await listAuditEvents(reviewer, companies.b, AuditQuery.parse({})).then(
         () => "allowed",
         (e) => (isServiceError(e) ? e.code : "error"),
       );
@@ -591,7 +578,7 @@ async function prepareCompany(
     .from(agents)
     .where(inCompany(agents, companyId, eq(agents.name, AGENT_NAME)))
     .limit(1);
-  agent ??= await createAgent(sys, companyId, { name: AGENT_NAME } as never);
+  agent ??= await createAgent(sys, companyId, CreateAgentInput.parse({ name: AGENT_NAME }));
   let issueId: string | null = null;
   if (withIssue) {
     const [issue] = await db
@@ -602,12 +589,11 @@ async function prepareCompany(
     issueId =
       issue?.id ??
       (
-        await createIssue(sys, companyId, {
-          title: ISSUE_TITLE,
-          body: "",
-          status: "in_progress",
-          assigneeAgentId: agent.id,
-        } as never)
+        await createIssue(
+          sys,
+          companyId,
+          CreateIssueInput.parse({ title: ISSUE_TITLE, status: "in_progress", assigneeAgentId: agent.id }),
+        )
       ).id;
   }
   // One run, kept running: each smoke run opens a fresh gateway session on it.
@@ -735,15 +721,19 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
     .select({ id: toolPolicies.id, enabled: toolPolicies.enabled })
     .from(toolPolicies)
     .where(inCompany(toolPolicies, a, eq(toolPolicies.name, RATE_POLICY)));
-  rate ??= await createPolicy(sys, a, {
-    name: RATE_POLICY,
-    kind: "rate_limit",
-    priority: 100,
-    enabled: true,
-    selectors: { catalogEntryIds: [multiply!.id] },
-    conditions: {},
-    effect: { limit: 1, windowSeconds: 3600, per: "agent" },
-  } as never);
+  rate ??= await createPolicy(
+    sys,
+    a,
+    CreatePolicyInput.parse({
+      name: RATE_POLICY,
+      kind: "rate_limit",
+      priority: 100,
+      enabled: true,
+      selectors: { catalogEntryIds: [multiply!.id] },
+      conditions: {},
+      effect: { limit: 1, windowSeconds: 3600, per: "agent" },
+    }),
+  );
   await setPolicyEnabled(sys, a, rate.id, rate.enabled, !breaking(opts, "rate_limit"));
   const outboxPolicies = await db
     .select({ id: toolPolicies.id, enabled: toolPolicies.enabled })
