@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { companyFk, createdAt, oneOf, ts } from "./_columns";
 import { companyOwned } from "./core";
 import { toolConnections } from "./tools";
@@ -41,3 +42,18 @@ export const smokeCheckResults = pgTable("smoke_check_results", {
   error: text("error"),
   ranAt: ts("ran_at").notNull(),
 });
+
+/**
+ * At most one smoke run at a time on the instance (the checks share the smoke companies' run
+ * and fixture state): one row, taken with a conditional upsert and released at the end; a
+ * crashed holder's lease expires.
+ */
+export const smokeRunLease = pgTable(
+  "smoke_run_lease",
+  {
+    id: integer("id").primaryKey(),
+    holder: text("holder").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [check("smoke_run_lease_one_row_ck", sql`${t.id} = 1`)],
+);

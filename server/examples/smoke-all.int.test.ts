@@ -205,4 +205,14 @@ describe("run all smoke checks", () => {
     ]);
     expect(smoke.json.passed, JSON.stringify(smoke.json.checks)).toBe(true);
   });
+
+  it("a second smoke run while one is in progress is refused with smoke_running", async () => {
+    const [first, second] = await Promise.all([runSmoke(), runSmoke()]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const refused = first.status === 409 ? first : second;
+    expect((refused.json as unknown as { error: { code: string } }).error.code).toBe("smoke_running");
+    // The lease is released: the next run goes ahead.
+    expect((await runSmoke()).status).toBe(200);
+  }, 240_000);
 });

@@ -1,4 +1,5 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, lt, ne } from "drizzle-orm";
 import { companyRow, inCompany } from "@/db/join";
 import {
   agents,
@@ -7,6 +8,7 @@ import {
   instanceStdioCommands,
   issues,
   smokeCheckResults,
+  smokeRunLease,
   toolActionRequests,
   toolCallEvents,
   toolCatalogEntries,
@@ -25,7 +27,7 @@ import { actorUserId, type ServiceContext } from "../context";
 import { CreateAgentInput, createAgent } from "../core/agents";
 import { CreateIssueInput, createIssue } from "../core/issues";
 import { startRun } from "../core/runs";
-import { isServiceError } from "../errors";
+import { conflict, isServiceError } from "../errors";
 import { type GatewayCallOutcome, gatewayCallTool } from "../gateway/call-tool";
 import { gatewayListTools } from "../gateway/list-tools";
 import { authenticateGatewayToken, mintGatewaySession } from "../gateway/sessions";
@@ -107,6 +109,31 @@ export async function runAllSmokeChecks(
   opts: SmokeAllOptions = {},
 ) {
   await requireCompany(ctx, callingCompanyId, "tools:admin");
+  // One smoke run at a time on the instance (the checks share the smoke companies' state).
+  const holder = randomUUID();
+  const now = new Date();
+  const [lease] = await ctx.db
+    .insert(smokeRunLease)
+    .values({ id: 1, holder, expiresAt: new Date(now.getTime() + LEASE_MS) })
+    .onConflictDoUpdate({
+      target: smokeRunLease.id,
+      set: { holder, expiresAt: new Date(now.getTime() + LEASE_MS) },
+      setWhere: lt(smokeRunLease.expiresAt, now),
+    })
+    .returning({ holder: smokeRunLease.holder });
+  if (!lease)
+    throw conflict("smoke_running", "another smoke run is in progress on this instance; try again shortly");
+  try {
+    return await runLocked(ctx, opts);
+  } finally {
+    await ctx.db.delete(smokeRunLease).where(eq(smokeRunLease.holder, holder));
+  }
+}
+
+/** A crashed run's lease expires after this long. */
+const LEASE_MS = 10 * 60_000;
+
+async function runLocked(ctx: ServiceContext, opts: SmokeAllOptions) {
   const started = Date.now();
   const companies = await ensureSmokeCompanies(ctx.db, ctx);
   const sys = smokeSystemContext(ctx);
