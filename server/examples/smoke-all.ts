@@ -10,6 +10,7 @@ import {
   smokeCheckResults,
   smokeRunLease,
   toolActionRequests,
+  toolApplications,
   toolCallEvents,
   toolCatalogEntries,
   toolConnections,
@@ -35,7 +36,7 @@ import { stopConnectionSlots } from "../runtime";
 import { bindSecret } from "../secrets/bindings";
 import { revokeSecret } from "../secrets/secrets";
 import { AuditQuery, listAuditEvents } from "../tools/audit-log";
-import { refreshCatalog } from "../tools/catalog";
+import { refreshCatalog, reviewCatalog } from "../tools/catalog";
 import { CreatePolicyInput, createPolicy, updatePolicy } from "../tools/policies";
 import { EXAMPLES, type ExampleSpec, installExampleSpec } from "./examples";
 import { ensureSmokeCompanies, type SmokeCompanies, smokeSystemContext } from "./smoke-companies";
@@ -355,9 +356,11 @@ async function runLocked(ctx: ServiceContext, opts: SmokeAllOptions) {
         eq(toolCatalogEntries.connectionId, todo),
         eq(toolCatalogEntries.name, "kv_set"),
       );
+      // Reset by review (the last run left it quarantined), then the upstream "changes".
+      await setEntryStatus(sys, companies.a, todo, "kv_set", "active");
       await ctx.db
         .update(toolCatalogEntries)
-        .set({ versionHash: "smoke-check-reviewed-version", status: "active" })
+        .set({ versionHash: "smoke-check-reviewed-version" })
         .where(where);
       const refreshed = await refreshCatalog(sys, companies.a, todo);
       const [entry] = await ctx.db
@@ -662,7 +665,6 @@ async function ensureInstalled(sys: ServiceContext, companyId: string, spec: Exa
 }
 
 async function connectionOf(sys: ServiceContext, companyId: string, slug: string) {
-  const { toolApplications } = await import("@/db/schema");
   const [row] = await sys.db
     .select({ id: toolConnections.id })
     .from(toolConnections)
@@ -783,6 +785,7 @@ async function setPolicyEnabled(
   if (current !== want) await updatePolicy(sys, companyId, id, { enabled: want });
 }
 
+/** Puts one catalog entry in `status` through the catalog review verb (activity logged), if it is not. */
 async function setEntryStatus(
   sys: ServiceContext,
   companyId: string,
@@ -790,27 +793,20 @@ async function setEntryStatus(
   name: string,
   status: "active" | "disabled",
 ) {
-  const { companies } = await import("@/db/schema");
-  const { sql } = await import("drizzle-orm");
-  await sys.db.transaction(async (tx) => {
-    const changed = await tx
-      .update(toolCatalogEntries)
-      .set({ status })
-      .where(
-        inCompany(
-          toolCatalogEntries,
-          companyId,
-          eq(toolCatalogEntries.connectionId, connectionId),
-          eq(toolCatalogEntries.name, name),
-          ne(toolCatalogEntries.status, status),
-        ),
-      )
-      .returning({ id: toolCatalogEntries.id });
-    if (changed.length > 0)
-      await tx
-        .update(companies)
-        .set({ accessVersion: sql`${companies.accessVersion} + 1` })
-        .where(eq(companies.id, companyId));
+  const [entry] = await sys.db
+    .select({ id: toolCatalogEntries.id, status: toolCatalogEntries.status })
+    .from(toolCatalogEntries)
+    .where(
+      inCompany(
+        toolCatalogEntries,
+        companyId,
+        eq(toolCatalogEntries.connectionId, connectionId),
+        eq(toolCatalogEntries.name, name),
+      ),
+    );
+  if (!entry || entry.status === status) return;
+  await reviewCatalog(sys, companyId, connectionId, {
+    entries: [{ id: entry.id, action: status === "active" ? "approve" : "disable" }],
   });
 }
 
