@@ -11,6 +11,8 @@
  *                                  instance administrators (the host's operators)
  *   upstreams list|allow|remove [<origin>]
  *                                  loopback/private upstream origins connections may reach
+ *   smoke                          the ADR's 13 smoke checks against a running instance
+ *                                  (PAPERCLIP_URL, PAPERCLIP_BOARD_KEY; exit 1 on a failure)
  *   mcp login|proxy|logout|status  the assistant-connection CLI (server/cli/mcp-command.ts;
  *                                  also the `paperclipai` bin); needs no database
  *
@@ -25,6 +27,7 @@ import { type Db, openDatabase } from "../db/client";
 import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
 import { EMBEDDED_APP_ROLE, withCredentials } from "../db/roles";
 import { runMcpCommand } from "../server/cli/mcp-command";
+import { runSmokeCommand } from "../server/cli/smoke-command";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
 import { runDoctor } from "../server/http/doctor";
@@ -58,6 +61,9 @@ commands:
   upstreams allow <origin>     allow one exact origin, e.g. http://127.0.0.1:8080
     [--note <text>]
   upstreams remove <origin>    remove it (connections to it fail from their next call)
+  smoke                        run the 13 smoke checks on a running instance, as the admin
+                               board key PAPERCLIP_BOARD_KEY at PAPERCLIP_URL (default
+                               http://localhost:3100); exit 1 if a check fails
   mcp <login|proxy|logout|status>
                                connect this machine to a Paperclip MCP endpoint without a
                                browser here (see \`npm run cli -- mcp help\`)
@@ -217,6 +223,12 @@ async function main(argv: string[]): Promise<number> {
         "usage: npm run cli -- upstreams list | upstreams allow <origin> [--note <text>] | upstreams remove <origin>",
       );
     }
+    case "smoke":
+      return runSmokeCommand({
+        url: process.env.PAPERCLIP_URL ?? "http://localhost:3100",
+        boardKey: process.env.PAPERCLIP_BOARD_KEY,
+        out: log,
+      });
     case "mcp":
       // stdout is the MCP host's in `mcp proxy`: progress goes to stderr.
       return runMcpCommand(args, {

@@ -19,6 +19,7 @@ import { useCompanyList } from "./hooks";
 import { ListFrame } from "./ListFrame";
 import { examplesList } from "./lists";
 import { ReadOnlyNote } from "./ReadOnlyNote";
+import { SmokeAllPanel } from "./SmokeAllPanel";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Example, ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
 import { linkClass } from "./view-helpers";
@@ -73,6 +74,7 @@ export function ExamplesPanel({
           Installing examples and running smoke checks needs the tools admin permission.
         </ReadOnlyNote>
       ) : null}
+      <SmokeAllPanel companyId={companyId} canRun={canInstall} />
       {examples.length === 0 ? (
         <EmptyState
           headingAs="h3"

@@ -16,3 +16,6 @@ export type ExampleInstallResult = Wire<typeof Examples.ExampleInstallResult>;
 export type ExampleSmokeCheck = Wire<typeof Examples.ExampleSmokeCheck>;
 /** `POST /examples/:id/smoke` */
 export type ExampleSmokeResult = Wire<typeof Examples.ExampleSmokeResult>;
+export type SmokeAllCheck = Wire<typeof Examples.SmokeAllCheck>;
+/** `POST|GET /examples/smoke`: the 13 checks run in the hidden smoke companies. */
+export type SmokeAllResult = Wire<typeof Examples.SmokeAllResult>;

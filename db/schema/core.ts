@@ -59,9 +59,19 @@ export const companies = pgTable(
      * default (two people); when used, the approval records it (`owner_self_approved`).
      */
     ownerMaySelfApprove: boolean("owner_may_self_approve").notNull().default(false),
+    /**
+     * Set only on the instance's two hidden smoke companies (`a`, `b`; server/examples/
+     * smoke-companies.ts): they have no members, so no company list, switcher or count shows
+     * them; the unique index makes their creation race-safe across replicas.
+     */
+    smokeRole: text("smoke_role").$type<"a" | "b">(),
     ...timestamps(),
   },
-  (t) => [uniqueIndex("companies_slug_uq").on(t.slug)],
+  (t) => [
+    uniqueIndex("companies_slug_uq").on(t.slug),
+    uniqueIndex("companies_smoke_role_uq").on(t.smokeRole),
+    check("companies_smoke_role_ck", sql`${t.smokeRole} is null or ${t.smokeRole} in ('a', 'b')`),
+  ],
 );
 
 /**

@@ -1,4 +1,5 @@
-import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { companyFk, createdAt, oneOf, ts } from "./_columns";
 import { companyOwned } from "./core";
 import { toolConnections } from "./tools";
@@ -26,4 +27,33 @@ export const exampleCredentials = pgTable(
     index("example_credentials_connection_idx").on(t.companyId, t.connectionId),
     oneOf("example_credentials_fixture_ck", t.fixture, ["echo", "todo", "outbox", "social"]),
   ],
+);
+
+/**
+ * The last result of each of the ADR's smoke checks (`runAllSmokeChecks`,
+ * server/examples/smoke-all.ts), one row per check, replaced by every run. Instance-level:
+ * the checks run in the hidden smoke companies.
+ */
+export const smokeCheckResults = pgTable("smoke_check_results", {
+  check: text("check").primaryKey(),
+  passed: boolean("passed").notNull(),
+  evidence: jsonb("evidence").$type<Record<string, unknown>>().notNull(),
+  durationMs: integer("duration_ms").notNull(),
+  error: text("error"),
+  ranAt: ts("ran_at").notNull(),
+});
+
+/**
+ * At most one smoke run at a time on the instance (the checks share the smoke companies' run
+ * and fixture state): one row, taken with a conditional upsert and released at the end; a
+ * crashed holder's lease expires.
+ */
+export const smokeRunLease = pgTable(
+  "smoke_run_lease",
+  {
+    id: integer("id").primaryKey(),
+    holder: text("holder").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [check("smoke_run_lease_one_row_ck", sql`${t.id} = 1`)],
 );

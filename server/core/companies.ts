@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companies, companyMemberships } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
@@ -92,7 +92,8 @@ export async function listCompanies(ctx: ServiceContext) {
       .select({ ...companyColumns, role: companyMemberships.role })
       .from(companyMemberships)
       .innerJoin(companies, eq(companies.id, companyMemberships.companyId))
-      .where(eq(companyMemberships.userId, actor.userId))
+      // The hidden smoke companies have no members; the filter keeps them out regardless.
+      .where(and(eq(companyMemberships.userId, actor.userId), isNull(companies.smokeRole)))
       .orderBy(companies.name);
     return rows satisfies Served<typeof CompanySummary>[];
   }
@@ -100,7 +101,7 @@ export async function listCompanies(ctx: ServiceContext) {
     const rows = await ctx.db
       .select({ ...companyColumns, role: sql<typeof actor.role>`${actor.role}` })
       .from(companies)
-      .where(eq(companies.id, actor.companyId));
+      .where(and(eq(companies.id, actor.companyId), isNull(companies.smokeRole)));
     return rows satisfies Served<typeof CompanySummary>[];
   }
   throw forbidden("agent keys cannot use board routes");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { inCompany } from "@/db/join";
-import { exampleCredentials, toolApplications } from "@/db/schema";
+import { companySecretBindings, exampleCredentials, toolApplications } from "@/db/schema";
 import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
 import { toolAnnotations } from "@/fixtures/mcp/common";
 import { FS_SANDBOX_TOOLS, LAB_TOOLS } from "@/fixtures/mcp/stdio-tools";
@@ -19,7 +19,7 @@ import type { ServiceContext } from "../context";
 import { conflict, isServiceError, notFound } from "../errors";
 import { createStdioTemplate } from "../runtime/templates";
 import { bindSecret } from "../secrets/bindings";
-import { createSecret } from "../secrets/secrets";
+import { createSecret, revokeSecret } from "../secrets/secrets";
 import { createApplication } from "../tools/applications";
 import { listCatalog, refreshCatalog, reviewCatalog } from "../tools/catalog";
 import { createConnection, enableConnection, testConnection } from "../tools/connections";
@@ -46,6 +46,11 @@ export interface ExampleSpec {
   fixture?: FixtureName;
   pluginId?: string;
   policies: PolicySpec[];
+  /**
+   * A test fixture: the install revokes the connection's own credential secret afterwards, so
+   * every call fails closed with `missing_secret` (and a value-free audit event).
+   */
+  revokeCredential?: boolean;
 }
 
 export const EXAMPLES: ExampleSpec[] = [
@@ -122,6 +127,17 @@ export const EXAMPLES: ExampleSpec[] = [
     policies: [{ name: "Example: approve sandbox writes", kind: "require_approval", tools: ["write"] }],
   },
   {
+    id: "missing-credential",
+    title: "Missing credential (test fixture)",
+    description:
+      "A test fixture: an echo connection whose secret binding points at a revoked secret, so every call fails closed with a value-free audit event.",
+    type: "mcp_http",
+    slug: "missing-credential",
+    fixture: "echo",
+    revokeCredential: true,
+    policies: [],
+  },
+  {
     id: "paperclip-self",
     title: "Paperclip (this workspace)",
     description:
@@ -149,11 +165,13 @@ export const SMOKE_CHECKS = {
   bounded: "a large output is bounded and stored as an artifact",
   idempotent: "a retried write with the same idempotency identity runs once",
   approval: "an approval-gated write does not run without approval",
+  missing_secret: "a call fails closed with missing_secret and a value-free audit",
 } as const;
 export type SmokeCheck = keyof typeof SMOKE_CHECKS;
 
 /** The checks the smoke run performs for an example: the card lists exactly these. */
 export function smokePlan(spec: ExampleSpec): SmokeCheck[] {
+  if (spec.revokeCredential) return ["listed", "missing_secret"];
   return [
     "listed",
     "read",
@@ -298,6 +316,12 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
   await requireCompany(ctx, companyId, "tools:admin");
   const spec = EXAMPLES.find((e) => e.id === exampleId);
   if (!spec) throw notFound("example");
+  return installExampleSpec(ctx, companyId, spec);
+}
+
+/** `installExample` for a spec that need not be listed (the smoke run's own fixtures). */
+export async function installExampleSpec(ctx: ServiceContext, companyId: string, spec: ExampleSpec) {
+  await requireCompany(ctx, companyId, "tools:admin");
   if (await installedApplication(ctx, companyId, spec.slug)) {
     throw conflict("example_installed", `an application with slug \`${spec.slug}\` already exists`);
   }
@@ -380,6 +404,15 @@ export async function installExample(ctx: ServiceContext, companyId: string, exa
         effect: p.effect ?? {},
       }),
     );
+  }
+  if (spec.revokeCredential) {
+    const [binding] = await ctx.db
+      .select({ secretId: companySecretBindings.secretId })
+      .from(companySecretBindings)
+      .where(
+        inCompany(companySecretBindings, companyId, eq(companySecretBindings.connectionId, connection.id)),
+      );
+    if (binding) await revokeSecret(ctx, companyId, binding.secretId);
   }
   return {
     example: spec.id,

@@ -5,6 +5,7 @@ import { agents, toolCallEvents } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type { ExampleSmokeResult } from "@/server/contracts/api/examples";
 import { requireCompany } from "../auth/authorize";
+import { EXAMPLE_CREDENTIAL_PREFIX } from "../config/examples";
 import type { ServiceContext } from "../context";
 import { finishRun, startRun } from "../core/runs";
 import { conflict, ERRORS, notFound } from "../errors";
@@ -77,6 +78,14 @@ export async function runExampleSmoke(
   const slug = spec.slug;
   // The card lists exactly this plan (listExamples); each check below is one of its steps.
   const plan = smokePlan(spec);
+  const done = () =>
+    ({
+      example: spec.id,
+      runId: run.id,
+      agentId: agent.id,
+      passed: checks.every((c) => c.passed),
+      checks,
+    }) satisfies Served<typeof ExampleSmokeResult>;
   try {
     const listed = await gatewayListTools(ctx.db, gw);
     checks.push({
@@ -84,6 +93,31 @@ export async function runExampleSmoke(
       passed: listed.some((t) => t.name.startsWith(`${slug}__`)),
       evidence: { visible: listed.filter((t) => t.name.startsWith(`${slug}__`)).map((t) => t.name) },
     });
+    if (plan.includes("missing_secret")) {
+      const missing = await gatewayCallTool(ctx.db, gw, {
+        tool: `${slug}__echo`,
+        arguments: { text: "smoke" },
+      });
+      const events =
+        missing.ok || !missing.invocationId
+          ? []
+          : await ctx.db
+              .select()
+              .from(toolCallEvents)
+              .where(
+                inCompany(toolCallEvents, companyId, eq(toolCallEvents.invocationId, missing.invocationId)),
+              );
+      checks.push({
+        name: SMOKE_CHECKS.missing_secret,
+        passed:
+          !missing.ok &&
+          missing.code === "missing_secret" &&
+          events.length > 0 &&
+          !JSON.stringify(events).includes(EXAMPLE_CREDENTIAL_PREFIX),
+        evidence: { call: summary(missing), auditEvents: events.map((e) => e.eventType) },
+      });
+      return done();
+    }
     const [readTool, readArgs] = READ_CALL[spec.id]!;
     const read = await gatewayCallTool(ctx.db, gw, { tool: `${slug}__${readTool}`, arguments: readArgs });
     const audited = read.ok
@@ -165,11 +199,5 @@ export async function runExampleSmoke(
   } finally {
     await finishRun(ctx, run.id, { status: "succeeded" });
   }
-  return {
-    example: spec.id,
-    runId: run.id,
-    agentId: agent.id,
-    passed: checks.every((c) => c.passed),
-    checks,
-  } satisfies Served<typeof ExampleSmokeResult>;
+  return done();
 }

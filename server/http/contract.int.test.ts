@@ -64,7 +64,7 @@ import {
   RoutinesResponse,
   RunsResponse,
 } from "@/server/contracts/api/core";
-import { ExampleInstallResult, ExamplesResponse } from "@/server/contracts/api/examples";
+import { ExampleInstallResult, ExamplesResponse, SmokeAllResult } from "@/server/contracts/api/examples";
 import {
   GatewayCallRefusal,
   GatewayCallResult,
@@ -185,6 +185,8 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/secrets": { schema: SecretsResponse, nonEmpty: "secrets" },
   "tools/secrets/[secretId]": { schema: SecretDetail, params: idsOf("secretId") },
   "tools/examples": { schema: ExamplesResponse, nonEmpty: "examples" },
+  // Empty until a smoke run (13 real checks, ~15 s): server/examples/smoke-all.int.test.ts reads it full.
+  "tools/examples/smoke": { schema: SmokeAllResult },
   "tools/audit": { schema: AuditPage, nonEmpty: "events" },
   "tools/audit/calls": { schema: AuditCallsPage, nonEmpty: "calls" },
   "tools/audit/admin": { schema: AdminChangesPage, nonEmpty: "changes" },

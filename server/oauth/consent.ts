@@ -62,7 +62,7 @@ async function organizations(
     .select({ id: companies.id, name: companies.name, role: companyMemberships.role })
     .from(companyMemberships)
     .innerJoin(companies, eq(companies.id, companyMemberships.companyId))
-    .where(eq(companyMemberships.userId, userId))
+    .where(and(eq(companyMemberships.userId, userId), isNull(companies.smokeRole)))
     .orderBy(companies.name);
   const toOrg = (r: { id: string; name: string; role: string }): ConsentOrganization => {
     const role = r.role as MembershipRole;

@@ -46,3 +46,21 @@ export const ExampleSmokeResult = z.object({
   passed: z.boolean(),
   checks: z.array(ExampleSmokeCheck),
 });
+
+/** One of the ADR's 13 smoke checks as the "run all" action reports and stores it. */
+export const SmokeAllCheck = z.object({
+  id: z.string(),
+  name: z.string(),
+  passed: z.boolean(),
+  evidence: JsonObject,
+  durationMs: z.number().int(),
+  error: z.string().nullable(),
+  ranAt: z.string(),
+});
+
+/** `POST|GET …/tools/examples/smoke`: every check's latest result. */
+export const SmokeAllResult = z.object({
+  passed: z.boolean(),
+  durationMs: z.number().int().nullable(),
+  checks: z.array(SmokeAllCheck),
+});
