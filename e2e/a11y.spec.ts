@@ -104,6 +104,27 @@ const PAGES: PageEntry[] = [
   // walks it), and "/" only redirects to the issues page.
 ];
 
+/**
+ * Machine codes a person must never read as text (#21 item 14): labels come from
+ * components/labels, with the code in a tooltip. Code blocks (recorded JSON) may hold them.
+ */
+const RAW_CODES =
+  /\b(approval_required|not_in_profile|tool_not_found|policy_block|rate_limited|outcome_unknown|execution_started|approval_accepted|approval_rejected|tool_quarantined|missing_secret|upstream_blocked|connection_disabled)\b/g;
+
+async function rawCodesShown(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const parts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement?.closest("pre, code, kbd, samp, script, style, [hidden]")) {
+        parts.push(node.nodeValue ?? "");
+      }
+    }
+    return parts.join(" ");
+  });
+  return [...new Set(text.match(RAW_CODES) ?? [])];
+}
+
 async function check(page: Page, name: string, width: (typeof WIDTHS)[number]) {
   const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   const bad = axe.violations
@@ -120,7 +141,7 @@ async function check(page: Page, name: string, width: (typeof WIDTHS)[number]) {
     scroll: document.documentElement.scrollWidth,
     inner: window.innerWidth,
   }));
-  return { bad, overflow };
+  return { bad, overflow, rawCodes: await rawCodesShown(page) };
 }
 
 for (const entry of PAGES) {
@@ -135,11 +156,12 @@ for (const entry of PAGES) {
       const res = await page.goto(entry.url(ids));
       expect(res?.status(), `${entry.name} status`).toBe(entry.status ?? 200);
       await page.waitForLoadState("networkidle");
-      const { bad, overflow } = await check(page, entry.name, width);
+      const { bad, overflow, rawCodes } = await check(page, entry.name, width);
       // The 404 document itself is reported by the browser as a failed resource: that one is expected.
       const errors = problems.filter((p) => !(entry.status === 404 && /status of 404/.test(p)));
       expect.soft(bad, `${entry.name} at ${width.width}px: serious or critical axe violations`).toEqual([]);
       expect.soft(errors, `${entry.name} at ${width.width}px: console errors`).toEqual([]);
+      expect.soft(rawCodes, `${entry.name} at ${width.width}px: raw codes shown as text`).toEqual([]);
       if (width.width < 768) {
         expect
           .soft(overflow.scroll, `${entry.name} at 390px scrolls sideways (${overflow.scroll}px)`)

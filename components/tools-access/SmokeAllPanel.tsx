@@ -45,7 +45,7 @@ export function SmokeAllPanel({ companyId, canRun, initialResult, className }: S
   const failed = result ? result.checks.filter((c) => !c.passed).length : 0;
 
   return (
-    <Card className={className} data-testid="smoke-all-panel">
+    <Card className={className} data-testid="smoke-all-panel" id="smoke-checks">
       <CardHeader
         titleAs="h3"
         title="All smoke checks"

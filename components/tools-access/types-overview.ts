@@ -29,6 +29,7 @@ export function overviewHrefs(companyId: string) {
     issue: (identifier: string) =>
       `/c/${encodeURIComponent(companyId)}/issues/${encodeURIComponent(identifier)}`,
     runtime: `${base}/runtime`,
+    examples: `${base}/examples`,
     audit,
   };
 }

@@ -3,6 +3,7 @@ import { OverviewCharts } from "@/components/tools-access/OverviewCharts";
 import { OverviewInbox } from "@/components/tools-access/OverviewInbox";
 import { ToolsOverview } from "@/components/tools-access/ToolsOverview";
 import { busyOverview, emptyOverview, OVERVIEW_COMPANY_ID, OVERVIEW_NOW } from "./overview-fixtures";
+import { neverRunSmoke, smokeResult } from "./smoke-fixtures";
 
 const meta = {
   title: "Tools & Access/ToolsOverview",
@@ -54,3 +55,12 @@ export const Narrow390: Story = {
   },
   globals: { viewport: { value: "phone390", isRotated: false } },
 };
+
+/** An admin's overview after a smoke run that passed 13/13. */
+export const SmokePassed: Story = { args: { overview: busyOverview, smoke: smokeResult() } };
+
+/** An admin's overview after a smoke run with two failed checks: which ones, linked to Examples. */
+export const SmokeFailed: Story = { args: { overview: busyOverview, smoke: smokeResult([5, 12]) } };
+
+/** An admin's overview before any smoke run. */
+export const SmokeNeverRun: Story = { args: { smoke: neverRunSmoke } };
