@@ -71,6 +71,9 @@ test("enable, set up, consent, use and revoke an assistant connection", async ({
   await page.getByTestId("consent-connect").click();
   await expect.poll(() => callback?.searchParams.get("code") ?? null, { timeout: 60_000 }).not.toBeNull();
   expect(callback!.searchParams.get("iss")).toBe(baseURL);
+  // The browser is still finishing its navigation to the (fulfilled) callback; a goto started
+  // before it lands is interrupted by it.
+  await page.waitForURL(`${REDIRECT}**`);
 
   const tokens = (await (
     await fetch(`${baseURL}/mcp/oauth/token`, {

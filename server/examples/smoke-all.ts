@@ -134,13 +134,45 @@ export async function runAllSmokeChecks(
 /** A crashed run's lease expires after this long. */
 const LEASE_MS = 10 * 60_000;
 
-async function runLocked(ctx: ServiceContext, opts: SmokeAllOptions) {
-  const started = Date.now();
+/**
+ * The smoke companies made ready for the checks. When that fails (a fixture that cannot be
+ * reached, so an example installs no tools), the run is still an answer, not a 500: every check
+ * is reported failed with the setup's reason, and stored as such.
+ */
+async function prepareRun(ctx: ServiceContext, opts: SmokeAllOptions) {
   const companies = await ensureSmokeCompanies(ctx.db, ctx);
   const sys = smokeSystemContext(ctx);
   const a = await prepareCompany(sys, companies.a, ["echo", "todo", "outbox", "lab"], true);
   const b = await prepareCompany(sys, companies.b, ["social"], false);
   await prepareFixtures(sys, companies, opts);
+  return { companies, sys, a, b };
+}
+
+async function runLocked(ctx: ServiceContext, opts: SmokeAllOptions) {
+  const started = Date.now();
+  let prepared: Awaited<ReturnType<typeof prepareRun>>;
+  try {
+    prepared = await prepareRun(ctx, opts);
+  } catch (err) {
+    const reason = isServiceError(err) ? err.message : String((err as Error).message ?? err);
+    const ranAt = new Date().toISOString();
+    const results: CheckResult[] = SMOKE_ALL_CHECK_IDS.map((id) => ({
+      id,
+      name: SMOKE_ALL_CHECKS[id],
+      passed: false,
+      evidence: {},
+      durationMs: 0,
+      error: `the smoke companies could not be set up: ${reason}`,
+      ranAt,
+    }));
+    await storeResults(ctx, results);
+    return {
+      passed: false,
+      durationMs: Date.now() - started,
+      checks: results,
+    } satisfies Served<typeof SmokeAllResult>;
+  }
+  const { companies, sys, a, b } = prepared;
   // Reviews are a person's: the acting admin, as a board actor of the smoke company.
   const reviewer: ServiceContext = {
     ...ctx,
@@ -746,6 +778,11 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
         eq(toolCatalogEntries.name, "multiply"),
       ),
     );
+  if (!multiply) {
+    throw new Error(
+      "the echo example's multiply tool was not discovered (is its fixture endpoint reachable?)",
+    );
+  }
   let [rate] = await db
     .select({ id: toolPolicies.id, enabled: toolPolicies.enabled })
     .from(toolPolicies)
@@ -758,7 +795,7 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
       kind: "rate_limit",
       priority: 100,
       enabled: true,
-      selectors: { catalogEntryIds: [multiply!.id] },
+      selectors: { catalogEntryIds: [multiply.id] },
       conditions: {},
       effect: { limit: 1, windowSeconds: 3600, per: "agent" },
     }),
