@@ -109,7 +109,7 @@ const PAGES: PageEntry[] = [
  * components/labels, with the code in a tooltip. Code blocks (recorded JSON) may hold them.
  */
 const RAW_CODES =
-  /\b(approval_required|not_in_profile|tool_not_found|policy_block|rate_limited|outcome_unknown|execution_started|approval_accepted|approval_rejected|tool_quarantined|missing_secret|upstream_blocked|connection_disabled)\b/g;
+  /\b(approval_required|not_in_profile|tool_not_found|policy_block|rate_limited|outcome_unknown|execution_started|approval_accepted|approval_rejected|tool_quarantined|missing_secret|upstream_blocked|connection_disabled|tool_denied)\b/g;
 
 async function rawCodesShown(page: Page): Promise<string[]> {
   const text = await page.evaluate(() => {

@@ -161,11 +161,11 @@ export const EXAMPLES: ExampleSpec[] = [
 export const SMOKE_CHECKS = {
   listed: "tools are listed through the gateway",
   read: "allowed read appears in the audit",
-  hidden: "a tool outside the profile is refused with tool_denied",
+  hidden: "a tool outside the profile is hidden and a direct call is refused",
   bounded: "a large output is bounded and stored as an artifact",
   idempotent: "a retried write with the same idempotency identity runs once",
   approval: "an approval-gated write does not run without approval",
-  missing_secret: "a call fails closed with missing_secret and a value-free audit",
+  missing_secret: "a call fails closed as a missing secret, with a value-free audit",
 } as const;
 export type SmokeCheck = keyof typeof SMOKE_CHECKS;
 

@@ -201,7 +201,7 @@ describe("run all smoke checks", () => {
     expect(smoke.status, JSON.stringify(smoke.json)).toBe(200);
     expect(smoke.json.checks.map((c) => c.name)).toEqual([
       "tools are listed through the gateway",
-      "a call fails closed with missing_secret and a value-free audit",
+      "a call fails closed as a missing secret, with a value-free audit",
     ]);
     expect(smoke.json.passed, JSON.stringify(smoke.json.checks)).toBe(true);
   });

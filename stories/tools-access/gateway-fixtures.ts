@@ -497,11 +497,7 @@ export const examples: Example[] = [
     type: "mcp_http",
     slug: "echo",
     tools: exampleTools({ echo: "read", add: "read", current_time: "read", big_output: "read" }),
-    smokeChecks: [
-      "allowed read recorded in audit",
-      "hidden tool refused with tool_denied",
-      "large output bounded",
-    ],
+    smokeChecks: ["allowed read recorded in audit", "hidden tool refused", "large output bounded"],
     installed: { applicationId: "app-echo", status: "active" },
     available: true,
   },
@@ -575,7 +571,7 @@ function gatewayChecks(visible: string[], callId: string, deniedId: string): Exa
       },
     },
     {
-      name: "a tool outside the profile is refused with tool_denied",
+      name: "a tool outside the profile is hidden and a direct call is refused",
       passed: true,
       evidence: { ok: false, code: "tool_denied", status: 403, invocationId: deniedId },
     },
