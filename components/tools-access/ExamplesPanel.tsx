@@ -20,6 +20,7 @@ import { ListFrame } from "./ListFrame";
 import { examplesList } from "./lists";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SmokeAllPanel } from "./SmokeAllPanel";
+import { TemplatesPanel } from "./TemplatesPanel";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Example, ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
 import { linkClass } from "./view-helpers";
@@ -97,6 +98,7 @@ export function ExamplesPanel({
           ))}
         </ul>
       )}
+      <TemplatesPanel companyId={companyId} canInstall={canInstall} />
     </ListFrame>
   );
 }

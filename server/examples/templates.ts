@@ -7,6 +7,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { inCompany } from "@/db/join";
 import { instanceStdioCommands, toolApplications } from "@/db/schema";
+import type { Served } from "@/server/contracts/api/common";
+import type { Template, TemplateInstallResult } from "@/server/contracts/api/examples";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound } from "../errors";
@@ -136,7 +138,7 @@ export async function listTemplates(ctx: ServiceContext, companyId: string) {
       /** stdio: whether the operator has added the command yet. */
       available: t.catalogCommand ? await commandReady(ctx, t.catalogCommand) : true,
       installed: app ? { applicationId: app.id, status: app.status } : null,
-    });
+    } satisfies Served<typeof Template>);
   }
   return out;
 }
@@ -237,5 +239,5 @@ export async function installTemplate(
     profileId: profile.id,
     policyIds: [policy.id],
     health: { status: health.health, code: health.errorCode ?? null },
-  };
+  } satisfies Served<typeof TemplateInstallResult>;
 }
