@@ -50,7 +50,8 @@ export function TemplatesPanel({ companyId, canInstall, initialTemplates }: Temp
           connection once its server answers.
         </p>
       </div>
-      <ApiErrorAlert error={list.error} title="Could not load the templates" />
+      {/* A failed refetch keeps the templates already shown. */}
+      <ApiErrorAlert error={list.data ? null : list.error} title="Could not load the templates" />
       <ul className="grid gap-4 lg:grid-cols-2" aria-label="Templates">
         {templates.map((t) => (
           <li key={t.id} className="flex">
