@@ -77,10 +77,14 @@ describe("real-world templates", () => {
     expect(r.json.health.status).toBe("error");
     expect(r.json.health.code).toBe("upstream_unreachable");
 
-    const [conn] = await database.db
+    const conns = await database.db
       .select()
       .from(toolConnections)
       .where(eq(toolConnections.applicationId, r.json.applicationId));
+    expect(conns).toHaveLength(1); // exactly the declared connection, left as a Draft
+    const [conn] = conns;
+    expect(conn?.id).toBe(r.json.connectionId);
+    expect(conn?.status).toBe("draft");
     expect(conn?.transportConfig).toMatchObject({ url: GITHUB_MCP_URL });
     expect(conn?.healthStatus).toBe("error");
     const bindings = await database.db
