@@ -20,8 +20,10 @@ import { ListFrame } from "./ListFrame";
 import { examplesList } from "./lists";
 import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SmokeAllPanel } from "./SmokeAllPanel";
+import { TemplatesPanel } from "./TemplatesPanel";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { Example, ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
+import type { Template } from "./types-examples";
 import { linkClass } from "./view-helpers";
 
 export type { Example } from "./types";
@@ -36,6 +38,8 @@ export interface ExamplesPanelProps {
   agents: NamedRef[];
   /** Smoke results to show before any check is run (stories, or results kept across navigation). */
   initialSmokeResults?: ExampleSmokeResult[];
+  /** Server-rendered `GET /templates` (the real-world templates, shown apart from the fixtures). */
+  initialTemplates?: Template[];
   className?: string;
 }
 
@@ -54,6 +58,7 @@ export function ExamplesPanel({
   initialExamples,
   agents,
   initialSmokeResults = [],
+  initialTemplates,
   className,
 }: ExamplesPanelProps) {
   const query = useCompanyList(examplesList, companyId, initialExamples);
@@ -97,6 +102,7 @@ export function ExamplesPanel({
           ))}
         </ul>
       )}
+      <TemplatesPanel companyId={companyId} canInstall={canInstall} initialTemplates={initialTemplates} />
     </ListFrame>
   );
 }

@@ -19,3 +19,8 @@ export type ExampleSmokeResult = Wire<typeof Examples.ExampleSmokeResult>;
 export type SmokeAllCheck = Wire<typeof Examples.SmokeAllCheck>;
 /** `POST|GET /examples/smoke`: the 13 checks run in the hidden smoke companies. */
 export type SmokeAllResult = Wire<typeof Examples.SmokeAllResult>;
+
+// Real-world templates
+export type Template = Wire<typeof Examples.Template>;
+/** `POST /templates/:id/install` */
+export type TemplateInstallResult = Wire<typeof Examples.TemplateInstallResult>;

@@ -160,6 +160,10 @@ export const ERRORS = {
   example_installed: { status: 409, doc: "the example is already installed" },
   example_unhealthy: { status: 409, doc: "the example's connection failed its health check" },
   examples_disabled: { status: 409, doc: "example fixtures are switched off (`PAPERCLIP_EXAMPLES=off`)" },
+  template_needs_operator: {
+    status: 409,
+    doc: "the template's stdio command is not in the operator's catalogue yet (Instance settings → stdio commands)",
+  },
   smoke_running: { status: 409, doc: "another smoke run is in progress on this instance" },
   no_agent: { status: 409, doc: "the smoke check needs an agent in the company" },
   missing_secret: { status: 503, doc: "a secret bound to the connection is missing or revoked" },

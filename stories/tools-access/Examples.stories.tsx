@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/nextjs-vite";
 import { userEvent, within } from "storybook/test";
 import { ExamplesPanel } from "@/components/tools-access/ExamplesPanel";
+import type { Template } from "@/components/tools-access/types-examples";
 import { seeded } from "../support/states";
 import { agentRefs, COMPANY_ID } from "./fixtures";
 import {
@@ -14,10 +15,55 @@ import { withGatewayApi } from "./gateway-mock-api";
 
 const noneInstalled = examples.map((e) => ({ ...e, installed: null }));
 
+/** The real-world templates as `GET /templates` lists them on a server without the filesystem command. */
+const templates: Template[] = [
+  {
+    id: "github",
+    kind: "template",
+    title: "GitHub (remote MCP server)",
+    description:
+      "GitHub's hosted MCP server over HTTPS: repositories, issues and pull requests. Reads are in the default profile; every write waits for a person's approval.",
+    type: "mcp_http",
+    slug: "github",
+    needs: [
+      "A GitHub personal access token, stored as the company secret GITHUB_PERSONAL_ACCESS_TOKEN and sent as `Authorization: Bearer …`.",
+      "Outbound HTTPS from this server to api.githubcopilot.com.",
+    ],
+    defaults: [
+      "Profile bound to the company: tools matching github__get_*, github__list_*, github__search_*.",
+      "Approval required for every write or destructive GitHub tool.",
+    ],
+    needsToken: true,
+    available: true,
+    installed: null,
+  },
+  {
+    id: "filesystem",
+    kind: "template",
+    title: "Filesystem (reference MCP server, local stdio)",
+    description: "The reference filesystem server as an operator-approved local command.",
+    type: "mcp_stdio",
+    slug: "filesystem",
+    needs: [
+      "The operator installs @modelcontextprotocol/server-filesystem and adds it as the `filesystem` command.",
+    ],
+    defaults: ["Approval required for every write or destructive filesystem tool."],
+    needsToken: false,
+    available: false,
+    installed: null,
+  },
+];
+
 const meta = {
   title: "Tools & Access/Examples",
   component: ExamplesPanel,
-  args: { companyId: COMPANY_ID, canInstall: true, initialExamples: examples, agents: agentRefs },
+  args: {
+    companyId: COMPANY_ID,
+    canInstall: true,
+    initialExamples: examples,
+    initialTemplates: templates,
+    agents: agentRefs,
+  },
   decorators: [withGatewayApi({ examples })],
 } satisfies Meta<typeof ExamplesPanel>;
 

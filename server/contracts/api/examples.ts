@@ -64,3 +64,31 @@ export const SmokeAllResult = z.object({
   durationMs: z.number().int().nullable(),
   checks: z.array(SmokeAllCheck),
 });
+
+/** A real-world template (server/examples/templates.ts): not a test fixture, never smoke-tested. */
+export const Template = z.object({
+  ...strings("id", "title", "description", "slug"),
+  kind: z.literal("template"),
+  type: z.enum(APPLICATION_TYPES),
+  /** What the admin or the operator must provide, in plain words. */
+  needs: z.array(z.string()),
+  /** Its default policies, in plain words. */
+  defaults: z.array(z.string()),
+  /** The install asks for the upstream's token. */
+  needsToken: z.boolean(),
+  /** False while the operator has not added the template's stdio command. */
+  available: z.boolean(),
+  installed: z.object({ applicationId: z.string(), status: z.enum(APPLICATION_STATUSES) }).nullable(),
+});
+
+/** `GET …/tools/templates` */
+export const TemplatesResponse = z.object({ templates: z.array(Template) });
+
+/** `POST …/tools/templates/:id/install` */
+export const TemplateInstallResult = z.object({
+  ...strings("template", "applicationId", "connectionId", "profileId"),
+  secretId: z.string().nullable(),
+  policyIds: z.array(z.string()),
+  /** The health check's outcome: reported, not required (the upstream may be unreachable). */
+  health: z.object({ status: z.string(), code: z.string().nullable() }),
+});
