@@ -63,7 +63,7 @@ export const OUTCOME_LABELS: Record<string, string> = {
 export const REASON_LABELS: Record<string, string> = {
   ok: "Completed",
   listed: "Listed",
-  allowed: "Allowed by policy",
+  allowed: "In the agent's profile",
   tool_hidden: "Tool is not in the agent's profile",
   tool_not_found: "No such tool for this agent",
   rate_limited: "Rate limit reached",
