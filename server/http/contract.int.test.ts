@@ -64,7 +64,12 @@ import {
   RoutinesResponse,
   RunsResponse,
 } from "@/server/contracts/api/core";
-import { ExampleInstallResult, ExamplesResponse, SmokeAllResult } from "@/server/contracts/api/examples";
+import {
+  ExampleInstallResult,
+  ExamplesResponse,
+  SmokeAllResult,
+  TemplatesResponse,
+} from "@/server/contracts/api/examples";
 import {
   GatewayCallRefusal,
   GatewayCallResult,
@@ -187,6 +192,7 @@ const CONTRACTS: Record<string, Contract> = {
   "tools/examples": { schema: ExamplesResponse, nonEmpty: "examples" },
   // Empty until a smoke run (13 real checks, ~15 s): server/examples/smoke-all.int.test.ts reads it full.
   "tools/examples/smoke": { schema: SmokeAllResult },
+  "tools/templates": { schema: TemplatesResponse, nonEmpty: "templates" },
   "tools/audit": { schema: AuditPage, nonEmpty: "events" },
   "tools/audit/calls": { schema: AuditCallsPage, nonEmpty: "calls" },
   "tools/audit/admin": { schema: AdminChangesPage, nonEmpty: "changes" },

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, lte, not, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, not, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   activityLog,
@@ -14,7 +14,7 @@ import type { AdminChangesPage } from "@/server/contracts/api/audit";
 import type { Served } from "@/server/contracts/api/common";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
-import { invalidRequest } from "../errors";
+import { afterCursor, cursorAtSql, nextCursor } from "./keyset";
 
 const Instant = z
   .string()
@@ -42,7 +42,6 @@ export type AdminChangesQuery = z.infer<typeof AdminChangesQuery>;
 export const WORK_TRAIL_ENTITY_TYPES = ["issue", "heartbeat_run"];
 const WORK_TRAIL_ACTION = /^(issue|run)\./;
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f-]{36})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Entity types whose rows have a name, and the company-owned table to find it in. */
@@ -73,22 +72,12 @@ export async function listAdminChanges(
   if (q.from) conds.push(gte(activityLog.createdAt, new Date(Date.parse(q.from))));
   if (q.to) conds.push(lte(activityLog.createdAt, new Date(Date.parse(q.to))));
   if (q.action) conds.push(sql`starts_with(${activityLog.action}, ${q.action})`);
-  if (q.cursor) {
-    const m = CURSOR.exec(q.cursor);
-    if (!m) throw invalidRequest("invalid `cursor`: use the `nextCursor` of a previous page");
-    const at = sql`${m[1]!}::timestamptz`;
-    conds.push(
-      or(
-        sql`${activityLog.createdAt} < ${at}`,
-        and(sql`${activityLog.createdAt} = ${at}`, lt(activityLog.id, m[2]!)),
-      )!,
-    );
-  }
+  if (q.cursor) conds.push(afterCursor(q.cursor, activityLog.createdAt, activityLog.id));
   const rows = await ctx.db
     .select({
       id: activityLog.id,
       createdAt: activityLog.createdAt,
-      cursorAt: sql<string>`to_char(${activityLog.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      cursorAt: cursorAtSql(activityLog.createdAt),
       actorType: activityLog.actorType,
       actorId: activityLog.actorId,
       action: activityLog.action,
@@ -114,7 +103,7 @@ export async function listAdminChanges(
       ...r,
       entityName: r.entityId ? (names.get(`${r.entityType}:${r.entityId}`) ?? null) : null,
     })),
-    nextCursor: rows.length > q.limit && last ? `${last.cursorAt}_${last.id}` : null,
+    nextCursor: nextCursor(rows.length > q.limit, last),
   };
 }
 

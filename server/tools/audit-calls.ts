@@ -18,6 +18,7 @@ import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { DECISIONS, EXECUTION_STATUSES, TOOL_EVENT_TYPES } from "../contracts/values";
 import { invalidRequest } from "../errors";
+import { afterCursor, cursorAtSql, nextCursor } from "./keyset";
 
 /** The largest page the console asks for; the export reads in batches of `EXPORT_BATCH`. */
 export const MAX_CALLS_PAGE = 100;
@@ -54,12 +55,8 @@ export const AuditCallsQuery = AuditCallsFilters.extend({
 export type AuditCallsQuery = z.infer<typeof AuditCallsQuery>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CALL_CURSOR = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f-]{36})$/;
 /** Events folded into one call row at most (a long relay conversation keeps the page bounded). */
 const MAX_EVENTS_PER_CALL = 100;
-
-const cursorAt = (col: typeof toolInvocations.createdAt) =>
-  sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 const issueKey = sql<
   string | null
@@ -133,23 +130,12 @@ async function groupedCalls(ctx: ServiceContext, companyId: string, q: AuditCall
     conds.push(
       sql`exists (select 1 from ${toolCallEvents} where ${toolCallEvents.companyId} = ${companyId} and ${toolCallEvents.invocationId} = ${toolInvocations.id} and ${toolCallEvents.eventType} = ${q.eventType})`,
     );
-  if (q.cursor) {
-    const m = CALL_CURSOR.exec(q.cursor);
-    if (!m) throw invalidRequest("invalid `cursor`: use the `nextCursor` of a previous page");
-    // Compared in SQL at microsecond precision (a JS Date would round to milliseconds).
-    const at = sql`${m[1]!}::timestamptz`;
-    conds.push(
-      or(
-        sql`${toolInvocations.createdAt} < ${at}`,
-        and(sql`${toolInvocations.createdAt} = ${at}`, lt(toolInvocations.id, m[2]!)),
-      )!,
-    );
-  }
+  if (q.cursor) conds.push(afterCursor(q.cursor, toolInvocations.createdAt, toolInvocations.id));
   const rows = await ctx.db
     .select({
       id: toolInvocations.id,
       createdAt: toolInvocations.createdAt,
-      cursorAt: cursorAt(toolInvocations.createdAt),
+      cursorAt: cursorAtSql(toolInvocations.createdAt),
       agentId: toolInvocations.agentId,
       agentName: agents.name,
       runId: toolInvocations.runId,
@@ -221,7 +207,7 @@ async function groupedCalls(ctx: ServiceContext, companyId: string, q: AuditCall
   });
   return {
     calls,
-    nextCursor: rows.length > q.limit && last ? `${last.cursorAt}_${last.id}` : null,
+    nextCursor: nextCursor(rows.length > q.limit, last),
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { companyRow } from "@/db/join";
 import { agents, companies, issues, toolCallEvents, toolInvocations } from "@/db/schema";
@@ -8,8 +8,8 @@ import { DECISIONS, TOOL_EVENT_TYPES } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
 import { EXECUTION_STATUSES } from "../contracts/values";
-import { invalidRequest } from "../errors";
 import { outcomeUnknownSql } from "../ledger/invocations";
+import { afterCursor, cursorAtSql, nextCursor } from "./keyset";
 
 export const AuditQuery = z.object({
   runId: z.uuid().optional(),
@@ -109,22 +109,11 @@ export async function listInvocations(ctx: ServiceContext, companyId: string, q:
   if (q.decision) conds.push(eq(toolInvocations.decision, q.decision));
   if (q.status) conds.push(eq(toolInvocations.executionStatus, q.status));
   if (q.outcome === "unknown") conds.push(outcomeUnknownSql());
-  if (q.cursor) {
-    const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f-]{36})$/.exec(q.cursor);
-    if (!m) throw invalidRequest("invalid `cursor`: use the `nextCursor` of a previous page");
-    // Compared in SQL at microsecond precision (a JS Date would round to milliseconds).
-    const at = sql`${m[1]!}::timestamptz`;
-    conds.push(
-      or(
-        sql`${toolInvocations.createdAt} < ${at}`,
-        and(sql`${toolInvocations.createdAt} = ${at}`, lt(toolInvocations.id, m[2]!)),
-      )!,
-    );
-  }
+  if (q.cursor) conds.push(afterCursor(q.cursor, toolInvocations.createdAt, toolInvocations.id));
   const rows = await ctx.db
     .select({
       ...getTableColumns(toolInvocations),
-      cursorAt: sql<string>`to_char(${toolInvocations.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      cursorAt: cursorAtSql(toolInvocations.createdAt),
     })
     .from(toolInvocations)
     .where(and(...conds))
@@ -143,6 +132,6 @@ export async function listInvocations(ctx: ServiceContext, companyId: string, q:
         ...rest
       }) => rest,
     ),
-    nextCursor: rows.length > q.limit && last ? `${last.cursorAt}_${last.id}` : null,
+    nextCursor: nextCursor(rows.length > q.limit, last),
   } satisfies Served<typeof InvocationsPage>;
 }
