@@ -3,13 +3,13 @@
 import Link from "next/link";
 import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
-import { CodeBlock } from "../ui/CodeBlock";
-import { cn, focusRing } from "../ui/cn";
+import { cn } from "../ui/cn";
 import { RiskBadge } from "./badges";
+import { CheckEvidence } from "./CheckEvidence";
 import { applicationsHref, connectionsHref, plural, policiesHref, profileHref } from "./gateway";
 import { QuarantineBadge } from "./QuarantineBadge";
 import type { ExampleInstallResult, ExampleSmokeResult, NamedRef } from "./types";
-import { linkClass, toJson } from "./view-helpers";
+import { linkClass } from "./view-helpers";
 
 export function InstallResult({ companyId, result }: { companyId: string; result: ExampleInstallResult }) {
   const { applicationId, connectionId, profileId } = result;
@@ -90,39 +90,20 @@ export function SmokeResult({ result, agents }: { result: ExampleSmokeResult; ag
       <ul className="mt-3 space-y-2">
         {result.checks.map((check) => (
           <li key={check.name} data-testid="smoke-check" data-passed={check.passed}>
-            <details className="group">
-              <summary
-                className={cn(
-                  "flex cursor-pointer list-none items-start gap-2 rounded text-sm [&::-webkit-details-marker]:hidden",
-                  focusRing,
-                )}
-              >
-                <span
-                  aria-hidden="true"
-                  className={cn(
-                    "mt-px w-4 shrink-0 text-center font-bold",
-                    check.passed ? "text-emerald-700" : "text-red-700",
-                  )}
-                >
-                  {check.passed ? "✓" : "✗"}
-                </span>
-                <span className="min-w-0 flex-1 text-zinc-900">
-                  <span className="sr-only">{check.passed ? "Passed: " : "Failed: "}</span>
-                  {check.name}
-                </span>
-                <span className="shrink-0 text-xs text-accent-700 group-open:hidden">Show evidence</span>
-                <span className="hidden shrink-0 text-xs text-accent-700 group-open:inline">
-                  Hide evidence
-                </span>
-              </summary>
-              <CodeBlock
-                code={toJson(check.evidence)}
-                language="json"
-                title="Evidence"
-                className="mt-2"
-                data-testid="smoke-evidence"
-              />
-            </details>
+            <CheckEvidence
+              passed={check.passed}
+              name={check.name}
+              evidence={check.evidence}
+              evidenceTestId="smoke-evidence"
+              trailing={
+                <>
+                  <span className="shrink-0 text-xs text-accent-700 group-open:hidden">Show evidence</span>
+                  <span className="hidden shrink-0 text-xs text-accent-700 group-open:inline">
+                    Hide evidence
+                  </span>
+                </>
+              }
+            />
           </li>
         ))}
       </ul>

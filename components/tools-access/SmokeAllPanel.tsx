@@ -3,14 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Badge } from "../ui/Badge";
 import { Card, CardBody, CardHeader } from "../ui/Card";
-import { CodeBlock } from "../ui/CodeBlock";
-import { cn, focusRing } from "../ui/cn";
 import { PendingButton } from "../ui/PendingButton";
 import { ApiErrorAlert } from "./ApiErrorAlert";
 import { toolsAccessKeys, toolsApiPath } from "./api";
+import { CheckEvidence } from "./CheckEvidence";
 import { useToolsApi } from "./ToolsApiProvider";
 import type { SmokeAllResult } from "./types-examples";
-import { toJson } from "./view-helpers";
 
 export interface SmokeAllPanelProps {
   companyId: string;
@@ -82,38 +80,13 @@ export function SmokeAllPanel({ companyId, canRun, initialResult, className }: S
             <ul className="space-y-2">
               {result.checks.map((check) => (
                 <li key={check.id} data-testid="smoke-all-check" data-passed={check.passed}>
-                  <details className="group">
-                    <summary
-                      className={cn(
-                        "flex cursor-pointer list-none items-start gap-2 rounded text-sm [&::-webkit-details-marker]:hidden",
-                        focusRing,
-                      )}
-                    >
-                      <span
-                        aria-hidden="true"
-                        className={cn(
-                          "mt-px w-4 shrink-0 text-center font-bold",
-                          check.passed ? "text-emerald-700" : "text-red-700",
-                        )}
-                      >
-                        {check.passed ? "✓" : "✗"}
-                      </span>
-                      <span className="min-w-0 flex-1 text-zinc-900">
-                        <span className="sr-only">{check.passed ? "Passed: " : "Failed: "}</span>
-                        {check.name}
-                        {check.error ? (
-                          <span className="block text-xs text-red-700">{check.error}</span>
-                        ) : null}
-                      </span>
-                      <span className="shrink-0 text-xs text-zinc-600">{check.durationMs} ms</span>
-                    </summary>
-                    <CodeBlock
-                      code={toJson(check.evidence)}
-                      language="json"
-                      title="Evidence"
-                      className="mt-2"
-                    />
-                  </details>
+                  <CheckEvidence
+                    passed={check.passed}
+                    name={check.name}
+                    error={check.error}
+                    evidence={check.evidence}
+                    trailing={<span className="shrink-0 text-xs text-zinc-600">{check.durationMs} ms</span>}
+                  />
                 </li>
               ))}
             </ul>
