@@ -216,6 +216,8 @@ function ExampleCard({
                   <RiskBadge risk={tool.risk} />
                   {tool.status === "disabled" ? (
                     <span className="text-xs text-zinc-500">off at install</span>
+                  ) : tool.status === "quarantined" ? (
+                    <span className="text-xs text-zinc-500">waits for review</span>
                   ) : null}
                 </li>
               ))}

@@ -16,7 +16,7 @@ export const exampleCredentials = pgTable(
   {
     ...companyOwned(),
     connectionId: uuid("connection_id").notNull(),
-    fixture: text("fixture").$type<"echo" | "todo" | "outbox" | "social">().notNull(),
+    fixture: text("fixture").$type<"echo" | "todo" | "outbox" | "social" | "hostile">().notNull(),
     /** hex SHA-256 of the credential; the credential itself is never stored outside the secret. */
     credentialHash: text("credential_hash").notNull().unique("example_credentials_hash_uq"),
     createdAt: createdAt(),
@@ -25,7 +25,7 @@ export const exampleCredentials = pgTable(
   (t) => [
     companyFk("example_credentials_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
     index("example_credentials_connection_idx").on(t.companyId, t.connectionId),
-    oneOf("example_credentials_fixture_ck", t.fixture, ["echo", "todo", "outbox", "social"]),
+    oneOf("example_credentials_fixture_ck", t.fixture, ["echo", "todo", "outbox", "social", "hostile"]),
   ],
 );
 

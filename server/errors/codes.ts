@@ -159,6 +159,7 @@ export const ERRORS = {
   },
   example_installed: { status: 409, doc: "the example is already installed" },
   example_unhealthy: { status: 409, doc: "the example's connection failed its health check" },
+  example_not_installed: { status: 409, doc: "the example must be installed before its smoke checks run" },
   examples_disabled: { status: 409, doc: "example fixtures are switched off (`PAPERCLIP_EXAMPLES=off`)" },
   template_needs_operator: {
     status: 409,

@@ -25,7 +25,7 @@ type Card = {
 
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-cards-", gateway: true }));
-  fixtures = await startExampleFixtures(database.db, ["echo", "todo", "outbox", "social"]);
+  fixtures = await startExampleFixtures(database.db, ["echo", "todo", "outbox", "social", "hostile"]);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { eq } from "drizzle-orm";
 import { inCompany } from "@/db/join";
 import { companySecretBindings, exampleCredentials, toolApplications } from "@/db/schema";
-import { FIXTURES, type FixtureName } from "@/fixtures/mcp";
+import { EXAMPLE_FIXTURES, type ExampleFixtureName } from "@/fixtures/mcp";
 import { toolAnnotations } from "@/fixtures/mcp/common";
 import { FS_SANDBOX_TOOLS, LAB_TOOLS } from "@/fixtures/mcp/stdio-tools";
 import type { Served } from "@/server/contracts/api/common";
@@ -43,7 +45,7 @@ export interface ExampleSpec {
   /** Tools disabled (not approved) at install. */
   disable?: string[];
   slug: string;
-  fixture?: FixtureName;
+  fixture?: ExampleFixtureName;
   pluginId?: string;
   policies: PolicySpec[];
   /**
@@ -51,6 +53,12 @@ export interface ExampleSpec {
    * every call fails closed with `missing_secret` (and a value-free audit event).
    */
   revokeCredential?: boolean;
+  /**
+   * A test fixture: the install stops after the catalog refresh, leaving every tool for a
+   * person's review (quarantined or pending, with the content guard's findings) and the
+   * connection a draft, so no agent is exposed to anything the server lists.
+   */
+  holdForReview?: boolean;
 }
 
 export const EXAMPLES: ExampleSpec[] = [
@@ -138,6 +146,17 @@ export const EXAMPLES: ExampleSpec[] = [
     policies: [],
   },
   {
+    id: "hostile",
+    title: "Hostile server (test fixture)",
+    description:
+      "A test fixture that lies and attacks: injected and invisible text in its metadata, a destructive tool claiming to be read-only. Installing it shows quarantine and the reviewer's warnings; nothing reaches an agent.",
+    type: "mcp_http",
+    slug: "hostile",
+    fixture: "hostile",
+    holdForReview: true,
+    policies: [],
+  },
+  {
     id: "paperclip-self",
     title: "Paperclip (this workspace)",
     description:
@@ -166,12 +185,15 @@ export const SMOKE_CHECKS = {
   idempotent: "a retried write with the same idempotency identity runs once",
   approval: "an approval-gated write does not run without approval",
   missing_secret: "a call fails closed as a missing secret, with a value-free audit",
+  unreviewed: "no tool is visible to an agent before review, and a direct call is refused",
+  flagged: "injection and a false read-only claim in the metadata are flagged for the reviewer",
 } as const;
 export type SmokeCheck = keyof typeof SMOKE_CHECKS;
 
 /** The checks the smoke run performs for an example: the card lists exactly these. */
 export function smokePlan(spec: ExampleSpec): SmokeCheck[] {
   if (spec.revokeCredential) return ["listed", "missing_secret"];
+  if (spec.holdForReview) return ["unreviewed", "flagged"];
   return [
     "listed",
     "read",
@@ -192,9 +214,44 @@ function sourceOf(spec: ExampleSpec): ExampleToolSource {
   return "fixture";
 }
 
+/**
+ * What a fixture's server lists, asked of the server itself over an in-memory MCP session (the
+ * same code the fixture endpoint serves, lies included: the hostile fixture's metadata is not
+ * what its registry entry says), once per process.
+ */
+const listedByFixture = new Map<ExampleFixtureName, Promise<ToolMetadata[]>>();
+function fixtureListing(name: ExampleFixtureName): Promise<ToolMetadata[]> {
+  let listing = listedByFixture.get(name);
+  if (!listing) {
+    listing = (async () => {
+      const def = EXAMPLE_FIXTURES[name];
+      const server = def.factory(def.createState() as never);
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const client = new Client({ name: "paperclip-example-cards", version: "1" });
+      await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+      try {
+        const { tools } = await client.listTools();
+        return tools.map((t) => ({
+          name: t.name,
+          title: t.title,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          annotations: t.annotations,
+        }));
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    })();
+    listing.catch(() => listedByFixture.delete(name));
+    listedByFixture.set(name, listing);
+  }
+  return listing;
+}
+
 /** The metadata the example's server will list, from the same code that serves it. */
-function upstreamMetadata(spec: ExampleSpec): ToolMetadata[] {
-  if (spec.fixture) return [...FIXTURES[spec.fixture].tools];
+async function upstreamMetadata(spec: ExampleSpec): Promise<ToolMetadata[]> {
+  if (spec.fixture) return fixtureListing(spec.fixture);
   const specs =
     spec.stdioFixture === "lab" ? LAB_TOOLS : spec.stdioFixture === "fs-sandbox" ? FS_SANDBOX_TOOLS : null;
   if (specs)
@@ -220,15 +277,19 @@ function upstreamMetadata(spec: ExampleSpec): ToolMetadata[] {
  * refresh runs at install), so a card cannot call a tool Read that installs as Write; the tools
  * the install disables are marked so.
  */
-export function exampleCardTools(spec: ExampleSpec) {
-  return upstreamMetadata(spec).map((t) => ({
+export async function exampleCardTools(spec: ExampleSpec) {
+  return (await upstreamMetadata(spec)).map((t) => ({
     name: t.name,
     risk: normalizeTool(t).risk,
-    status: spec.disable?.includes(t.name) ? ("disabled" as const) : ("active" as const),
+    status: spec.holdForReview
+      ? ("quarantined" as const)
+      : spec.disable?.includes(t.name)
+        ? ("disabled" as const)
+        : ("active" as const),
   }));
 }
 
-type UrlResolver = (fixture: FixtureName) => string;
+type UrlResolver = (fixture: ExampleFixtureName) => string;
 /** The product's own fixture endpoint, under the instance's public origin. */
 const fixtureEndpoint: UrlResolver = (fixture) => `${publicOrigin()}/api/examples/mcp/${fixture}`;
 let resolveUrl = fixtureEndpoint;
@@ -256,7 +317,7 @@ export async function listExamples(ctx: ServiceContext, companyId: string) {
       description: e.description,
       type: e.type,
       slug: e.slug,
-      tools: exampleCardTools(e),
+      tools: await exampleCardTools(e),
       toolSource: sourceOf(e),
       smokeChecks: smokePlan(e).map((c) => SMOKE_CHECKS[c]),
       installed: app ? { applicationId: app.id, status: app.status } : null,
@@ -304,6 +365,54 @@ async function provisionExampleCredential(
   await ctx.db
     .insert(exampleCredentials)
     .values({ companyId, connectionId, fixture: spec.fixture!, credentialHash: hashToken(credential) });
+}
+
+/**
+ * The end of a `holdForReview` install: a profile bound to the company that includes the
+ * application (so the agent's view is where the tools would appear), and nothing reviewed or
+ * enabled — the catalog shows what the server claimed, how it was classified and what the
+ * content guard found, and the agent sees none of it.
+ */
+async function heldForReview(
+  ctx: ServiceContext,
+  companyId: string,
+  spec: ExampleSpec,
+  applicationId: string,
+  connectionId: string,
+) {
+  const profile = await exampleProfile(ctx, companyId, spec, applicationId);
+  const entries = await listCatalog(ctx, companyId, connectionId);
+  return {
+    example: spec.id,
+    applicationId,
+    connectionId,
+    profileId: profile.id,
+    policyIds: [],
+    tools: entries.map((e) => ({
+      name: `${spec.slug}__${e.name}`,
+      risk: e.riskOverride ?? e.risk,
+      status: e.status,
+    })),
+  } satisfies Served<typeof ExampleInstallResult>;
+}
+
+/** The example's profile: its application, bound to the whole company. */
+async function exampleProfile(
+  ctx: ServiceContext,
+  companyId: string,
+  spec: ExampleSpec,
+  applicationId: string,
+) {
+  const profile = await createProfile(ctx, companyId, {
+    name: `Example: ${spec.title}`,
+    description: `Installed from Examples. Bound to the whole company; narrow or remove the binding as you like.`,
+  });
+  await addProfileEntry(ctx, companyId, profile.id, {
+    mode: "include",
+    selector: { type: "application", applicationId },
+  });
+  await addProfileBinding(ctx, companyId, profile.id, { targetType: "company" });
+  return profile;
 }
 
 /**
@@ -370,6 +479,7 @@ export async function installExampleSpec(ctx: ServiceContext, companyId: string,
     );
   }
   const refreshed = await refreshCatalog(ctx, companyId, connection.id);
+  if (spec.holdForReview) return heldForReview(ctx, companyId, spec, app.id, connection.id);
   await reviewCatalog(ctx, companyId, connection.id, {
     entries: refreshed.entries
       .filter((e) => e.status !== "removed")
@@ -379,15 +489,7 @@ export async function installExampleSpec(ctx: ServiceContext, companyId: string,
       })),
   });
   await enableConnection(ctx, companyId, connection.id);
-  const profile = await createProfile(ctx, companyId, {
-    name: `Example: ${spec.title}`,
-    description: `Installed from Examples. Bound to the whole company; narrow or remove the binding as you like.`,
-  });
-  await addProfileEntry(ctx, companyId, profile.id, {
-    mode: "include",
-    selector: { type: "application", applicationId: app.id },
-  });
-  await addProfileBinding(ctx, companyId, profile.id, { targetType: "company" });
+  const profile = await exampleProfile(ctx, companyId, spec, app.id);
   const entries = await listCatalog(ctx, companyId, connection.id);
   const policies = [];
   for (const p of spec.policies) {

@@ -3,7 +3,12 @@ import { and, eq, isNull, ne } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { companyRow } from "@/db/join";
 import { exampleCredentials, toolConnections } from "@/db/schema";
-import { FIXTURES, type FixtureName, type FixtureStates, isFixtureName } from "@/fixtures/mcp";
+import {
+  EXAMPLE_FIXTURES,
+  type ExampleFixtureName,
+  type ExampleFixtureStates,
+  isExampleFixtureName,
+} from "@/fixtures/mcp";
 import { hashToken } from "../auth/tokens";
 import { examplesEnabled } from "../config/examples";
 import { processSingleton } from "../config/process-singleton";
@@ -18,17 +23,17 @@ const CREDENTIAL = /^Bearer (pcex_[A-Za-z0-9_-]{43})$/;
  * Example state, one per installed example (keyed by the SHA-256 of its credential), per
  * process. Examples are demos holding only synthetic data: bounded, and forgotten by a restart.
  */
-type AnyState = FixtureStates[FixtureName];
+type AnyState = ExampleFixtureStates[ExampleFixtureName];
 const states = processSingleton("exampleStates", () => new LRUCache<string, AnyState>({ max: 2_000 }));
 
-function stateFor<N extends FixtureName>(name: N, credentialHash: string): FixtureStates[N] {
+function stateFor<N extends ExampleFixtureName>(name: N, credentialHash: string): ExampleFixtureStates[N] {
   const key = `${name}:${credentialHash}`;
   let state = states.get(key);
   if (!state) {
-    state = FIXTURES[name].createState();
+    state = EXAMPLE_FIXTURES[name].createState();
     states.set(key, state);
   }
-  return state as FixtureStates[N];
+  return state as ExampleFixtureStates[N];
 }
 
 const refuse = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
@@ -44,7 +49,7 @@ const unauthorized = () =>
  * is not revoked and its connection is not archived (archiving the example's application ends
  * its credential). Anything else is null.
  */
-async function liveCredentialHash(request: Request, fixture: FixtureName): Promise<string | null> {
+async function liveCredentialHash(request: Request, fixture: ExampleFixtureName): Promise<string | null> {
   const match = CREDENTIAL.exec((request.headers.get("authorization") ?? "").trim());
   if (!match) return null;
   const hash = hashToken(match[1]!);
@@ -82,7 +87,7 @@ async function liveCredentialHash(request: Request, fixture: FixtureName): Promi
  * PAPERCLIP_EXAMPLES=off removes the endpoint (404).
  */
 export async function handleExampleFixture(request: Request, fixture: string): Promise<Response> {
-  if (!examplesEnabled() || !isFixtureName(fixture)) {
+  if (!examplesEnabled() || !isExampleFixtureName(fixture)) {
     return refuse(404, "not_found", "no such example fixture");
   }
   try {
@@ -94,7 +99,7 @@ export async function handleExampleFixture(request: Request, fixture: string): P
   const hash = await liveCredentialHash(request, fixture).catch(() => null);
   if (!hash) return unauthorized();
   if (request.method === "GET") return refuse(405, "method_not_allowed", "POST JSON-RPC");
-  const server = FIXTURES[fixture].factory(stateFor(fixture, hash) as never);
+  const server = EXAMPLE_FIXTURES[fixture].factory(stateFor(fixture, hash) as never);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -1,4 +1,4 @@
-import { count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as exampleSmokeRoute from "@/app/api/companies/[companyId]/tools/examples/[exampleId]/smoke/route";
 import * as smokeRoute from "@/app/api/companies/[companyId]/tools/examples/smoke/route";
@@ -8,6 +8,7 @@ import {
   companies,
   heartbeatRuns,
   toolApplications,
+  toolCatalogEntries,
   toolConnections,
   toolPolicies,
   toolProfiles,
@@ -42,7 +43,7 @@ type Result = {
 
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-smoke-all-", gateway: true }));
-  const fixtures = await startExampleFixtures(database.db, ["echo", "todo", "outbox", "social"]);
+  const fixtures = await startExampleFixtures(database.db, ["echo", "todo", "outbox", "social", "hostile"]);
   closeFixtures = async () => {
     for (const f of fixtures.values()) await f.close();
   };
@@ -204,6 +205,50 @@ describe("run all smoke checks", () => {
       "a call fails closed as a missing secret, with a value-free audit",
     ]);
     expect(smoke.json.passed, JSON.stringify(smoke.json.checks)).toBe(true);
+  });
+
+  it("the Hostile server example installs with every tool quarantined and flagged; nothing reaches the agent", async () => {
+    const installed = await installExample<{
+      connectionId: string;
+      tools: { name: string; status: string }[];
+    }>(demo, "hostile");
+    expect(installed.status, JSON.stringify(installed.json)).toBe(201);
+    expect(installed.json.tools.length).toBeGreaterThan(5);
+    expect(installed.json.tools.every((t) => t.status === "quarantined")).toBe(true);
+    const [conn] = await database.db
+      .select({ status: toolConnections.status, enabled: toolConnections.enabled })
+      .from(toolConnections)
+      .where(eq(toolConnections.id, installed.json.connectionId));
+    expect(conn).toMatchObject({ status: "draft", enabled: false });
+    const smoke = () =>
+      call<{
+        passed: boolean;
+        checks: { name: string; passed: boolean; evidence: Record<string, unknown> }[];
+      }>(exampleSmokeRoute.POST, "POST", "/", {
+        token: demo.boardApiKey,
+        params: { companyId: demo.companyId, exampleId: "hostile" },
+        body: {},
+      });
+    const first = await smoke();
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json.checks.map((c) => c.name)).toEqual([
+      "no tool is visible to an agent before review, and a direct call is refused",
+      "injection and a false read-only claim in the metadata are flagged for the reviewer",
+    ]);
+    expect(first.json.passed, JSON.stringify(first.json.checks)).toBe(true);
+    // The check can fail: approve the lying destructive tool and the flagged check no longer holds.
+    await database.db
+      .update(toolCatalogEntries)
+      .set({ status: "active" })
+      .where(
+        and(
+          eq(toolCatalogEntries.connectionId, installed.json.connectionId),
+          eq(toolCatalogEntries.name, "delete_everything"),
+        ),
+      );
+    const broken = await smoke();
+    expect(broken.json.passed).toBe(false);
+    expect(broken.json.checks.find((c) => !c.passed)?.name).toMatch(/flagged/);
   });
 
   it("a second smoke run while one is in progress is refused with smoke_running", async () => {

@@ -13,6 +13,7 @@ import { type GatewayCallOutcome, gatewayCallTool } from "../gateway/call-tool";
 import { gatewayListTools } from "../gateway/list-tools";
 import { authenticateGatewayToken } from "../gateway/sessions";
 import { EXAMPLES, SMOKE_CHECKS, smokePlan } from "./examples";
+import { exampleConnection, hostileExposureChecks } from "./hostile-checks";
 
 export const SmokeInput = z.object({ agentId: z.uuid().optional() });
 export type SmokeInput = z.infer<typeof SmokeInput>;
@@ -87,6 +88,14 @@ export async function runExampleSmoke(
       checks,
     }) satisfies Served<typeof ExampleSmokeResult>;
   try {
+    if (plan.includes("unreviewed")) {
+      const connectionId = await exampleConnection(ctx, companyId, slug);
+      if (!connectionId) throw conflict("example_not_installed", "install the example first");
+      const { unreviewed, flagged } = await hostileExposureChecks(ctx, gw, companyId, connectionId, slug);
+      checks.push({ name: SMOKE_CHECKS.unreviewed, ...unreviewed });
+      checks.push({ name: SMOKE_CHECKS.flagged, ...flagged });
+      return done();
+    }
     const listed = await gatewayListTools(ctx.db, gw);
     checks.push({
       name: SMOKE_CHECKS.listed,

@@ -20,7 +20,7 @@ import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import type { Db } from "@/db/client";
 import { issues, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
-import type { FixtureName, OutboxState } from "@/fixtures/mcp";
+import type { ExampleFixtureName, FixtureName, OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { hashPassword } from "../auth/password";
 import { type DemoCredentials, seedDemoIfEmpty } from "../core/seed";
@@ -140,7 +140,7 @@ export function installExample<T = Record<string, unknown>>(
  */
 export async function startExampleFixtures(
   db: Db,
-  names: readonly FixtureName[],
+  names: readonly ExampleFixtureName[],
 ): Promise<Map<string, HttpFixture<unknown>>> {
   const fixtures = new Map<string, HttpFixture<unknown>>();
   for (const name of names) fixtures.set(name, (await startHttpFixture(name)) as HttpFixture<unknown>);
@@ -158,7 +158,12 @@ export async function startExampleFixtures(
  */
 export async function installFixtureExamples(
   db: Db,
-  opts: { boardKey: string; companyId: string; fixtures: readonly FixtureName[]; install: readonly string[] },
+  opts: {
+    boardKey: string;
+    companyId: string;
+    fixtures: readonly ExampleFixtureName[];
+    install: readonly string[];
+  },
 ): Promise<Map<string, HttpFixture<unknown>>> {
   const fixtures = await startExampleFixtures(db, opts.fixtures);
   for (const example of opts.install)

@@ -8,8 +8,11 @@ export const ExampleTool = z.object({
   name: z.string(),
   /** As the catalog classifies it at install (server/catalog/refresh.ts normalizeTool). */
   risk: StoredRisk,
-  /** `disabled` when the install leaves the tool unapproved. */
-  status: z.enum(["active", "disabled"]).default("active"),
+  /**
+   * `disabled` when the install leaves the tool unapproved; `quarantined` when the install leaves
+   * every tool quarantined for a person's review (the hostile test fixture).
+   */
+  status: z.enum(["active", "disabled", "quarantined"]).default("active"),
 });
 
 /** Where an example's tools come from (the card's wording). */

@@ -1,0 +1,2 @@
+ALTER TABLE "example_credentials" DROP CONSTRAINT "example_credentials_fixture_ck";--> statement-breakpoint
+ALTER TABLE "example_credentials" ADD CONSTRAINT "example_credentials_fixture_ck" CHECK ("example_credentials"."fixture" in ('echo', 'todo', 'outbox', 'social', 'hostile'));
