@@ -17,7 +17,9 @@ export function InstallResult({ companyId, result }: { companyId: string; result
   const links: readonly (readonly [string, string, string, string])[] = [
     ["Application:", applicationsHref(companyId), "see applications", "application"],
     [
-      "Connection (tested, reviewed and enabled):",
+      result.heldForReview
+        ? "Connection (tested, still a draft: every tool is quarantined with the reviewer's warnings, and no agent sees any):"
+        : "Connection (tested, reviewed and enabled):",
       connectionsHref(companyId, { applicationId, connectionId }),
       "open the connection",
       "connection",

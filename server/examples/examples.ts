@@ -388,6 +388,7 @@ async function heldForReview(
     connectionId,
     profileId: profile.id,
     policyIds: [],
+    heldForReview: true,
     tools: entries.map((e) => ({
       name: `${spec.slug}__${e.name}`,
       risk: e.riskOverride ?? e.risk,
@@ -522,6 +523,7 @@ export async function installExampleSpec(ctx: ServiceContext, companyId: string,
     connectionId: connection.id,
     profileId: profile.id,
     policyIds: policies.map((p) => p.id),
+    heldForReview: false,
     tools: entries.map((e) => ({
       name: `${spec.slug}__${e.name}`,
       risk: e.riskOverride ?? e.risk,

@@ -37,6 +37,11 @@ export const ExamplesResponse = z.object({ examples: z.array(Example) });
 export const ExampleInstallResult = z.object({
   ...strings("example", "applicationId", "connectionId", "profileId"),
   policyIds: z.array(z.string()),
+  /**
+   * True when the install left every tool for review and the connection a draft (the hostile
+   * test fixture): nothing is enabled.
+   */
+  heldForReview: z.boolean().default(false),
   /** `slug__tool` names. */
   tools: z.array(z.object({ name: z.string(), risk: StoredRisk, status: z.string() })),
 });
