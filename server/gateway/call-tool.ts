@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import { createActionRequestInTx } from "../approvals/action-requests";
 import { consumeApprovalForAgent } from "../approvals/execute-approved";
+import { SessionNotLive } from "../ledger/hot-statements";
 import { recordAttempt } from "../ledger/record-attempt";
 import { runtimeCapacity } from "../runtime";
 import { execContextOf, executeInvocation } from "./execute";
@@ -12,7 +13,7 @@ import {
   replayedOutcome,
 } from "./outcome";
 import type { LiveCall } from "./relay/live";
-import type { GatewayContext } from "./sessions";
+import { type GatewayContext, verifiedGatewayContext } from "./sessions";
 
 export { MAX_RESULT_DEPTH } from "./guard-result";
 export { GatewayCallInput, type GatewayCallOutcome, type ToolResult } from "./outcome";
@@ -34,11 +35,33 @@ export async function gatewayCallTool(
   requestMeta?: Record<string, unknown>,
   live?: LiveCall,
 ): Promise<GatewayCallOutcome> {
-  if (input.approvedActionRequestId) return consumeApprovalForAgent(db, gw, input, now);
+  if (input.approvedActionRequestId)
+    return consumeApprovalForAgent(db, await verifiedGatewayContext(gw), input, now);
+  try {
+    return await governedCall(db, gw, input, now, requestMeta, live);
+  } catch (err) {
+    // A cached session that the first ledger write could not verify (revoked, expired, run
+    // ended, access changed), or that reached a path needing a verified one: nothing was
+    // written. Read the session again (a dead one is refused there, 401) and start over.
+    if (!(err instanceof SessionNotLive) || !gw.unverified) throw err;
+    return governedCall(db, await gw.unverified.reauthenticate(), input, new Date(), requestMeta, live);
+  }
+}
+
+async function governedCall(
+  db: Db,
+  gw: GatewayContext,
+  input: GatewayCallInput,
+  now: Date,
+  requestMeta: Record<string, unknown> | undefined,
+  live: LiveCall | undefined,
+): Promise<GatewayCallOutcome> {
+  if (gw.unverified && gw.accessVersion === undefined) gw = await verifiedGatewayContext(gw);
+  const { unverified: _unverified, ...context } = gw;
   const attempt = await recordAttempt(db, {
     actorType: "gateway_session",
     actorId: gw.sessionId,
-    context: { ...gw, sessionValid: true },
+    context: { ...context, sessionValid: true },
     sessionId: gw.sessionId,
     toolName: input.tool,
     arguments: input.arguments,
@@ -47,6 +70,9 @@ export async function gatewayCallTool(
     // Local (stdio) tools defer when no runtime slot can be had (in-memory, no I/O).
     runtime: runtimeCapacity(gw.companyId),
     accessVersion: gw.accessVersion,
+    ...(gw.unverified && gw.accessVersion !== undefined
+      ? { unverifiedSession: { sessionId: gw.sessionId, accessVersion: gw.accessVersion } }
+      : {}),
     onApprovalRequired: (tx, a) =>
       createActionRequestInTx(tx, gw, a.invocation, a.decision, a.canonicalArguments, now),
   });

@@ -21,6 +21,7 @@ import "../self-tools";
 import {
   auditRefusedSessionToken,
   authenticateGatewayToken,
+  authenticateGatewayTokenForCall,
   type GatewayContext,
   recordGatewayRefusal,
 } from "./sessions";
@@ -101,6 +102,8 @@ export function assertNoQueryToken(request: GatewayRequestHead): void {
 export async function authenticateGatewayRequest(
   db: Db,
   request: GatewayRequestHead,
+  /** A single `tools/call` request: the session may come from the cache (`authenticateGatewayTokenForCall`). */
+  opts: { forCall?: boolean } = {},
 ): Promise<GatewayContext> {
   let token: string | null;
   try {
@@ -116,7 +119,9 @@ export async function authenticateGatewayRequest(
       await auditRefusedSessionToken(db, token ?? queryToken(request), err.code).catch(() => {});
     throw err;
   }
-  return authenticateGatewayToken(db, token, new Date());
+  return opts.forCall
+    ? authenticateGatewayTokenForCall(db, token, new Date())
+    : authenticateGatewayToken(db, token, new Date());
 }
 
 /**

@@ -20,7 +20,7 @@ import { auditRpcRefusal, buildGatewayServer, GATEWAY_METHODS, methodFor } from 
 import { sessionCapabilities } from "./mcp-visible";
 import { type GatewayScope, gatewayMcpScope } from "./path";
 import { handleInbound, type InboundAnswer, mayBeInbound } from "./relay/inbound";
-import { recordGatewayRefusal } from "./sessions";
+import { recordGatewayRefusal, verifiedGatewayContext } from "./sessions";
 import { changeStreamSlots } from "./stream-caps";
 import { streamToolCall, wantsStream } from "./streams";
 
@@ -98,6 +98,27 @@ function jsonRpcError(id: string | number, err: unknown): GatewayMcpResponse {
  * notifications, a method this session is not offered), returns null and takes the SDK path,
  * so the protocol's edge cases have one implementation. Both paths call the same handlers.
  */
+/**
+ * Whether the body is one JSON-RPC `tools/call` request (not a batch, not anything else): the
+ * only request that may be answered on a cached session, because its first ledger write
+ * verifies it. Bodies that do not even mention the method are not parsed.
+ */
+function isSingleToolCall(body: string): boolean {
+  if (!body.includes('"tools/call"')) return false;
+  try {
+    const message: unknown = JSON.parse(body);
+    return (
+      message !== null &&
+      typeof message === "object" &&
+      !Array.isArray(message) &&
+      (message as { method?: unknown }).method === "tools/call" &&
+      "id" in message
+    );
+  } catch {
+    return false;
+  }
+}
+
 async function fastPath(
   req: GatewayMcpRequest,
   ctx: McpMethodContext,
@@ -126,6 +147,8 @@ async function fastPath(
   if (!method) return null;
   const meta = (request.data.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
   if (name === "tools/call" && wantsStream(ctx.gw, meta)) {
+    // A relayed (streamed) call registers itself under the session first: verified first.
+    ctx.gw = await verifiedGatewayContext(ctx.gw);
     return streamToolCall(
       ctx.db,
       ctx.gw,
@@ -144,8 +167,9 @@ async function fastPath(
     const out = await method.handle(ctx, request.data.params);
     return jsonRpcResponse(id, isRawJson(out) ? out.raw : JSON.stringify(out));
   } catch (err) {
-    // The database's failure is the endpoint's answer (503), not a JSON-RPC error.
-    if (databaseFailureOf(err)) throw err;
+    // The database's failure is the endpoint's answer (503), not a JSON-RPC error; so is a
+    // cached session found dead by the call's ledger write (401, as authentication answers).
+    if (databaseFailureOf(err) || (isServiceError(err) && err.code === "session_invalid")) throw err;
     await auditRpcRefusal(ctx, err);
     return jsonRpcError(id, err);
   }
@@ -156,6 +180,8 @@ async function sdkPath(
   ctx: McpMethodContext,
   caps: ServerCapabilities,
 ): Promise<GatewayMcpResponse> {
+  // The SDK path serves anything: never on an unverified (cached) session.
+  ctx.gw = await verifiedGatewayContext(ctx.gw);
   const gw = ctx.gw;
   const server = buildGatewayServer(ctx, caps);
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -220,7 +246,10 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     // While the database is down, answer at once without touching the pool.
     databaseBreaker().admit();
     const scope = endpointScope(req.url);
-    const gw = await authenticateGatewayRequest(currentGatewayDb(), req);
+    // A single tools/call may run on a cached session, verified by its first ledger write.
+    let gw = await authenticateGatewayRequest(currentGatewayDb(), req, {
+      forCall: isSingleToolCall(req.body),
+    });
     const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
     // The endpoint is checked before anything else is served on it (relay answers, artifact
     // reads, logging/setLevel): a per-application path of an unknown application is 404.
@@ -239,6 +268,7 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
       };
     }
     if (mayBeInbound(req.body)) {
+      gw = ctx.gw = await verifiedGatewayContext(gw);
       const answer = await handleInbound(ctx.db, gw, req.body);
       if (answer) return inboundResponse(answer);
     }

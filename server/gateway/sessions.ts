@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
@@ -9,6 +10,7 @@ import { logActivity } from "../activity/log-activity";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { hashToken, mintToken, tokenKindOf } from "../auth/tokens";
+import { processSingleton } from "../config/process-singleton";
 import { publicOrigin } from "../config/proxy";
 import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound, ServiceError } from "../errors";
@@ -59,7 +61,45 @@ export interface GatewayContext extends RunScope {
   accessVersion?: number;
   /** What the agent's MCP client declared at initialize and its `logging/setLevel` (streams.ts). */
   mcpClient?: { capabilities: Record<string, unknown> | null; logLevel: string | null };
+  /**
+   * Set when this context came from the in-process session cache, not from the database for
+   * this request (`authenticateGatewayTokenForCall`). Only the governed call may use such a
+   * context: its first ledger write succeeds only while the session is live and the company's
+   * access version is still `accessVersion` (server/ledger/hot-statements.ts); anything else
+   * re-authenticates first with `verifiedGatewayContext`.
+   */
+  unverified?: { reauthenticate: () => Promise<GatewayContext> };
 }
+
+/** A context read from the database for this request: `gw` itself, or `gw` re-authenticated. */
+export async function verifiedGatewayContext(gw: GatewayContext): Promise<GatewayContext> {
+  return gw.unverified ? gw.unverified.reauthenticate() : gw;
+}
+
+/**
+ * How long an authenticated session may be reused in process for `tools/call` without reading
+ * it again (ms; `PAPERCLIP_SESSION_CACHE_MS`, 0 switches the cache off, at most 10 s). It
+ * bounds nothing security-relevant: a revocation, an expiry, the end of the run or a change of
+ * the company's access is seen by the call's first ledger write, which then fails and the call
+ * re-authenticates. It bounds how stale the MCP client's recorded capabilities can be.
+ */
+export function sessionCacheMs(): number {
+  const raw = Number(process.env.PAPERCLIP_SESSION_CACHE_MS ?? 2_000);
+  return Number.isFinite(raw) && raw > 0 ? Math.min(raw, 10_000) : 0;
+}
+
+interface CachedSession {
+  gw: GatewayContext;
+  expiresAt: number;
+}
+/** How often a `tools/call` was served on a cached session, per process (tests and diagnostics). */
+export const sessionCacheHits = processSingleton("gatewaySessionCacheHits", () => ({ count: 0 }));
+
+/** Authenticated sessions by token hash, per process (bounded; entries live `sessionCacheMs`). */
+const sessionCache = processSingleton(
+  "gatewaySessionCache",
+  () => new LRUCache<string, CachedSession>({ max: 10_000, ttl: 10_000, ttlAutopurge: false }),
+);
 
 /**
  * Mints a gateway session for a running run, in the caller's transaction. The token is
@@ -279,7 +319,9 @@ export async function authenticateGatewayToken(
 ): Promise<GatewayContext> {
   if (!token || tokenKindOf(token) !== "gatewaySession")
     throw sessionInvalid("a gateway session token (`pcgt_…`) is required");
-  const [row] = await sessionLookup(db).execute({ hash: hashToken(token) });
+  const hash = hashToken(token);
+  sessionCache.delete(hash);
+  const [row] = await sessionLookup(db).execute({ hash });
   if (!row) throw sessionInvalid();
   if (row.revokedAt || row.expiresAt.getTime() <= now.getTime() || row.runStatus !== "running") {
     // A known session that is no longer valid: the refusal is audited against its company
@@ -298,9 +340,47 @@ export async function authenticateGatewayToken(
       .set({ lastUsedAt: sql`now()` })
       .where(eq(toolGatewaySessions.id, row.id));
   }
-  return {
+  const gw: GatewayContext = {
     ...contextOf(row),
     accessVersion: row.accessVersion,
     mcpClient: { capabilities: row.mcpClientCapabilities, logLevel: row.mcpLogLevel },
   };
+  const ttl = sessionCacheMs();
+  if (ttl > 0) sessionCache.set(hash, { gw, expiresAt: row.expiresAt.getTime() }, { ttl: ttl });
+  return gw;
+}
+
+/**
+ * Drops a session from this process's cache: after its recorded MCP client state changed
+ * (`initialize`, `logging/setLevel`), so this process's next call reads it again. Another
+ * replica may use its copy for at most `sessionCacheMs` more (docs/gateway.md).
+ */
+export function forgetCachedSession(sessionId: string): void {
+  for (const [hash, entry] of sessionCache.entries()) {
+    if (entry.gw.sessionId === sessionId) sessionCache.delete(hash);
+  }
+}
+
+/**
+ * `authenticateGatewayToken` for a `tools/call` request: within `sessionCacheMs` of the last
+ * authentication of the same token in this process, the session is not read again; the context
+ * is marked `unverified` and the call's first ledger write verifies it (one round trip and one
+ * commit less per call). A session past its expiry is never taken from the cache.
+ */
+export async function authenticateGatewayTokenForCall(
+  db: Db,
+  token: string | null,
+  now: Date,
+): Promise<GatewayContext> {
+  if (token && sessionCacheMs() > 0 && tokenKindOf(token) === "gatewaySession") {
+    const cached = sessionCache.get(hashToken(token));
+    if (cached && cached.expiresAt > now.getTime()) {
+      sessionCacheHits.count++;
+      return {
+        ...cached.gw,
+        unverified: { reauthenticate: () => authenticateGatewayToken(db, token, new Date()) },
+      };
+    }
+  }
+  return authenticateGatewayToken(db, token, now);
 }

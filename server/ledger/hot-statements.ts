@@ -1,10 +1,10 @@
-import { and, eq, is, Param, Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, is, isNull, Param, Placeholder, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { type Db, preparedStatementsEnabled } from "@/db/client";
 import * as schema from "@/db/schema";
-import { toolCallEvents, toolInvocations } from "@/db/schema";
+import { companies, heartbeatRuns, toolCallEvents, toolGatewaySessions, toolInvocations } from "@/db/schema";
 
 /**
  * The gateway's per-call writes as statements compiled once. drizzle builds SQL text from the
@@ -94,20 +94,70 @@ export async function insertInvocationWithEvents(
   db: Db,
   invocation: InvocationRow,
   events: EventRow[],
+  /**
+   * A session taken from the in-process cache: the row is written only if, at this statement,
+   * the session is not revoked or expired, its run is running and the company's access version
+   * is still `accessVersion`. Otherwise nothing is written and `SessionNotLive` is thrown.
+   */
+  liveSession?: { sessionId: string; accessVersion: number },
 ): Promise<void> {
-  const key = `inv+ev:${shape(invocation)}|${events.map(shape).join("|")}`;
-  const c = compiled(
-    key,
-    () =>
-      sql`with inv as (${builder
-        .insert(toolInvocations)
-        .values(placeholders(0, invocation) as InvocationRow)
-        .getSQL()}) ${builder
-        .insert(toolCallEvents)
-        .values(events.map((e, n) => placeholders(n + 1, e) as EventRow))
-        .getSQL()}`,
-  );
-  await run(db, c, [invocation, ...events]);
+  const guarded = liveSession !== undefined;
+  const key = `inv+ev:${guarded ? "live:" : ""}${shape(invocation)}|${events.map(shape).join("|")}`;
+  const guardSource = events.length + 1;
+  const c = compiled(key, () => {
+    const values = placeholders(0, invocation) as InvocationRow;
+    if (guarded) {
+      // The row's company id is the session's, and only while the session is live: otherwise
+      // the sub-select is NULL and the NOT NULL column refuses the row, so the whole statement
+      // (row and events) writes nothing. A check in the same statement, hence no extra round
+      // trip; the error is recognised by `isSessionNotLive` below.
+      values.companyId = sql`(${builder
+        .select({ companyId: toolGatewaySessions.companyId })
+        .from(toolGatewaySessions)
+        .innerJoin(
+          heartbeatRuns,
+          and(
+            eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
+            eq(heartbeatRuns.id, toolGatewaySessions.runId),
+          ),
+        )
+        .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
+        .where(
+          and(
+            eq(toolGatewaySessions.id, sql.placeholder(`${guardSource}:sessionId`)),
+            eq(toolGatewaySessions.companyId, sql.placeholder("0:companyId")),
+            isNull(toolGatewaySessions.revokedAt),
+            sql`${toolGatewaySessions.expiresAt} > now()`,
+            eq(heartbeatRuns.status, "running"),
+            eq(companies.accessVersion, sql.placeholder(`${guardSource}:accessVersion`)),
+          ),
+        )
+        .getSQL()})` as unknown as string;
+    }
+    return sql`with inv as (${builder.insert(toolInvocations).values(values).getSQL()}) ${builder
+      .insert(toolCallEvents)
+      .values(events.map((e, n) => placeholders(n + 1, e) as EventRow))
+      .getSQL()}`;
+  });
+  try {
+    await run(db, c, guarded ? [invocation, ...events, liveSession] : [invocation, ...events]);
+  } catch (err) {
+    if (guarded && isSessionNotLive(err)) throw new SessionNotLive();
+    throw err;
+  }
+}
+
+/** The guarded ledger insert found its cached session no longer live (nothing was written). */
+export class SessionNotLive extends Error {
+  constructor() {
+    super("the gateway session is no longer live, or the company's access changed");
+  }
+}
+
+/** PostgreSQL's not-null violation on `tool_invocations.company_id`: the live-session guard. */
+function isSessionNotLive(err: unknown): boolean {
+  const e = err as { code?: string; table_name?: string; column_name?: string } | null;
+  return e?.code === "23502" && e.table_name === "tool_invocations" && e.column_name === "company_id";
 }
 
 export interface InvocationOutcomeRow {

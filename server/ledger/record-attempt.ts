@@ -16,7 +16,7 @@ import { summarize } from "../audit/summarize";
 import { findUnstorable, storableText, unstorableMessage } from "../contracts/json-shape";
 import { connectionSecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
-import { insertInvocationWithEvents } from "./hot-statements";
+import { insertInvocationWithEvents, SessionNotLive } from "./hot-statements";
 import {
   claimExecution,
   type Invocation,
@@ -52,6 +52,12 @@ export interface AttemptInput {
   now: Date;
   /** The company's access version, when the caller read it in this request already. */
   accessVersion?: number;
+  /**
+   * The session was not read from the database for this request (an in-process cache): the
+   * one-statement path verifies it in its insert; any other path throws `SessionNotLive`
+   * before writing anything, and the caller re-authenticates and starts over.
+   */
+  unverifiedSession?: { sessionId: string; accessVersion: number };
   /**
    * Runs inside the attempt's transaction when the decision is `approval_required`, so the
    * ledger row, the action request and its issue-thread card are created together or not at all.
@@ -178,6 +184,7 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   ) {
     return recordFreshAttempt(db, input, start, decision, argsSummary.redactions, canonical, snapshot);
   }
+  if (input.unverifiedSession) throw new SessionNotLive();
 
   return db.transaction(async (tx) => {
     const { invocation, created } = await openInvocation(tx, start);
@@ -429,7 +436,7 @@ async function recordFreshAttempt(
   ];
   if (allowed)
     events.push({ ...base, eventType: "execution_started", decision: "allow", reasonCode: "allowed" });
-  await insertInvocationWithEvents(db, row, toolEventRows(events));
+  await insertInvocationWithEvents(db, row, toolEventRows(events), input.unverifiedSession);
   const invocation: Invocation = {
     ...row,
     idempotencyKey: row.idempotencyKey,

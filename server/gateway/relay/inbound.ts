@@ -12,7 +12,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolGatewaySessions } from "@/db/schema";
-import { type GatewayContext, recordGatewayRefusal } from "../sessions";
+import { forgetCachedSession, type GatewayContext, recordGatewayRefusal } from "../sessions";
 import { LOG_LEVELS } from "./live";
 import { acceptRelayAnswer, announceCancel } from "./pending";
 
@@ -84,6 +84,7 @@ export async function handleInbound(
       .update(toolGatewaySessions)
       .set({ mcpClientCapabilities: relayCapabilities(params.capabilities) })
       .where(eq(toolGatewaySessions.id, gw.sessionId));
+    forgetCachedSession(gw.sessionId);
     return undefined; // the SDK path answers it
   }
   if (m.method === "logging/setLevel" && isId(m.id)) {
@@ -101,6 +102,7 @@ export async function handleInbound(
       .update(toolGatewaySessions)
       .set({ mcpLogLevel: level })
       .where(eq(toolGatewaySessions.id, gw.sessionId));
+    forgetCachedSession(gw.sessionId);
     return { kind: "result", id: m.id, result: {} };
   }
   return undefined;
