@@ -22,7 +22,8 @@
  *   --duration=S      BENCH_DURATION     measured seconds per target and concurrency (10)
  *   --warmup=S        BENCH_WARMUP       warm-up seconds before each measured window (3)
  *   --concurrency=L   BENCH_CONCURRENCY  comma-separated virtual users (1,32)
- *   --targets=L       BENCH_TARGETS      subset of direct,proxy,governed
+ *   --targets=L       BENCH_TARGETS      subset of direct,proxy,governed,gateway (gateway: a second,
+ *                                        gateway-only server on the same database, see below)
  *   --list-calls=N    BENCH_LIST_CALLS   timed tools/list calls (200)
  *   --db-calls=N      BENCH_DB_CALLS     governed calls for the database counters (300)
  *   --breakdown-calls=N BENCH_BREAKDOWN_CALLS  raw requests per kind for the breakdown (200)
@@ -102,6 +103,8 @@ import {
 } from "./bench/stdio";
 
 const root = path.resolve(import.meta.dirname, "..");
+/** The quiet interval over which the app's background database work is measured. */
+const BACKGROUND_MS = 15_000;
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -125,7 +128,7 @@ const opts = {
     .split(",")
     .map(Number)
     .filter((n) => Number.isInteger(n) && n > 0),
-  targets: option("targets", "BENCH_TARGETS", "direct,proxy,governed").split(","),
+  targets: option("targets", "BENCH_TARGETS", "direct,proxy,governed,gateway").split(","),
   listCalls: num("list-calls", "BENCH_LIST_CALLS", 200),
   dbCalls: num("db-calls", "BENCH_DB_CALLS", 300),
   breakdownCalls: num("breakdown-calls", "BENCH_BREAKDOWN_CALLS", 200),
@@ -281,6 +284,8 @@ interface Figures {
   activity: ({ concurrency: number } & ActivitySummary)[];
   dbPool: number;
   memory: MemPeaks | null;
+  /** The gateway-only replica (`PAPERCLIP_SERVER_NEXT=off`): its RSS idle and under its own load. */
+  gatewayMemory: MemPeaks | null;
   toolsList: {
     entries: number;
     policies: number;
@@ -620,6 +625,55 @@ async function main() {
     `ungoverned proxy: mcp-proxy ${proxyVersion} (library: Streamable HTTP → Streamable HTTP) ${proxyUrl} (pid ${proxy.pid})`,
   );
 
+  // -- a gateway-only replica -----------------------------------------------------------------
+  // The same server (scripts/server.ts) with PAPERCLIP_SERVER_NEXT=off, on the same database:
+  // what an operator runs as a gateway-only replica beside the console. It is started with the
+  // app server's own environment (read from /proc: the app role's DATABASE_URL, AUTH_SECRET…),
+  // so the session minted above is valid on it. Its RSS is Paperclip without Next.js.
+  let replica: { pid: number; url: string; memory: ReturnType<typeof memorySampler> } | null = null;
+  if (opts.targets.includes("gateway") && !opts.profile) {
+    const serverPid = nextServerPid();
+    if (!serverPid) throw new Error("the app server process was not found");
+    const replicaPort = await freePort();
+    const replicaEnv: NodeJS.ProcessEnv = { NODE_ENV: "production" };
+    for (const kv of readFileSync(`/proc/${serverPid}/environ`, "utf8").split("\0")) {
+      const i = kv.indexOf("=");
+      if (i > 0) replicaEnv[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+    Object.assign(replicaEnv, { PORT: String(replicaPort), PAPERCLIP_SERVER_NEXT: "off" });
+    delete replicaEnv.NODE_OPTIONS;
+    const group = spawnGroup("gateway replica", process.execPath, ["--import", "tsx", "scripts/server.ts"], {
+      cwd: appRoot,
+      env: replicaEnv,
+    });
+    onTeardown("stop gateway replica", () => stopGroup(group, { graceMs: 5_000 }));
+    const replicaOrigin = `http://127.0.0.1:${replicaPort}`;
+    const t0 = Date.now();
+    for (;;) {
+      if (!group.alive()) throw new Error(`the gateway replica exited during start-up:\n${group.tail()}`);
+      if (Date.now() - t0 > 60_000)
+        throw new Error(`the gateway replica did not become healthy:\n${group.tail()}`);
+      const ok = await fetch(`${replicaOrigin}/api/health`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      await sleep(250);
+    }
+    // Idle: settled after start-up, before any call.
+    await sleep(2_000);
+    replica = {
+      pid: group.pid,
+      url: `${replicaOrigin}/api/tool-gateway/mcp`,
+      memory: memorySampler(
+        () => group.pid,
+        () => [],
+      ),
+    };
+    step(
+      `gateway-only replica: ${replicaOrigin} (pid ${group.pid}, PAPERCLIP_SERVER_NEXT=off) healthy after ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  }
+
   const targets: Record<string, Target> = {
     direct: { name: "direct", url: fixtureUrl, tool: "echo", arguments: { text: "bench" } },
     proxy: { name: "proxy (mcp-proxy)", url: proxyUrl, tool: "echo", arguments: { text: "bench" } },
@@ -630,6 +684,17 @@ async function main() {
       tool: "bench__echo",
       arguments: { text: "bench" },
     },
+    ...(replica
+      ? {
+          gateway: {
+            name: "gateway-only replica",
+            url: replica.url,
+            headers: { Authorization: `Bearer ${session.token}` },
+            tool: "bench__echo",
+            arguments: { text: "bench" },
+          },
+        }
+      : {}),
   };
 
   // -- memory sampling -----------------------------------------------------------------------
@@ -671,6 +736,7 @@ async function main() {
     activity: [],
     dbPool: Number(process.env.PAPERCLIP_DB_POOL ?? 10),
     memory: null,
+    gatewayMemory: null,
     toolsList: null,
     dbPerCall: null,
     breakdown: [],
@@ -697,8 +763,9 @@ async function main() {
       fixture: cpuMs(fixture.pid),
     };
     if (key === "proxy") out["mcp-proxy"] = cpuMs(proxy.pid);
-    if (key === "governed") {
-      const next = nextServerPid();
+    if (key === "governed" || key === "gateway") {
+      // The serving process is reported as "app server" for both.
+      const next = key === "gateway" ? (replica?.pid ?? null) : nextServerPid();
       out["next-server"] = next ? cpuMs(next) : 0;
       const pm = postmasterPid();
       if (externalUrl) {
@@ -721,7 +788,7 @@ async function main() {
   let lastGovernedCallAt = Date.now();
   const order = opts.profile
     ? ["governed"]
-    : ["governed", "direct", "proxy"].filter((t) => opts.targets.includes(t));
+    : ["governed", "gateway", "direct", "proxy"].filter((t) => opts.targets.includes(t) && t in targets);
   const levels = opts.profile ? [cHigh] : opts.concurrency;
   const clients = new Map<string, Client[]>();
   onTeardown("close load clients", () => Promise.all([...clients.values()].map(closeClients)).then(() => {}));
@@ -893,8 +960,14 @@ async function main() {
       step(`database counters: waiting ${(quiet / 1000).toFixed(1)} s for the app's statistics to settle…`);
       await sleep(quiet);
     }
-    const before: DbCounters = await readCounters(sql, pgss);
+    // Initialized before the readings: its initialize is not an allowed read.
     const client = await connectClient(targets.governed!.url, targets.governed!.headers);
+    // The app's background work over a quiet interval first, to subtract from the window.
+    const quiet0 = await readCounters(sql, pgss);
+    const quietStart = Date.now();
+    await sleep(BACKGROUND_MS);
+    const before: DbCounters = await readCounters(sql, pgss);
+    const windowStart = Date.now();
     const r = await timeSequential(opts.dbCalls, 0, async () => {
       const res = await client.callTool({ name: "bench__echo", arguments: { text: "bench" } });
       if (res.isError) throw new Error(JSON.stringify(res.structuredContent));
@@ -908,7 +981,12 @@ async function main() {
     const rest = STATS_SETTLE_MS - (Date.now() - callsDone);
     if (rest > 0) await sleep(rest);
     const after = await readCounters(sql, pgss);
-    figures.dbPerCall = perCall(before, after, opts.dbCalls, pgss ? 2 : 1);
+    figures.dbPerCall = perCall(before, after, opts.dbCalls, pgss ? 2 : 1, {
+      before: quiet0,
+      after: before,
+      quietMs: windowStart - quietStart,
+      windowMs: Date.now() - windowStart,
+    });
   }
 
   // -- tools/list with 1,000 entries and 200 policies -------------------------------------------
@@ -1037,6 +1115,7 @@ async function main() {
     // informative only
   }
   figures.memory = sampler.stop();
+  figures.gatewayMemory = replica?.memory.stop() ?? null;
 
   figures.seconds = (Date.now() - started) / 1000;
   report(figures);
@@ -1186,6 +1265,44 @@ function report(f: Figures) {
       f.toolsList.raw.p50 <= 5,
     ]);
   }
+  const rHigh = find("gateway-only", cHigh);
+  if (rHigh && pHigh) {
+    const r = rHigh.callsPerSecond / pHigh.callsPerSecond;
+    goals.push([
+      `throughput gateway-only replica / proxy at c=${cHigh}`,
+      `${r.toFixed(2)}×`,
+      "≥ 1.0×",
+      r >= 1.0,
+    ]);
+  }
+  if (gHigh) {
+    const cpu = (gHigh.cpuMsPerCall["next-server"] ?? 0) + (gHigh.cpuMsPerCall.postgres ?? 0);
+    goals.push([
+      `app + PostgreSQL CPU per governed call at c=${cHigh}`,
+      `${cpu.toFixed(2)} ms`,
+      "≤ 1.2 ms",
+      cpu <= 1.2,
+    ]);
+  }
+  if (f.dbPerCall?.statementsPerCall != null) {
+    const st = f.dbPerCall.statementsPerCall;
+    const cm = f.dbPerCall.commitsPerCall;
+    goals.push([
+      "statements / commits per allowed read (background subtracted)",
+      `${st.toFixed(2)} / ${cm.toFixed(2)}`,
+      "≤ 2 / ≤ 2",
+      // The background estimate is good to a few hundredths per call.
+      st < 2.05 && cm < 2.05,
+    ]);
+  }
+  const rssGoal = (label: string, mem: MemPeaks) => {
+    const peak = Math.max(mem.appPeakKiB, mem.appHwmKiB) / 1024;
+    const idle = mem.appIdleKiB / 1024;
+    goals.push([`${label} RSS peak under load`, `${peak.toFixed(0)} MiB`, "≤ 400 MiB", peak <= 400]);
+    goals.push([`${label} RSS idle`, `${idle.toFixed(0)} MiB`, "≤ 250 MiB", idle <= 250]);
+  };
+  if (f.memory) rssGoal("app server", f.memory);
+  if (f.gatewayMemory) rssGoal("gateway-only replica", f.gatewayMemory);
   if (goals.length > 0) {
     log("\n== Ratios and goals ==");
     log(
@@ -1204,6 +1321,16 @@ function report(f: Figures) {
         ["process", "idle", "peak (sampled)", "peak (VmHWM)"],
         [
           ["app server RSS", mib(mem.appIdleKiB), mib(mem.appPeakKiB), mib(mem.appHwmKiB)],
+          ...(f.gatewayMemory
+            ? [
+                [
+                  "gateway-only replica RSS (no Next.js)",
+                  mib(f.gatewayMemory.appIdleKiB),
+                  mib(f.gatewayMemory.appPeakKiB),
+                  mib(f.gatewayMemory.appHwmKiB),
+                ],
+              ]
+            : []),
           [
             `database: ${f.database.startsWith("embedded") ? "embedded PostgreSQL" : "backends of the bench database"}, PSS sum of ${mem.dbProcesses} processes`,
             mib(mem.dbIdleKiB),
@@ -1268,6 +1395,14 @@ function report(f: Figures) {
     } else {
       log(
         "  statements per call: n/a — pg_stat_statements is not in shared_preload_libraries of this server",
+      );
+    }
+    if (d.background) {
+      const b = d.background;
+      log(
+        `  the app's background work (event worker, sweeps), measured over ${b.seconds.toFixed(1)} s of quiet just before and subtracted above: ` +
+          `${b.statementsPerSecond === null ? "" : `${b.statementsPerSecond.toFixed(2)} statements/s, `}${b.commitsPerSecond.toFixed(2)} commits/s; ` +
+          `with it left in: ${b.raw.statementsPerCall === null ? "" : `${b.raw.statementsPerCall.toFixed(2)} statements, `}${b.raw.commitsPerCall.toFixed(2)} commits per call`,
       );
     }
     log(

@@ -97,10 +97,92 @@ export interface PerCall {
   dataStatementsPerCall: number | null;
   /** Per statement: executions per call and server time (plan + execute) per execution. */
   topStatements: { query: string; perCall: number; msPerExecution: number | null }[];
+  /**
+   * The app's own background work (event worker, lease sweeps…) measured over a quiet interval
+   * just before, and subtracted from the figures above in proportion to the window's length.
+   * `statementsPerCall` and `commitsPerCall` with it left in: `raw`.
+   */
+  background: {
+    seconds: number;
+    statementsPerSecond: number | null;
+    commitsPerSecond: number;
+    raw: { statementsPerCall: number | null; commitsPerCall: number };
+  } | null;
+}
+
+/** A quiet interval's readings (no calls in between) and the measured window's length. */
+export interface Background {
+  before: DbCounters;
+  after: DbCounters;
+  /** Quiet interval and measured window, in ms. */
+  quietMs: number;
+  windowMs: number;
+}
+
+/**
+ * `after` less the background's share of the window: every counter's quiet-interval delta
+ * (without the reading's own `benchXacts` transactions), scaled to the window's length.
+ */
+function withoutBackground(after: DbCounters, bg: Background, benchXacts: number): DbCounters {
+  const f = bg.windowMs / bg.quietMs;
+  const db = { ...after.db };
+  for (const k of Object.keys(db) as (keyof DbCounters["db"])[])
+    db[k] -= (bg.after.db[k] - bg.before.db[k] - (k === "xact_commit" ? benchXacts : 0)) * f;
+  const tables: Record<string, TableCounters> = {};
+  for (const [name, t] of Object.entries(after.tables)) {
+    const a = bg.after.tables[name];
+    const b = bg.before.tables[name];
+    const out = { ...t };
+    if (a && b) for (const k of Object.keys(out) as (keyof TableCounters)[]) out[k] -= (a[k] - b[k]) * f;
+    tables[name] = out;
+  }
+  const map = (
+    x: Record<string, number> | null,
+    ba: Record<string, number> | null,
+    bb: Record<string, number> | null,
+  ) =>
+    x && ba && bb
+      ? Object.fromEntries(Object.entries(x).map(([q, n]) => [q, n - ((ba[q] ?? 0) - (bb[q] ?? 0)) * f]))
+      : x;
+  return {
+    db,
+    tables,
+    statements: map(after.statements, bg.after.statements, bg.before.statements),
+    statementMs: map(after.statementMs, bg.after.statementMs, bg.before.statementMs),
+  };
 }
 
 /** Per-call deltas; `benchXacts` are the reading backend's own transactions in between. */
-export function perCall(before: DbCounters, after: DbCounters, calls: number, benchXacts: number): PerCall {
+export function perCall(
+  before: DbCounters,
+  measured: DbCounters,
+  calls: number,
+  benchXacts: number,
+  background?: Background,
+): PerCall {
+  if (background) {
+    const raw = perCall(before, measured, calls, benchXacts);
+    const adjusted = perCall(before, withoutBackground(measured, background, benchXacts), calls, benchXacts);
+    const seconds = background.quietMs / 1000;
+    const bgStatements =
+      background.after.statements && background.before.statements
+        ? Object.entries(background.after.statements).reduce(
+            (a, [q, n]) => a + n - (background.before.statements![q] ?? 0),
+            0,
+          )
+        : null;
+    return {
+      ...adjusted,
+      background: {
+        seconds,
+        statementsPerSecond: bgStatements === null ? null : bgStatements / seconds,
+        commitsPerSecond:
+          (background.after.db.xact_commit - background.before.db.xact_commit - benchXacts) / seconds,
+        raw: { statementsPerCall: raw.statementsPerCall, commitsPerCall: raw.commitsPerCall },
+      },
+    };
+  }
+  const after = measured;
   const d = (k: keyof DbCounters["db"]) => (after.db[k] - before.db[k]) / calls;
   const tables = Object.entries(after.tables)
     .map(([table, a]) => {
@@ -135,11 +217,15 @@ export function perCall(before: DbCounters, after: DbCounters, calls: number, be
           msPerExecution: executions > 0 ? ms / executions : null,
         };
       })
-      .filter((s) => s.perCall > 0);
+      .filter((s) => s.perCall !== 0);
     statementsPerCall = deltas.reduce((a, s) => a + s.perCall, 0);
     const control = /^\s*(begin|commit|rollback|start transaction)\b/i;
     dataStatementsPerCall = deltas.filter((s) => !control.test(s.query)).reduce((a, s) => a + s.perCall, 0);
-    topStatements = deltas.sort((a, b) => b.perCall - a.perCall).slice(0, 20);
+    // Rows a background subtraction leaves near zero are noise, not the call's statements.
+    topStatements = deltas
+      .filter((s) => s.perCall >= 0.005)
+      .sort((a, b) => b.perCall - a.perCall)
+      .slice(0, 20);
   }
   return {
     calls,
@@ -156,6 +242,7 @@ export function perCall(before: DbCounters, after: DbCounters, calls: number, be
     statementsPerCall,
     dataStatementsPerCall,
     topStatements,
+    background: null,
   };
 }
 
