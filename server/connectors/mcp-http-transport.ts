@@ -27,6 +27,9 @@ export interface Entry {
   /** scheme://host:port — the only part of the URL that is ever logged. */
   origin: string;
   fetch: GuardedFetch;
+  /** The upstream URL and the configured (sanitized) headers the transport sends. */
+  url?: URL;
+  headers?: Record<string, string>;
   ready: Promise<Client>;
   client?: Client;
   transport?: Transport;

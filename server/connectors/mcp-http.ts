@@ -47,6 +47,7 @@ import {
   messageOf,
 } from "./mcp-http-errors";
 import { poolKey, sanitizeHeaders, scrub, secretsOf } from "./mcp-http-headers";
+import { leanCallTool, leanEligible } from "./mcp-http-lean";
 import {
   connectEntry,
   type Entry,
@@ -143,6 +144,16 @@ export class McpHttpPool {
         if (own && hooks?.logLevel && client.getServerCapabilities()?.logging)
           await client.setLoggingLevel(hooks.logLevel as "info", { timeout }).catch(() => {});
         if (own) entry.hooks = hooks;
+        // A plain call on a pooled Streamable HTTP session: without the SDK transport's Web
+        // streams (mcp-http-lean.ts); null when the upstream redirected (the SDK path follows).
+        if (!own && leanEligible(entry, hooks)) {
+          const result = await leanCallTool(
+            entry,
+            { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
+            { timeout, signal: opts.signal, maxBytes: this.maxResponseBytes },
+          );
+          if (result) return result;
+        }
         return (await client.callTool(
           { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
           CallToolResultSchema,
@@ -407,6 +418,8 @@ export class McpHttpPool {
         maxStreamEventBytes: this.maxResponseBytes,
         resolver: this.opts.resolver,
       }),
+      url,
+      headers,
       ready: Promise.resolve(undefined as unknown as Client),
       connected: false,
       secrets: secretsOf(headers, url),

@@ -80,7 +80,26 @@ export interface GuardedFetchOptions {
   ca?: string;
 }
 
+/** The answer of `GuardedFetch.post`: status, raw headers, and the body as a Node stream. */
+export interface GuardedPostResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Must be read to its end or destroyed (the connection returns to the pool at its end). */
+  body: NodeJS.ReadableStream & { destroy(error?: Error): void };
+}
+
 export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+  /**
+   * One POST through the same guard (URL policy, validated and pinned addresses, the same
+   * connection pool) without the Fetch API's Web streams: undici's `request`. No redirect is
+   * followed (a 3xx is returned as it is), nothing is decompressed (no `accept-encoding` is
+   * sent) and the body is not bounded here: the caller reads it with its own limit. The
+   * caller's `signal` is the only timeout. For the hot MCP `tools/call` (mcp-http-lean.ts).
+   */
+  post(
+    url: string,
+    init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+  ): Promise<GuardedPostResponse>;
   /** Closes the pooled connections of this fetch. */
   close(): Promise<void>;
 };
@@ -299,7 +318,34 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     }
   };
 
+  const post: GuardedFetch["post"] = async (href, init) => {
+    init.signal.throwIfAborted();
+    let url: URL | null = null;
+    try {
+      url = assertAllowedUrl(href, allowPrivate);
+      const addresses = await raceAbort(resolveAllowedAddresses(url, allowPrivate, resolver), init.signal);
+      pin(url.hostname.startsWith("[") ? stripBrackets(url.hostname) : url.hostname, addresses);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(init.headers)) {
+        const lower = name.toLowerCase();
+        if (lower !== "host" && lower !== "accept-encoding") headers[lower] = value;
+      }
+      const res = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers,
+        body: init.body,
+        signal: init.signal,
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      throw mapError(err, init.signal, init.signal, url);
+    }
+  };
+
   return Object.assign(guarded, {
+    post,
     close: async () => {
       pins.clear();
       await agent.close().catch(() => agent.destroy());
