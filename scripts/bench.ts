@@ -1367,7 +1367,7 @@ function report(f: Figures) {
 
   if (f.activity.length > 0) {
     log(
-      `\n== The app's database connections during the governed windows (pool of ${f.dbPool}; pg_stat_activity every 100 ms) ==`,
+      `\n== The app's database connections during the governed windows (pool of ${f.dbPool} per server process; pg_stat_activity every 100 ms) ==`,
     );
     const states = [...new Set(f.activity.flatMap((a) => a.states.map((s) => s.state)))];
     log(
