@@ -10,7 +10,6 @@ import {
   smokeCheckResults,
   smokeRunLease,
   toolActionRequests,
-  toolApplications,
   toolCallEvents,
   toolCatalogEntries,
   toolConnections,
@@ -39,7 +38,7 @@ import { AuditQuery, listAuditEvents } from "../tools/audit-log";
 import { refreshCatalog, reviewCatalog } from "../tools/catalog";
 import { CreatePolicyInput, createPolicy, updatePolicy } from "../tools/policies";
 import { EXAMPLES, type ExampleSpec, installExampleSpec } from "./examples";
-import { hostileExposureChecks } from "./hostile-checks";
+import { exampleConnection, hostileExposureChecks } from "./hostile-checks";
 import { ensureSmokeCompanies, type SmokeCompanies, smokeSystemContext } from "./smoke-companies";
 
 /** The ADR's minimum smoke checks ("Minimum smoke checks"), in its order. */
@@ -713,26 +712,10 @@ async function prepareCompany(
 }
 
 async function ensureInstalled(sys: ServiceContext, companyId: string, spec: ExampleSpec): Promise<string> {
-  const existing = await connectionOf(sys, companyId, spec.slug);
+  const existing = await exampleConnection(sys, companyId, spec.slug);
   if (existing) return existing;
   const installed = await installExampleSpec(sys, companyId, spec);
   return installed.connectionId;
-}
-
-async function connectionOf(sys: ServiceContext, companyId: string, slug: string) {
-  const [row] = await sys.db
-    .select({ id: toolConnections.id })
-    .from(toolConnections)
-    .innerJoin(toolApplications, companyRow(toolApplications, companyId, toolConnections.applicationId))
-    .where(
-      and(
-        eq(toolConnections.companyId, companyId),
-        eq(toolApplications.slug, slug),
-        ne(toolConnections.status, "archived"),
-      ),
-    )
-    .limit(1);
-  return row?.id ?? null;
 }
 
 /**
@@ -744,7 +727,7 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
   const db = sys.db;
   const a = companies.a;
   // Missing credential: the bound secret revoked (once; it stays revoked).
-  const missing = (await connectionOf(sys, a, MISSING_CREDENTIAL.slug))!;
+  const missing = (await exampleConnection(sys, a, MISSING_CREDENTIAL.slug))!;
   const [binding] = await db
     .select({ secretId: companySecretBindings.secretId })
     .from(companySecretBindings)
@@ -771,7 +754,7 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
     .select({ id: instanceStdioCommands.id })
     .from(instanceStdioCommands)
     .where(eq(instanceStdioCommands.key, SMOKE_STDIO_COMMAND));
-  const lab = (await connectionOf(sys, a, "lab"))!;
+  const lab = (await exampleConnection(sys, a, "lab"))!;
   const [conn] = await db
     .select({ templateId: toolConnections.stdioTemplateId })
     .from(toolConnections)
@@ -789,7 +772,7 @@ async function prepareFixtures(sys: ServiceContext, companies: SmokeCompanies, o
   // The install's own health check started a slot with the default TTL.
   if (moved.length > 0) await stopConnectionSlots(a, lab);
   // Policies: the rate limit (made once) and the approval, enabled unless broken on purpose.
-  const echo = (await connectionOf(sys, a, "echo"))!;
+  const echo = (await exampleConnection(sys, a, "echo"))!;
   const [multiply] = await db
     .select({ id: toolCatalogEntries.id })
     .from(toolCatalogEntries)
