@@ -45,6 +45,11 @@ export async function holdSendForApproval(
   const drafted = await client.callTool({ name: "outbox__draft_email", arguments: email });
   const draftId = (drafted.structuredContent as { draftId: string }).draftId;
   const gated = await client.callTool({ name: "outbox__send_email", arguments: { draftId } });
-  const { code, actionRequestId } = gated.structuredContent as { code: string; actionRequestId: string };
+  // A refusal's code is in `_meta["io.paperclip/error"]` for every tool (send_email declares an
+  // output schema, so not in structuredContent: docs/gateway.md).
+  const { code, actionRequestId } = (gated._meta?.["io.paperclip/error"] ?? {}) as {
+    code: string;
+    actionRequestId: string;
+  };
   return { draftId, isError: gated.isError === true, code, actionRequestId };
 }

@@ -178,7 +178,9 @@ describe("arguments are checked against the tool's input schema", () => {
         // identity (a retry increments that row's attempts instead of adding one).
         const result = await client.callTool({ name: "todo__kv_set", arguments: { ...c.args, key: "mcp" } });
         expect(result.isError, c.name).toBe(true);
-        const sc = result.structuredContent as {
+        // todo__kv_set declares an output schema: the refusal is in _meta only (docs/gateway.md).
+        expect(result.structuredContent).toBeUndefined();
+        const sc = result._meta?.["io.paperclip/error"] as {
           code: string;
           invocationId: string;
           issues: { path: string; message: string }[];
@@ -299,12 +301,12 @@ describe("text PostgreSQL cannot store (NUL, unpaired surrogates) in a gateway c
       expect(res.status, text).toBe(200);
       const parsed = JSON.parse(text.slice(text.search(/[[{]/)).replace(/\n\n$/, "")) as unknown;
       const message = (Array.isArray(parsed) ? parsed[0] : parsed) as {
-        result: { isError: boolean; structuredContent: { code: string; invocationId: string } };
+        result: { isError: boolean; _meta: { "io.paperclip/error": { code: string; invocationId: string } } };
       };
       expect(message.result.isError).toBe(true);
-      expect(message.result.structuredContent.code).toBe("invalid_request");
+      expect(message.result._meta["io.paperclip/error"].code).toBe("invalid_request");
       expect(await counts()).toMatchObject(oneMoreAttempt(before));
-      await expectUnstorableRow(message.result.structuredContent.invocationId);
+      await expectUnstorableRow(message.result._meta["io.paperclip/error"].invocationId);
     }
   });
 

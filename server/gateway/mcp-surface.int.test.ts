@@ -406,6 +406,49 @@ describe("resources, prompts and completion through the gateway", () => {
   });
 });
 
+describe("refusals of a tool with an output schema", () => {
+  it("reach the SDK client as an isError result with the code in _meta, not a schema exception", async () => {
+    const [entry] = await database.db
+      .select({ id: toolCatalogEntries.id })
+      .from(toolCatalogEntries)
+      .where(
+        and(
+          eq(toolCatalogEntries.companyId, demo.companyId),
+          eq(toolCatalogEntries.name, "get-structured-content"),
+        ),
+      );
+    const policy = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId: demo.companyId },
+      body: {
+        name: "one weather report an hour",
+        kind: "rate_limit",
+        selectors: { catalogEntryIds: [entry!.id] },
+        effect: { limit: 1, windowSeconds: 3600, per: "agent" },
+      },
+    });
+    expect(policy.status).toBe(201);
+    const c = await combined();
+    const { tools } = await c.listTools();
+    expect(tools.find((t) => t.name === "everything__get-structured-content")?.outputSchema).toBeTruthy();
+    const args = { name: "everything__get-structured-content", arguments: { location: "Chicago" } };
+    const first = await c.callTool(args);
+    expect(first.isError).toBeFalsy();
+    // The SDK client checks structuredContent against the output schema even on errors
+    // (typescript-sdk#1943): the refusal must not carry one, or this call throws -32602.
+    const limited = await c.callTool(args);
+    expect(limited.isError).toBe(true);
+    expect(limited.structuredContent).toBeUndefined();
+    expect(limited._meta?.["io.paperclip/error"]).toMatchObject({ code: "rate_limited" });
+    expect(JSON.stringify(limited.content)).toContain("rate_limited");
+    // A tool without an output schema keeps the refusal in structuredContent as well.
+    const echo = await c.callTool({ name: "everything__echo", arguments: { message: 42 } });
+    expect(echo.isError).toBe(true);
+    expect(echo.structuredContent).toMatchObject({ code: "arguments_invalid" });
+    expect(echo._meta?.["io.paperclip/error"]).toMatchObject({ code: "arguments_invalid" });
+  });
+});
+
 describe("capabilities under a time-window rule", () => {
   it("are not served from the per-snapshot memo when the rule changes them", async () => {
     const policy = await call<{ id: string }>(policiesRoute.POST, "POST", "/", {

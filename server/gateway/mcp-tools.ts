@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { getAccessSnapshot } from "../access/snapshot";
 import { cleanMeta } from "../catalog/surface";
 import { gatewayCallTool } from "./call-tool";
 import { refusalError } from "./govern-request";
@@ -58,7 +59,33 @@ async function callTool(ctx: McpMethodContext, params: unknown): Promise<CallToo
   if (!outcome.ok && outcome.code === "tool_denied") throw unknownTool();
   // The upstream's own JSON-RPC error: its code, scrubbed message and bounded data.
   if (!outcome.ok && outcome.rpcError) throw refusalError(outcome);
-  return mcpToolResult(outcome);
+  return mcpToolResult(
+    outcome,
+    outcome.ok
+      ? undefined
+      : { declaresOutputSchema: await declaresOutputSchema(ctx, qualifiedToolName(ctx, p.name)) },
+  );
+}
+
+/**
+ * Whether the tool an agent named declares an `outputSchema` (on the session's snapshot, read
+ * from the process cache for the access version the call was decided on). Only refusals ask.
+ */
+async function declaresOutputSchema(ctx: McpMethodContext, qualified: string): Promise<boolean> {
+  const split = qualified.indexOf("__");
+  if (split < 1) return false;
+  const slug = qualified.slice(0, split);
+  const tool = qualified.slice(split + 2);
+  const snapshot = await getAccessSnapshot(ctx.db, ctx.gw.companyId, ctx.gw.accessVersion);
+  const app = snapshot.applications.find((a) => a.slug === slug);
+  if (!app) return false;
+  const connections = new Set(
+    snapshot.connections.filter((c) => c.applicationId === app.id).map((c) => c.id),
+  );
+  return snapshot.catalog.some(
+    (e) =>
+      (e.kind ?? "tool") === "tool" && e.name === tool && connections.has(e.connectionId) && !!e.outputSchema,
+  );
 }
 
 export const TOOL_METHODS: McpMethodTable = {

@@ -27,8 +27,21 @@ export function restResponse(outcome: GatewayCallOutcome): GatewayCallOutcome | 
   return Response.json(body, { status, headers: { "cache-control": "no-store" } });
 }
 
-/** The MCP form of an outcome: refusals are tool results the model can read, not protocol errors. */
-export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
+/**
+ * The MCP form of an outcome: refusals are tool results the model can read, not protocol errors.
+ *
+ * A refusal carries its `{code, message, …}` in `_meta["io.paperclip/error"]` always, and in
+ * `structuredContent` only when the tool declares no `outputSchema`: the TypeScript SDK client
+ * (1.32 and earlier) checks an error result's `structuredContent` against the tool's output
+ * schema too and throws `-32602 Structured content does not match` instead of returning the
+ * refusal (modelcontextprotocol/typescript-sdk#1943), so an agent would never see, say, the
+ * action request it must wait for. The spec asks for conforming structured results only of
+ * successful calls.
+ */
+export function mcpToolResult(
+  outcome: GatewayCallOutcome,
+  tool: { declaresOutputSchema: boolean } = { declaresOutputSchema: false },
+): CallToolResult {
   if (outcome.ok) {
     const content = outcome.result.content as CallToolResult["content"];
     return {
@@ -55,6 +68,7 @@ export function mcpToolResult(outcome: GatewayCallOutcome): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text: `${outcome.code}: ${outcome.message}` }],
-    structuredContent: structured,
+    ...(tool.declaresOutputSchema ? {} : { structuredContent: structured }),
+    _meta: { [`${PAPERCLIP_META_PREFIX}error`]: structured },
   };
 }

@@ -80,10 +80,18 @@ describe("one outcome mapping for REST and MCP", () => {
       expect(await res.json()).toEqual(rest.body);
 
       const mcp = mcpToolResult(outcome);
+      const structured = { code, message: `message for ${code}`, invocationId: INV, retryAfterMs: 250 };
       expect(mcp).toEqual({
         isError: true,
         content: [{ type: "text", text: `${code}: message for ${code}` }],
-        structuredContent: { code, message: `message for ${code}`, invocationId: INV, retryAfterMs: 250 },
+        structuredContent: structured,
+        _meta: { "io.paperclip/error": structured },
+      });
+      // A tool with an output schema: the refusal only in _meta (typescript-sdk#1943).
+      expect(mcpToolResult(outcome, { declaresOutputSchema: true })).toEqual({
+        isError: true,
+        content: [{ type: "text", text: `${code}: message for ${code}` }],
+        _meta: { "io.paperclip/error": structured },
       });
     });
   }

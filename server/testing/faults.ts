@@ -148,7 +148,7 @@ export interface Answer {
   startedAt: number;
   ms: number;
   status: number;
-  /** `error.code` of an HTTP error, or `structuredContent.code` of a refused call. */
+  /** `error.code` of an HTTP error, or the code of a refused call (`_meta["io.paperclip/error"]`). */
   code: string | null;
   ok: boolean;
   breaker: string | null;
@@ -194,14 +194,26 @@ export async function mcpCall(
     const text = await res.text();
     let json: {
       error?: { code?: unknown };
-      result?: { isError?: boolean; structuredContent?: { code?: unknown } };
+      result?: {
+        isError?: boolean;
+        structuredContent?: { code?: unknown };
+        _meta?: { "io.paperclip/error"?: { code?: unknown } };
+      };
     } = {};
     try {
       json = JSON.parse(text);
     } catch {
       // not JSON
     }
-    const refused = json.result?.isError ? String(json.result.structuredContent?.code ?? "tool_error") : null;
+    // A refusal's code: `_meta["io.paperclip/error"]` always (structuredContent only for tools
+    // without an output schema, docs/gateway.md); an upstream's own error result has neither.
+    const refused = json.result?.isError
+      ? String(
+          json.result._meta?.["io.paperclip/error"]?.code ??
+            json.result.structuredContent?.code ??
+            "tool_error",
+        )
+      : null;
     return {
       ...base,
       ms: performance.now() - started,
