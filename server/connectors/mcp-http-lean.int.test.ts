@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, isInitializeRequest, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -84,7 +85,9 @@ function mcpServer(up: Pick<Upstream, "executions" | "cancelled">): McpServer {
   return server;
 }
 
-async function startUpstream(opts: { json?: boolean; redirectCalls?: boolean } = {}): Promise<Upstream> {
+async function startUpstream(
+  opts: { json?: boolean; redirectCalls?: boolean; gzipCalls?: boolean } = {},
+): Promise<Upstream> {
   const up: Upstream = {
     url: "",
     seen: { posts: [] },
@@ -103,6 +106,12 @@ async function startUpstream(opts: { json?: boolean; redirectCalls?: boolean } =
       body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const m = body as { method?: string; id?: unknown };
       up.seen.posts.push({ method: m.method, id: m.id, headers: req.headers });
+      if (opts.gzipCalls && m.method === "tools/call") {
+        // Compressed though the request accepted only identity.
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        res.end(gzipSync(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { content: [] } })));
+        return;
+      }
       if (opts.redirectCalls && path === "/mcp" && m.method === "tools/call") {
         res.writeHead(307, { location: "/mcp2" }).end();
         return;
@@ -295,6 +304,14 @@ describe("the lean upstream tools/call", () => {
     expect(leanCallStats.handedBack).toBe(1);
     expect(leanCallStats.calls).toBe(0);
     expect(up.executions.echo).toBe(1);
+  });
+
+  it("accepts only identity encoding and refuses a compressed reply instead of misreading it", async () => {
+    const up = await start({ gzipCalls: true });
+    const err = await rejection(pool.callTool(target(up), "echo", { text: "x" }));
+    expect(err.code).toBe("upstream_error");
+    expect(err.message).toContain("content encoding");
+    expect(toolCalls(up)[0]!.headers["accept-encoding"]).toBe("identity");
   });
 
   it("is not used with PAPERCLIP_LEAN_UPSTREAM_CALL=off or for a call with hooks", async () => {

@@ -172,6 +172,12 @@ export async function leanCallTool(
       const text = await readText(res.body, 64 * 1024, entry).catch(() => null);
       throw new StreamableHTTPError(res.status, `Error POSTing to endpoint: ${text}`);
     }
+    const encoding = header(res.headers, "content-encoding");
+    if (encoding && encoding.toLowerCase() !== "identity") {
+      // Asked for identity; a compressed body would only parse as garbage.
+      discard(res.body);
+      throw new StreamableHTTPError(-1, `Unexpected content encoding: ${encoding.slice(0, 40)}`);
+    }
     const type = mediaType(header(res.headers, "content-type"));
     let response: Response | undefined;
     if (type === "application/json") {

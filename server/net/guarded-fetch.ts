@@ -92,8 +92,8 @@ export type GuardedFetch = ((input: string | URL | Request, init?: RequestInit) 
   /**
    * One POST through the same guard (URL policy, validated and pinned addresses, the same
    * connection pool) without the Fetch API's Web streams: undici's `request`. No redirect is
-   * followed (a 3xx is returned as it is), nothing is decompressed (no `accept-encoding` is
-   * sent) and the body is not bounded here: the caller reads it with its own limit. The
+   * followed (a 3xx is returned as it is), nothing is decompressed (`accept-encoding:
+   * identity` is sent) and the body is not bounded here: the caller reads it with its own limit. The
    * caller's `signal` is the only timeout. For the hot MCP `tools/call` (mcp-http-lean.ts).
    */
   post(
@@ -330,6 +330,8 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
         const lower = name.toLowerCase();
         if (lower !== "host" && lower !== "accept-encoding") headers[lower] = value;
       }
+      // Nothing is decompressed here, so nothing compressed is accepted.
+      headers["accept-encoding"] = "identity";
       const res = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
