@@ -86,7 +86,13 @@ function mcpServer(up: Pick<Upstream, "executions" | "cancelled">): McpServer {
 }
 
 async function startUpstream(
-  opts: { json?: boolean; redirectCalls?: boolean; gzipCalls?: boolean } = {},
+  opts: {
+    json?: boolean;
+    redirectCalls?: boolean;
+    gzipCalls?: boolean;
+    /** Answer tools/call with plain text, or with an SSE stream that ends without a response. */
+    oddCalls?: "text" | "empty-sse";
+  } = {},
 ): Promise<Upstream> {
   const up: Upstream = {
     url: "",
@@ -110,6 +116,16 @@ async function startUpstream(
         // Compressed though the request accepted only identity.
         res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
         res.end(gzipSync(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { content: [] } })));
+        return;
+      }
+      if (opts.oddCalls && m.method === "tools/call") {
+        if (opts.oddCalls === "text") res.writeHead(200, { "content-type": "text/plain" }).end("hello");
+        else
+          res
+            .writeHead(200, { "content-type": "text/event-stream" })
+            .end(
+              'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n\n',
+            );
         return;
       }
       if (opts.redirectCalls && path === "/mcp" && m.method === "tools/call") {
@@ -312,6 +328,19 @@ describe("the lean upstream tools/call", () => {
     expect(err.code).toBe("upstream_error");
     expect(err.message).toContain("content encoding");
     expect(toolCalls(up)[0]!.headers["accept-encoding"]).toBe("identity");
+  });
+
+  it("refuses a reply of another media type, and an SSE reply that ends without the response", async () => {
+    const text = await start({ oddCalls: "text" });
+    const wrongType = await rejection(pool.callTool(target(text), "echo", { text: "x" }));
+    expect(wrongType.code).toBe("upstream_error");
+    expect(wrongType.message).toContain("Unexpected content type");
+    const empty = await start({ oddCalls: "empty-sse" });
+    const ended = await rejection(pool.callTool(target(empty), "echo", { text: "x" }));
+    expect(ended.code).toBe("upstream_unreachable");
+    // Neither was retried: the call may have run upstream.
+    expect(toolCalls(text)).toHaveLength(1);
+    expect(toolCalls(empty)).toHaveLength(1);
   });
 
   it("is not used with PAPERCLIP_LEAN_UPSTREAM_CALL=off or for a call with hooks", async () => {

@@ -36,9 +36,10 @@ import {
   JSONRPCMessageSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { createParser } from "eventsource-parser";
-import { ServiceError } from "../errors";
+import { createParser, type ParseError } from "eventsource-parser";
+import { mediaType, tooLarge } from "../net/fetch-body";
 import type { GuardedPostResponse } from "../net/guarded-fetch";
+import { readBoundedStreamText } from "../net/read-bounded";
 import type { Entry } from "./mcp-http-transport";
 import type { UpstreamCallHooks } from "./types";
 
@@ -66,27 +67,14 @@ const header = (h: GuardedPostResponse["headers"], name: string): string | null 
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
 };
 
-const mediaType = (contentType: string | null) => (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+const tooLargeFrom = (entry: Entry, limit: number) =>
+  tooLarge(`the response from ${entry.origin} exceeds ${limit} bytes`, { limit });
 
-function tooLarge(entry: Entry, limit: number): ServiceError {
-  return new ServiceError("upstream_too_large", `the response from ${entry.origin} exceeds ${limit} bytes`, {
-    limit,
-  });
-}
-
-/** Reads a whole body as UTF-8, refusing more than `limit` bytes. */
+/** A whole body as UTF-8, refusing more than `limit` bytes (`upstream_too_large`). */
 async function readText(body: GuardedPostResponse["body"], limit: number, entry: Entry): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > limit) {
-      discard(body);
-      throw tooLarge(entry, limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, bytes).toString("utf8");
+  const text = await readBoundedStreamText(body as never, limit);
+  if (text === null) throw tooLargeFrom(entry, limit);
+  return text;
 }
 
 /** Drops a body we will not read (its abort error is expected, not unhandled). */
@@ -221,7 +209,7 @@ async function readEventStream(
   deliver: (msg: JSONRPCMessage) => void,
 ): Promise<Response | undefined> {
   let response: Response | undefined;
-  let failure: Error | undefined;
+  let failure: ParseError | undefined;
   const parser = createParser({
     onEvent(event) {
       if (response || (event.event !== undefined && event.event !== "message")) return;
@@ -248,12 +236,12 @@ async function readEventStream(
     bytes += value.length;
     if (bytes > limit) {
       discard(body);
-      throw tooLarge(entry, limit);
+      throw tooLargeFrom(entry, limit);
     }
     parser.feed(decoder.decode(value, { stream: true }));
     if (failure) {
       discard(body);
-      throw failure.message.includes("buffer") ? tooLarge(entry, limit) : failure;
+      throw failure.type === "max-buffer-size-exceeded" ? tooLargeFrom(entry, limit) : failure;
     }
     if (response) {
       // Usually the server ends the stream right after; whatever follows is not ours.

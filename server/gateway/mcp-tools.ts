@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { compileSnapshot } from "../access/compile";
 import { getAccessSnapshot } from "../access/snapshot";
 import { cleanMeta } from "../catalog/surface";
 import { gatewayCallTool } from "./call-tool";
@@ -68,24 +69,13 @@ async function callTool(ctx: McpMethodContext, params: unknown): Promise<CallToo
 }
 
 /**
- * Whether the tool an agent named declares an `outputSchema` (on the session's snapshot, read
- * from the process cache for the access version the call was decided on). Only refusals ask.
+ * Whether the tool an agent named declares an `outputSchema`: the catalog entry the decision
+ * resolves that name to (`compileSnapshot`, memoised per snapshot; the snapshot of the access
+ * version the call was decided on, from the process cache). Only refusals ask.
  */
 async function declaresOutputSchema(ctx: McpMethodContext, qualified: string): Promise<boolean> {
-  const split = qualified.indexOf("__");
-  if (split < 1) return false;
-  const slug = qualified.slice(0, split);
-  const tool = qualified.slice(split + 2);
   const snapshot = await getAccessSnapshot(ctx.db, ctx.gw.companyId, ctx.gw.accessVersion);
-  const app = snapshot.applications.find((a) => a.slug === slug);
-  if (!app) return false;
-  const connections = new Set(
-    snapshot.connections.filter((c) => c.applicationId === app.id).map((c) => c.id),
-  );
-  return snapshot.catalog.some(
-    (e) =>
-      (e.kind ?? "tool") === "tool" && e.name === tool && connections.has(e.connectionId) && !!e.outputSchema,
-  );
+  return !!compileSnapshot(snapshot).entriesByQualifiedName.get(qualified)?.[0]?.outputSchema;
 }
 
 export const TOOL_METHODS: McpMethodTable = {

@@ -175,6 +175,17 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     // No proxy: an HTTP(S)_PROXY would connect to an address we did not validate.
   });
 
+  /**
+   * The guard of every request and redirect hop: the URL policy, then every address the host
+   * resolves to, pinned so the connection can only go to what was just validated.
+   */
+  const admit = async (target: string, signal: AbortSignal): Promise<URL> => {
+    const url = assertAllowedUrl(target, allowPrivate);
+    const addresses = await raceAbort(resolveAllowedAddresses(url, allowPrivate, resolver), signal);
+    pin(url.hostname.startsWith("[") ? stripBrackets(url.hostname) : url.hostname, addresses);
+    return url;
+  };
+
   const guarded = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const req = await normalizeRequest(input, init);
     req.headers.delete("host");
@@ -198,13 +209,8 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
       let target = req.url;
       for (let hop = 0; ; hop++) {
         let url: URL;
-        let addresses: ResolvedAddress[];
         try {
-          url = assertAllowedUrl(target, allowPrivate);
-          addresses = await raceAbort(
-            resolveAllowedAddresses(url, allowPrivate, resolver),
-            controller.signal,
-          );
+          url = await admit(target, controller.signal);
         } catch (err) {
           if (
             hop > 0 &&
@@ -216,7 +222,6 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
           throw err;
         }
         current = url;
-        pin(url.hostname.startsWith("[") ? stripBrackets(url.hostname) : url.hostname, addresses);
 
         const res = await undiciFetch(url, {
           method,
@@ -322,9 +327,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     init.signal.throwIfAborted();
     let url: URL | null = null;
     try {
-      url = assertAllowedUrl(href, allowPrivate);
-      const addresses = await raceAbort(resolveAllowedAddresses(url, allowPrivate, resolver), init.signal);
-      pin(url.hostname.startsWith("[") ? stripBrackets(url.hostname) : url.hostname, addresses);
+      url = await admit(href, init.signal);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(init.headers)) {
         const lower = name.toLowerCase();

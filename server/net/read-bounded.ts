@@ -89,3 +89,22 @@ export function readBoundedNodeText(req: IncomingMessage, limit: number): Promis
     req.on("error", reject);
   });
 }
+
+/**
+ * A Node stream's bytes as UTF-8 text (an undici `request` body), or null once more than
+ * `limit` bytes arrived; the stream is then destroyed, not read on.
+ */
+export async function readBoundedStreamText(
+  body: AsyncIterable<Uint8Array> & { destroy(): void; on(event: "error", cb: () => void): unknown },
+  limit: number,
+): Promise<string | null> {
+  const collected = new BoundedChunks(limit);
+  for await (const chunk of body) {
+    if (!collected.add(chunk)) {
+      body.on("error", () => {});
+      body.destroy();
+      return null;
+    }
+  }
+  return utf8(collected.bytes());
+}
