@@ -674,27 +674,19 @@ async function main() {
     );
   }
 
+  // The same governed call, on the app server and on the gateway-only replica.
+  const governedAt = (name: string, url: string): Target => ({
+    name,
+    url,
+    headers: { Authorization: `Bearer ${session.token}` },
+    tool: "bench__echo",
+    arguments: { text: "bench" },
+  });
   const targets: Record<string, Target> = {
     direct: { name: "direct", url: fixtureUrl, tool: "echo", arguments: { text: "bench" } },
     proxy: { name: "proxy (mcp-proxy)", url: proxyUrl, tool: "echo", arguments: { text: "bench" } },
-    governed: {
-      name: "governed",
-      url: session.mcpUrl,
-      headers: { Authorization: `Bearer ${session.token}` },
-      tool: "bench__echo",
-      arguments: { text: "bench" },
-    },
-    ...(replica
-      ? {
-          gateway: {
-            name: "gateway-only replica",
-            url: replica.url,
-            headers: { Authorization: `Bearer ${session.token}` },
-            tool: "bench__echo",
-            arguments: { text: "bench" },
-          },
-        }
-      : {}),
+    governed: governedAt("governed", session.mcpUrl),
+    ...(replica ? { gateway: governedAt("gateway-only replica", replica.url) } : {}),
   };
 
   // -- memory sampling -----------------------------------------------------------------------
