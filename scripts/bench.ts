@@ -38,6 +38,9 @@
  *   --profile                            CPU profile of the gateway (see above)
  *   --no-pgss                            do not preload pg_stat_statements (embedded database)
  *   --pg-set=k=v[,k=v] BENCH_PG_SET      analysis only: ALTER SYSTEM settings for the embedded database
+ *   --pre-sql=FILE    BENCH_PRE_SQL      analysis only: SQL run as the database owner after setup,
+ *                                        before the first window (e.g. to drop an index and see
+ *                                        what it costs); never a recommendation
  *   --json=FILE                          also write every figure as JSON
  */
 import {
@@ -101,6 +104,7 @@ import {
   type RuntimeApi,
   type StdioFigures,
 } from "./bench/stdio";
+import { SERVER_BUNDLE } from "./server-bundle";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** The quiet interval over which the app's background database work is measured. */
@@ -153,6 +157,8 @@ const opts = {
         throw new Error(`--pg-set takes name=value[,name=value], got \`${kv}\``);
       return [kv.slice(0, i), kv.slice(i + 1)] as const;
     }),
+  // Analysis only: SQL (a file) run as the owner after setup and history, before any window.
+  preSql: option("pre-sql", "BENCH_PRE_SQL", ""),
   json: option("json", "BENCH_JSON", ""),
 };
 const cLow = Math.min(...opts.concurrency);
@@ -505,7 +511,7 @@ async function main() {
     descendants(app.pid).find(
       (p) =>
         p.comm.startsWith("next-server") ||
-        /next(\.js)?\s.*\bstart\b|scripts\/server\.ts/.test(cmdline(p.pid)),
+        /next(\.js)?\s.*\bstart\b|scripts\/server\.ts|paperclip\/server\.mjs/.test(cmdline(p.pid)),
     )?.pid ?? null;
   step(
     `app: ${origin} (start script pid ${app.pid}, server pid ${nextServerPid() ?? "?"}) healthy after ${((Date.now() - appStart) / 1000).toFixed(1)} s`,
@@ -607,6 +613,10 @@ async function main() {
       `ledger history: ${opts.history.toLocaleString("en")} past invocations with 3 audit events each, then ANALYZE (${((performance.now() - t) / 1000).toFixed(1)} s)`,
     );
   }
+  if (opts.preSql) {
+    await sql.unsafe(readFileSync(opts.preSql, "utf8"));
+    step(`--pre-sql: ran ${opts.preSql} as the owner (analysis only: the schema is not the product's)`);
+  }
 
   // -- ungoverned proxy ------------------------------------------------------------------------
   const proxyPort = await freePort();
@@ -626,7 +636,7 @@ async function main() {
   );
 
   // -- a gateway-only replica -----------------------------------------------------------------
-  // The same server (scripts/server.ts) with PAPERCLIP_SERVER_NEXT=off, on the same database:
+  // The same server (scripts/server.ts, compiled) with PAPERCLIP_SERVER_NEXT=off, on the same database:
   // what an operator runs as a gateway-only replica beside the console. It is started with the
   // app server's own environment (read from /proc: the app role's DATABASE_URL, AUTH_SECRET…),
   // so the session minted above is valid on it. Its RSS is Paperclip without Next.js.
@@ -642,10 +652,14 @@ async function main() {
     }
     Object.assign(replicaEnv, { PORT: String(replicaPort), PAPERCLIP_SERVER_NEXT: "off" });
     delete replicaEnv.NODE_OPTIONS;
-    const group = spawnGroup("gateway replica", process.execPath, ["--import", "tsx", "scripts/server.ts"], {
-      cwd: appRoot,
-      env: replicaEnv,
-    });
+    // The compiled listener `npm start` built (as an operator runs a replica), else the sources.
+    const bundle = path.join(appRoot, SERVER_BUNDLE);
+    const group = spawnGroup(
+      "gateway replica",
+      process.execPath,
+      existsSync(bundle) ? [bundle] : ["--import", "tsx", "scripts/server.ts"],
+      { cwd: appRoot, env: replicaEnv },
+    );
     onTeardown("stop gateway replica", () => stopGroup(group, { graceMs: 5_000 }));
     const replicaOrigin = `http://127.0.0.1:${replicaPort}`;
     const t0 = Date.now();
@@ -1380,6 +1394,10 @@ function report(f: Figures) {
       `  transactions committed per call: ${d.commitsPerCall.toFixed(2)} (rolled back ${d.rollbacksPerCall.toFixed(2)})` +
         `; tuples per call: inserted ${d.tuples.inserted.toFixed(2)}, updated ${d.tuples.updated.toFixed(2)}, fetched ${d.tuples.fetched.toFixed(1)}, returned ${d.tuples.returned.toFixed(1)}`,
     );
+    if (d.wal)
+      log(
+        `  WAL per call (pg_stat_wal, the whole cluster, background subtracted): ${d.wal.records.toFixed(1)} records, ${d.wal.fpi.toFixed(2)} full-page images, ${(d.wal.bytes / 1024).toFixed(2)} KiB`,
+      );
     if (d.statementsPerCall !== null) {
       log(
         `  statements per call (pg_stat_statements): ${d.statementsPerCall.toFixed(2)} (${d.dataStatementsPerCall!.toFixed(2)} without BEGIN/COMMIT)`,

@@ -7,9 +7,9 @@
  * The endpoint also exists as a Next.js route with the same code, so replicas started with
  * plain `next start` behave the same, only slower.
  *
- * The handler is loaded from the sources here (through tsx), not from the Next.js build: the
- * same code compiled into the build measured more than twice the CPU per governed call
- * (4.7 vs 2.1 ms; docs/benchmarks.md). Process-wide state — the database pool, the snapshot
+ * The handler is this file's own import (bundled with it, or loaded from the sources through
+ * tsx), not the Next.js build's copy: the same code compiled into the Next.js build measured
+ * more than twice the CPU per governed call (4.7 vs 2.1 ms; docs/benchmarks.md). Process-wide state — the database pool, the snapshot
  * cache, upstream clients, the runtime supervisor — lives on globalThis, so these modules and
  * their copies inside the build share it (service errors are recognised across the copies by
  * a registry symbol, see server/errors).
@@ -21,7 +21,10 @@
  * paths answer 404): the fault suite (`npm run test:faults`) uses it where no production build
  * exists, and an operator may run gateway-only replicas with it.
  *
- * Run as `node --import tsx scripts/server.ts` with DATABASE_URL set (scripts/start.ts does).
+ * `npm start` runs it compiled (`.next/paperclip/server.mjs`, built by scripts/server-bundle.ts:
+ * faster to start, less memory than loading the sources through tsx); from the sources it runs
+ * as `node --import tsx scripts/server.ts` (the fault suite does). Either way with DATABASE_URL
+ * set, from the project root.
  */
 import http from "node:http";
 import path from "node:path";
@@ -36,7 +39,12 @@ import {
   isHealthPath,
 } from "../server/gateway/node";
 
-const root = path.resolve(import.meta.dirname, "..");
+/** Set by the bundler (scripts/server-bundle.ts): the project root relative to the bundle. */
+declare const PAPERCLIP_ROOT_FROM_SERVER: string | undefined;
+const root = path.resolve(
+  import.meta.dirname,
+  typeof PAPERCLIP_ROOT_FROM_SERVER === "string" ? PAPERCLIP_ROOT_FROM_SERVER : "..",
+);
 const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST?.trim() || "127.0.0.1";
 

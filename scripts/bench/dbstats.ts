@@ -1,7 +1,9 @@
 /**
  * Database work per governed call, from PostgreSQL's own counters (no statement logging):
  * `pg_stat_database` (transactions, tuples), `pg_stat_user_tables` (scans, inserts, updates
- * per table) and, when the server preloads it, `pg_stat_statements` (statements).
+ * per table), `pg_stat_wal` (WAL records, full-page images and bytes: cluster-wide, so the
+ * background subtraction matters most there) and, when the server preloads it,
+ * `pg_stat_statements` (statements).
  *
  * The cumulative statistics of other backends reach the shared counters when those backends
  * flush them: at a transaction end at most once a second, else after about 10 s idle. So a
@@ -30,6 +32,8 @@ export interface DbCounters {
     tup_deleted: number;
   };
   tables: Record<string, TableCounters>;
+  /** `pg_stat_wal` (PostgreSQL 14+; null when unreadable). */
+  wal: { records: number; fpi: number; bytes: number } | null;
   /** Normalised query text → calls (only when pg_stat_statements is available). */
   statements: Record<string, number> | null;
   /** Normalised query text → total execution time in ms inside the server. */
@@ -63,8 +67,17 @@ export async function readCounters(sql: postgres.Sql, withStatements: boolean): 
       statementMs[r.query] = (statementMs[r.query] ?? 0) + Number(r.ms);
     }
   }
-  const [row] = await sql<{ db: DbCounters["db"]; tables: (TableCounters & { relname: string })[] | null }[]>`
+  // One statement (one transaction of the reading backend, counted by the caller).
+  const [row] = await sql<
+    {
+      db: DbCounters["db"];
+      tables: (TableCounters & { relname: string })[] | null;
+      wal: { records: string; fpi: string; bytes: string } | null;
+    }[]
+  >`
     select
+      (select row_to_json(w) from (
+        select wal_records as records, wal_fpi as fpi, wal_bytes as bytes from pg_stat_wal) w) as wal,
       (select row_to_json(d) from (
         select xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated, tup_deleted
         from pg_stat_database where datname = current_database()) d) as db,
@@ -83,7 +96,9 @@ export async function readCounters(sql: postgres.Sql, withStatements: boolean): 
     };
   }
   const db = Object.fromEntries(Object.entries(row!.db).map(([k, v]) => [k, Number(v)])) as DbCounters["db"];
-  return { db, tables, statements, statementMs };
+  const w = row?.wal;
+  const wal = w ? { records: Number(w.records), fpi: Number(w.fpi), bytes: Number(w.bytes) } : null;
+  return { db, tables, wal, statements, statementMs };
 }
 
 export interface PerCall {
@@ -93,6 +108,8 @@ export interface PerCall {
   tuples: { returned: number; fetched: number; inserted: number; updated: number; deleted: number };
   tables: { table: string; seqScan: number; idxScan: number; ins: number; upd: number }[];
   statementsPerCall: number | null;
+  /** WAL written per call (records, full-page images, bytes); null when not readable. */
+  wal: { records: number; fpi: number; bytes: number } | null;
   /** BEGIN/COMMIT/ROLLBACK excluded. */
   dataStatementsPerCall: number | null;
   /** Per statement: executions per call and server time (plan + execute) per execution. */
@@ -144,9 +161,18 @@ function withoutBackground(after: DbCounters, bg: Background, benchXacts: number
     x && ba && bb
       ? Object.fromEntries(Object.entries(x).map(([q, n]) => [q, n - ((ba[q] ?? 0) - (bb[q] ?? 0)) * f]))
       : x;
+  const wal =
+    after.wal && bg.after.wal && bg.before.wal
+      ? {
+          records: after.wal.records - (bg.after.wal.records - bg.before.wal.records) * f,
+          fpi: after.wal.fpi - (bg.after.wal.fpi - bg.before.wal.fpi) * f,
+          bytes: after.wal.bytes - (bg.after.wal.bytes - bg.before.wal.bytes) * f,
+        }
+      : after.wal;
   return {
     db,
     tables,
+    wal,
     statements: map(after.statements, bg.after.statements, bg.before.statements),
     statementMs: map(after.statementMs, bg.after.statementMs, bg.before.statementMs),
   };
@@ -240,6 +266,14 @@ export function perCall(
     },
     tables,
     statementsPerCall,
+    wal:
+      after.wal && before.wal
+        ? {
+            records: (after.wal.records - before.wal.records) / calls,
+            fpi: (after.wal.fpi - before.wal.fpi) / calls,
+            bytes: (after.wal.bytes - before.wal.bytes) / calls,
+          }
+        : null,
     dataStatementsPerCall,
     topStatements,
     background: null,
