@@ -102,8 +102,11 @@ export function assertNoQueryToken(request: GatewayRequestHead): void {
 export async function authenticateGatewayRequest(
   db: Db,
   request: GatewayRequestHead,
-  /** A single `tools/call` request: the session may come from the cache (`authenticateGatewayTokenForCall`). */
-  opts: { forCall?: boolean } = {},
+  /**
+   * A single `tools/call` or `tools/list` request: the session may come from the cache
+   * (`authenticateGatewayTokenForCall`), verified by the request's first write.
+   */
+  opts: { cachedSession?: boolean } = {},
 ): Promise<GatewayContext> {
   let token: string | null;
   try {
@@ -119,7 +122,7 @@ export async function authenticateGatewayRequest(
       await auditRefusedSessionToken(db, token ?? queryToken(request), err.code).catch(() => {});
     throw err;
   }
-  return opts.forCall
+  return opts.cachedSession
     ? authenticateGatewayTokenForCall(db, token, new Date())
     : authenticateGatewayToken(db, token, new Date());
 }

@@ -99,21 +99,19 @@ function jsonRpcError(id: string | number, err: unknown): GatewayMcpResponse {
  * so the protocol's edge cases have one implementation. Both paths call the same handlers.
  */
 /**
- * Whether the body is one JSON-RPC `tools/call` request (not a batch, not anything else): the
- * only request that may be answered on a cached session, because its first ledger write
- * verifies it. Bodies that do not even mention the method are not parsed.
+ * Whether the body is one JSON-RPC `tools/call` or `tools/list` request (not a batch, not
+ * anything else): the only requests that may be answered on a cached session, because their
+ * first write verifies it (the call's ledger row, the listing's `discovery` event). Bodies that
+ * do not even mention either method are not parsed.
  */
-function isSingleToolCall(body: string): boolean {
-  if (!body.includes('"tools/call"')) return false;
+function mayUseCachedSession(body: string): boolean {
+  if (!body.includes('"tools/call"') && !body.includes('"tools/list"')) return false;
   try {
     const message: unknown = JSON.parse(body);
-    return (
-      message !== null &&
-      typeof message === "object" &&
-      !Array.isArray(message) &&
-      (message as { method?: unknown }).method === "tools/call" &&
-      "id" in message
-    );
+    if (message === null || typeof message !== "object" || Array.isArray(message) || !("id" in message))
+      return false;
+    const method = (message as { method?: unknown }).method;
+    return method === "tools/call" || method === "tools/list";
   } catch {
     return false;
   }
@@ -246,9 +244,9 @@ export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMc
     // While the database is down, answer at once without touching the pool.
     databaseBreaker().admit();
     const scope = endpointScope(req.url);
-    // A single tools/call may run on a cached session, verified by its first ledger write.
+    // A single tools/call or tools/list may run on a cached session, verified by its first write.
     let gw = await authenticateGatewayRequest(currentGatewayDb(), req, {
-      forCall: isSingleToolCall(req.body),
+      cachedSession: mayUseCachedSession(req.body),
     });
     const ctx: McpMethodContext = { db: currentGatewayDb(), gw, scope };
     // The endpoint is checked before anything else is served on it (relay answers, artifact

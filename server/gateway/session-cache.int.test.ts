@@ -1,7 +1,9 @@
-// Issue 23: a `tools/call` may run on a session cached in process for a few seconds (one
-// statement and one commit less per call), verified by the call's first ledger write. These
-// tests prove that revocation, the end of the run, expiry and an access change are all still
-// effective on the very next call, and that nothing is written for a call refused that way.
+// Issue 23: a `tools/call` or `tools/list` may run on a session cached in process for a few
+// seconds (one statement and one commit less per call, one round trip less per listing),
+// verified by the request's first write (the call's ledger row, the listing's `discovery`
+// event). These tests prove that revocation, the end of the run, expiry and an access change
+// are all still effective on the very next request, and that nothing is written or listed for a
+// request refused that way.
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as revokeRoute from "@/app/api/tool-gateway/sessions/[sessionId]/revoke/route";
@@ -179,5 +181,84 @@ describe("the session cache of tools/call", () => {
     const before = sessionCacheHits.count;
     for (let i = 0; i < 2; i++) expect((await echoCall(run.gateway.token)).status).toBe(200);
     expect(sessionCacheHits.count).toBe(before);
+  });
+});
+
+describe("the session cache of tools/list", () => {
+  const list = (token: string) => rpc(token, "tools/list", {});
+  const listedNames = (r: { json: RpcAnswer }) =>
+    ((r.json.result as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((t) => t.name);
+  async function discoveries(sessionId: string) {
+    const [row] = await database.db
+      .select({ n: count() })
+      .from(toolCallEvents)
+      .where(sql`${toolCallEvents.sessionId} = ${sessionId} and ${toolCallEvents.eventType} = 'discovery'`);
+    return row!.n;
+  }
+
+  it("serves repeated listings from the cache, each with its discovery event", async () => {
+    const run = await newRun();
+    const before = sessionCacheHits.count;
+    for (let i = 0; i < 3; i++) {
+      const r = await list(run.gateway.token);
+      expect(r.status).toBe(200);
+      expect(listedNames(r)).toContain("echo__echo");
+    }
+    expect(sessionCacheHits.count - before).toBe(2);
+    expect(await discoveries(run.gateway.sessionId)).toBe(3);
+  });
+
+  it("a session revoked by another replica lists nothing on the very next request, and writes no discovery", async () => {
+    const run = await newRun();
+    expect((await list(run.gateway.token)).status).toBe(200);
+    await database.db
+      .update(toolGatewaySessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(toolGatewaySessions.id, run.gateway.sessionId));
+    const listed = await discoveries(run.gateway.sessionId);
+    const hits = sessionCacheHits.count;
+    const refused = await list(run.gateway.token);
+    expect(sessionCacheHits.count).toBe(hits + 1); // served from the cache…
+    expect(refused.status, JSON.stringify(refused.json)).toBe(401); // …and still refused
+    expect(refused.json.result).toBeUndefined();
+    expect(await discoveries(run.gateway.sessionId)).toBe(listed);
+  });
+
+  it("an expired session and an ended run list nothing on the next request", async () => {
+    const expiring = await newRun();
+    expect((await list(expiring.gateway.token)).status).toBe(200);
+    await database.db
+      .update(toolGatewaySessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(toolGatewaySessions.id, expiring.gateway.sessionId));
+    expect((await list(expiring.gateway.token)).status).toBe(401);
+
+    const ending = await newRun();
+    expect((await list(ending.gateway.token)).status).toBe(200);
+    await database.db.execute(
+      sql`update heartbeat_runs set status = 'succeeded', finished_at = now() where id = ${ending.id}`,
+    );
+    expect((await list(ending.gateway.token)).status).toBe(401);
+  });
+
+  it("an access change shows on the next listing: a tool taken out of the catalog is no longer listed", async () => {
+    const run = await newRun();
+    expect(listedNames(await list(run.gateway.token))).toContain("echo__echo");
+    await database.db.execute(
+      sql`update tool_catalog_entries set status = 'disabled' where connection_id = ${install.connectionId} and name = 'echo'`,
+    );
+    await database.db.execute(
+      sql`update companies set access_version = access_version + 1 where id = ${demo.companyId}`,
+    );
+    const after = await list(run.gateway.token);
+    expect(after.status).toBe(200);
+    expect(listedNames(after)).not.toContain("echo__echo");
+    await database.db.execute(
+      sql`update tool_catalog_entries set status = 'active' where connection_id = ${install.connectionId} and name = 'echo'`,
+    );
+    await database.db.execute(
+      sql`update companies set access_version = access_version + 1 where id = ${demo.companyId}`,
+    );
+    expect(listedNames(await list(run.gateway.token))).toContain("echo__echo");
   });
 });

@@ -63,10 +63,11 @@ export interface GatewayContext extends RunScope {
   mcpClient?: { capabilities: Record<string, unknown> | null; logLevel: string | null };
   /**
    * Set when this context came from the in-process session cache, not from the database for
-   * this request (`authenticateGatewayTokenForCall`). Only the governed call may use such a
-   * context: its first ledger write succeeds only while the session is live and the company's
-   * access version is still `accessVersion` (server/ledger/hot-statements.ts); anything else
-   * re-authenticates first with `verifiedGatewayContext`.
+   * this request (`authenticateGatewayTokenForCall`). Only the governed call and `tools/list`
+   * may use such a context: the call's first ledger write, and the listing's `discovery` event,
+   * succeed only while the session is live and the company's access version is still
+   * `accessVersion` (server/ledger/hot-statements.ts); anything else re-authenticates first
+   * with `verifiedGatewayContext`.
    */
   unverified?: { reauthenticate: () => Promise<GatewayContext> };
 }
@@ -77,11 +78,11 @@ export async function verifiedGatewayContext(gw: GatewayContext): Promise<Gatewa
 }
 
 /**
- * How long an authenticated session may be reused in process for `tools/call` without reading
- * it again (ms; `PAPERCLIP_SESSION_CACHE_MS`, 0 switches the cache off, at most 10 s). It
- * bounds nothing security-relevant: a revocation, an expiry, the end of the run or a change of
- * the company's access is seen by the call's first ledger write, which then fails and the call
- * re-authenticates. It bounds how stale the MCP client's recorded capabilities can be.
+ * How long an authenticated session may be reused in process for `tools/call` and `tools/list`
+ * without reading it again (ms; `PAPERCLIP_SESSION_CACHE_MS`, 0 switches the cache off, at most
+ * 10 s). It bounds nothing security-relevant: a revocation, an expiry, the end of the run or a
+ * change of the company's access is seen by the call's first ledger write (the listing's audit
+ * write), which then fails and the request re-authenticates. It bounds how stale the MCP client's recorded capabilities can be.
  */
 export function sessionCacheMs(): number {
   const raw = Number(process.env.PAPERCLIP_SESSION_CACHE_MS ?? 2_000);
@@ -92,7 +93,7 @@ interface CachedSession {
   gw: GatewayContext;
   expiresAt: number;
 }
-/** How often a `tools/call` was served on a cached session, per process (tests and diagnostics). */
+/** How often a request was served on a cached session, per process (tests and diagnostics). */
 export const sessionCacheHits = processSingleton("gatewaySessionCacheHits", () => ({ count: 0 }));
 
 /** Authenticated sessions by token hash, per process (bounded; entries live `sessionCacheMs`). */
@@ -362,10 +363,10 @@ export function forgetCachedSession(sessionId: string): void {
 }
 
 /**
- * `authenticateGatewayToken` for a `tools/call` request: within `sessionCacheMs` of the last
- * authentication of the same token in this process, the session is not read again; the context
- * is marked `unverified` and the call's first ledger write verifies it (one round trip and one
- * commit less per call). A session past its expiry is never taken from the cache.
+ * `authenticateGatewayToken` for a single `tools/call` or `tools/list` request: within
+ * `sessionCacheMs` of the last authentication of the same token in this process, the session
+ * is not read again; the context is marked `unverified` and the request's first write (the
+ * call's ledger row, the listing's `discovery` event) verifies it (one round trip less). A session past its expiry is never taken from the cache.
  */
 export async function authenticateGatewayTokenForCall(
   db: Db,

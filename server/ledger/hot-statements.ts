@@ -86,6 +86,51 @@ type InvocationRow = typeof toolInvocations.$inferInsert;
 type EventRow = typeof toolCallEvents.$inferInsert;
 
 /**
+ * A session taken from the in-process cache (server/gateway/sessions.ts): a guarded statement
+ * writes only if, at that statement, the session is not revoked or expired, its run is running
+ * and the company's access version is still `accessVersion`. Otherwise nothing is written and
+ * `SessionNotLive` is thrown.
+ */
+// A type, not an interface: it is passed as one of the statement's parameter sources (`Row`).
+export type LiveSessionGuard = {
+  sessionId: string;
+  accessVersion: number;
+};
+
+/**
+ * The company id of a live session, as an SQL expression to put in place of a row's
+ * `company_id`: the session's company while the session is live (see `LiveSessionGuard`),
+ * NULL otherwise, so the NOT NULL column refuses the row and the whole statement writes
+ * nothing. A check inside the statement that writes, hence no extra round trip; the refusal is
+ * recognised by `isSessionNotLive`. `company` names the placeholder of the company id the
+ * cached session claims; `guardSource` is the source index of the `LiveSessionGuard`.
+ */
+function liveSessionCompanyId(company: string, guardSource: number): string {
+  return sql`(${builder
+    .select({ companyId: toolGatewaySessions.companyId })
+    .from(toolGatewaySessions)
+    .innerJoin(
+      heartbeatRuns,
+      and(
+        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
+        eq(heartbeatRuns.id, toolGatewaySessions.runId),
+      ),
+    )
+    .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
+    .where(
+      and(
+        eq(toolGatewaySessions.id, sql.placeholder(`${guardSource}:sessionId`)),
+        eq(toolGatewaySessions.companyId, sql.placeholder(company)),
+        isNull(toolGatewaySessions.revokedAt),
+        sql`${toolGatewaySessions.expiresAt} > now()`,
+        eq(heartbeatRuns.status, "running"),
+        eq(companies.accessVersion, sql.placeholder(`${guardSource}:accessVersion`)),
+      ),
+    )
+    .getSQL()})` as unknown as string;
+}
+
+/**
  * A new ledger row and its audit events in one statement (a data-modifying CTE: atomic
  * without an explicit transaction; the events' foreign key to the new row is checked at the
  * end of the statement).
@@ -94,46 +139,16 @@ export async function insertInvocationWithEvents(
   db: Db,
   invocation: InvocationRow,
   events: EventRow[],
-  /**
-   * A session taken from the in-process cache: the row is written only if, at this statement,
-   * the session is not revoked or expired, its run is running and the company's access version
-   * is still `accessVersion`. Otherwise nothing is written and `SessionNotLive` is thrown.
-   */
-  liveSession?: { sessionId: string; accessVersion: number },
+  /** A cached session: the row's company id is taken from it only while it is live. */
+  liveSession?: LiveSessionGuard,
 ): Promise<void> {
   const guarded = liveSession !== undefined;
   const key = `inv+ev:${guarded ? "live:" : ""}${shape(invocation)}|${events.map(shape).join("|")}`;
   const guardSource = events.length + 1;
   const c = compiled(key, () => {
     const values = placeholders(0, invocation) as InvocationRow;
-    if (guarded) {
-      // The row's company id is the session's, and only while the session is live: otherwise
-      // the sub-select is NULL and the NOT NULL column refuses the row, so the whole statement
-      // (row and events) writes nothing. A check in the same statement, hence no extra round
-      // trip; the error is recognised by `isSessionNotLive` below.
-      values.companyId = sql`(${builder
-        .select({ companyId: toolGatewaySessions.companyId })
-        .from(toolGatewaySessions)
-        .innerJoin(
-          heartbeatRuns,
-          and(
-            eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
-            eq(heartbeatRuns.id, toolGatewaySessions.runId),
-          ),
-        )
-        .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
-        .where(
-          and(
-            eq(toolGatewaySessions.id, sql.placeholder(`${guardSource}:sessionId`)),
-            eq(toolGatewaySessions.companyId, sql.placeholder("0:companyId")),
-            isNull(toolGatewaySessions.revokedAt),
-            sql`${toolGatewaySessions.expiresAt} > now()`,
-            eq(heartbeatRuns.status, "running"),
-            eq(companies.accessVersion, sql.placeholder(`${guardSource}:accessVersion`)),
-          ),
-        )
-        .getSQL()})` as unknown as string;
-    }
+    // Only the ledger row is guarded: its events reference it, so they fail with it.
+    if (guarded) values.companyId = liveSessionCompanyId("0:companyId", guardSource);
     return sql`with inv as (${builder.insert(toolInvocations).values(values).getSQL()}) ${builder
       .insert(toolCallEvents)
       .values(events.map((e, n) => placeholders(n + 1, e) as EventRow))
@@ -154,10 +169,14 @@ export class SessionNotLive extends Error {
   }
 }
 
-/** PostgreSQL's not-null violation on `tool_invocations.company_id`: the live-session guard. */
+/** PostgreSQL's not-null violation on a guarded row's `company_id`: the live-session guard. */
 function isSessionNotLive(err: unknown): boolean {
   const e = err as { code?: string; table_name?: string; column_name?: string } | null;
-  return e?.code === "23502" && e.table_name === "tool_invocations" && e.column_name === "company_id";
+  return (
+    e?.code === "23502" &&
+    (e.table_name === "tool_invocations" || e.table_name === "tool_call_events") &&
+    e.column_name === "company_id"
+  );
 }
 
 export interface InvocationOutcomeRow {
@@ -211,15 +230,37 @@ export async function completeInvocationWithEvent(
   await run(db, c, [{ companyId, invocationId, leaseToken }, outcome as unknown as Row, event]);
 }
 
-/** Audit events alone (e.g. a `discovery` event per listing), one statement. */
-export async function insertEvents(db: Db, events: EventRow[]): Promise<void> {
+/**
+ * Audit events alone (e.g. a `discovery` event per listing), one statement. With `liveSession`
+ * every event's company id is taken from that cached session only while it is live, so a
+ * listing served on a cached session is verified by its own audit write (`SessionNotLive`
+ * when the session is dead: nothing is written).
+ */
+export async function insertEvents(
+  db: Db,
+  events: EventRow[],
+  liveSession?: LiveSessionGuard,
+): Promise<void> {
   if (events.length === 0) return;
-  const key = `ev:${events.map(shape).join("|")}`;
+  const guarded = liveSession !== undefined;
+  const key = `ev:${guarded ? "live:" : ""}${events.map(shape).join("|")}`;
+  const guardSource = events.length;
   const c = compiled(key, () =>
     builder
       .insert(toolCallEvents)
-      .values(events.map((e, n) => placeholders(n, e) as EventRow))
+      .values(
+        events.map((e, n) => {
+          const values = placeholders(n, e) as EventRow;
+          if (guarded) values.companyId = liveSessionCompanyId(`${n}:companyId`, guardSource);
+          return values;
+        }),
+      )
       .getSQL(),
   );
-  await run(db, c, events);
+  try {
+    await run(db, c, guarded ? [...events, liveSession] : events);
+  } catch (err) {
+    if (guarded && isSessionNotLive(err)) throw new SessionNotLive();
+    throw err;
+  }
 }
