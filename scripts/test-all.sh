@@ -30,7 +30,7 @@ step "storybook build"
 npx storybook build --quiet -o .storybook-static
 
 step "production build"
-npx next build
+npm run -s build
 
 step "fault suite, quick mode (kill -9 of a server, an 8 s database outage; under 3 minutes)"
 npx tsx scripts/test-faults.ts
