@@ -468,7 +468,10 @@ export const toolCallEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    unique("tool_call_events_seq_uq").on(t.seq),
+    // `seq` is an identity column (GENERATED ALWAYS, from its own sequence) and every cursor
+    // over it is per company, served by this index; a unique constraint on `seq` alone was a
+    // fifth index written per event (three events per call) that no query used (migration
+    // 0030, docs/benchmarks.md).
     index("tool_call_events_company_seq_idx").on(t.companyId, t.seq),
     index("tool_call_events_run_idx").on(t.companyId, t.runId),
     index("tool_call_events_invocation_idx").on(t.companyId, t.invocationId),

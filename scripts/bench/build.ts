@@ -69,6 +69,8 @@ const ENTRIES = [
   "fixtures",
   "server",
   "scripts",
+  // Component tests import story fixtures, and `next build` type-checks the tests too.
+  "stories",
   "public",
   "auth.ts",
   "instrumentation.ts",

@@ -1,0 +1,1 @@
+ALTER TABLE "tool_call_events" DROP CONSTRAINT "tool_call_events_seq_uq";
