@@ -14,7 +14,7 @@ const METADATA_GUARD = { secretValues: [] as string[], injectionMode: "redact" a
 import type { Served } from "@/server/contracts/api/common";
 import type { AgentTool } from "@/server/contracts/api/gateway";
 import { agentMeta } from "./agent-meta";
-import { pageOf, pageSize, readCursor } from "./mcp-cursor";
+import { type CursorScope, pageOf, pageSize, readCursor, signCursor } from "./mcp-cursor";
 import type { GatewayScope } from "./path";
 import { type GatewayContext, verifiedGatewayContext } from "./sessions";
 import { dependsOnTime, TIME_DEPENDENT_LISTING_MS } from "./time-dependence";
@@ -161,8 +161,14 @@ export async function gatewayListTools(
 }
 
 interface Listed {
-  /** `{"tools":[…]}` as UTF-8, encoded once per memo entry. */
-  json: Buffer;
+  /**
+   * Each page of the listing as `{"tools":[…]}` in UTF-8, encoded once per memo entry (page
+   * `i` holds the tools from `i × pageSize`). A page's `nextCursor` names the session, so it
+   * is appended per request (`pageJson`).
+   */
+  pages: Buffer[];
+  /** The page size the pages were cut with (`PAPERCLIP_MCP_PAGE_SIZE` may change). */
+  pageSize: number;
   tools: AgentToolDescriptor[];
   visible: number;
   hidden: number;
@@ -178,9 +184,34 @@ const MAX_LISTING_BYTES = 64 * 1024 * 1024;
 const listings = new LRUCache<string, Listed>({
   max: MAX_LISTINGS,
   maxSize: MAX_LISTING_BYTES,
-  // The descriptors are kept beside their encoding (for pages): count both.
-  sizeCalculation: (listed) => listed.json.byteLength * 2,
+  // The descriptors are kept beside their encoding: count both.
+  sizeCalculation: (listed) => listed.pages.reduce((n, page) => n + page.byteLength, 0) * 2,
 });
+
+/** `{"tools":[…]}` per page of `tools`, encoded. */
+function encodePages(tools: AgentToolDescriptor[], size: number): Buffer[] {
+  const pages: Buffer[] = [];
+  for (let i = 0; i === 0 || i < tools.length; i += size)
+    pages.push(Buffer.from(JSON.stringify({ tools: tools.slice(i, i + size) }), "utf8"));
+  return pages;
+}
+
+/**
+ * The page at `offset` as sent: the memoised encoding, with `"nextCursor"` spliced in before
+ * its closing brace while more remain. An offset that is not a page boundary of the memo (a
+ * cursor issued under another page size) is cut and encoded afresh.
+ */
+function pageJson(listed: Listed, offset: number, cursorScope: CursorScope): Buffer {
+  const size = listed.pageSize;
+  const encoded = offset % size === 0 ? listed.pages[offset / size] : undefined;
+  if (!encoded) {
+    const { page, nextCursor } = pageOf(cursorScope, listed.tools, offset);
+    return Buffer.from(JSON.stringify({ tools: page, ...(nextCursor ? { nextCursor } : {}) }), "utf8");
+  }
+  if (offset + size >= listed.tools.length) return encoded;
+  const tail = `,"nextCursor":${JSON.stringify(signCursor(cursorScope, offset + size))}}`;
+  return Buffer.concat([encoded.subarray(0, encoded.byteLength - 1), Buffer.from(tail, "utf8")]);
+}
 /**
  * `tools/list` for the gateway's MCP endpoint: the same listing as `gatewayListTools`, as the
  * UTF-8 JSON of the result (`{"tools":[…]}`). It is memoised per access version and access
@@ -227,10 +258,16 @@ async function listingJson(
       ? null
       : `${gw.companyId}|${snapshot.version}|${scope.app ?? ""}|${gw.agentId}|${gw.runId}|${gw.issueId ?? ""}|${gw.projectId ?? ""}|${gw.routineId ?? ""}`;
   let listed = key ? listings.get(key) : undefined;
-  if (!listed || (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)) {
+  const size = pageSize();
+  if (
+    !listed ||
+    listed.pageSize !== size ||
+    (dependsOnTime(snapshot) && now.getTime() - listed.at >= TIME_DEPENDENT_LISTING_MS)
+  ) {
     const { tools, hiddenCount } = listFor(snapshot, gw, now, scope);
     listed = {
-      json: Buffer.from(JSON.stringify({ tools }), "utf8"),
+      pages: encodePages(tools, size),
+      pageSize: size,
       tools,
       visible: tools.length,
       hidden: hiddenCount,
@@ -239,7 +276,5 @@ async function listingJson(
     if (key) listings.set(key, listed);
   }
   await recordDiscovery(db, gw, listed.visible, listed.hidden);
-  if (offset === 0 && listed.tools.length <= pageSize()) return listed.json;
-  const { page, nextCursor } = pageOf(cursorScope, listed.tools, offset);
-  return Buffer.from(JSON.stringify({ tools: page, ...(nextCursor ? { nextCursor } : {}) }), "utf8");
+  return pageJson(listed, offset, cursorScope);
 }

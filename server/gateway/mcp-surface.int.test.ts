@@ -4,7 +4,8 @@ import { and, eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
-import { toolCallEvents, toolCatalogEntries, toolInvocations } from "@/db/schema";
+import * as sessionsRoute from "@/app/api/tool-gateway/sessions/route";
+import { toolCallEvents, toolCatalogEntries, toolGatewaySessions, toolInvocations } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import type { DemoCredentials } from "@/server/core/seed";
@@ -400,6 +401,58 @@ describe("resources, prompts and completion through the gateway", () => {
         }),
       });
       expect(((await res.json()) as { error?: { code: number } }).error?.code).toBe(-32602);
+    } finally {
+      delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
+    }
+  });
+});
+
+describe("memoised tools/list pages", () => {
+  // A listing is memoised per run, not per session, with each page encoded once; the page's
+  // nextCursor names the session, so it must be signed per request and never come from the memo.
+  async function listPage(bearer: string, cursor?: string) {
+    const res = await fetch(`${gateway.origin}/api/tool-gateway/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/list",
+        params: cursor ? { cursor } : {},
+      }),
+    });
+    return (await res.json()) as {
+      result?: { tools: { name: string }[]; nextCursor?: string };
+      error?: { code: number };
+    };
+  }
+
+  it("two sessions of one run share the memo but each gets a cursor only it can use", async () => {
+    process.env.PAPERCLIP_MCP_PAGE_SIZE = "2";
+    try {
+      const [row] = await database.db
+        .select({ runId: toolGatewaySessions.runId })
+        .from(toolGatewaySessions)
+        .where(eq(toolGatewaySessions.id, sessionId));
+      const second = await call<{ token: string }>(sessionsRoute.POST, "POST", "/", {
+        ...board(),
+        body: { runId: row!.runId, ttlMinutes: 10 },
+      });
+      expect(second.status, JSON.stringify(second.json)).toBe(201);
+      const a = await listPage(token);
+      const b = await listPage(second.json.token);
+      expect(b.result?.tools.map((t) => t.name)).toEqual(a.result?.tools.map((t) => t.name));
+      expect(a.result?.nextCursor).toBeTruthy();
+      expect(b.result?.nextCursor).toBeTruthy();
+      expect(b.result?.nextCursor).not.toBe(a.result?.nextCursor);
+      const nextOfB = await listPage(second.json.token, b.result!.nextCursor);
+      expect(nextOfB.result?.tools.length).toBeGreaterThan(0);
+      expect((await listPage(token, b.result!.nextCursor)).error?.code).toBe(-32602);
+      expect((await listPage(second.json.token, a.result!.nextCursor)).error?.code).toBe(-32602);
     } finally {
       delete process.env.PAPERCLIP_MCP_PAGE_SIZE;
     }
