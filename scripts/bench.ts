@@ -22,15 +22,17 @@
  *   --duration=S      BENCH_DURATION     measured seconds per target and concurrency (10)
  *   --warmup=S        BENCH_WARMUP       warm-up seconds before each measured window (3)
  *   --concurrency=L   BENCH_CONCURRENCY  comma-separated virtual users (1,32)
- *   --targets=L       BENCH_TARGETS      subset of direct,proxy,governed,gateway (gateway: a second,
- *                                        gateway-only server on the same database, see below)
+ *   --targets=L       BENCH_TARGETS      subset of direct,proxy,governed,sse,gateway,replicas (sse:
+ *                                        governed with progress requested, answered as an SSE
+ *                                        stream; gateway: a second, gateway-only server on the
+ *                                        same database, see below; replicas: both servers at once)
  *   --list-calls=N    BENCH_LIST_CALLS   timed tools/list calls (200)
  *   --db-calls=N      BENCH_DB_CALLS     governed calls for the database counters (300)
  *   --breakdown-calls=N BENCH_BREAKDOWN_CALLS  raw requests per kind for the breakdown (200)
  *   --stdio-calls=N   BENCH_STDIO_CALLS  pooled stdio calls (300)
  *   --spawn-calls=N   BENCH_SPAWN_CALLS  spawn-per-call stdio calls (10)
  *   --history=N       BENCH_HISTORY      past ledger rows seeded (then ANALYZE) before measuring (20000; 0: none)
- *   --timeout=S       BENCH_TIMEOUT      whole-run budget, build excluded (330)
+ *   --timeout=S       BENCH_TIMEOUT      whole-run budget, build excluded (420)
  *   --build                              build afresh (in the private copy; with --in-place, in
  *                                        the working tree) even when a build exists
  *   --in-place                           run the working tree's build directly (default: a private
@@ -133,14 +135,14 @@ const opts = {
     .split(",")
     .map(Number)
     .filter((n) => Number.isInteger(n) && n > 0),
-  targets: option("targets", "BENCH_TARGETS", "direct,proxy,governed,gateway").split(","),
+  targets: option("targets", "BENCH_TARGETS", "direct,proxy,governed,sse,gateway,replicas").split(","),
   listCalls: num("list-calls", "BENCH_LIST_CALLS", 200),
   dbCalls: num("db-calls", "BENCH_DB_CALLS", 300),
   breakdownCalls: num("breakdown-calls", "BENCH_BREAKDOWN_CALLS", 200),
   stdioCalls: num("stdio-calls", "BENCH_STDIO_CALLS", 300),
   spawnCalls: num("spawn-calls", "BENCH_SPAWN_CALLS", 10),
   history: num("history", "BENCH_HISTORY", 20_000),
-  timeout: num("timeout", "BENCH_TIMEOUT", 330),
+  timeout: num("timeout", "BENCH_TIMEOUT", 420),
   build: flag("build"),
   inPlace: flag("in-place"),
   profile: flag("profile"),
@@ -647,7 +649,7 @@ async function main() {
   // app server's own environment (read from /proc: the app role's DATABASE_URL, AUTH_SECRET…),
   // so the session minted above is valid on it. Its RSS is Paperclip without Next.js.
   let replica: { pid: number; url: string; memory: ReturnType<typeof memorySampler> } | null = null;
-  if (opts.targets.includes("gateway") && !opts.profile) {
+  if ((opts.targets.includes("gateway") || opts.targets.includes("replicas")) && !opts.profile) {
     const serverPid = nextServerPid();
     if (!serverPid) throw new Error("the app server process was not found");
     const replicaPort = await freePort();
@@ -706,7 +708,18 @@ async function main() {
     direct: { name: "direct", url: fixtureUrl, tool: "echo", arguments: { text: "bench" } },
     proxy: { name: "proxy (mcp-proxy)", url: proxyUrl, tool: "echo", arguments: { text: "bench" } },
     governed: governedAt("governed", session.mcpUrl),
-    ...(replica ? { gateway: governedAt("gateway-only replica", replica.url) } : {}),
+    // The same call with progress requested: answered as an SSE stream (the relay path).
+    sse: { ...governedAt("streamed (SSE: progress requested)", session.mcpUrl), progress: true },
+    ...(replica
+      ? {
+          gateway: governedAt("gateway-only replica", replica.url),
+          // Both servers at once on one database: half of the virtual users on each.
+          replicas: {
+            ...governedAt("two replicas (app + gateway-only)", session.mcpUrl),
+            urls: [session.mcpUrl, replica.url],
+          },
+        }
+      : {}),
   };
 
   // -- memory sampling -----------------------------------------------------------------------
@@ -775,10 +788,16 @@ async function main() {
       fixture: cpuMs(fixture.pid),
     };
     if (key === "proxy") out["mcp-proxy"] = cpuMs(proxy.pid);
-    if (key === "governed" || key === "gateway") {
-      // The serving process is reported as "app server" for both.
-      const next = key === "gateway" ? (replica?.pid ?? null) : nextServerPid();
-      out["next-server"] = next ? cpuMs(next) : 0;
+    if (key === "governed" || key === "sse" || key === "gateway" || key === "replicas") {
+      // The serving process is reported as "app server" for all (both processes, summed, for
+      // the two-replica target).
+      const servers =
+        key === "gateway"
+          ? [replica?.pid]
+          : key === "replicas"
+            ? [nextServerPid(), replica?.pid]
+            : [nextServerPid()];
+      out["next-server"] = servers.reduce<number>((a, pid) => a + (pid ? cpuMs(pid) : 0), 0);
       const pm = postmasterPid();
       if (externalUrl) {
         // The backends serving the bench database (the server's own helpers are not counted).
@@ -800,7 +819,9 @@ async function main() {
   let lastGovernedCallAt = Date.now();
   const order = opts.profile
     ? ["governed"]
-    : ["governed", "gateway", "direct", "proxy"].filter((t) => opts.targets.includes(t) && t in targets);
+    : ["governed", "sse", "gateway", "replicas", "direct", "proxy"].filter(
+        (t) => opts.targets.includes(t) && t in targets,
+      );
   const levels = opts.profile ? [cHigh] : opts.concurrency;
   const clients = new Map<string, Client[]>();
   onTeardown("close load clients", () => Promise.all([...clients.values()].map(closeClients)).then(() => {}));
@@ -1322,6 +1343,27 @@ function report(f: Figures) {
       r >= 1.0,
     ]);
   }
+  // The fidelity features' cost, and what a second server process does on the same machine.
+  const cpuTotal = (r: LoadResult) => Object.values(r.cpuMsPerCall).reduce((a, b) => a + b, 0);
+  for (const c of [cLow, cHigh]) {
+    const streamed = find("streamed", c);
+    const json = find("governed", c);
+    if (streamed && json)
+      goals.push([
+        `streamed (SSE) / JSON governed call at c=${c}: p50, calls/s, CPU per call`,
+        `${(streamed.latency.p50 / json.latency.p50).toFixed(2)}×, ${(streamed.callsPerSecond / json.callsPerSecond).toFixed(2)}×, ${(cpuTotal(streamed) / cpuTotal(json)).toFixed(2)}×`,
+        "(reference)",
+        null,
+      ]);
+  }
+  const twoHigh = find("two replicas", cHigh);
+  if (twoHigh && gHigh)
+    goals.push([
+      `throughput two replicas / one at c=${cHigh} (one machine, one database)`,
+      `${(twoHigh.callsPerSecond / gHigh.callsPerSecond).toFixed(2)}×`,
+      "(reference)",
+      null,
+    ]);
   if (gHigh) {
     const cpu = (gHigh.cpuMsPerCall["next-server"] ?? 0) + (gHigh.cpuMsPerCall.postgres ?? 0);
     goals.push([

@@ -12,9 +12,16 @@ import { type Summary, summarize } from "./stats";
 export interface Target {
   name: string;
   url: string;
+  /** Spread the virtual users over these servers instead (client i → urls[i % n]). */
+  urls?: string[];
   headers?: Record<string, string>;
   tool: string;
   arguments: Record<string, unknown>;
+  /**
+   * Ask for progress (the SDK client then sends `_meta.progressToken`): the gateway answers
+   * such a call as an SSE stream that relays what the upstream sends while it runs.
+   */
+  progress?: boolean;
 }
 
 export interface LoadResult {
@@ -42,7 +49,9 @@ export async function connectClient(url: string, headers: Record<string, string>
 export async function connectClients(target: Target, n: number): Promise<Client[]> {
   const out: Client[] = [];
   for (let i = 0; i < n; i += 8) {
-    const batch = Array.from({ length: Math.min(8, n - i) }, () => connectClient(target.url, target.headers));
+    const batch = Array.from({ length: Math.min(8, n - i) }, (_, j) =>
+      connectClient(target.urls ? target.urls[(i + j) % target.urls.length]! : target.url, target.headers),
+    );
     out.push(...(await Promise.all(batch)));
   }
   return out;
@@ -97,6 +106,7 @@ export async function runLoad(
       try {
         const result = await client.callTool({ name: target.tool, arguments: target.arguments }, undefined, {
           timeout: CALL_TIMEOUT_MS,
+          ...(target.progress ? { onprogress: () => {} } : {}),
         });
         if (result.isError) failed = `isError: ${JSON.stringify(result.structuredContent ?? result.content)}`;
       } catch (err) {
