@@ -222,6 +222,14 @@ describe("the session cache of tools/list", () => {
     expect(refused.status, JSON.stringify(refused.json)).toBe(401); // …and still refused
     expect(refused.json.result).toBeUndefined();
     expect(await discoveries(run.gateway.sessionId)).toBe(listed);
+    // The refusal itself is on the audit trail.
+    const [audited] = await database.db
+      .select({ n: count() })
+      .from(toolCallEvents)
+      .where(
+        sql`${toolCallEvents.sessionId} = ${run.gateway.sessionId} and ${toolCallEvents.reasonCode} = 'session_invalid'`,
+      );
+    expect(audited!.n).toBeGreaterThan(0);
   });
 
   it("an expired session and an ended run list nothing on the next request", async () => {
