@@ -70,6 +70,17 @@ async function rpc(token: string, method: string, params: Record<string, unknown
 const echoCall = (token: string, text = "cached") =>
   rpc(token, "tools/call", { name: "echo__echo", arguments: { text } });
 
+/** Audit events that refused this session as `session_invalid`. */
+async function sessionInvalidEvents(sessionId: string) {
+  const [row] = await database.db
+    .select({ n: count() })
+    .from(toolCallEvents)
+    .where(
+      sql`${toolCallEvents.sessionId} = ${sessionId} and ${toolCallEvents.reasonCode} = 'session_invalid'`,
+    );
+  return row!.n;
+}
+
 async function ledgerRows(sessionId: string) {
   const [row] = await database.db
     .select({ n: count() })
@@ -106,13 +117,7 @@ describe("the session cache of tools/call", () => {
     expect(sessionCacheHits.count).toBe(hits + 1); // it was served from the cache…
     expect(refused.status, JSON.stringify(refused.json)).toBe(401); // …and still refused
     expect(await ledgerRows(run.gateway.sessionId)).toBe(rows);
-    const [audited] = await database.db
-      .select({ n: count() })
-      .from(toolCallEvents)
-      .where(
-        sql`${toolCallEvents.sessionId} = ${run.gateway.sessionId} and ${toolCallEvents.reasonCode} = 'session_invalid'`,
-      );
-    expect(audited!.n).toBeGreaterThan(0);
+    expect(await sessionInvalidEvents(run.gateway.sessionId)).toBeGreaterThan(0);
   });
 
   it("a session revoked in the database by another replica is refused on the next call too", async () => {
@@ -223,13 +228,7 @@ describe("the session cache of tools/list", () => {
     expect(refused.json.result).toBeUndefined();
     expect(await discoveries(run.gateway.sessionId)).toBe(listed);
     // The refusal itself is on the audit trail.
-    const [audited] = await database.db
-      .select({ n: count() })
-      .from(toolCallEvents)
-      .where(
-        sql`${toolCallEvents.sessionId} = ${run.gateway.sessionId} and ${toolCallEvents.reasonCode} = 'session_invalid'`,
-      );
-    expect(audited!.n).toBeGreaterThan(0);
+    expect(await sessionInvalidEvents(run.gateway.sessionId)).toBeGreaterThan(0);
   });
 
   it("an expired session and an ended run list nothing on the next request", async () => {
