@@ -10,10 +10,11 @@
  * keep-alive) or the client goes away. Nothing but notifications is sent on it.
  */
 import { createHash } from "node:crypto";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
 import { accessChangedKey } from "../access/changes";
 import { getAccessSnapshot } from "../access/snapshot";
+import { sessionIsLive, sessionRun } from "../ledger/live-session";
 import { logWarn } from "../log";
 import type { McpMethodContext } from "./mcp-methods";
 import { parseAgentUri, resolveResource } from "./mcp-resources";
@@ -75,21 +76,8 @@ async function sessionStillValid(ctx: McpMethodContext): Promise<boolean> {
   const [row] = await ctx.db
     .select({ id: toolGatewaySessions.id })
     .from(toolGatewaySessions)
-    .innerJoin(
-      heartbeatRuns,
-      and(
-        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
-        eq(heartbeatRuns.id, toolGatewaySessions.runId),
-      ),
-    )
-    .where(
-      and(
-        eq(toolGatewaySessions.id, ctx.gw.sessionId),
-        isNull(toolGatewaySessions.revokedAt),
-        gt(toolGatewaySessions.expiresAt, new Date()),
-        eq(heartbeatRuns.status, "running"),
-      ),
-    );
+    .innerJoin(heartbeatRuns, sessionRun)
+    .where(and(eq(toolGatewaySessions.id, ctx.gw.sessionId), sessionIsLive));
   return Boolean(row);
 }
 

@@ -1,10 +1,11 @@
-import { and, eq, is, isNull, Param, Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, eq, is, Param, Placeholder, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type postgres from "postgres";
 import { type Db, preparedStatementsEnabled } from "@/db/client";
 import * as schema from "@/db/schema";
 import { companies, heartbeatRuns, toolCallEvents, toolGatewaySessions, toolInvocations } from "@/db/schema";
+import { sessionIsLive, sessionRun } from "./live-session";
 
 /**
  * The gateway's per-call writes as statements compiled once. drizzle builds SQL text from the
@@ -109,21 +110,13 @@ function liveSessionCompanyId(company: string, guardSource: number): string {
   return sql`(${builder
     .select({ companyId: toolGatewaySessions.companyId })
     .from(toolGatewaySessions)
-    .innerJoin(
-      heartbeatRuns,
-      and(
-        eq(heartbeatRuns.companyId, toolGatewaySessions.companyId),
-        eq(heartbeatRuns.id, toolGatewaySessions.runId),
-      ),
-    )
+    .innerJoin(heartbeatRuns, sessionRun)
     .innerJoin(companies, eq(companies.id, toolGatewaySessions.companyId))
     .where(
       and(
         eq(toolGatewaySessions.id, sql.placeholder(`${guardSource}:sessionId`)),
         eq(toolGatewaySessions.companyId, sql.placeholder(company)),
-        isNull(toolGatewaySessions.revokedAt),
-        sql`${toolGatewaySessions.expiresAt} > now()`,
-        eq(heartbeatRuns.status, "running"),
+        sessionIsLive,
         eq(companies.accessVersion, sql.placeholder(`${guardSource}:accessVersion`)),
       ),
     )
