@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as policiesRoute from "@/app/api/companies/[companyId]/tools/policies/route";
@@ -293,6 +293,49 @@ describe("resources, prompts and completion through the gateway", () => {
     const again = await open();
     expect(again.status).toBe(200);
     await Promise.all([second.body?.cancel(), again.body?.cancel()]);
+  });
+
+  it("an open change stream ends at the next change once its session is revoked or its run ends", async () => {
+    for (const kill of ["revoke", "end run"] as const) {
+      const run = await call<{ id: string; gateway: { token: string } }>(agentRunsRoute.POST, "POST", "/", {
+        ...board(),
+        params: { agentId: demo.agents[0]!.id },
+        body: {},
+      });
+      const own = run.json.gateway.token;
+      const ownSession = (await authenticateGatewayToken(database.db, own, new Date())).sessionId;
+      const stream = await handleGatewayMcp(
+        new Request(`${gateway.origin}/api/tool-gateway/mcp`, {
+          method: "GET",
+          headers: {
+            host: new URL(gateway.origin).host,
+            authorization: `Bearer ${own}`,
+            accept: "text/event-stream",
+          },
+        }),
+      );
+      expect(stream.status).toBe(200);
+      // Straight in the database, as another replica would; then any access change makes the
+      // stream re-check its session (the live-session rule of server/ledger/live-session.ts).
+      if (kill === "revoke")
+        await database.db
+          .update(toolGatewaySessions)
+          .set({ revokedAt: new Date() })
+          .where(eq(toolGatewaySessions.id, ownSession));
+      else
+        await database.db.execute(
+          sql`update heartbeat_runs set status = 'succeeded', finished_at = now() where id = ${run.json.id}`,
+        );
+      await database.db.transaction((tx) => bumpAccessVersion(tx, demo.companyId));
+      const reader = stream.body!.getReader();
+      const ended = await Promise.race([
+        (async () => {
+          for (;;) if ((await reader.read()).done) return true;
+        })(),
+        new Promise<false>((r) => setTimeout(() => r(false), 5_000)),
+      ]);
+      expect(ended, kill).toBe(true);
+    }
   });
 
   it("an unknown application's endpoint serves nothing else either (relay answers, setLevel), audited; a malformed slug is 404", async () => {
