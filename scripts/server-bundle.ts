@@ -25,6 +25,7 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 /** Where the bundle is written, relative to the project root. */
@@ -57,7 +58,8 @@ export async function buildServerBundle(root: string): Promise<string> {
   return outfile;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run directly (`npm run build`): compared as URLs, so a path with spaces still matches.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   buildServerBundle(path.resolve(import.meta.dirname, ".."))
     .then((file) => console.log(`• server bundle: ${path.relative(process.cwd(), file)}`))
     .catch((err) => {
