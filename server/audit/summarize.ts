@@ -1,5 +1,6 @@
 import { hasSecretShape } from "../catalog/content-guard";
 import { storableText } from "../contracts/json-shape";
+import { containsSpelling, secretSpellings } from "./secret-spellings";
 
 /** Every summary stored in the ledger or audit trail serialises to at most this many bytes. */
 export const MAX_SUMMARY_BYTES = 4096;
@@ -53,23 +54,70 @@ export interface Summary {
 }
 
 /**
- * A bounded, redacted summary of arguments or a result: values at policy pointers and under
- * sensitive-looking keys become "[redacted]", secret-looking strings anywhere are redacted,
- * strings are cut at 200 characters, arrays at 20 items, nesting at depth 4, and the whole
- * summary at 4 KB (beyond which only the top-level shape is kept).
+ * What to redact besides policy pointers and sensitive keys: the spellings of known secret
+ * values (`secretSpellings`), computed once per set of values and reused for every summary.
+ */
+export interface KnownSecrets {
+  readonly spellings: readonly string[];
+}
+
+const NO_SECRETS: KnownSecrets = { spellings: [] };
+
+/** Known secrets from raw values (every spelling: raw, escaped, case, reversed, hex, base64). */
+export function knownSecrets(values: readonly string[]): KnownSecrets {
+  return values.length === 0 ? NO_SECRETS : { spellings: secretSpellings(values) };
+}
+
+/** Whether a recorded string must not be kept: a secret shape or a known secret's spelling. */
+function secretText(v: string, known: KnownSecrets): boolean {
+  return SECRET_VALUE.test(v) || hasSecretShape(v) || containsSpelling(v, known.spellings);
+}
+
+/**
+ * A short text the caller chose, as recorded (a tool name that names no tool, say): each
+ * spelling of a known secret becomes "[redacted]", and a text holding a secret shape is
+ * redacted whole. Always storable.
+ */
+export function recordedText(text: string, known: KnownSecrets): string {
+  let out = text;
+  for (const s of known.spellings) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  if (SECRET_VALUE.test(out) || hasSecretShape(out)) return REDACTED;
+  return storableText(out);
+}
+
+/**
+ * An object key as recorded: a key that is itself secret (an agent can put a credential in a
+ * key as easily as in a value) becomes `[redacted]`, numbered when several are.
+ */
+function recordedKey(k: string, known: KnownSecrets, taken: Record<string, unknown>): string {
+  if (!secretText(k, known)) return storableText(k);
+  let key = REDACTED;
+  for (let i = 2; Object.hasOwn(taken, key); i++) key = `${REDACTED}#${i}`;
+  return key;
+}
+
+/**
+ * A bounded, redacted summary of arguments or a result — the one function every record of
+ * arguments or results goes through (ledger, audit events, action cards, replays, exports):
+ * values at policy pointers and under sensitive-looking keys become "[redacted]", strings and
+ * keys holding a secret shape or any spelling of a known secret value are redacted, strings
+ * are cut at 200 characters, arrays at 20 items, nesting at depth 4, and the whole summary at
+ * 4 KB (beyond which only the top-level keys are kept, redacted the same way).
  */
 export function summarize(
   value: unknown,
   redactPointers: readonly string[] = [],
-  /** Exact values to redact wherever they appear (a connection's own secrets; under 4 characters ignored). */
-  secretValues: readonly string[] = [],
+  /** Known secret values (a company's bound secrets), raw or already spelled out. */
+  secrets: readonly string[] | KnownSecrets = NO_SECRETS,
 ): Summary {
-  const exact = secretValues.filter((s) => s.length >= 4);
+  const known = Array.isArray(secrets)
+    ? knownSecrets(secrets as readonly string[])
+    : (secrets as KnownSecrets);
   const redactions: string[] = [...redactPointers];
   const redacted = redactPaths(value, redactPointers);
   const walk = (v: unknown, depth: number, path: string): unknown => {
     if (typeof v === "string") {
-      if (SECRET_VALUE.test(v) || hasSecretShape(v) || exact.some((s) => v.includes(s))) {
+      if (v !== REDACTED && secretText(v, known)) {
         redactions.push(storableText(path) || "/");
         return REDACTED;
       }
@@ -91,8 +139,10 @@ export function summarize(
         out["…"] = `${Object.keys(v).length - 50} more keys`;
         break;
       }
-      const p = `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-      const key = storableText(k);
+      const key = recordedKey(k, known, out);
+      const p =
+        key === storableText(k) ? `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` : `${path}/${key}`;
+      if (key !== storableText(k)) redactions.push(storableText(p));
       if (SENSITIVE_KEY.test(k) && x !== REDACTED) {
         redactions.push(storableText(p));
         out[key] = REDACTED;
@@ -108,10 +158,16 @@ export function summarize(
   if (Buffer.byteLength(text, "utf8") > MAX_SUMMARY_BYTES) {
     const shape: Record<string, unknown> = { truncated: true };
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      shape.keys = Object.keys(value).slice(0, 50).map(storableText);
+      const keys: Record<string, unknown> = {};
+      for (const k of Object.keys(value).slice(0, 50)) keys[recordedKey(k, known, keys)] = true;
+      shape.keys = Object.keys(keys);
     }
     summary = shape;
     text = JSON.stringify(summary);
+    if (Buffer.byteLength(text, "utf8") > MAX_SUMMARY_BYTES) {
+      summary = { truncated: true };
+      text = JSON.stringify(summary);
+    }
   }
   return {
     summary: summary as Record<string, unknown>,

@@ -3,8 +3,9 @@
  * keys and every spelling of the connection's own projected secrets, redacted.
  */
 
+import { MIN_SECRET_LENGTH, secretSpellings } from "../audit/secret-spellings";
+
 export const REDACTED = "[redacted]";
-const MIN_SECRET_LENGTH = 4;
 
 interface SecretPattern {
   label: string;
@@ -83,23 +84,12 @@ function redactPem(text: string, count: (label: string, n: number) => void): str
   return out + text.slice(pos);
 }
 
-/** Every spelling of a secret value worth matching: raw, JSON-escaped and URL-encoded. */
+/**
+ * Every spelling of the connection's projected secrets worth matching: the one list of
+ * `audit/secret-spellings.ts` (raw, escaped, case changes, reversed, hex, base64).
+ */
 export function secretVariants(values: readonly unknown[]): string[] {
-  const out = new Set<string>();
-  for (const v of values) {
-    if (typeof v !== "string" || v.length < MIN_SECRET_LENGTH) continue;
-    out.add(v);
-    out.add(JSON.stringify(v).slice(1, -1));
-    try {
-      out.add(encodeURIComponent(v));
-    } catch {
-      // lone surrogates cannot be URL-encoded; the raw value is still matched
-    }
-  }
-  // Longest first, so a value that contains another is redacted whole.
-  return [...out]
-    .filter((v) => v.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return secretSpellings(values);
 }
 
 export function redactSecrets(

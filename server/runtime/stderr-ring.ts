@@ -4,26 +4,14 @@
  * only ever shown to administrators on the slot's health view — never added to tool results.
  */
 import { StringDecoder } from "node:string_decoder";
+import { secretSpellings } from "../audit/secret-spellings";
 import { redactText } from "../log";
 
 /** A line longer than this is cut (and the rest dropped up to the next newline). */
 const MAX_LINE_BYTES = 4096;
-/** Secrets shorter than this are not scrubbed (they would match everywhere). */
-const MIN_SECRET_LENGTH = 4;
-
-/** The forms in which a secret may appear in text: raw, JSON-escaped, URL-encoded. */
+/** The forms in which a secret may appear in text: the one list of `audit/secret-spellings.ts`. */
 export function secretForms(values: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const v of values) {
-    if (typeof v !== "string" || v.length < MIN_SECRET_LENGTH) continue;
-    out.add(v);
-    const escaped = JSON.stringify(v).slice(1, -1);
-    if (escaped !== v) out.add(escaped);
-    const encoded = encodeURIComponent(v);
-    if (encoded !== v) out.add(encoded);
-  }
-  // Longest first, so a value containing another is replaced whole.
-  return [...out].sort((a, b) => b.length - a.length);
+  return secretSpellings(values);
 }
 
 export function scrubSecrets(text: string, forms: readonly string[]): string {
