@@ -110,9 +110,16 @@ export const EXCEPTIONS: { from: string; to: string; reason: string }[] = [
     from: "server/ledger/record-attempt.ts",
     to: "server/secrets/resolve.ts",
     reason:
-      "argument summaries redact the connection's own secret values; the ledger reads them " +
-      "through connectionSecretValuesForRedaction until the gateway hands them in " +
-      "(record-outcome split, wip/r-gateway)",
+      "argument summaries redact every value of the company's secrets; the ledger reads them " +
+      "through companySecretValuesForRedaction (per access snapshot) until the gateway hands " +
+      "them in (record-outcome split, wip/r-gateway)",
+  },
+  {
+    from: "server/ledger/record-attempt.ts",
+    to: "server/secrets/ledger-key.ts",
+    reason:
+      "idempotency keys are kept as HMACs under the company's ledger key (encrypted with the " +
+      "master key), computed where the ledger row is built; moves with the one above",
   },
 ];
 

@@ -65,6 +65,18 @@ export const companies = pgTable(
      * them; the unique index makes their creation race-safe across replicas.
      */
     smokeRole: text("smoke_role").$type<"a" | "b">(),
+    /**
+     * The company's ledger key (32 random bytes), encrypted with the master key and bound to
+     * the company: idempotency keys are kept only as HMACs under it (server/secrets/
+     * ledger-key.ts), so a key that carried a secret is not readable from any record.
+     * Created on first use; rotation re-encrypts it and its value never changes.
+     */
+    ledgerKeyEncrypted: jsonb("ledger_key_encrypted").$type<{
+      ciphertext: string;
+      iv: string;
+      authTag: string;
+      keyId: string;
+    }>(),
     ...timestamps(),
   },
   (t) => [

@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { executionTargetOf } from "../access/snapshot";
+import { executionTargetOf, getAccessSnapshot } from "../access/snapshot";
 import type { AccessSnapshot, Decision } from "../access/types";
 import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { watchToolListChanges } from "../catalog/watch";
@@ -10,6 +10,7 @@ import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError } from "../errors";
 import { claimExecution, currentExecution } from "../ledger/invocations";
 import { holdLease } from "../ledger/lease";
+import { companyRedaction } from "../ledger/record-attempt";
 import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
 import { encryptKeptResult } from "../secrets/replay-result";
@@ -146,6 +147,10 @@ export async function executeInvocation(
       privateUpstreams: cached?.privateUpstreams,
     });
     if (row.application.type === "mcp_http") watchToolListChanges(db, ex.companyId, target.connectionId);
+    // What the agent reads back is scrubbed of every company secret, not only the ones this
+    // connection was given: an upstream may reflect any value it learnt (docs/security.md).
+    const company = await companyRedaction(db, opts.snapshot ?? (await getAccessSnapshot(db, ex.companyId)));
+    const secrets = [...new Set([...upstream.secretValues, ...company.values])];
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const live = opts.live;
@@ -163,7 +168,7 @@ export async function executeInvocation(
                 hooks: upstreamHooks(db, live, {
                   connection: row.connection,
                   audit: base,
-                  secrets: upstream.secretValues,
+                  secrets,
                   timeoutMs: upstream.timeoutMs,
                 }),
               }
@@ -177,8 +182,8 @@ export async function executeInvocation(
       await recordOutcome(db, record, "failed", "execution_failed", { errorCode: "upstream_error" });
       return refused("upstream_error", outputProblem, { invocationId: inv.id });
     }
-    const guarded = guardResult(up, d, upstream.secretValues, upstream.maxResultBytes);
-    const meta = upstreamResultMeta(up, upstream.secretValues);
+    const guarded = guardResult(up, d, secrets, upstream.maxResultBytes);
+    const meta = upstreamResultMeta(up, secrets);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
       await recordOutcome(db, record, "succeeded", "result_returned", {

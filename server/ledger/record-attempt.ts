@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/db/client";
 import { toolTrustRules } from "@/db/schema";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
-import { executionTargetOf, getAccessSnapshot } from "../access/snapshot";
+import { getAccessSnapshot } from "../access/snapshot";
 import type { AccessContext, AccessRequest, AccessSnapshot, Decision } from "../access/types";
 import {
   type DecisionValue,
@@ -12,9 +12,10 @@ import {
   type ToolEventInput,
   toolEventRows,
 } from "../audit/record-event";
-import { summarize } from "../audit/summarize";
-import { findUnstorable, storableText, unstorableMessage } from "../contracts/json-shape";
-import { connectionSecretValuesForRedaction } from "../secrets/resolve";
+import { type KnownSecrets, knownSecrets, recordedText, summarize } from "../audit/summarize";
+import { findUnstorable, unstorableMessage } from "../contracts/json-shape";
+import { companyLedgerKey, idempotencyKeyDigest } from "../secrets/ledger-key";
+import { companySecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
 import { insertInvocationWithEvents, SessionNotLive } from "./hot-statements";
 import {
@@ -151,12 +152,16 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     idempotencyKey: input.idempotencyKey ?? null,
   });
   if (unstorable) decision = unstorableDecision(decision, unstorableMessage(unstorable));
-  // The connection's own secret values, when it has any bound, are redacted from the summary
-  // like secret shapes (loaded once per access snapshot).
-  const guardValues = decision.target
-    ? await secretGuardValues(db, snapshot, decision.target.connectionId)
-    : [];
-  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments, guardValues);
+  // Every value of the company's secrets is redacted from the summary like secret shapes,
+  // whichever tool was named (known or not): loaded once per access snapshot.
+  const { known } = await companyRedaction(db, snapshot);
+  const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments, known);
+  // The raw key never reaches a record (it may carry a secret): the ledger keeps its HMAC
+  // under the company's ledger key, and the idempotency identity is built from that.
+  const keyDigest =
+    input.idempotencyKey == null
+      ? null
+      : idempotencyKeyDigest(await companyLedgerKey(db, context.companyId), input.idempotencyKey);
   const start: InvocationStart = {
     companyId: context.companyId,
     actorType: input.actorType,
@@ -168,11 +173,12 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     applicationId: decision.target?.applicationId ?? null,
     connectionId: decision.target?.connectionId ?? null,
     catalogEntryId: decision.target?.catalogEntryId ?? null,
-    toolName: storableText(input.toolName),
+    // The name as the caller sent it, which for an unknown tool may carry anything.
+    toolName: recordedText(input.toolName, known),
     argsHash,
     argsSummary: argsSummary.summary,
     risk: decision.target?.risk ?? null,
-    idempotencyKey: input.idempotencyKey == null ? null : storableText(input.idempotencyKey),
+    idempotencyKey: keyDigest,
   };
   const identity = idempotencyIdentity(start);
   const value0 = decisionValue(decision);
@@ -315,30 +321,29 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   });
 }
 
-const guardValuesBySnapshot = new WeakMap<AccessSnapshot, Map<string, Promise<string[]>>>();
+const redactionBySnapshot = new WeakMap<AccessSnapshot, Promise<CompanyRedaction>>();
+
+/** A company's secret values and their spellings, for redacting records and results. */
+export interface CompanyRedaction {
+  values: readonly string[];
+  known: KnownSecrets;
+}
 
 /**
- * The secret values bound to a connection, for redacting argument summaries; cached on the
- * access snapshot (a change to bindings or secrets bumps the access version, so a new snapshot).
+ * The company's secret values, per access snapshot: creating, versioning, binding and revoking
+ * a secret bump the access version, so a snapshot never holds a stale set. Argument summaries
+ * (here) and guarded results (gateway/execute.ts) redact all of them, whatever tool was named.
  */
-function secretGuardValues(
-  db: Db,
-  snapshot: AccessSnapshot,
-  connectionId: string,
-): Promise<string[]> | string[] {
-  const target = executionTargetOf(snapshot, connectionId);
-  if (!target?.secretsBound) return [];
-  let byConnection = guardValuesBySnapshot.get(snapshot);
-  if (!byConnection) {
-    byConnection = new Map();
-    guardValuesBySnapshot.set(snapshot, byConnection);
+export function companyRedaction(db: Db, snapshot: AccessSnapshot): Promise<CompanyRedaction> {
+  let set = redactionBySnapshot.get(snapshot);
+  if (!set) {
+    set = companySecretValuesForRedaction(db, snapshot.companyId).then((values) => ({
+      values,
+      known: knownSecrets(values),
+    }));
+    redactionBySnapshot.set(snapshot, set);
   }
-  let values = byConnection.get(connectionId);
-  if (!values) {
-    values = connectionSecretValuesForRedaction(db, snapshot.companyId, connectionId);
-    byConnection.set(connectionId, values);
-  }
-  return values;
+  return set;
 }
 
 /** The decision for an attempt whose input cannot be stored: refused whatever policies say. */

@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "@/db/client";
 import { companyRow } from "@/db/join";
 import {
+  companies,
   companySecretVersions,
   mcpEventSubscriptions,
   toolActionRequests,
@@ -10,6 +11,7 @@ import {
 } from "@/db/schema";
 import { canonicalJson } from "../ledger/canonical";
 import { eventDeliveryRef } from "./event-delivery";
+import { ledgerKeyRef } from "./ledger-key";
 import type { EncryptedSecret, LocalSecretProvider, SecretVersionRef } from "./local-provider";
 import { keptResultRef } from "./replay-result";
 import { reviewedArgsRef } from "./reviewed-args";
@@ -73,6 +75,15 @@ export const ENCRYPTED_JSON_COLUMNS: readonly EncryptedJsonColumn[] = [
     id: mcpEventSubscriptions.id,
     companyId: mcpEventSubscriptions.companyId,
     ref: eventDeliveryRef,
+  },
+  {
+    name: "companies.ledger_key_encrypted",
+    label: "companies' ledger keys (HMACs of idempotency keys)",
+    table: companies,
+    column: companies.ledgerKeyEncrypted,
+    id: companies.id,
+    companyId: companies.id,
+    ref: ledgerKeyRef,
   },
 ];
 

@@ -5,7 +5,7 @@
  * Every resolution records one `company_secret_access_events` row per secret; never a value.
  */
 
-import { inArray, isNull } from "drizzle-orm";
+import { desc, inArray, isNull } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { inCompany } from "@/db/join";
 import {
@@ -286,33 +286,35 @@ export async function connectionsMissingSecrets(db: Db | Tx, companyId: string):
   return out;
 }
 
+/** At most this many values are redacted by value per company (newest versions first). */
+export const MAX_REDACTION_VALUES = 200;
+
 /**
- * The plaintext values of the live secrets bound to a connection, for **redaction only**: the
- * gateway removes them from argument summaries (an agent may send the connection's own
- * credential back as an argument). Nothing is released, so no access event is written; any
- * failure yields no values (the summary then relies on secret shapes alone).
+ * The plaintext values of the company's secrets — every version, live or revoked, bound or
+ * not, newest first, at most {@link MAX_REDACTION_VALUES} — for **redaction only**: whatever
+ * tool an agent names (another connection's, an unknown one), a company secret it sends as an
+ * argument never reaches a record. Nothing is released, so no access event is written; a
+ * value that cannot be decrypted is skipped (the summary then relies on secret shapes).
  */
-export async function connectionSecretValuesForRedaction(
-  db: Db | Tx,
-  companyId: string,
-  connectionId: string,
-): Promise<string[]> {
+export async function companySecretValuesForRedaction(db: Db | Tx, companyId: string): Promise<string[]> {
   try {
-    const loaded = await loadBindings(db, companyId, connectionId);
-    if (loaded.bindings.length === 0) return [];
+    const versions = await db
+      .select()
+      .from(companySecretVersions)
+      .where(inCompany(companySecretVersions, companyId))
+      .orderBy(desc(companySecretVersions.createdAt))
+      .limit(MAX_REDACTION_VALUES);
+    if (versions.length === 0) return [];
     const provider = localProvider();
     const values = new Set<string>();
-    for (const b of loaded.bindings) {
-      const picked = pick(b, loaded);
-      if (!picked.ok) continue;
+    for (const v of versions) {
       try {
-        const value = provider.decrypt(picked.version);
-        values.add(value);
-        if (b.valuePrefix) values.add(b.valuePrefix + value);
+        values.add(provider.decrypt(v));
       } catch {
-        // undecryptable: the call itself will fail with missing_secret
+        // undecryptable: no call can release it either
       }
     }
+    // A binding's prefix ("Bearer ") joined to its value is matched by the value alone.
     return [...values];
   } catch {
     return [];

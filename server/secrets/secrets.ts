@@ -291,6 +291,9 @@ export async function createSecret(
       value: input.value,
       createdByUserId: actorUserId(ctx),
     });
+    // A new value joins the set the gateway redacts from every record (cached per access
+    // version, server/ledger/record-attempt.ts companyRedaction).
+    await bumpAccessVersion(tx, companyId);
     await logActivity(tx, ctx, {
       companyId,
       action: "company_secret.create",
@@ -340,6 +343,9 @@ export async function addSecretVersion(
       .update(companySecrets)
       .set({ currentVersion: version, updatedAt: ctx.now() })
       .where(companyRow(companySecrets, companyId, secretId));
+    // The new value is what bound connections receive from now on, and is redacted from every
+    // record: the redaction set is cached per access version.
+    await bumpAccessVersion(tx, companyId);
     await logActivity(tx, ctx, {
       companyId,
       action: "company_secret.version_add",

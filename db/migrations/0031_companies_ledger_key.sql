@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "ledger_key_encrypted" jsonb;
