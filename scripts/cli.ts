@@ -7,6 +7,8 @@
  *   migrate-inline-env [--dry-run] [--company <id>]
  *                                  move inline credentials into company secrets + bindings
  *   rotate-master-key              re-encrypt every secret version under a new master key
+ *   audit redact [--company <id>] [--secret <NAME>] [--stdin] [--idempotency-keys] [--dry-run]
+ *                                  rewrite records holding a leaked secret value (owner role)
  *   admin list|grant|revoke [<email>]
  *                                  instance administrators (the host's operators)
  *   upstreams list|allow|remove [<origin>]
@@ -40,6 +42,7 @@ import {
 import { normalizeUpstreamOrigin } from "../server/net/private-upstreams";
 import { migrateInlineCredentials } from "../server/secrets/migrate-inline";
 import { rotateMasterKey } from "../server/secrets/rotate";
+import { redactRecords } from "../server/tools/audit-redact";
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -53,6 +56,12 @@ commands:
     [--company <companyId>]
   rotate-master-key            re-encrypt every secret version under a new master key
                                (stop the app first; see docs/secrets.md)
+  audit redact                 rewrite records that hold a leaked secret value, in every
+    [--company <id>]           spelling, as the owner role (the one sanctioned edit of the
+    [--secret <NAME>]          append-only trail; recorded in the instance log). Values: the
+    [--stdin]                  company's secrets (or just <NAME>), and/or one a line on stdin.
+    [--idempotency-keys]       also HMAC idempotency keys an earlier version kept raw
+    [--dry-run]                count only (docs/security.md, "One redaction path")
   admin list                   list the instance administrators (the host's operators)
   admin grant <email>          make an existing account an instance administrator
   admin revoke <email>         remove one (the last one cannot be removed)
@@ -95,9 +104,15 @@ async function reachable(url: string): Promise<"ok" | "refused" | Error> {
   }
 }
 
-/** Opens the database, starting the embedded server when nothing else is available. */
-async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  let url = process.env.DATABASE_URL;
+/**
+ * Opens the database, starting the embedded server when nothing else is available. Commands
+ * run as the app's role; `owner` ones (audit redact) as the owner role: the embedded
+ * superuser, or `MIGRATION_DATABASE_URL` beside `DATABASE_URL`.
+ */
+async function withDatabase<T>(fn: (db: Db) => Promise<T>, opts: { owner?: boolean } = {}): Promise<T> {
+  let url = opts.owner
+    ? (process.env.MIGRATION_DATABASE_URL ?? process.env.DATABASE_URL)
+    : process.env.DATABASE_URL;
   let embedded: EmbeddedDatabase | null = null;
   if (!url) {
     const home = paperclipHome();
@@ -116,7 +131,7 @@ async function withDatabase<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     // so they can do no more than the app, and `doctor` reports the role the app really uses.
     const appPasswordFile = path.join(home, "db-app-password");
     const asApp = (ownerUrl: string) =>
-      existsSync(appPasswordFile)
+      !opts.owner && existsSync(appPasswordFile)
         ? withCredentials(ownerUrl, EMBEDDED_APP_ROLE, readFileSync(appPasswordFile, "utf8").trim())
         : ownerUrl;
     const state = await reachable(running);
@@ -164,6 +179,41 @@ async function main(argv: string[]): Promise<number> {
       const dryRun = args.includes("--dry-run");
       await withDatabase((db) =>
         migrateInlineCredentials(db, { dryRun, companyId: option(args, "--company"), log }),
+      );
+      return 0;
+    }
+    case "audit": {
+      const [verb] = args;
+      if (verb !== "redact")
+        throw new CliError(
+          "usage: npm run cli -- audit redact [--company <id>] [--secret <NAME>] [--stdin] [--idempotency-keys] [--dry-run]",
+        );
+      // Values come from standard input (one a line), never argv: argv shows in process lists
+      // and shell history.
+      const values = args.includes("--stdin")
+        ? readFileSync(0, "utf8")
+            .split(/\r?\n/)
+            .filter((v) => v.length > 0)
+        : [];
+      const report = await withDatabase(
+        (db) =>
+          redactRecords(db, systemContext(db, "cli"), {
+            companyId: option(args, "--company") ?? null,
+            secretName: option(args, "--secret") ?? null,
+            values,
+            idempotencyKeys: args.includes("--idempotency-keys"),
+            dryRun: args.includes("--dry-run"),
+          }),
+        { owner: true },
+      );
+      const verbWord = report.dryRun ? "would rewrite" : "rewrote";
+      log(`${report.values} value(s), each in every spelling (raw, escaped, case, reversed, hex, base64)`);
+      for (const r of report.rows) log(`  ${verbWord} ${r.rows} row(s) of ${r.column}`);
+      if (report.rows.length === 0) log("  no record holds any of them");
+      if (args.includes("--idempotency-keys"))
+        log(`  ${report.dryRun ? "would hash" : "hashed"} ${report.idempotencyKeys} raw idempotency key(s)`);
+      log(
+        `✔ recorded in the instance log as audit.redact${report.dryRun ? " (dry run: nothing changed)" : ""}`,
       );
       return 0;
     }
