@@ -81,7 +81,11 @@ afterAll(async () => {
   await closeDemoWorld(database);
 });
 
-beforeEach(() => receiver.reset());
+beforeEach(async () => {
+  receiver.reset();
+  // A fresh registration quota window per test (6 new clients a minute per source).
+  await database.db.execute(sql`delete from oauth_admissions`);
+});
 
 // ── the person, through the members API (the owner's browser session) ─────────────────────
 
@@ -137,8 +141,8 @@ async function strictClient() {
 }
 type Strict = Awaited<ReturnType<typeof strictClient>>;
 
-/** The whole browser flow: authorize, consent (Connect) as `cookie`, redeem the code. */
-async function connectAs(s: Strict, cookie: string, write: boolean) {
+/** Starts an authorization request (the client sends the browser to /authorize); its consent page id. */
+async function authorizationRequest(s: Strict, write: boolean) {
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const url = new URL(s.as.authorization_endpoint!);
@@ -154,11 +158,21 @@ async function connectAs(s: Strict, cookie: string, write: boolean) {
   }).toString();
   const res = await fetch(url, { redirect: "manual" });
   const requestId = new URL(res.headers.get("location")!).pathname.split("/").pop()!;
-  const decided = await call<{ redirectTo: string }>(consentRoute.POST, "POST", "/", {
+  return { requestId, verifier, state };
+}
+
+/** Connect on the consent page, as the person of `cookie`. */
+const approve = (cookie: string, requestId: string, write: boolean) =>
+  call<{ redirectTo: string; error?: { code: string } }>(consentRoute.POST, "POST", "/", {
     cookie,
     params: { requestId },
     body: { approve: true, companyId, write },
   });
+
+/** The whole browser flow: authorize, consent (Connect) as `cookie`, redeem the code. */
+async function connectAs(s: Strict, cookie: string, write: boolean) {
+  const { requestId, verifier, state } = await authorizationRequest(s, write);
+  const decided = await approve(cookie, requestId, write);
   expect(decided.status).toBe(200);
   const params = oauth.validateAuthResponse(s.as, s.client, new URL(decided.json.redirectTo), state);
   const tokens = await oauth.processAuthorizationCodeResponse(
@@ -391,5 +405,41 @@ describe("a role change below a grant's scopes revokes it; one that still covers
       .from(oauthGrants)
       .where(inArray(oauthGrants.id, [reader.grantId, writer.grantId]));
     expect(live).toEqual([{ revokedAt: null }, { revokedAt: null }]);
+  });
+});
+
+describe("consent and a membership change cannot interleave", () => {
+  it("a consent racing a demotion waits for it and sees the new role (no write grant outlives it)", async () => {
+    const email = `race-${randomBytes(4).toString("hex")}@acme.example`;
+    const userId = await addPerson(email, "member");
+    const cookie = await sessionCookie(database.db, userId, email);
+    const s = await strictClient();
+    const { requestId } = await authorizationRequest(s, true);
+    let consent: Promise<Awaited<ReturnType<typeof approve>>> | undefined;
+    let settledEarly = false;
+    // A role change in flight: it holds the membership row (as changeMemberRole does) while
+    // the person presses Connect with write access, then demotes them to viewer and commits.
+    await database.db.transaction(async (tx) => {
+      await tx
+        .select({ id: companyMemberships.id })
+        .from(companyMemberships)
+        .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, userId)))
+        .for("update");
+      consent = approve(cookie, requestId, true);
+      void consent.then(() => {
+        settledEarly = true;
+      });
+      await new Promise((r) => setTimeout(r, 400));
+      await tx
+        .update(companyMemberships)
+        .set({ role: "viewer" })
+        .where(and(eq(companyMemberships.companyId, companyId), eq(companyMemberships.userId, userId)));
+    });
+    expect(settledEarly).toBe(false);
+    const decided = await consent!;
+    // The consent read the committed role: a viewer cannot grant write.
+    expect(decided.status).toBe(403);
+    const grants = await database.db.select().from(oauthGrants).where(eq(oauthGrants.userId, userId));
+    expect(grants).toHaveLength(0);
   });
 });
