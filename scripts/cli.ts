@@ -11,6 +11,8 @@
  *                                  rewrite records holding a leaked secret value (owner role)
  *   admin list|grant|revoke [<email>]
  *                                  instance administrators (the host's operators)
+ *   account disable|enable <email> disable an account (sessions end, assistant connections
+ *                                  are revoked for good) or enable it again
  *   upstreams list|allow|remove [<origin>]
  *                                  loopback/private upstream origins connections may reach
  *   smoke                          the ADR's 13 smoke checks against a running instance
@@ -32,6 +34,7 @@ import { runMcpCommand } from "../server/cli/mcp-command";
 import { runSmokeCommand } from "../server/cli/smoke-command";
 import { paperclipHome } from "../server/config/home";
 import { systemContext } from "../server/context";
+import { disableAccount, enableAccount } from "../server/core/accounts";
 import { runDoctor } from "../server/http/doctor";
 import { grantInstanceAdmin, listInstanceAdmins, revokeInstanceAdmin } from "../server/instance/admins";
 import {
@@ -65,6 +68,9 @@ commands:
   admin list                   list the instance administrators (the host's operators)
   admin grant <email>          make an existing account an instance administrator
   admin revoke <email>         remove one (the last one cannot be removed)
+  account disable <email>      disable an account: its sessions end and its assistant
+                               connections are revoked for good in every company
+  account enable <email>       enable it again (nothing revoked comes back)
   upstreams list               loopback/private origins company connections may reach, and
                                the ones live connections use that nobody listed
   upstreams allow <origin>     allow one exact origin, e.g. http://127.0.0.1:8080
@@ -244,6 +250,23 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       throw new CliError("usage: npm run cli -- admin list | admin grant <email> | admin revoke <email>");
+    }
+    case "account": {
+      const [verb, email] = args;
+      if ((verb === "disable" || verb === "enable") && email && !email.startsWith("--")) {
+        const ctx = (db: Db) => systemContext(db, "cli");
+        if (verb === "disable") {
+          const out = await withDatabase((db) => disableAccount(ctx(db), email));
+          log(
+            `✔ ${email} is disabled (${out.sessionsEnded} session(s) ended, ${out.connectionsRevoked} assistant connection(s) revoked)`,
+          );
+        } else {
+          await withDatabase((db) => enableAccount(ctx(db), email));
+          log(`✔ ${email} is enabled (revoked assistant connections need a new consent)`);
+        }
+        return 0;
+      }
+      throw new CliError("usage: npm run cli -- account disable <email> | account enable <email>");
     }
     case "upstreams": {
       const [verb, origin] = args;

@@ -34,6 +34,7 @@ const STOPPED_REASONS: Record<string, string> = {
   gone: "the assistant ended it",
   stopped_by_person: "stopped by a person",
   access_lost: "access lost",
+  grant_revoked: "connection revoked",
 };
 
 const COLUMNS = ["Event", "Task", "State", "Last delivery", "Failures"] as const;

@@ -41,7 +41,7 @@ export const mcpEventSubscriptions = pgTable(
       .$type<{ ciphertext: string; iv: string; authTag: string; keyId: string }>()
       .notNull(),
     state: text("state").$type<EventSubscriptionState>().notNull().default("pending"),
-    /** Why a subscription stopped: `gone` (410), `stopped_by_person`, `access_lost`. */
+    /** Why a subscription stopped: `gone` (410), `stopped_by_person`, `access_lost`, `grant_revoked`. */
     stoppedReason: text("stopped_reason"),
     /** The verification in flight: its random token and expiry (one minute). */
     leaseToken: text("lease_token"),

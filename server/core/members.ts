@@ -13,6 +13,7 @@ import { mintToken } from "../auth/tokens";
 import { publicOrigin } from "../config/proxy";
 import { actorUserId, type ServiceContext } from "../context";
 import { conflict, notFound } from "../errors";
+import { revokeMemberGrants } from "../oauth/store";
 
 /** One-time set-password links live three days. */
 export const PASSWORD_LINK_TTL_MS = 72 * 60 * 60 * 1000;
@@ -137,7 +138,11 @@ const lastOwner = () =>
     "the company's last owner cannot be removed or demoted: make someone else owner first",
   );
 
-/** Changes a member's role; the last owner cannot be demoted. Their board keys follow at once. */
+/**
+ * Changes a member's role; the last owner cannot be demoted. Their board keys follow at once;
+ * their assistant connections whose scopes the new role no longer covers are revoked for good
+ * in the same transaction (`role_reduced`), the others keep working.
+ */
 export async function changeMemberRole(
   ctx: ServiceContext,
   companyId: string,
@@ -152,12 +157,18 @@ export async function changeMemberRole(
       .update(companyMemberships)
       .set({ role: input.role, updatedAt: ctx.now() })
       .where(eq(companyMemberships.id, target.id));
+    const connectionsRevoked = await revokeMemberGrants(tx, ctx, {
+      userId,
+      companyId,
+      reason: "role_reduced",
+      role: input.role,
+    });
     await logActivity(tx, ctx, {
       companyId,
       action: "member.role_change",
       entityType: "user",
       entityId: userId,
-      details: { from: target.role, to: input.role },
+      details: { from: target.role, to: input.role, connectionsRevoked },
     });
     return { userId, role: input.role };
   });
@@ -165,7 +176,9 @@ export async function changeMemberRole(
 
 /**
  * Removes a member; the last owner cannot be removed. Their board keys stop at once (the key
- * check joins the membership); removal from their last company also ends their sessions.
+ * check joins the membership); removal from their last company also ends their sessions. Their
+ * assistant connections to the company are revoked for good in the same transaction
+ * (`member_removed`, with tokens and event subscriptions): re-adding them needs a new consent.
  */
 export async function removeMember(ctx: ServiceContext, companyId: string, userId: string) {
   await requireCompany(ctx, companyId, "members:manage", "member");
@@ -178,12 +191,17 @@ export async function removeMember(ctx: ServiceContext, companyId: string, userI
       .from(companyMemberships)
       .where(eq(companyMemberships.userId, userId));
     const sessionsEnded = rest!.n === 0 ? await endUserSessions(tx, userId) : 0;
+    const connectionsRevoked = await revokeMemberGrants(tx, ctx, {
+      userId,
+      companyId,
+      reason: "member_removed",
+    });
     await logActivity(tx, ctx, {
       companyId,
       action: "member.remove",
       entityType: "user",
       entityId: userId,
-      details: { role: target.role, sessionsEnded },
+      details: { role: target.role, sessionsEnded, connectionsRevoked },
     });
     return { userId, removed: true };
   });

@@ -5,7 +5,7 @@ import { logActivity } from "../activity/log-activity";
 import type { ServiceContext } from "../context";
 
 /** Why a subscription stopped (`mcp_event_subscriptions.stopped_reason`). */
-export type StopReason = "gone" | "access_lost" | "stopped_by_person";
+export type StopReason = "gone" | "access_lost" | "stopped_by_person" | "grant_revoked";
 
 /**
  * Stops a pending or active subscription in the caller's transaction: one conditional UPDATE

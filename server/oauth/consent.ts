@@ -187,7 +187,11 @@ async function createGrant(
     .where(
       and(eq(companyMemberships.companyId, input.companyId), eq(companyMemberships.userId, input.userId)),
     )
-    .limit(1);
+    .limit(1)
+    // A removal or role change of this person waits for this consent (it locks the membership
+    // FOR UPDATE), then revokes the grant made here; a consent arriving after it sees the new
+    // state. Without the lock a consent reading the old role could outlive the change.
+    .for("share", { of: companyMemberships });
   if (!m) throw notFound("company");
   const role = m.role as MembershipRole;
   if (input.write && !roleMayWrite(role)) throw forbidden(`your role \`${role}\` cannot grant write access`);

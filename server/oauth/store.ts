@@ -4,14 +4,23 @@
  * their SHA-256 is stored. Grants are rechecked on every use against the person's *current*
  * membership and role, so a removed member or a demoted role takes effect at once.
  */
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { companies, companyMemberships, oauthClients, oauthGrants, oauthTokens, users } from "@/db/schema";
+import {
+  companies,
+  companyMemberships,
+  mcpEventSubscriptions,
+  oauthClients,
+  oauthGrants,
+  oauthTokens,
+  users,
+} from "@/db/schema";
 import type { MembershipRole } from "@/server/contracts/values";
 import { logActivity } from "../activity/log-activity";
 import { roleHas } from "../auth/capabilities";
 import { hashToken, mintToken } from "../auth/tokens";
 import type { ServiceContext } from "../context";
+import { stopSubscriptionIn } from "../events/stop";
 import { LIFETIMES, MUTATION_SCOPES, OFFLINE_ACCESS } from "./config";
 
 export type OAuthClient = typeof oauthClients.$inferSelect;
@@ -90,8 +99,15 @@ export const grantColumns = {
 
 /**
  * The grant as it may act now: unrevoked, its person enabled and still a member of its
- * company (which still exists), scopes narrowed by the role the person holds today. Instance
- * admin never elevates a grant: only the membership counts. Null when it may not act.
+ * company (which still exists) through a membership at least as old as the grant, scopes
+ * narrowed by the role the person holds today. Instance admin never elevates a grant: only
+ * the membership counts. Null when it may not act.
+ *
+ * INVARIANT: a grant never outlives the membership it was given under. Removal revokes the
+ * grant (`revokeMemberGrants`), and independently of that this check refuses a grant whose
+ * membership row is younger than the grant: removal deletes the row and re-adding creates a
+ * new one, so a membership re-created at any time after issuance can never revive the grant,
+ * whichever path removed it (a verb, raw SQL, a consent racing the removal).
  */
 export async function liveGrant(db: Db | Tx, grantId: string): Promise<LiveGrant | null> {
   const [row] = await db
@@ -111,6 +127,7 @@ export async function liveGrant(db: Db | Tx, grantId: string): Promise<LiveGrant
       and(
         eq(companyMemberships.companyId, oauthGrants.companyId),
         eq(companyMemberships.userId, oauthGrants.userId),
+        lte(companyMemberships.createdAt, oauthGrants.createdAt),
       ),
     )
     .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
@@ -175,39 +192,112 @@ export async function findToken(db: Db | Tx, token: string, kind: "access" | "re
 }
 
 /**
- * Revokes a grant and its whole token family (one conditional UPDATE: only the first caller
- * revokes, and only it writes the activity row). Returns whether this call revoked it.
+ * Why a grant was revoked (`oauth_grants.revoked_reason`): by its person, by its client, on a
+ * replayed code or refresh token, or because its person's access ended (removed from the
+ * company, account disabled, demoted to a role that no longer covers the grant's scopes).
+ */
+export type GrantRevocationReason =
+  | "user"
+  | "refresh_replay"
+  | "code_replay"
+  | "client_revocation"
+  | MemberAccessLoss;
+export type MemberAccessLoss = "member_removed" | "member_disabled" | "role_reduced";
+
+/**
+ * Revokes a grant for good: `revoked_at` and the reason set by one conditional UPDATE (only the
+ * first caller revokes, and only it writes the activity row), its whole token family deleted,
+ * its event subscriptions stopped with their queued deliveries dropped — all in one transaction
+ * (the caller's, when given one). Returns whether this call revoked it.
  */
 export async function revokeGrant(
   db: Db | Tx,
   ctx: ServiceContext,
   grantId: string,
-  reason: "user" | "refresh_replay" | "code_replay" | "client_revocation",
+  reason: GrantRevocationReason,
 ): Promise<boolean> {
   const now = ctx.now();
-  const [row] = await db
-    .update(oauthGrants)
-    .set({ revokedAt: now, revokedReason: reason })
-    .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
-    .returning({
-      id: oauthGrants.id,
-      companyId: oauthGrants.companyId,
-      userId: oauthGrants.userId,
-      clientId: oauthGrants.clientId,
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(oauthGrants)
+      .set({ revokedAt: now, revokedReason: reason })
+      .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
+      .returning({
+        id: oauthGrants.id,
+        companyId: oauthGrants.companyId,
+        userId: oauthGrants.userId,
+        clientId: oauthGrants.clientId,
+      });
+    if (!row) return false;
+    await tx.delete(oauthTokens).where(eq(oauthTokens.grantId, grantId));
+    const subscriptions = await tx
+      .select({
+        id: mcpEventSubscriptions.id,
+        companyId: mcpEventSubscriptions.companyId,
+        grantId: mcpEventSubscriptions.grantId,
+        eventName: mcpEventSubscriptions.eventName,
+        taskId: mcpEventSubscriptions.taskId,
+      })
+      .from(mcpEventSubscriptions)
+      .where(
+        and(
+          eq(mcpEventSubscriptions.companyId, row.companyId),
+          eq(mcpEventSubscriptions.grantId, row.id),
+          inArray(mcpEventSubscriptions.state, ["pending", "active"]),
+        ),
+      );
+    for (const sub of subscriptions) await stopSubscriptionIn(tx, ctx, sub, "grant_revoked");
+    await logActivity(tx, ctx, {
+      companyId: row.companyId,
+      action:
+        reason === "refresh_replay" || reason === "code_replay"
+          ? "oauth_grant.replay_revoked"
+          : "oauth_grant.revoked",
+      entityType: "oauth_grant",
+      entityId: row.id,
+      details: { userId: row.userId, clientId: row.clientId, reason },
     });
-  if (!row) return false;
-  await db.delete(oauthTokens).where(eq(oauthTokens.grantId, grantId));
-  await logActivity(db, ctx, {
-    companyId: row.companyId,
-    action:
-      reason === "refresh_replay" || reason === "code_replay"
-        ? "oauth_grant.replay_revoked"
-        : "oauth_grant.revoked",
-    entityType: "oauth_grant",
-    entityId: row.id,
-    details: { userId: row.userId, clientId: row.clientId, reason },
+    return true;
   });
-  return true;
+}
+
+/**
+ * Whether `role` still covers every scope of a grant. A grant holds only what its person's role
+ * allowed at consent (`scopesForRole`), so this is false exactly when the role fell below it.
+ */
+export const roleCoversGrant = (role: MembershipRole, scopes: readonly string[]): boolean =>
+  scopesForRole(role, scopes).length === scopes.length;
+
+/**
+ * Revokes for good, in the caller's transaction, every live grant of `userId` — in `companyId`,
+ * or in every company when it is null (a disabled account) — with its tokens and event
+ * subscriptions, each audited as `oauth_grant.revoked` with `reason`. With `role` (a role
+ * change) only the grants that role no longer covers go; the others keep working. Grants are
+ * locked in id order, so concurrent revocations cannot deadlock. Returns how many it revoked.
+ */
+export async function revokeMemberGrants(
+  tx: Tx,
+  ctx: ServiceContext,
+  input: { userId: string; companyId: string | null; reason: MemberAccessLoss; role?: MembershipRole },
+): Promise<number> {
+  const grants = await tx
+    .select({ id: oauthGrants.id, scopes: oauthGrants.scopes })
+    .from(oauthGrants)
+    .where(
+      and(
+        eq(oauthGrants.userId, input.userId),
+        input.companyId ? eq(oauthGrants.companyId, input.companyId) : undefined,
+        isNull(oauthGrants.revokedAt),
+      ),
+    )
+    .orderBy(asc(oauthGrants.id))
+    .for("update");
+  let revoked = 0;
+  for (const g of grants) {
+    if (input.role && roleCoversGrant(input.role, g.scopes)) continue;
+    if (await revokeGrant(tx, ctx, g.id, input.reason)) revoked++;
+  }
+  return revoked;
 }
 
 /** `last_used_at` at most once a minute per grant, so the bearer check stays (mostly) a read. */

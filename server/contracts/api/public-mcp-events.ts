@@ -22,7 +22,10 @@ export const ConnectionSubscription = z.object({
   taskIdentifier: z.string(),
   taskTitle: z.string(),
   state: z.enum(SUBSCRIPTION_VIEW_STATES),
-  /** `gone` (the receiver answered 410), `stopped_by_person`, `access_lost`. */
+  /**
+   * `gone` (the receiver answered 410), `stopped_by_person`, `access_lost`, `grant_revoked` (the
+   * connection was revoked: by its person or client, or its person was removed, disabled or demoted).
+   */
   stoppedReason: z.string().nullable(),
   expiresAt: IsoString,
   lastDeliveryAt: IsoString.nullable(),
