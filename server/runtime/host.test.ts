@@ -5,6 +5,7 @@ import {
   resetHostCaches,
   sharedUidProblem,
   stdioHostState,
+  uidRangeMapped,
 } from "./host";
 
 const env = (e: Record<string, string>) => e as unknown as NodeJS.ProcessEnv;
@@ -87,5 +88,19 @@ describe("slots with bound secrets on a host that cannot keep slots apart", () =
     expect(sharedUidProblem(notRoot({ PAPERCLIP_SLOT_SHARED_UID: "allow" }), true)).toBeNull();
     expect(sharedUidProblem(notRoot({ PAPERCLIP_SLOT_SHARED_UID: "deny" }), true)).not.toBeNull();
     expect(sharedUidProblem(isolationPlan(env({}), 0), true)).toBeNull();
+  });
+});
+
+describe("uidRangeMapped", () => {
+  it("accepts a range the user namespace maps, in one span or several", () => {
+    expect(uidRangeMapped([200000, 265535], "         0          0 4294967295\n")).toBe(true);
+    expect(uidRangeMapped([100, 300], "0 1000 200\n200 5000 101\n")).toBe(true);
+    expect(uidRangeMapped([200000, 265535], null)).toBe(true);
+  });
+
+  it("refuses a range a rootless container does not map, even partly", () => {
+    expect(uidRangeMapped([200000, 265535], "0 100000 65536\n")).toBe(false);
+    expect(uidRangeMapped([60000, 70000], "0 100000 65536\n")).toBe(false);
+    expect(uidRangeMapped([100, 300], "0 1000 200\n201 5000 100\n")).toBe(false);
   });
 });

@@ -17,7 +17,7 @@
  * and tests can flip variables.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, readFileSync } from "node:fs";
 import { ServiceError } from "../errors";
 
 const LOOPBACK_HOSTS = new Set(["", "127.0.0.1", "::1", "[::1]", "localhost"]);
@@ -153,6 +153,40 @@ export function slotUidRange(env: NodeJS.ProcessEnv = process.env): [number, num
   return [lo, hi];
 }
 
+function readUidMap(): string | null {
+  try {
+    return readFileSync("/proc/self/uid_map", "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether every uid of `range` exists in this process's user namespace (`/proc/self/uid_map`
+ * lines: inside, outside, count). A root server inside a container may map only some uids;
+ * a slot started as an unmapped uid fails with EINVAL, so the plan says why instead. True
+ * where the map cannot be read (not Linux).
+ */
+export function uidRangeMapped(
+  range: readonly [number, number],
+  uidMap: string | null = readUidMap(),
+): boolean {
+  if (uidMap === null) return true;
+  const spans = uidMap
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number))
+    .filter((f) => f.length === 3 && f.every(Number.isSafeInteger))
+    .map(([inside, , count]) => [inside!, inside! + count! - 1] as const)
+    .sort((x, y) => x[0] - y[0]);
+  let next = range[0];
+  for (const [lo, hi] of spans) {
+    if (lo > next) break;
+    if (hi >= next) next = hi + 1;
+    if (next > range[1]) return true;
+  }
+  return false;
+}
+
 /** How slots are isolated on this host now. `ok: false` → no slot may start (fail closed). */
 export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = currentUid()): IsolationPlan {
   const sandboxRaw = env.PAPERCLIP_SANDBOX?.trim().toLowerCase() || "none";
@@ -174,6 +208,12 @@ export function isolationPlan(env: NodeJS.ProcessEnv = process.env, uid = curren
     // INVARIANT: a root server never runs a slot as root, nor two slots as one uid.
     const range = slotUidRange(env);
     if (typeof range === "string") return { ok: false, message: range };
+    if (!uidRangeMapped(range)) {
+      return {
+        ok: false,
+        message: `the slot uids ${range[0]}-${range[1]} are not all mapped in this user namespace (a container?); set PAPERCLIP_SLOT_UID_RANGE to uids /proc/self/uid_map maps`,
+      };
+    }
     uidRange = range;
   }
   let bin: string | null = null;
