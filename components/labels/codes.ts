@@ -97,6 +97,7 @@ export const REASON_LABELS: Record<string, string> = {
   command_not_approved: "Local command not approved by an administrator",
   runtime_host_untrusted: "This host may not run the local command",
   runtime_isolation_unavailable: "Sandbox for the local command is unavailable",
+  slot_isolation_unavailable: "Local command with secrets needs a separate user on this host",
   approval_not_found: "Approval not found",
   approval_wrong_run: "Approval belongs to another run",
   approval_tool_mismatch: "Approval was for another tool",

@@ -242,6 +242,11 @@ export const toolRuntimeSlots = pgTable(
     supervisorId: text("supervisor_id"),
     /** The last lines of the slot's stderr, redacted and bounded, saved when it stops or crashes. */
     stderrTail: text("stderr_tail"),
+    /**
+     * The uid (and gid) the slot's current process runs as, when the server is root: one of
+     * its own (server/runtime/slot-uids.ts). Cleared when a new process is about to start.
+     */
+    slotUid: integer("slot_uid"),
   },
   (t) => [
     companyKey("tool_runtime_slots", t.companyId, t.id),
@@ -250,6 +255,12 @@ export const toolRuntimeSlots = pgTable(
     uniqueIndex("tool_runtime_slots_live_key_uq")
       .on(t.slotKey)
       .where(sql`${t.status} not in ('stopped', 'crashed')`),
+    // INVARIANT: no two live slots of one host run as one uid (across replicas too). A
+    // crashed, suppressed or stopped row's process is gone (or being killed; the allocator
+    // also skips every uid a live process of the host holds).
+    uniqueIndex("tool_runtime_slots_host_uid_uq")
+      .on(t.host, t.slotUid)
+      .where(sql`${t.slotUid} is not null and ${t.status} not in ('stopped', 'crashed', 'suppressed')`),
     companyFk("tool_runtime_slots_connection_fk", t.companyId, t.connectionId, toolConnections, "cascade"),
     companyFk("tool_runtime_slots_run_fk", t.companyId, t.runId, heartbeatRuns),
     oneOf("tool_runtime_slots_status_ck", t.status, SLOT_STATUSES),

@@ -214,6 +214,7 @@ export const GATEWAY_OUTCOME_CODES = [
   "command_not_approved",
   "runtime_host_untrusted",
   "runtime_isolation_unavailable",
+  "slot_isolation_unavailable",
   "approval_not_found",
   "approval_required",
   "invocation_in_progress",

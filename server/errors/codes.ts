@@ -187,6 +187,10 @@ export const ERRORS = {
     status: 403,
     doc: "the command requires isolation this host cannot provide",
   },
+  slot_isolation_unavailable: {
+    status: 403,
+    doc: "a slot with bound secrets needs a uid (or sandbox) of its own, and this host cannot give one",
+  },
   stdio_command_exists: { status: 409, doc: "a catalogue command with that key exists" },
   unsafe_command_template: {
     status: 409,

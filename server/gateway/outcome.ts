@@ -286,6 +286,12 @@ export const LEDGER_ANSWERS = {
     retryHint: false,
     message: HOST_DECIDES,
   },
+  slot_isolation_unavailable: {
+    executionStatus: "failed",
+    code: "slot_isolation_unavailable",
+    retryHint: false,
+    message: HOST_DECIDES,
+  },
   tool_input_invalid: {
     executionStatus: "failed",
     code: "arguments_invalid",

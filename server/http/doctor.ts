@@ -18,7 +18,9 @@ type Log = (line: string) => void;
 export type HardeningFinding =
   | { kind: "database_role"; role: string; message: string }
   | { kind: "audit_guard"; tables: string[]; message: string }
-  | { kind: "public_url"; message: string };
+  | { kind: "public_url"; message: string }
+  /** The runtime's (server/runtime/doctor.ts): slots that cannot be kept apart, an open home. */
+  | { kind: "runtime"; message: string };
 
 export interface DatabaseRoleInfo {
   role: string;
@@ -158,7 +160,8 @@ export async function runDoctor(
   const log = opts.log ?? (() => {});
   const report = await secretsDoctor(db, { ...opts, log });
   const findings: DoctorFinding[] = report.findings;
-  await runtimeDoctor(db, log);
+  const runtime = await runtimeDoctor(db, log);
+  findings.push(...runtime.problems.map((message) => ({ kind: "runtime" as const, message })));
   if (findings.length === 0)
     log(`✔ ${report.connectionsChecked} connection(s) checked: no inline credentials, no missing secrets`);
   else if (findings.some((f) => f.kind === "inline_credential"))

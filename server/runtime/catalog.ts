@@ -178,11 +178,11 @@ export async function stdioHostSummary(ctx: ServiceContext) {
     stdioEnabled: host.enabled,
     stdioReason: host.reason,
     isolation: plan.ok
-      ? plan.slotUser
-        ? `slots run as ${plan.slotUser.user}:${plan.slotUser.group}${plan.sandbox === "bwrap" ? " inside bwrap" : ""}`
+      ? plan.uidRange
+        ? `each slot runs as a uid of its own (${plan.uidRange[0]}-${plan.uidRange[1]})${plan.sandbox === "bwrap" ? " inside bwrap" : ""}`
         : plan.sandbox === "bwrap"
           ? "slots run inside bwrap as the server's user"
-          : "none: slots run as the server's user (commands that require isolation are refused)"
+          : `none: slots run as the server's user (commands that require isolation are refused; connections with secrets are ${plan.sharedUidAllowed ? "allowed by PAPERCLIP_SLOT_SHARED_UID=allow" : "refused"})`
       : `unavailable: ${plan.message}`,
   } satisfies Served<typeof StdioHostSummary>;
 }

@@ -10,18 +10,17 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Db } from "@/db/client";
-import { ServiceError } from "../errors";
+import { isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { timeoutAfter } from "../net/race-abort";
 import { auditRefusal, commandNotApproved, type LaunchSpec } from "./catalog";
 import type { RuntimeConfig } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
-import { isolationPlan } from "./host";
+import { type IsolationPlan, type SlotUser, sharedUidProblem, slotIsolationUnavailable } from "./host";
 import type { StdioTarget } from "./identity";
 import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
 import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import {
-  allocateSlotUid,
   closeHomeToOthers,
   ensureRuntimeDir,
   fixtureBundle,
@@ -30,6 +29,7 @@ import {
   unreadableForOthers,
 } from "./sandbox";
 import type { Slot } from "./slot";
+import { claimSlotUid } from "./slot-uids";
 import { ChildStdioTransport } from "./transport";
 
 /** Output validation is the agent's client's business (see connectors/mcp-http.ts). */
@@ -83,8 +83,8 @@ export interface LaunchDeps {
   host: string;
   supervisorId: string;
   groups: ProcessGroups;
-  /** Uids held by this supervisor's slots (per-slot uids are never shared). */
-  takenUids: () => Set<number>;
+  /** How slots are isolated on this host now (read on every start). */
+  isolation: () => IsolationPlan;
   /** Marks `generation` of the slot crashed (once) and decides on suppression. */
   recordCrash: (slot: Slot, generation: number, reason: string) => void;
   onExit: (
@@ -121,6 +121,8 @@ export async function launchSlot(
       idleTtlMs: slot.spec.launch.idleTtlMs ?? cfg.idleMs,
       supervisorId: deps.supervisorId,
       stoppedAt: null,
+      // The previous process's uid is released: a new one is claimed below.
+      slotUid: null,
     });
   }
   if (aborted()) throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
@@ -136,9 +138,11 @@ export async function launchSlot(
   let cwd: string;
   let plan: { command: string; args: string[]; uid?: number; gid?: number };
   try {
-    ({ env, cwd, plan } = await prepareLaunch(slot, deps.takenUids()));
+    ({ env, cwd, plan } = await prepareLaunch(slot, { host: deps.host, isolation: deps.isolation() }));
   } catch (err) {
     slot.removeCwd();
+    // Refused, not crashed: nothing was started.
+    if (isServiceError(err) && err.code === "slot_isolation_unavailable") throw err;
     const e = fail(messageOf(err));
     deps.recordCrash(slot, generation, e.message);
     await slot.flush();
@@ -160,7 +164,7 @@ export async function launchSlot(
       detached: true, // its own session and process group: stopped as a group
       shell: false,
       windowsHide: true,
-      // Root server: the slot runs as the unprivileged slot user (libuv also drops the
+      // Root server: the slot runs as its own unprivileged uid and gid (libuv also drops the
       // supplementary groups).
       ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
     });
@@ -260,21 +264,24 @@ export async function launchSlot(
 
 /**
  * The command line, environment and working directory of one slot process, isolated for
- * this host: a fresh directory owned by the slot user (never the server's own directory, never
- * under PAPERCLIP_HOME), the slot user's uid/gid when the server is root, bwrap when
- * configured. Fixtures run from the read-only bundle.
+ * this host: a fresh directory owned by the slot's own uid (never the server's own
+ * directory, never under PAPERCLIP_HOME), a uid and gid of its own claimed in the database when
+ * the server is root, bwrap when configured. Fixtures run from the read-only bundle.
  */
 export async function prepareLaunch(
   slot: Slot,
-  takenUids: Set<number>,
+  opts: { host: string; isolation: IsolationPlan },
 ): Promise<{
   env: Record<string, string>;
   cwd: string;
   plan: { command: string; args: string[]; uid?: number; gid?: number };
 }> {
   const { launch } = slot.spec;
-  const iso = isolationPlan();
+  const iso = opts.isolation;
   if (!iso.ok) throw new Error(`slots cannot be isolated on this host: ${iso.message}`);
+  // Backstop of the audited refusal in `refuseSharedUid` (the plan may change in between).
+  const shared = sharedUidProblem(iso, Object.keys(slot.spec.secretEnv).length > 0);
+  if (shared) throw slotIsolationUnavailable(shared);
   const runtime = ensureRuntimeDir();
   if (iso.isolated) closeHomeToOthers();
   let command: string;
@@ -294,15 +301,16 @@ export async function prepareLaunch(
   if (!commandStillUsable(command)) {
     throw new Error(`the command \`${command}\` is no longer an executable file`);
   }
-  // The user this process runs as: the slot user, or (PAPERCLIP_SLOT_UID_RANGE) a uid of its
-  // own with the slot group, so slots cannot read each other's /proc/<pid>/environ.
-  let user = iso.slotUser;
-  if (user && iso.uidRange) {
-    const uid = allocateSlotUid(iso.uidRange, takenUids);
-    if (uid === null) throw new Error("every uid of PAPERCLIP_SLOT_UID_RANGE is in use");
-    user = { ...user, uid, user: String(uid) };
+  // Root server: a uid and gid of its own, unique among the live slots of this host (claimed
+  // on its row), so no other slot can read its /proc/<pid>/environ, files or signal it.
+  let user: SlotUser | null = null;
+  slot.uid = null;
+  if (iso.uidRange) {
+    if (!slot.rowId) throw new Error("the slot has no row to record its uid on");
+    const uid = await claimSlotUid(slot.db, { rowId: slot.rowId, host: opts.host, range: iso.uidRange });
+    user = { uid, gid: uid, user: String(uid), group: String(uid) };
+    slot.uid = uid;
   }
-  slot.uid = user?.uid ?? null;
   if (user) {
     const problem =
       unreadableForOthers(command, true) ?? (launch.fixture ? unreadableForOthers(args[0]!, false) : null);
@@ -348,6 +356,29 @@ export async function refuseUnslottedEnv(db: Db, target: StdioTarget, launch: La
       { templateId: target.template.id, catalogCommand: launch.catalogCommand, envNames: stray },
     );
   }
+}
+
+/**
+ * Refuses (audited, `slot_isolation_unavailable`) a slot with bound secrets on a host that
+ * cannot keep it apart from other slots (`sharedUidProblem`): fail closed before any process
+ * holds the secrets.
+ */
+export async function refuseSharedUid(
+  db: Db,
+  target: StdioTarget,
+  launch: LaunchSpec,
+  plan: IsolationPlan,
+): Promise<void> {
+  const problem = sharedUidProblem(plan, Object.keys(target.env ?? {}).length > 0);
+  if (!problem) return;
+  throw await auditRefusal(
+    db,
+    { db, actor: { type: "system", reason: "runtime" }, requestId: "sys_runtime", now: () => new Date() },
+    target.companyId,
+    "tool_runtime_slot.refused",
+    slotIsolationUnavailable(problem),
+    { templateId: target.template.id, catalogCommand: launch.catalogCommand },
+  );
 }
 
 /** Every tool of a slot's server, paging through at most 50 pages and 1,000 tools. */

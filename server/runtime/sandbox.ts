@@ -372,43 +372,6 @@ export function unreadableForOthers(file: string, needExec: boolean): string | n
   return null;
 }
 
-/** The uids of every live process on this host (Linux /proc; empty elsewhere). */
-function liveUids(): Set<number> {
-  const out = new Set<number>();
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const pid of entries) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) out.add(Number(m[1]));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
-
-/**
- * A uid of `range` no live process of this host uses and `taken` does not hold (slots of this
- * server). Random, so two servers on one host rarely pick the same one; null when full.
- */
-export function allocateSlotUid(range: [number, number], taken: Set<number>): number | null {
-  const used = liveUids();
-  const [lo, hi] = range;
-  const size = hi - lo + 1;
-  const start = Math.floor(Math.random() * size);
-  for (let i = 0; i < size; i++) {
-    const uid = lo + ((start + i) % size);
-    if (!used.has(uid) && !taken.has(uid)) return uid;
-  }
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The spawn plan
 

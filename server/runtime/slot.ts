@@ -66,7 +66,7 @@ export class Slot {
   health: "unknown" | "ok" | "degraded" | "failed" = "unknown";
   idleTimer: NodeJS.Timeout | null = null;
   cwd: string | null = null;
-  /** The uid the current process runs as (when the server is root). */
+  /** The uid (and gid) the current process runs as: its own, when the server is root. */
   uid: number | null = null;
   ring: StderrRing;
   readonly forms: string[];
@@ -203,6 +203,7 @@ export class Slot {
             recentRestarts: [],
             pid: null,
             processGroupId: null,
+            slotUid: null,
             updatedAt: new Date(),
           })
           .where(eq(toolRuntimeSlots.id, this.rowId!));

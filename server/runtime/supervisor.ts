@@ -40,8 +40,9 @@ import {
   suppressedMessage,
   tooLongToWait,
 } from "./crash-policy";
+import { type IsolationPlan, isolationPlan } from "./host";
 import { type StdioTarget, slotIdentity } from "./identity";
-import { launchSlot, listAllTools, ProcessGroups, refuseUnslottedEnv } from "./launch";
+import { launchSlot, listAllTools, ProcessGroups, refuseSharedUid, refuseUnslottedEnv } from "./launch";
 import { processIdentity } from "./processes";
 import { withRelay } from "./relay";
 import { type Deferred, Slot, slotCallError } from "./slot";
@@ -66,9 +67,16 @@ export class RuntimeSupervisor {
   /** Process groups started and not yet confirmed gone (killed on process exit). */
   private readonly groups = new ProcessGroups(() => this.config.graceMs);
 
-  constructor(config: Partial<RuntimeConfig> = {}) {
+  /**
+   * How slots are isolated on this host, read on every use (the environment's plan; a test
+   * hands in another host's plan, e.g. a server that is not root).
+   */
+  private readonly isolation: () => IsolationPlan;
+
+  constructor(config: Partial<RuntimeConfig> = {}, opts: { isolation?: () => IsolationPlan } = {}) {
     this.config = { ...runtimeConfigFromEnv(), ...config };
     this.supervisorId = processIdentity(this.host);
+    this.isolation = opts.isolation ?? (() => isolationPlan());
   }
 
   /** Overrides settings (tests). Applies to slots started afterwards, and to idle timers. */
@@ -143,6 +151,7 @@ export class RuntimeSupervisor {
     // The host and the operator's catalogue decide on every call (fail closed, audited).
     const launch = await resolveLaunch(db, target.template);
     await refuseUnslottedEnv(db, target, launch);
+    await refuseSharedUid(db, target, launch, this.isolation());
     const { identity, spec, key } = slotIdentity(target, launch, {
       scopeKey: this.scopeKey,
       supervisorId: this.supervisorId,
@@ -268,8 +277,7 @@ export class RuntimeSupervisor {
       host: this.host,
       supervisorId: this.supervisorId,
       groups: this.groups,
-      takenUids: () =>
-        new Set([...this.slots.values()].map((s) => s.uid).filter((u): u is number => typeof u === "number")),
+      isolation: this.isolation,
       recordCrash: (s: Slot, g: number, reason: string) => this.recordCrash(s, g, reason),
       onExit: (s: Slot, g: number, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) =>
         this.onExit(s, g, child, code, signal),

@@ -1,0 +1,2 @@
+ALTER TABLE "tool_runtime_slots" ADD COLUMN "slot_uid" integer;--> statement-breakpoint
+CREATE UNIQUE INDEX "tool_runtime_slots_host_uid_uq" ON "tool_runtime_slots" USING btree ("host","slot_uid") WHERE "tool_runtime_slots"."slot_uid" is not null and "tool_runtime_slots"."status" not in ('stopped', 'crashed', 'suppressed');
