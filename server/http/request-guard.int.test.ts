@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { PassThrough, Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { createTestDatabase } from "@/db/test/database";
 import { FaultServer } from "@/server/testing/faults";
@@ -13,6 +16,8 @@ import { refuseMalformedPath, screenFormBody } from "./request-guard";
 // production build it serves without Next.js, and the guard runs first either way) answers 400
 // with the product's error shapes. A second, in-process listener checks that a good form body is
 // handed on byte for byte.
+
+const require = createRequire(import.meta.url);
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: FaultServer;
@@ -150,6 +155,21 @@ describe("the production listener refuses what Next.js cannot parse", () => {
       }
   });
 
+  it("parses a fetch action's body with Next.js's busboy too (it refuses what undici takes)", async () => {
+    // A bare CR in a part's headers: undici's formData() takes it, busboy does not.
+    const body =
+      '--x\r\nContent-Disposition: form-data; name="a"\rContent-Type: text/plain\r\n\r\nv\r\n--x--\r\n';
+    const headers = { "content-type": "multipart/form-data; boundary=x" };
+    const action = await raw(server.origin, "POST", "/api/nonexistent", {
+      headers: { ...headers, "next-action": "7f00000000000000000000000000000000000000aa" },
+      body,
+    });
+    expect(action.status).toBe(400);
+    expect(JSON.parse(action.text).error.code).toBe("invalid_request");
+    const form = await raw(server.origin, "POST", "/api/nonexistent", { headers, body });
+    expect(form.status).toBe(404);
+  });
+
   it("answers 413 for a form body over Next.js's server action limit", async () => {
     const res = await raw(server.origin, "POST", "/api/nonexistent", {
       headers: { "content-type": "multipart/form-data; boundary=x" },
@@ -168,6 +188,43 @@ describe("the production listener refuses what Next.js cannot parse", () => {
   });
 });
 
+/**
+ * The replayed request read the two ways Next.js reads a form POST (app-render/action-handler.js):
+ * a fetch action through its compiled busboy, a form action through undici's `formData()` on
+ * `Readable.toWeb`, each behind a `pipeline` as there. Field names and sizes come back.
+ */
+async function parseAsNext(req: http.IncomingMessage, how: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  if (how === "busboy") {
+    const busboy = require("next/dist/compiled/busboy")({ headers: req.headers, defParamCharset: "utf8" });
+    busboy.on("field", (name: string, value: string) => {
+      out[name] = Buffer.byteLength(value);
+    });
+    busboy.on("file", (name: string, stream: NodeJS.ReadableStream) => {
+      let n = 0;
+      stream.on("data", (c: Buffer) => {
+        n += c.length;
+      });
+      stream.on("end", () => {
+        out[name] = n;
+      });
+    });
+    await pipeline(req, busboy);
+    return out;
+  }
+  const through = new PassThrough();
+  const fake = new Request("http://localhost", {
+    method: "POST",
+    headers: { "content-type": String(req.headers["content-type"]) },
+    body: Readable.toWeb(through) as ReadableStream,
+    duplex: "half",
+  } as RequestInit);
+  const [, form] = await Promise.all([pipeline(req, through), fake.formData()]);
+  for (const [name, value] of form.entries())
+    out[name] = typeof value === "string" ? Buffer.byteLength(value) : value.size;
+  return out;
+}
+
 describe("a screened form body reaches Next.js unchanged", () => {
   let listener: http.Server;
   let origin: string;
@@ -177,6 +234,11 @@ describe("a screened form body reaches Next.js unchanged", () => {
       if (refuseMalformedPath(req, res)) return;
       void screenFormBody(req, res).then(async (screened) => {
         if (!screened) return;
+        if (screened.headers["x-parse"]) {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(await parseAsNext(screened, String(screened.headers["x-parse"]))));
+          return;
+        }
         const chunks: Buffer[] = [];
         for await (const c of screened) chunks.push(c as Buffer);
         const body = Buffer.concat(chunks);
@@ -227,5 +289,23 @@ describe("a screened form body reaches Next.js unchanged", () => {
       body: '{"a":1}',
     });
     expect(JSON.parse(json.text)).toMatchObject({ length: 7 });
+  });
+
+  it("Next.js's own parsers read the replayed body (busboy for fetch actions, undici for forms)", async () => {
+    const file = Buffer.alloc(200_000, 120);
+    const body = Buffer.concat([
+      Buffer.from('--b\r\nContent-Disposition: form-data; name="1_email"\r\n\r\nowner@example.com\r\n'),
+      Buffer.from('--b\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\n'),
+      file,
+      Buffer.from("\r\n--b--\r\n"),
+    ]);
+    for (const how of ["busboy", "undici"]) {
+      const res = await raw(origin, "POST", "/signin", {
+        headers: { "content-type": "multipart/form-data; boundary=b", "x-parse": how },
+        body,
+      });
+      expect(res.status, how).toBe(200);
+      expect(JSON.parse(res.text), how).toEqual({ "1_email": 17, f: 200_000 });
+    }
   });
 });

@@ -8,13 +8,17 @@
  *   - a `multipart/form-data` POST whose body does not parse (no or a wrong boundary, a
  *     truncated part): any page — the not-found page too, so any unknown path — treats such a
  *     POST as a possible server action and parses it with undici's `formData()` → here 400
- *     `invalid_request`. The body is parsed with that same parser, so what passes here parses
- *     there; it is then handed on unchanged.
+ *     `invalid_request`. The body is parsed with that same parser (and, for a fetch action,
+ *     with the busboy that Next.js uses for those), so what passes here parses there; it is then
+ *     handed on unchanged.
  * API paths get the usual `{error:{code,message}}` JSON, pages the product's 400 page.
  *
  * Framework-free (node:http only), so the real listener is tested without a production build.
  */
 import { type IncomingMessage, IncomingMessage as NodeIncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { readBoundedNodeBytes } from "../net/read-bounded";
 import { newNonce, pageSecurityHeaders } from "./security-headers";
 
@@ -152,6 +156,9 @@ export async function screenFormBody(
   try {
     // undici's parser, the one Next.js uses for a form POST (app-render/action-handler.js).
     await new Response(bytes, { headers: { "content-type": req.headers["content-type"]! } }).formData();
+    // A fetch action (`Next-Action` header) is parsed with Next.js's busboy instead, which
+    // refuses some bodies undici takes (a bare CR in a part's headers).
+    if (req.headers["next-action"] !== undefined) await parseWithNextBusboy(req, bytes);
   } catch {
     refuse(
       req,
@@ -162,6 +169,33 @@ export async function screenFormBody(
     return null;
   }
   return replay(req, bytes);
+}
+
+type Busboy = NodeJS.WritableStream & {
+  on(event: "file", cb: (name: string, stream: NodeJS.ReadableStream) => void): Busboy;
+};
+let busboyFactory: ((opts: object) => Busboy) | null | undefined;
+
+/**
+ * Parses `bytes` with the busboy build Next.js ships and uses for fetch actions. It is loaded
+ * from Next.js's package at run time, which is not a framework import: no Next.js API is used,
+ * only the same parser so that both give the same verdict. Without it (a replica without
+ * Next.js) there is nothing to protect, and the check is skipped.
+ */
+async function parseWithNextBusboy(req: IncomingMessage, bytes: Uint8Array): Promise<void> {
+  if (busboyFactory === undefined)
+    try {
+      busboyFactory = createRequire(import.meta.url)("next/dist/compiled/busboy") as (opts: object) => Busboy;
+    } catch {
+      busboyFactory = null;
+    }
+  if (!busboyFactory) return;
+  const busboy = busboyFactory({ headers: req.headers, defParamCharset: "utf8" });
+  busboy.on("file", (_name, stream) => {
+    stream.on("error", () => {});
+    stream.resume();
+  });
+  await pipeline(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), busboy);
 }
 
 /**
