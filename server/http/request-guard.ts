@@ -164,7 +164,7 @@ export async function screenFormBody(
       req,
       res,
       "invalid_request",
-      "the multipart/form-data body is malformed (its boundary is missing or does not match the body)",
+      "the multipart/form-data body does not parse (a missing or wrong boundary, or a truncated part)",
     );
     return null;
   }
