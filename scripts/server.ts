@@ -38,6 +38,7 @@ import {
   isGatewayMcpPath,
   isHealthPath,
 } from "../server/gateway/node";
+import { refuseMalformedPath, screenFormBody } from "../server/http/request-guard";
 
 /** Set by the bundler (scripts/server-bundle.ts): the project root relative to the bundle. */
 declare const PAPERCLIP_ROOT_FROM_SERVER: string | undefined;
@@ -74,6 +75,8 @@ async function main() {
     keepOnlyProcessGuard();
   } else handle = await withoutNext();
   const server = http.createServer((req, res) => {
+    // A path Next.js cannot decode is refused here, before any route (server/http/request-guard.ts).
+    if (refuseMalformedPath(req, res)) return;
     // The socket's address, for per-source throttling (server/config/proxy.ts). A client's own
     // copy of the header is dropped first, so it can never be spoofed through this listener.
     delete req.headers[REMOTE_ADDRESS_HEADER];
@@ -86,7 +89,8 @@ async function main() {
       void handleHealthNode(req, res);
       return;
     }
-    void handle(req, res);
+    // A form POST Next.js would fail to parse is refused here too; a good one is replayed to it.
+    void screenFormBody(req, res).then((screened) => screened && handle(screened, res));
   });
   // Agents keep connections open between calls; outlive a typical client's idle timeout.
   server.keepAliveTimeout = 65_000;

@@ -17,6 +17,10 @@ export const ERRORS = {
     status: 400,
     doc: "malformed JSON, a schema violation (`details.issues`), text that cannot be stored",
   },
+  path_malformed: {
+    status: 400,
+    doc: "the address holds a percent-encoding that does not decode to UTF-8 (node listener)",
+  },
   unauthenticated: { status: 401, doc: "no valid credential was presented" },
   forbidden: {
     status: 403,

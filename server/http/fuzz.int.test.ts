@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { count, eq, sum } from "drizzle-orm";
 import fc from "fast-check";
@@ -8,14 +9,24 @@ import { instanceSettings, toolCallEvents, toolInvocations, users } from "@/db/s
 import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { GatewayCallInput } from "@/server/gateway/call-tool";
+import {
+  handleGatewayMcpNode,
+  handleHealthNode,
+  isGatewayMcpPath,
+  isHealthPath,
+} from "@/server/gateway/node";
+import { isMalformedPath, refuseMalformedPath, screenFormBody } from "@/server/http/request-guard";
 import { sessionCookie } from "@/server/testing/api";
+import { listenLoopback, toRequest } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 
 // Property-based fuzzing of every route file under app/ (issue 14): generated bodies, path ids,
 // methods, headers and auth states. Properties: no input yields a 5xx; a 4xx body is
 // `{error:{code,message}}`; every gateway call with a valid session is accounted for (a new
 // ledger row or an `attempts` increment, and its audit event). A mutation test proves the
-// suite finds the NUL 500 when it is switched back on.
+// suite finds the NUL 500 when it is switched back on. A second part sends generated path
+// segments (malformed percent-encodings included), content types and methods over HTTP through
+// the production listener's request order (issue 34 item 4), with its own mutation test.
 //
 // Quick mode by default (CI); `npm run test:fuzz -- --full` runs longer. FUZZ_SEED replays a
 // failure (the seed is printed with every counterexample).
@@ -33,6 +44,8 @@ interface RouteFile {
   pattern: string;
   params: { name: string; catchAll: boolean }[];
   handlers: Record<string, (request: Request, ctx?: unknown) => Promise<Response>>;
+  /** `handlers` plus HEAD and OPTIONS, for the listener fuzz (which sends any method). */
+  all: Record<string, (request: Request, ctx?: unknown) => Promise<Response>>;
 }
 
 /** Every `route.ts` under app/, found on the file system (a new route is covered automatically). */
@@ -96,7 +109,11 @@ beforeAll(async () => {
     const handlers: RouteFile["handlers"] = {};
     for (const m of METHODS)
       if (typeof mod[m] === "function") handlers[m] = mod[m] as RouteFile["handlers"][string];
+    const all = { ...handlers };
+    for (const m of ["HEAD", "OPTIONS"])
+      if (typeof mod[m] === "function") all[m] = mod[m] as RouteFile["handlers"][string];
     routes.push({
+      all,
       file: path.relative(APP, file),
       pattern: `/${rel.join("/")}`,
       params,
@@ -570,6 +587,306 @@ describe("fuzzing every route file", () => {
       expect(fc.defaultReportMessage(result)).toMatch(/seed: -?\d+/);
     } finally {
       delete process.env.PAPERCLIP_TEST_MUTATION;
+    }
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Through the listener (issue 34 item 4): generated path segments (valid and malformed
+// percent-encodings), content types (multipart with a bad or no boundary, charsets, garbage) and
+// methods, sent over HTTP to the production listener's request order (scripts/server.ts).
+
+/**
+ * The production listener's order in front of the route files: the request guard, the gateway's
+ * and health's node handlers, the form-body screen, then a stand-in for Next.js. The stand-in
+ * decodes the path as Next.js's router does (`decodeURIComponent`, which throws on a malformed
+ * encoding → 500, as Next.js answers), calls the route file's handler (405 for a method the file
+ * does not export, as Next.js answers), and for a path no route serves does what Next.js's
+ * not-found page does with a form POST: it parses it as a possible server action (undici's
+ * `formData()`, which throws on a malformed body → 500). `guard: false` leaves the guard and
+ * the screen out: the mutation test shows the fuzz then finds those 500s.
+ */
+async function startAppListener(guard: boolean): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (guard && refuseMalformedPath(req, res)) return;
+    // Marked, so the property checks their 4xx bodies against the route files they stand for.
+    if (isGatewayMcpPath(req.url)) {
+      res.setHeader("x-fuzz-source", "route:api/tool-gateway/mcp/route.ts");
+      return void handleGatewayMcpNode(req, res);
+    }
+    if (isHealthPath(req.url)) {
+      res.setHeader("x-fuzz-source", "route:api/health/route.ts");
+      return void handleHealthNode(req, res);
+    }
+    const next = (r: http.IncomingMessage) =>
+      standInForNext(r, res).catch((err) => {
+        if (res.headersSent) return res.destroy();
+        res.writeHead(500, { "content-type": "text/plain" }).end(`Internal Server Error: ${err}`);
+      });
+    if (!guard) return void next(req);
+    void screenFormBody(req, res).then((screened) => screened && next(screened));
+  });
+  const port = await listenLoopback(server);
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** The route file serving `rawPath` (literal segments win over dynamic ones) and its params. */
+function matchRoute(rawPath: string): { route: RouteFile; params: Record<string, string | string[]> } | null {
+  const segments = rawPath.split("/").slice(1).map(decodeURIComponent);
+  if (segments.length > 1 && segments.at(-1) === "") segments.pop();
+  let best: { route: RouteFile; params: Record<string, string | string[]>; score: number } | null = null;
+  for (const route of routes) {
+    const pattern = route.pattern.split("/").slice(1);
+    const params: Record<string, string | string[]> = {};
+    let score = 0;
+    let ok = true;
+    for (let i = 0; i < pattern.length && ok; i++) {
+      const p = pattern[i]!;
+      const seg = segments[i];
+      if (p.startsWith("[...")) {
+        if (seg === undefined) ok = false;
+        else params[p.slice(4, -1)] = segments.slice(i);
+        break;
+      }
+      if (seg === undefined) ok = false;
+      else if (p.startsWith("[")) params[p.slice(1, -1)] = seg;
+      else if (p === seg) score++;
+      else ok = false;
+      if (i === pattern.length - 1 && segments.length > pattern.length) ok = false;
+    }
+    if (ok && pattern.length <= segments.length && (!best || score > best.score))
+      best = { route, params, score };
+  }
+  return best;
+}
+
+async function standInForNext(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const rawPath = (req.url ?? "/").split("?")[0]!;
+  const found = matchRoute(rawPath);
+  const request = await toRequest(req, "http://localhost:3100");
+  if (!found) {
+    if (req.method === "POST" && /^multipart\/form-data/i.test(req.headers["content-type"] ?? ""))
+      await request.formData();
+    res.writeHead(404, { "x-fuzz-source": "router" }).end();
+    return;
+  }
+  const handler = found.route.all[req.method ?? "GET"];
+  if (!handler) {
+    res.writeHead(405, { "x-fuzz-source": "router" }).end();
+    return;
+  }
+  const out = await handler(request, { params: Promise.resolve(found.params) });
+  const headers: Record<string, string> = { "x-fuzz-source": `route:${found.route.file}` };
+  out.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
+  const body = Buffer.from(await out.arrayBuffer());
+  res.writeHead(out.status, headers).end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Path segments: the demo's ids, hostile text percent-encoded, and malformed encodings. */
+const MALFORMED_ENCODINGS = ["%", "%zz", "%FF", "%C0%AF", "%ED%A0%80", "%E2%82", "a%2", "%%", "%u0041", "%0"];
+const pathSegment = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom("company", "agent", "uuid") },
+  { weight: 2, arbitrary: nastyString.map((s) => encodeURIComponent(s.toWellFormed())) },
+  { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_ENCODINGS) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...MALFORMED_ENCODINGS))
+      .map(([a, b]) => `${encodeURIComponent(a.toWellFormed())}${b}`),
+  },
+);
+
+const CONTENT_TYPES = [
+  "application/json",
+  "application/json; charset=utf-8",
+  "application/json; charset=latin1",
+  "multipart/form-data",
+  "multipart/form-data; boundary=x",
+  "multipart/form-data; boundary=",
+  'multipart/form-data; boundary="q q"',
+  "MULTIPART/FORM-DATA; boundary=x",
+  "multipart/mixed; boundary=x",
+  "application/x-www-form-urlencoded",
+  "text/plain",
+  "text/html",
+  "a/b; c",
+  "",
+  "application/octet-stream",
+] as const;
+
+const MULTIPART_BODIES = [
+  "",
+  "name=value",
+  "--x\r\n\r\n",
+  '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n--x--\r\n',
+  '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nv',
+  '--x\r\nContent-Disposition: form-data; name="$ACTION_ID_00"\r\n\r\n\r\n--x--\r\n',
+  "--x--\r\n",
+] as const;
+
+/** Paths no route file serves: pages and unknown paths (Next.js renders a page or its 404 there). */
+const PAGE_PATHS = [
+  "/",
+  "/signin",
+  "/c/[companyId]/issues",
+  "/c/[companyId]/agents/[agentId]",
+  "/api/nonexistent",
+  "/x",
+];
+
+const listenerRequest = fc.record({
+  route: fc.nat(),
+  /** A quarter of the time a page or unknown path instead of a route file. */
+  page: fc.option(fc.constantFrom(...PAGE_PATHS), { freq: 3, nil: undefined }),
+  segments: fc.array(pathSegment, { minLength: 4, maxLength: 4 }),
+  /** Sometimes a malformed segment appended, or a query with a malformed encoding. */
+  tail: fc.oneof(
+    { weight: 4, arbitrary: fc.constant("") },
+    { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_ENCODINGS).map((m) => `/${m}`) },
+    { weight: 1, arbitrary: fc.constantFrom(...MALFORMED_ENCODINGS).map((m) => `?q=${m}`) },
+  ),
+  method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PROPFIND"),
+  contentType: fc.constantFrom(...CONTENT_TYPES),
+  body: fc.oneof(
+    { weight: 2, arbitrary: bodyArb.map((b) => b.text) },
+    { weight: 1, arbitrary: fc.constantFrom(...MULTIPART_BODIES) },
+  ),
+  auth: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Auth>("board") },
+    { weight: 2, arbitrary: fc.constantFrom(...AUTHS) },
+  ),
+});
+type ListenerGenerated = typeof listenerRequest extends fc.Arbitrary<infer T> ? T : never;
+
+function sendRaw(
+  origin: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const { port } = new URL(origin);
+  // Node's client frames a DELETE's or OPTIONS's body only with an explicit length.
+  const framed =
+    body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path: target, headers: framed }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The request target: the route's (or page's) pattern with generated segments, then the tail. */
+function targetOf(g: ListenerGenerated): string {
+  const pattern = g.page ?? routes[g.route % routes.length]!.pattern;
+  let i = 0;
+  return `/${pattern
+    .split("/")
+    .slice(1)
+    .map((p) => (p.startsWith("[") ? paramValue(g.segments[i++ % g.segments.length]!) : p))
+    .join("/")}${g.tail}`.replace(/^\/\/$/, "/");
+}
+
+async function holdsThroughListener(origin: string, g: ListenerGenerated): Promise<boolean> {
+  const route = routes[g.route % routes.length]!;
+  const target = targetOf(g);
+  const headers: Record<string, string> = { host: "localhost:3100", ...authHeaders(g.auth) };
+  if (g.contentType) headers["content-type"] = g.contentType;
+  if (isMcpRoute(route)) headers.accept = "application/json, text/event-stream";
+  const hasBody = g.method !== "GET" && g.method !== "HEAD";
+  const res = await sendRaw(origin, g.method, target, headers, hasBody ? g.body : undefined);
+  const description = `${g.method} ${target} auth=${g.auth} type=${JSON.stringify(g.contentType)} body=${JSON.stringify(hasBody ? g.body.slice(0, 200) : undefined)}`;
+  if (res.status === 503 && res.text.includes('"code":"public_mcp_disabled"')) return true;
+  if (res.status >= 500) throw new Error(`${res.status} for ${description}: ${res.text.slice(0, 300)}`);
+  if (res.status < 400 || g.method === "HEAD") return true;
+  const source = String(res.headers["x-fuzz-source"] ?? "listener");
+  if (source === "router") return true;
+  if (source.startsWith("route:")) {
+    const served = routes.find((r) => `route:${r.file}` === source)!;
+    if (!errorShapeOk(served, res.text))
+      throw new Error(`4xx body is not {error:{code,message}} for ${description}: ${res.text.slice(0, 300)}`);
+    return true;
+  }
+  // The listener's own answers: JSON on API paths, the 400 page on pages.
+  const type = String(res.headers["content-type"] ?? "");
+  let ok = false;
+  if (type.startsWith("text/html")) ok = res.text.includes('data-testid="bad-request"');
+  else
+    try {
+      ok = typeof (JSON.parse(res.text) as { error?: { code?: unknown } }).error?.code === "string";
+    } catch {
+      ok = false;
+    }
+  if (!ok)
+    throw new Error(
+      `listener ${res.status} without the error shape for ${description}: ${res.text.slice(0, 300)}`,
+    );
+  return true;
+}
+
+describe("fuzzing through the listener", () => {
+  it(
+    "no path, content type or method yields a 5xx; every 4xx has the product's error shape",
+    async () => {
+      const listener = await startAppListener(true);
+      try {
+        await database.db
+          .insert(instanceSettings)
+          .values({ key: "enablePublicMcp", value: true })
+          .onConflictDoUpdate({ target: instanceSettings.key, set: { value: true } });
+        await fc.assert(
+          fc.asyncProperty(listenerRequest, (g) => holdsThroughListener(listener.origin, g)),
+          {
+            numRuns: FULL ? 20_000 : 1_000,
+            ...(SEED !== undefined ? { seed: SEED } : {}),
+            endOnFailure: !FULL,
+          },
+        );
+      } finally {
+        await listener.close();
+      }
+    },
+    FULL ? 3_600_000 : 120_000,
+  );
+
+  it("mutation test: without the request guard, the same generators find Next.js's 500s", async () => {
+    const listener = await startAppListener(false);
+    try {
+      // The malformed path, and (among well-formed paths) the form POST that does not parse.
+      const generators = {
+        path: listenerRequest,
+        multipart: listenerRequest.filter((g) => !isMalformedPath(targetOf(g))),
+      };
+      for (const [kind, arb] of Object.entries(generators)) {
+        const result = await fc.check(
+          fc.asyncProperty(arb, (g) => holdsThroughListener(listener.origin, g)),
+          { numRuns: 5_000, endOnFailure: true },
+        );
+        expect(result.failed, `the fuzzer did not find the ${kind} 500 without the guard`).toBe(true);
+        const message = String(result.errorInstance);
+        expect(message, fc.defaultReportMessage(result)).toMatch(/^Error: 500 for /);
+        const g = result.counterexample![0];
+        if (kind === "path") expect(isMalformedPath(targetOf(g)), message).toBe(true);
+        else expect(`${g.method} ${g.contentType}`, message).toMatch(/^POST multipart\/form-data/i);
+        expect(fc.defaultReportMessage(result)).toMatch(/seed: -?\d+/);
+      }
+    } finally {
+      await listener.close();
     }
   }, 120_000);
 });

@@ -75,7 +75,16 @@ export async function readBoundedText(request: Request, limit: number): Promise<
  * oversized body is drained, not buffered, and the socket is kept, so the caller can still
  * answer `413`.
  */
-export function readBoundedNodeText(req: IncomingMessage, limit: number): Promise<string | null> {
+export async function readBoundedNodeText(req: IncomingMessage, limit: number): Promise<string | null> {
+  const bytes = await readBoundedNodeBytes(req, limit);
+  return bytes === null ? null : utf8(bytes);
+}
+
+/** A `node:http` request's bytes, or null when it is larger than `limit` (drained, as above). */
+export function readBoundedNodeBytes(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) {
@@ -85,7 +94,7 @@ export function readBoundedNodeText(req: IncomingMessage, limit: number): Promis
     }
     const collected = new BoundedChunks(limit);
     req.on("data", (chunk: Buffer) => collected.add(chunk));
-    req.on("end", () => resolve(collected.over ? null : utf8(collected.bytes())));
+    req.on("end", () => resolve(collected.over ? null : collected.bytes()));
     req.on("error", reject);
   });
 }

@@ -9,12 +9,7 @@
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { readBoundedText } from "../net/read-bounded";
@@ -22,6 +17,7 @@ import { publicMcpEnabled } from "../oauth/config";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
 import { serveModernEra } from "./era-2026";
 import { instructionsFor, SERVER_INFO } from "./identity";
+import { guardLegacyParams, RpcError } from "./legacy-params";
 import type { McpSession } from "./registry";
 import { sessionFor } from "./session";
 import { callTool, listTools, UnknownTool } from "./tools";
@@ -44,14 +40,17 @@ function buildServer(session: McpSession): Server {
       return await callTool(session, req.params.name, req.params.arguments ?? {});
     } catch (err) {
       // As on the agent gateway (docs/gateway.md, JSON-RPC errors): an unknown tool is -32602.
+      // Not McpError: its message starts with "MCP error -32602:", which clients add again.
       if (err instanceof UnknownTool)
-        throw new McpError(
+        throw new RpcError(
           ErrorCode.InvalidParams,
           "Unknown tool: no tool of this name is available to this connection",
         );
       throw err;
     }
   });
+  // Malformed params are -32602 with a readable message, never the SDK's -32603 (./legacy-params.ts).
+  guardLegacyParams(server);
   return server;
 }
 

@@ -11,6 +11,7 @@
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { logActivity } from "../activity/log-activity";
+import { dottedPath, findUnstorable } from "../contracts/json-shape";
 import { fromDatabaseError, isServiceError } from "../errors";
 import { OPERATIONS, operationForTool, operationNamed } from "./operations";
 import { withReceipt } from "./receipts";
@@ -105,6 +106,23 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   return parsed.data;
 }
 
+/**
+ * Text PostgreSQL cannot store (a lone UTF-16 surrogate, a NUL) anywhere in the arguments is
+ * refused before the schema, the receipt (whose RFC 8785 hash throws on a lone surrogate) and
+ * the verb: `invalid_request`, as the agent gateway refuses it (docs/gateway.md).
+ */
+function refuseUnstorable(rawArgs: unknown): void {
+  const found = findUnstorable(rawArgs);
+  if (!found) return;
+  const what = found.problem === "nul" ? "a NUL character" : "an unpaired surrogate";
+  const where = `${found.inKey ? "in a key at" : "at"} \`${dottedPath(found.path) || "(root)"}\``;
+  throw new ToolRefusal(
+    "invalid_request",
+    `arguments contain text that cannot be stored (${what}) ${where}; send well-formed Unicode text`,
+    { path: found.path, problem: found.problem },
+  );
+}
+
 const ok = (value: unknown): CallToolResult => {
   const structured =
     value && typeof value === "object" && !Array.isArray(value)
@@ -144,6 +162,7 @@ export async function runOperation(
         `this connection lacks the \`${op.scope}\` scope needed by \`${op.name}\`; reconnect and approve it`,
         { required: op.scope, granted: [...session.scopes] },
       );
+    refuseUnstorable(rawArgs);
     const args = parse(op.input, rawArgs) as Record<string, unknown>;
     if ("companyId" in args && args.companyId !== session.live.grant.companyId)
       throw new ToolRefusal(
