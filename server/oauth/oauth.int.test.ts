@@ -41,6 +41,7 @@ import { activityLog, companyMemberships, oauthClients, oauthGrants } from "@/db
 import type { MembershipRole } from "@/server/contracts/values";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setRouteClock } from "@/server/http/route";
+import { CIMD_FETCH_FAILED } from "@/server/oauth/cimd";
 import { deviceAttemptKeys } from "@/server/oauth/device-attempts";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
@@ -721,10 +722,21 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
       const body = (await res.json()) as { error: string; error_description: string };
       expect(body.error).toBe(error);
-      // The loopback host the fixture does not name is refused by the guard, not by TLS.
-      if (clientId.includes("127.0.0.1"))
-        expect(body.error_description).toMatch(/loopback|private|not allowed|blocked/i);
       expect(await cimdCount()).toBe(before + 1);
+    }
+  });
+
+  it("says one generic invalid_client for every fetch failure: no DNS or reachability oracle", async () => {
+    const failures = [
+      `https://127.0.0.1:${CIMD_PORT}/ok.json`, // loopback, refused by the guard
+      "https://no-such-host.invalid/client.json", // ENOTFOUND
+      `${cimd.origin}/missing.json`, // a 404
+      `${cimd.origin}/redirect.json`,
+    ];
+    for (const [i, clientId] of failures.entries()) {
+      const res = await authorizeAt(clientId, `192.0.2.${50 + i}`);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: "invalid_client", error_description: CIMD_FETCH_FAILED });
     }
   });
 
