@@ -36,7 +36,7 @@ export function isCimdClientId(clientId: string): boolean {
     const u = new URL(clientId);
     return (
       u.protocol === "https:" &&
-      !u.hash &&
+      !clientId.includes("#") &&
       !u.username &&
       !u.password &&
       u.pathname.length > 1 &&

@@ -1114,6 +1114,52 @@ describe("enablement, consent rules and refusals", () => {
     }
   });
 
+  it("RFC deviations: an empty fragment, repeated parameters, a password in resource, `Bearer  ` (issue 34)", async () => {
+    // RFC 6749 §3.1.2: a redirect URI has no fragment, an empty one included.
+    const reg = await fetch(new URL("/mcp/oauth/register", server.origin), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["https://a.example/cb#"], token_endpoint_auth_method: "none" }),
+    });
+    expect(reg.status).toBe(400);
+    expect(((await reg.json()) as { error: string }).error).toBe("invalid_redirect_uri");
+    // RFC 6749 §3.1: a repeated parameter is refused, and not redirected anywhere.
+    const s = await strictClient();
+    for (const [name, extra] of [
+      ["redirect_uri", "https://evil.example/cb"],
+      ["client_id", "other"],
+      ["code_challenge_method", "plain"],
+    ] as const) {
+      const url = await authorizeUrl(s.client.client_id, { resource: `${server.origin}/mcp/paperclip` });
+      url.searchParams.append(name, extra);
+      const res = await fetch(url, { redirect: "manual" });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.json()).toMatchObject({ error: "invalid_request" });
+    }
+    // RFC 8707 §2: a resource with a password (and no user) is not the resource.
+    const withPassword = `${server.origin.replace("://", "://:secret@")}/mcp/paperclip`;
+    const res = await fetch(await authorizeUrl(s.client.client_id, { resource: withPassword }), {
+      redirect: "manual",
+    });
+    expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+    // RFC 6750 §3.1: a malformed Bearer credential is 400 invalid_request, not 401 invalid_token.
+    const { tokens } = await strictTokens(s);
+    const twoSpaces = await fetch(new URL("/mcp/paperclip", server.origin), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer  ${tokens.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(twoSpaces.status).toBe(400);
+    expect(twoSpaces.headers.get("www-authenticate")).toMatch(/error="invalid_request"/);
+    expect(await twoSpaces.json()).toMatchObject({ error: "invalid_request" });
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
+  });
+
   it("lists my connections and revokes one (another person's is 404); the next MCP call is 401", async () => {
     const s = await strictClient();
     const { tokens } = await strictTokens(s, { companyId: demo.companyId });

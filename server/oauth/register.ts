@@ -44,7 +44,9 @@ export function validateRedirectUri(uri: string): URL {
   } catch {
     throw new InvalidRedirectUriError(`\`${uri.slice(0, 100)}\` is not an absolute URL`);
   }
-  if (url.hash) throw new InvalidRedirectUriError("a redirect URI must not have a fragment");
+  // RFC 6749 §3.1.2: no fragment component — an empty one (`…/cb#`) included, which URL drops.
+  if (url.hash || uri.includes("#"))
+    throw new InvalidRedirectUriError("a redirect URI must not have a fragment");
   if (url.username || url.password)
     throw new InvalidRedirectUriError("a redirect URI must not carry credentials");
   if (url.protocol !== "https:" && !isLoopbackRedirect(url))
