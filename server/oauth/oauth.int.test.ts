@@ -1114,6 +1114,28 @@ describe("enablement, consent rules and refusals", () => {
     }
   });
 
+  it("refuses a client_name with bidi or control characters (issue 34: it reversed the consent heading)", async () => {
+    for (const client_name of ["Claude \u202Eyppa", "Tool\u2066x\u2069", "Line\nbreak", "Bell\u0007"]) {
+      const res = await fetch(new URL("/mcp/oauth/register", server.origin), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name, redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    const plain = await fetch(new URL("/mcp/oauth/register", server.origin), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Claude Code — עברית 👩‍💻",
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    expect(plain.status).toBe(201);
+  });
+
   it("RFC deviations: an empty fragment, repeated parameters, a password in resource, `Bearer  ` (issue 34)", async () => {
     // RFC 6749 §3.1.2: a redirect URI has no fragment, an empty one included.
     const reg = await fetch(new URL("/mcp/oauth/register", server.origin), {
