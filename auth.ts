@@ -1,5 +1,6 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { secureCookiesByConfig } from "@/server/auth/session-cookie";
 import { endSessionBySid, SESSION_LIFETIME_MS } from "@/server/auth/sessions";
 import { signInWithPassword } from "@/server/auth/sign-in";
 import { requestSource } from "@/server/config/proxy";
@@ -19,6 +20,12 @@ class SignInThrottledError extends CredentialsSignin {
 // account end the session at once, whatever the cookie says.
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  // `Secure` cookies follow PAPERCLIP_PUBLIC_URL, not X-Forwarded-Proto (which a client sets
+  // itself unless TRUST_PROXY says an operator's proxy does). A getter: read per request, and
+  // undefined (next-auth's own choice from the forwarded scheme) only behind a trusted proxy.
+  get useSecureCookies() {
+    return secureCookiesByConfig();
+  },
   // A wrong password is an expected outcome, not a server error; everything else is logged
   // through the redacting logger.
   logger: {
