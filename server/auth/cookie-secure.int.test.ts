@@ -47,7 +47,7 @@ const secure = (setCookie: string) => /;\s*Secure\b/i.test(setCookie);
 
 it("an https PAPERCLIP_PUBLIC_URL makes the cookies Secure, with or without X-Forwarded-Proto", async () => {
   vi.stubEnv("PAPERCLIP_PUBLIC_URL", "https://paperclip.example");
-  for (const headers of [{}, { "x-forwarded-proto": "http" }]) {
+  for (const headers of [{}, { "x-forwarded-proto": "http" }] as Record<string, string>[]) {
     const cookie = await signInCookie(headers);
     expect(secure(cookie), cookie).toBe(true);
     expect(cookie).toMatch(/^__Secure-authjs\.session-token=/);
