@@ -121,11 +121,18 @@ export interface ReadBody {
 /**
  * Reads a request body up to `limits.maxBytes`, hashing while it streams: refused early from
  * `content-length`, and as soon as more bytes arrive than the limit (the stream is cancelled,
- * nothing buffered beyond the limit is kept).
+ * nothing buffered beyond the limit is kept). `expectedBytes` (an upload URL's declared size)
+ * stops the read at that size + 1 with `413 attachment_too_large`: a URL minted for 3 bytes
+ * never reads 10 MB of a chunked body first.
  */
-export async function readLimitedBody(request: Request, limits: AttachmentLimits): Promise<ReadBody> {
+export async function readLimitedBody(
+  request: Request,
+  limits: AttachmentLimits,
+  expectedBytes?: number,
+): Promise<ReadBody> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(declared)) checkSize(declared, limits);
+  const stopAfter = Math.min(limits.maxBytes, expectedBytes ?? limits.maxBytes);
   const hash = createHash("sha256");
   const chunks: Buffer[] = [];
   let total = 0;
@@ -135,9 +142,14 @@ export async function readLimitedBody(request: Request, limits: AttachmentLimits
       const { done, value } = await reader.read();
       if (done) break;
       total += value.byteLength;
-      if (total > limits.maxBytes) {
+      if (total > stopAfter) {
         await reader.cancel().catch(() => {});
         checkSize(total, limits);
+        throw new ServiceError(
+          "attachment_too_large",
+          `the body is larger than the ${stopAfter} bytes this upload was declared with`,
+          { maxBytes: stopAfter },
+        );
       }
       hash.update(value);
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
