@@ -8,6 +8,9 @@ import { isServiceError } from "@/server/errors";
 import { routeDatabase } from "@/server/http/route";
 import { logError, logWarn } from "@/server/log";
 
+/** next-auth error types a request causes by itself (bad path, method or form), not the server. */
+const REQUEST_ERRORS = new Set(["UnknownAction", "MissingCSRF", "InvalidCheck", "Verification"]);
+
 /** Thrown by `authorize` while the account or source is throttled; the sign-in page shows it. */
 class SignInThrottledError extends CredentialsSignin {
   override code = "throttled";
@@ -31,7 +34,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   logger: {
     error: (error) => {
       // (`type`, not `name`: production builds minify class names)
-      if ((error as { type?: string }).type === "CredentialsSignin") return;
+      const type = (error as { type?: string }).type;
+      if (type === "CredentialsSignin") return;
+      // A request's own fault (an unknown /api/auth/<x>, a missing CSRF token): one line, no
+      // stack — anyone can send these, and each used to write a full stack trace.
+      if (type && REQUEST_ERRORS.has(type)) {
+        logWarn("auth.request_refused", { type, message: error.message.split("\n")[0]?.slice(0, 200) });
+        return;
+      }
       logError("auth.error", error);
     },
     warn: (code) => logWarn("auth.warn", { code }),
