@@ -302,7 +302,7 @@ export async function putTransfer(db: Db, request: Request, token: string, now: 
     attachment = await createAttachment(
       session.ctx,
       transfer.issueId,
-      { filename: transfer.filename, contentType: transfer.contentType, bytes: body.bytes },
+      { filename: transfer.filename, contentType: transfer.contentType, bytes: body },
       {
         inTransaction: async (tx, saved) => {
           const [done] = await tx
