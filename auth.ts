@@ -1,11 +1,15 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import { secureCookiesByConfig } from "@/server/auth/session-cookie";
 import { endSessionBySid, SESSION_LIFETIME_MS } from "@/server/auth/sessions";
 import { signInWithPassword } from "@/server/auth/sign-in";
 import { requestSource } from "@/server/config/proxy";
 import { isServiceError } from "@/server/errors";
 import { routeDatabase } from "@/server/http/route";
 import { logError, logWarn } from "@/server/log";
+
+/** next-auth error types a request causes by itself (bad path, method or form), not the server. */
+const REQUEST_ERRORS = new Set(["UnknownAction", "MissingCSRF", "InvalidCheck", "Verification"]);
 
 /** Thrown by `authorize` while the account or source is throttled; the sign-in page shows it. */
 class SignInThrottledError extends CredentialsSignin {
@@ -19,12 +23,25 @@ class SignInThrottledError extends CredentialsSignin {
 // account end the session at once, whatever the cookie says.
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
+  // `Secure` cookies follow PAPERCLIP_PUBLIC_URL, not X-Forwarded-Proto (which a client sets
+  // itself unless TRUST_PROXY says an operator's proxy does). A getter: read per request, and
+  // undefined (next-auth's own choice from the forwarded scheme) only behind a trusted proxy.
+  get useSecureCookies() {
+    return secureCookiesByConfig();
+  },
   // A wrong password is an expected outcome, not a server error; everything else is logged
   // through the redacting logger.
   logger: {
     error: (error) => {
       // (`type`, not `name`: production builds minify class names)
-      if ((error as { type?: string }).type === "CredentialsSignin") return;
+      const type = (error as { type?: string }).type;
+      if (type === "CredentialsSignin") return;
+      // A request's own fault (an unknown /api/auth/<x>, a missing CSRF token): one line, no
+      // stack — anyone can send these, and each used to write a full stack trace.
+      if (type && REQUEST_ERRORS.has(type)) {
+        logWarn("auth.request_refused", { type, message: error.message.split("\n")[0]?.slice(0, 200) });
+        return;
+      }
       logError("auth.error", error);
     },
     warn: (code) => logWarn("auth.warn", { code }),

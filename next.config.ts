@@ -2,7 +2,9 @@ import type { NextConfig } from "next";
 
 // Every response, API routes included. Pages also get a nonce-based CSP (and HSTS behind
 // HTTPS) per request from proxy.ts; see server/http/security-headers.ts.
-// (Kept here rather than imported: next.config.ts is loaded before the app's module graph.)
+// (Kept here rather than imported: next.config.ts is loaded before the app's module graph;
+// server/http/security-headers.test.ts holds it equal to STATIC_SECURITY_HEADERS, which the
+// node listener sends.)
 // Framing is refused by CSP frame-ancestors too; X-Frame-Options covers older browsers.
 const securityHeaders = [
   { key: "X-Content-Type-Options", value: "nosniff" },
@@ -12,7 +14,7 @@ const securityHeaders = [
   {
     key: "Permissions-Policy",
     value:
-      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=(), midi=(), display-capture=(), browsing-topics=()",
+      "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=(), browsing-topics=()",
   },
 ];
 

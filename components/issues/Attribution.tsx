@@ -16,7 +16,7 @@ export function ViaClient({ clientName }: { clientName: string | null | undefine
   if (!clientName) return null;
   return (
     <span className="text-zinc-500" data-testid="via-client" title="Through an assistant connection">
-      via {clientName}
+      via <bdi>{clientName}</bdi>
     </span>
   );
 }

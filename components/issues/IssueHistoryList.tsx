@@ -68,7 +68,7 @@ export function IssueHistoryList({ events, now }: { events: IssueHistoryItem[]; 
                 <span className="font-medium text-zinc-800">{event.actorName}</span>
                 {event.via?.clientName ? (
                   <span className="text-zinc-500" data-testid="history-via">
-                    via {event.via.clientName}
+                    via <bdi>{event.via.clientName}</bdi>
                   </span>
                 ) : null}
                 <span className="text-zinc-700">{describeEvent(event)}</span>

@@ -57,7 +57,7 @@ export function ConnectionsList({
                 data-testid="assistant-connection"
               >
                 <span className="min-w-0">
-                  <span className="font-medium text-zinc-900">{c.name}</span>{" "}
+                  <bdi className="font-medium text-zinc-900">{c.name}</bdi>{" "}
                   <Badge>
                     {c.scopes.includes("paperclip:configure")
                       ? "read, write & configure"
@@ -66,7 +66,7 @@ export function ConnectionsList({
                         : "read only"}
                   </Badge>
                   <span className="block text-zinc-500">
-                    {c.clientName ?? "unnamed client"}
+                    <bdi>{c.clientName ?? "unnamed client"}</bdi>
                     {showCompany ? ` · ${c.companyName}` : ""} · last used{" "}
                     {c.lastUsedAt ? <RelativeTime value={c.lastUsedAt} /> : "never"}
                   </span>

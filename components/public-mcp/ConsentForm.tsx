@@ -75,7 +75,11 @@ export function ConsentForm({ view, userCode }: ConsentFormProps) {
         title={
           <span className="flex items-center gap-3">
             <ClientIcon logo={view.client.logo} />
-            {`Connect ${name} to Paperclip`}
+            {/* A client-chosen name is isolated (<bdi>): its text direction cannot reorder the
+                rest of the heading, whatever characters an older registration let through. */}
+            <span data-testid="consent-heading">
+              Connect <bdi data-testid="consent-client-name">{name}</bdi> to Paperclip
+            </span>
           </span>
         }
         description={

@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isServiceError, ServiceError } from "../errors";
+import { visiblyPrivate } from "../net/private-upstreams";
 import { scrub } from "./mcp-http-headers";
 import type { Entry } from "./mcp-http-transport";
 
@@ -50,6 +51,32 @@ function boundedData(data: unknown, clean: (s: string) => string): unknown {
   }
 }
 
+/**
+ * The SDK's transport does not follow a redirect to another origin ("Redirect to <url> not
+ * followed"): that is a refused redirect, not a protocol error. One to a loopback or private
+ * address is what the network guard would refuse as `upstream_requires_operator`, so it is
+ * reported with that code. The target URL is never put in the message (it is upstream text).
+ */
+function unfollowedRedirect(err: Error, entry: Entry, details: Record<string, unknown>): ServiceError | null {
+  const match = /Redirect to (\S+) not followed/.exec(err.message);
+  if (!match) return null;
+  let target: URL | null = null;
+  try {
+    target = new URL(match[1]!);
+  } catch {}
+  if (target && visiblyPrivate(target))
+    return new ServiceError(
+      "upstream_requires_operator",
+      `${entry.origin} redirected to a loopback or private address; only an instance administrator can allow an origin`,
+      details,
+    );
+  return new ServiceError(
+    "upstream_redirect_refused",
+    `${entry.origin} redirected to another origin, which is not followed`,
+    details,
+  );
+}
+
 /** Maps anything thrown below into a ServiceError whose message carries no secret. */
 export function httpCallError(err: unknown, entry: Entry, timeout: number): ServiceError {
   const clean = (s: string) => scrub(s, entry.secrets);
@@ -78,6 +105,8 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
     });
   }
   if (err instanceof StreamableHTTPError || err instanceof SseError) {
+    const redirect = unfollowedRedirect(err, entry, details);
+    if (redirect) return redirect;
     const status = err.code;
     if (status === 401 || status === 403) {
       return new ServiceError(

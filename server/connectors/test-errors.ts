@@ -52,10 +52,12 @@ export function classifyUpstreamError(err: unknown): ClassifiedError {
   switch (err.code) {
     case "upstream_unreachable":
       return known(TLS_CODE.test(netCode) ? "upstream_tls_error" : "upstream_unreachable");
+    case "upstream_redirect_refused":
+      // The guard refused a redirect hop for needing an operator's grant: say so.
+      return known(d.reason === "upstream_requires_operator" ? "upstream_requires_operator" : err.code);
     case "missing_secret":
     case "upstream_requires_operator":
     case "upstream_blocked":
-    case "upstream_redirect_refused":
     case "upstream_timeout":
     case "upstream_too_large":
       return known(err.code);

@@ -10,9 +10,10 @@
  * A stored attachment records its provider, so changing the setting never strands old files.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { type ATTACHMENT_STORAGES, attachmentBlobs } from "@/db/schema";
 import { paperclipHome } from "../config/home";
@@ -111,21 +112,37 @@ export function cleanFilename(name: string | null | undefined): string {
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
-/** A body read with the attachment limit: its bytes, size and SHA-256 (hashed as it streams). */
+/**
+ * Bytes as they arrived, never concatenated: their size and SHA-256 (hashed chunk by chunk as
+ * they streamed in). Storage writes the chunks one by one, so a 10 MB upload is never one
+ * synchronous copy, hash or hex encoding that holds the event loop.
+ */
 export interface ReadBody {
-  bytes: Buffer;
+  chunks: Buffer[];
   byteSize: number;
   sha256: string;
+}
+
+/** A whole buffer as a ReadBody (one hash; for bytes that did not stream in). */
+export function bodyOf(bytes: Buffer): ReadBody {
+  return { chunks: [bytes], byteSize: bytes.byteLength, sha256: sha256Hex(bytes) };
 }
 
 /**
  * Reads a request body up to `limits.maxBytes`, hashing while it streams: refused early from
  * `content-length`, and as soon as more bytes arrive than the limit (the stream is cancelled,
- * nothing buffered beyond the limit is kept).
+ * nothing buffered beyond the limit is kept). `expectedBytes` (an upload URL's declared size)
+ * stops the read at that size + 1 with `413 attachment_too_large`: a URL minted for 3 bytes
+ * never reads 10 MB of a chunked body first.
  */
-export async function readLimitedBody(request: Request, limits: AttachmentLimits): Promise<ReadBody> {
+export async function readLimitedBody(
+  request: Request,
+  limits: AttachmentLimits,
+  expectedBytes?: number,
+): Promise<ReadBody> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (Number.isFinite(declared)) checkSize(declared, limits);
+  const stopAfter = Math.min(limits.maxBytes, expectedBytes ?? limits.maxBytes);
   const hash = createHash("sha256");
   const chunks: Buffer[] = [];
   let total = 0;
@@ -135,15 +152,20 @@ export async function readLimitedBody(request: Request, limits: AttachmentLimits
       const { done, value } = await reader.read();
       if (done) break;
       total += value.byteLength;
-      if (total > limits.maxBytes) {
+      if (total > stopAfter) {
         await reader.cancel().catch(() => {});
         checkSize(total, limits);
+        throw new ServiceError(
+          "attachment_too_large",
+          `the body is larger than the ${stopAfter} bytes this upload was declared with`,
+          { maxBytes: stopAfter },
+        );
       }
       hash.update(value);
       chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
     }
   }
-  return { bytes: Buffer.concat(chunks, total), byteSize: total, sha256: hash.digest("hex") };
+  return { chunks, byteSize: total, sha256: hash.digest("hex") };
 }
 
 /** The filesystem provider's root; tests point `PAPERCLIP_HOME` at a temporary directory. */
@@ -163,28 +185,59 @@ function filesystemPath(key: string): string {
   return path.join(filesystemRoot(), key);
 }
 
+/** The most bytes sent to PostgreSQL in one statement while storing (hex-encoded by the driver). */
+export const STORE_PIECE_BYTES = 256 * 1024;
+
+/** The chunks re-cut into pieces of at most STORE_PIECE_BYTES (views, no copies). */
+function* pieces(chunks: readonly Buffer[]): Generator<Buffer> {
+  for (const chunk of chunks)
+    for (let at = 0; at < chunk.byteLength; at += STORE_PIECE_BYTES)
+      yield chunk.subarray(at, at + STORE_PIECE_BYTES);
+}
+
 /**
- * Writes the bytes with the provider under `target.storageKey`. The database provider writes
- * inside `tx` (the attachment row's transaction, after the row); the filesystem provider writes
- * a temporary file renamed into place, and the caller removes it (`removeBytes`) if the
- * transaction fails.
+ * Writes the bytes with the provider under `target.storageKey`, piece by piece, yielding to the
+ * event loop between pieces. The database provider writes inside `tx` (the attachment row's
+ * transaction, after the row): the pieces go to a temporary table (not WAL-logged, dropped at
+ * commit) and PostgreSQL joins them into the blob row itself (`string_agg`), so no statement
+ * carries more than STORE_PIECE_BYTES — postgres.js encodes a bytea parameter as one hex
+ * string, synchronously, which for 10 MB held the loop for a tenth of a second and more. The
+ * filesystem provider appends to a temporary file with async writes and renames it into place;
+ * the caller removes it (`removeBytes`) if the transaction fails.
  */
 export async function storeBytes(
   tx: Tx,
   target: { storage: AttachmentStorage; storageKey: string },
   companyId: string,
   attachmentId: string,
-  bytes: Buffer,
+  body: Pick<ReadBody, "chunks">,
 ): Promise<void> {
   if (target.storage === "database") {
-    await tx.insert(attachmentBlobs).values({ attachmentId, companyId, bytes });
+    await tx.execute(
+      sql`create temporary table if not exists attachment_upload_pieces (n int not null, piece bytea not null) on commit drop`,
+    );
+    await tx.execute(sql`truncate attachment_upload_pieces`);
+    let n = 0;
+    for (const piece of pieces(body.chunks))
+      await tx.execute(sql`insert into attachment_upload_pieces (n, piece) values (${n++}, ${piece})`);
+    await tx.execute(sql`insert into ${attachmentBlobs} (attachment_id, company_id, bytes)
+      select ${attachmentId}, ${companyId}, coalesce(string_agg(piece, ''::bytea order by n), ''::bytea)
+      from attachment_upload_pieces`);
     return;
   }
   const file = filesystemPath(target.storageKey);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, bytes, { mode: 0o600 });
-  renameSync(tmp, file);
+  const handle = await open(tmp, "w", 0o600);
+  try {
+    for (const piece of pieces(body.chunks)) await handle.write(piece);
+  } catch (err) {
+    await handle.close().catch(() => {});
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  await rename(tmp, file);
 }
 
 /** The stored bytes of an attachment (its company and provider as recorded on the row). */

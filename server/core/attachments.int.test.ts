@@ -6,10 +6,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as downloadRoute from "@/app/api/attachments/[attachmentId]/content/route";
 import * as attachmentRoute from "@/app/api/attachments/[attachmentId]/route";
 import * as attachmentsRoute from "@/app/api/issues/[issueId]/attachments/route";
+import * as schema from "@/db/schema";
 import { activityLog, attachmentBlobs, issueAttachments } from "@/db/schema";
 import type { DemoCredentials } from "@/server/core/seed";
 import {
@@ -21,7 +24,7 @@ import {
   type TestDatabase,
 } from "@/server/testing/world";
 import type { ServiceContext } from "../context";
-import { attachmentLimits, cleanFilename, contentDisposition } from "./attachment-storage";
+import { attachmentLimits, cleanFilename, contentDisposition, STORE_PIECE_BYTES } from "./attachment-storage";
 import { createAttachment, listIssueAttachments, readAttachment } from "./attachments";
 
 let database: TestDatabase;
@@ -124,6 +127,47 @@ describe("attachment limits and names", () => {
     );
     expect(contentDisposition("café.txt")).toContain("filename*=UTF-8''caf%C3%A9.txt");
   });
+});
+
+describe("a large upload is stored in pieces (issue 34: a 9.5 MB upload held the event loop)", () => {
+  // postgres.js hex-encodes a bytea parameter synchronously: a 10 MB parameter is one long
+  // block of the event loop. A real connection to the test database whose debug hook sees
+  // every statement's parameters as sent.
+  it("no statement carries more than STORE_PIECE_BYTES, and the stored bytes are exact", async () => {
+    let largest = 0;
+    const client = postgres(database.url, {
+      max: 2,
+      onnotice: () => {},
+      debug: (_id, _query, parameters: unknown[]) => {
+        for (const p of parameters) {
+          const size = typeof p === "string" ? p.length : Buffer.isBuffer(p) ? p.byteLength * 2 : 0;
+          largest = Math.max(largest, size);
+        }
+      },
+    });
+    try {
+      const db = drizzle(client, { schema });
+      const bytes = randomBytes(Math.floor(9.5 * 1024 * 1024));
+      const chunks = Array.from({ length: Math.ceil(bytes.byteLength / 65536) }, (_, i) =>
+        bytes.subarray(i * 65536, (i + 1) * 65536),
+      );
+      for (const storage of ["database", "filesystem"] as const) {
+        process.env.PAPERCLIP_ATTACHMENT_STORAGE = storage;
+        largest = 0;
+        const created = await createAttachment({ ...ownerCtx(), db }, issueId, {
+          filename: "big.bin",
+          contentType: "application/octet-stream",
+          bytes: { chunks, byteSize: bytes.byteLength, sha256: sha(bytes) },
+        });
+        // Hex: two characters a byte, plus the `\x` prefix.
+        expect(largest, storage).toBeLessThanOrEqual(STORE_PIECE_BYTES * 2 + 2);
+        const read = await readAttachment(ownerCtx(), created.id);
+        expect(read.bytes.equals(bytes), storage).toBe(true);
+      }
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });
 
 describe("attachment verbs", () => {

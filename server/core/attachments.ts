@@ -22,12 +22,13 @@ import {
   allowedType,
   attachmentLimits,
   attachmentResponse,
+  bodyOf,
   checkSize,
   cleanFilename,
   loadBytes,
+  type ReadBody,
   readLimitedBody,
   removeBytes,
-  sha256Hex,
   storageKeyFor,
   storeBytes,
 } from "./attachment-storage";
@@ -35,7 +36,8 @@ import {
 export interface CreateAttachmentInput {
   filename: string;
   contentType: string;
-  bytes: Buffer;
+  /** The bytes, or a streamed body (`readLimitedBody`: chunks hashed as they arrived). */
+  bytes: Buffer | ReadBody;
   /** When given, the bytes must hash to it (lowercase hex), else `attachment_hash_mismatch`. */
   sha256?: string;
 }
@@ -126,8 +128,9 @@ export async function createAttachment(
   const issue = await issueForAttachments(ctx, issueId, "work:write");
   const limits = attachmentLimits();
   const contentType = allowedType(input.contentType, limits);
-  checkSize(input.bytes.byteLength, limits);
-  const sha256 = sha256Hex(input.bytes);
+  const body = Buffer.isBuffer(input.bytes) ? bodyOf(input.bytes) : input.bytes;
+  checkSize(body.byteSize, limits);
+  const sha256 = body.sha256;
   if (input.sha256 !== undefined && input.sha256.toLowerCase() !== sha256)
     throw new ServiceError("attachment_hash_mismatch", "the bytes do not have the declared SHA-256", {
       sha256,
@@ -144,20 +147,20 @@ export async function createAttachment(
         issueId: issue.id,
         filename,
         contentType,
-        byteSize: input.bytes.byteLength,
+        byteSize: body.byteSize,
         sha256,
         ...stored,
         ...uploader(ctx),
       });
       // After the row: the blob's composite foreign key points at it.
       wrote = true;
-      await storeBytes(tx, stored, issue.companyId, id, input.bytes);
+      await storeBytes(tx, stored, issue.companyId, id, body);
       await logActivity(tx, ctx, {
         companyId: issue.companyId,
         action: "issue.attachment_add",
         entityType: "issue",
         entityId: issue.id,
-        details: { attachmentId: id, filename, contentType, byteSize: input.bytes.byteLength, sha256 },
+        details: { attachmentId: id, filename, contentType, byteSize: body.byteSize, sha256 },
       });
       const [row] = await attachmentQuery(tx).where(companyRow(issueAttachments, issue.companyId, id));
       await opts.inTransaction?.(tx, row!);
@@ -260,7 +263,7 @@ export async function uploadAttachment(ctx: ServiceContext, issueId: string, req
   }
   const body = await readLimitedBody(request, limits);
   const sha256 = request.headers.get("x-content-sha256")?.trim() || undefined;
-  return createAttachment(ctx, issueId, { filename, contentType, bytes: body.bytes, sha256 });
+  return createAttachment(ctx, issueId, { filename, contentType, bytes: body, sha256 });
 }
 
 /** The download of `GET /api/attachments/:attachmentId/content` (`company:read`). */

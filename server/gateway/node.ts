@@ -3,6 +3,7 @@ import { systemContext } from "../context";
 import { checkHealth } from "../core/health";
 import { BREAKER_HEADER } from "../database/breaker";
 import { checkLiveness } from "../database/liveness";
+import { STATIC_SECURITY_HEADERS } from "../http/security-headers";
 import { logError } from "../log";
 import { readBoundedNodeText } from "../net/read-bounded";
 import { currentGatewayDb } from "./http";
@@ -54,6 +55,7 @@ async function pipeStream(body: ReadableStream<Uint8Array>, res: ServerResponse)
  * governed pipeline and every audit write are unchanged.
  */
 export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setStaticSecurityHeaders(res);
   try {
     const method = req.method ?? "GET";
     const body = method === "POST" ? await readBoundedNodeText(req, MAX_MCP_BODY_BYTES) : "";
@@ -113,6 +115,15 @@ export async function handleGatewayMcpNode(req: IncomingMessage, res: ServerResp
   }
 }
 
+/**
+ * The headers every response carries (next.config.ts gives them to Next.js's responses; these
+ * are answered in front of it). Set before any writeHead, so every answer — 413, 500, stream —
+ * has them; writeHead's own headers still win where they overlap.
+ */
+function setStaticSecurityHeaders(res: ServerResponse): void {
+  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) res.setHeader(name, value);
+}
+
 /** Whether the client is still there to be answered (it may have hung up while we worked). */
 function writable(res: ServerResponse): boolean {
   return !res.destroyed && !res.writableEnded && !res.socket?.destroyed;
@@ -150,13 +161,8 @@ export function isHealthPath(url: string | undefined): boolean {
 export async function handleHealthNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // The same response headers Next.js gives every API route (next.config.ts), since the health
   // routes are answered here, in front of it.
-  const headers = {
-    "content-type": "application/json",
-    "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
-    "x-frame-options": "DENY",
-    "referrer-policy": "same-origin",
-  };
+  setStaticSecurityHeaders(res);
+  const headers = { "content-type": "application/json", "cache-control": "no-store" };
   try {
     if (req.method !== "GET" && req.method !== "HEAD") {
       writeAnswer(

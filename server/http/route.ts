@@ -204,7 +204,7 @@ async function authenticate(
 }
 
 /**
- * Wraps a verb as a Next.js route handler: parse → authenticate → verb → map errors. Bad
+ * Wraps a verb as a Next.js route handler: authenticate → parse → verb → map errors. Bad
  * input never reaches the verb and never yields a 5xx; unexpected errors become a generic
  * 500 carrying the request id, with details only in the server log.
  */
@@ -222,6 +222,13 @@ export function route<
     try {
       if (!spec.whileDatabaseDown) databaseBreaker().admit();
       const now = routeClock ? routeClock() : new Date();
+      db = routeDatabase();
+      // Authenticate before any parsing: an unauthenticated caller learns nothing about a
+      // route's shape (zod field messages, which ids are well formed) — it gets 401 only.
+      const actor: Actor =
+        spec.actors === "public"
+          ? { type: "system", reason: "public" }
+          : await authenticate(db, request, spec.actors, now);
       const rawParams = context?.params ? await context.params : {};
       // A path segment with text that cannot be stored names nothing.
       if (findUnstorable(rawParams)) throw notFound();
@@ -235,11 +242,6 @@ export function route<
         const raw = await readJsonBody(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY);
         body = parseWith(spec.body, raw ?? {}, "body");
       }
-      db = routeDatabase();
-      const actor: Actor =
-        spec.actors === "public"
-          ? { type: "system", reason: "public" }
-          : await authenticate(db, request, spec.actors, now);
       const ctx: ServiceContext = { db, actor, requestId, now: routeClock ?? (() => new Date()) };
       const result = await handler({ ctx, params, body, query, request });
       if (result instanceof Response) return result;

@@ -1,7 +1,13 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { proxy } from "@/proxy";
-import { contentSecurityPolicy, HSTS_VALUE, newNonce, pageSecurityHeaders } from "./security-headers";
+import {
+  contentSecurityPolicy,
+  HSTS_VALUE,
+  newNonce,
+  pageSecurityHeaders,
+  STATIC_SECURITY_HEADERS,
+} from "./security-headers";
 
 /** Directive name → its sources. */
 function directives(csp: string): Map<string, string[]> {
@@ -83,5 +89,25 @@ describe("proxy.ts", () => {
     vi.stubEnv("PAPERCLIP_PUBLIC_URL", "https://pc.example");
     const res = proxy(new NextRequest("http://localhost:3100/signin"));
     expect(res.headers.get("strict-transport-security")).toBe(HSTS_VALUE);
+  });
+});
+
+describe("the headers of every response (issue 34)", () => {
+  it("next.config.ts sends exactly STATIC_SECURITY_HEADERS, the set the node listener sends", async () => {
+    const config = (await import("@/next.config")).default;
+    const rules = await config.headers!();
+    const all = rules.find((r) => r.source === "/:path*")!;
+    expect(Object.fromEntries(all.headers.map((h) => [h.key.toLowerCase(), h.value]))).toEqual(
+      STATIC_SECURITY_HEADERS,
+    );
+  });
+
+  it("the Permissions-Policy names only features browsers recognise (no `bluetooth`)", () => {
+    const features = STATIC_SECURITY_HEADERS["permissions-policy"]!.split(",").map(
+      (f) => f.trim().split("=")[0],
+    );
+    // Chromium's list of policy-controlled features; an unknown one logs a warning on every page.
+    const known = ["camera", "microphone", "geolocation", "payment", "usb", "serial", "hid", "midi"];
+    for (const f of features) expect([...known, "display-capture", "browsing-topics"]).toContain(f);
   });
 });

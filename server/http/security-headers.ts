@@ -16,6 +16,23 @@ import { configuredPublicOrigin } from "../config/proxy";
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The headers every response carries, API routes included (lowercase names). next.config.ts
+ * keeps its own copy (it loads before the app's module graph); a unit test holds the two equal.
+ * The node listener (server/gateway/node.ts: the agent gateway and `/api/health*`, answered in
+ * front of Next.js) sets these itself. Framing is refused by CSP frame-ancestors too;
+ * X-Frame-Options covers older browsers. Permissions-Policy names only features browsers know
+ * (an unknown one, such as `bluetooth`, logs a console warning on every page).
+ */
+export const STATIC_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "cross-origin-opener-policy": "same-origin",
+  "permissions-policy":
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), midi=(), display-capture=(), browsing-topics=()",
+};
+
 /** A fresh nonce: 128 random bits, base64. */
 export function newNonce(): string {
   const bytes = new Uint8Array(16);

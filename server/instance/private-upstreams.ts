@@ -19,7 +19,7 @@ import { EXAMPLES_MCP_PATH_PREFIX, examplesEnabled } from "../config/examples";
 import { publicOrigin } from "../config/proxy";
 import type { ServiceContext } from "../context";
 import { conflict, invalidRequest, notFound, ServiceError } from "../errors";
-import { classifyAddress } from "../net/addresses";
+import { classifyAddress, OPERATOR_GRANTABLE } from "../net/addresses";
 import {
   grantFor,
   normalizeUpstreamOrigin,
@@ -163,7 +163,12 @@ async function changeList(
   });
 }
 
-/** Adds an origin (instance admins only). Metadata and link-local literals can never be granted. */
+/**
+ * Adds an origin (instance admins only). An address literal must be one the guard can grant
+ * (loopback, private, shared) or public: metadata, link-local, unspecified (`0.0.0.0`, `::`),
+ * multicast, broadcast and reserved literals can never be granted — the guard refuses them
+ * whatever the list says, so listing one would only look like it works.
+ */
 export async function addPrivateUpstream(ctx: ServiceContext, input: AddPrivateUpstreamInput) {
   const { userId } = await requireInstanceAdmin(ctx);
   const origin = normalizeUpstreamOrigin(input.origin);
@@ -174,7 +179,7 @@ export async function addPrivateUpstream(ctx: ServiceContext, input: AddPrivateU
   const literal = literalHost(origin);
   if (literal) {
     const v = classifyAddress(literal);
-    if (v.category === "metadata" || v.category === "link-local" || v.category === "invalid")
+    if (v.category !== "public" && !OPERATOR_GRANTABLE.has(v.category))
       throw new ServiceError("upstream_blocked", `${v.address} is ${v.description} and is never allowed`);
   }
   return changeList(ctx, "private_upstream.add", origin, (entries) => {

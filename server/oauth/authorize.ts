@@ -89,6 +89,11 @@ export function checkResourceAndScopes(
 export async function authorize(ctx: ServiceContext, request: Request, source: string): Promise<Response> {
   await requirePublicMcpEnabled(ctx.db);
   const q = new URL(request.url).searchParams;
+  // RFC 6749 §3.1: parameters must not be repeated. Refused before anything else and never
+  // redirected: with two `redirect_uri`s (or `client_id`s) there is no one place to send it.
+  const repeated = [...new Set(q.keys())].find((k) => q.getAll(k).length > 1);
+  if (repeated)
+    return directError(new InvalidRequestError(`the parameter \`${repeated.slice(0, 100)}\` is repeated`));
   let client: OAuthClient | null;
   try {
     client = await clientForRequest(

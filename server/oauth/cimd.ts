@@ -12,6 +12,7 @@ import type { Db } from "@/db/client";
 import { oauthClients } from "@/db/schema";
 import type { ServiceContext } from "../context";
 import { isServiceError } from "../errors";
+import { logWarn } from "../log";
 import { createGuardedFetch, type GuardedFetchOptions } from "../net/guarded-fetch";
 import { InvalidClientError, InvalidClientMetadataError } from "./errors";
 import { admitPerMinute, refuseUnlessAdmitted, sourceHash } from "./quota";
@@ -35,7 +36,7 @@ export function isCimdClientId(clientId: string): boolean {
     const u = new URL(clientId);
     return (
       u.protocol === "https:" &&
-      !u.hash &&
+      !clientId.includes("#") &&
       !u.username &&
       !u.password &&
       u.pathname.length > 1 &&
@@ -46,6 +47,14 @@ export function isCimdClientId(clientId: string): boolean {
   }
 }
 
+/**
+ * What a caller is told when the document cannot be fetched, whatever the reason. The guard's
+ * own message (which address a name resolves to, that it is loopback or private, ENOTFOUND,
+ * the status a host answered) would make this endpoint a DNS and reachability oracle for
+ * anyone; the reason goes to the server log only.
+ */
+export const CIMD_FETCH_FAILED = "the client metadata document could not be fetched";
+
 async function fetchDocument(clientId: string): Promise<unknown> {
   const guarded = createGuardedFetch({
     timeoutMs: 5000,
@@ -53,22 +62,25 @@ async function fetchDocument(clientId: string): Promise<unknown> {
     maxRedirects: 0,
     ...guardOverride,
   });
+  let text: string;
   try {
     const res = await guarded(clientId, { redirect: "error", headers: { accept: "application/json" } });
-    if (res.status !== 200)
-      throw new InvalidClientError(`the client metadata document answered ${res.status}`);
-    try {
-      return JSON.parse(await res.text());
-    } catch (err) {
-      if (isServiceError(err)) throw err;
-      throw new InvalidClientMetadataError("the client metadata document is not JSON");
-    }
+    if (res.status !== 200) throw new Error(`the document answered ${res.status}`);
+    text = await res.text();
   } catch (err) {
-    if (isServiceError(err))
-      throw new InvalidClientError(`the client metadata document could not be used: ${err.message}`);
-    throw err;
+    logWarn("oauth.cimd_fetch_failed", {
+      clientId: clientId.slice(0, 300),
+      code: isServiceError(err) ? err.code : undefined,
+      reason: err instanceof Error ? err.message.slice(0, 300) : String(err).slice(0, 300),
+    });
+    throw new InvalidClientError(CIMD_FETCH_FAILED);
   } finally {
     await guarded.close();
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidClientMetadataError("the client metadata document is not JSON");
   }
 }
 

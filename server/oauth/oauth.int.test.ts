@@ -41,6 +41,7 @@ import { activityLog, companyMemberships, oauthClients, oauthGrants } from "@/db
 import type { MembershipRole } from "@/server/contracts/values";
 import type { DemoCredentials } from "@/server/core/seed";
 import { setRouteClock } from "@/server/http/route";
+import { CIMD_FETCH_FAILED } from "@/server/oauth/cimd";
 import { deviceAttemptKeys } from "@/server/oauth/device-attempts";
 import { sourceHash } from "@/server/oauth/quota";
 import { call, sessionCookie } from "@/server/testing/api";
@@ -721,10 +722,21 @@ describe("CIMD: an HTTPS client_id fetched through the network guard", () => {
       expect(res.status).toBeGreaterThanOrEqual(400);
       const body = (await res.json()) as { error: string; error_description: string };
       expect(body.error).toBe(error);
-      // The loopback host the fixture does not name is refused by the guard, not by TLS.
-      if (clientId.includes("127.0.0.1"))
-        expect(body.error_description).toMatch(/loopback|private|not allowed|blocked/i);
       expect(await cimdCount()).toBe(before + 1);
+    }
+  });
+
+  it("says one generic invalid_client for every fetch failure: no DNS or reachability oracle", async () => {
+    const failures = [
+      `https://127.0.0.1:${CIMD_PORT}/ok.json`, // loopback, refused by the guard
+      "https://no-such-host.invalid/client.json", // ENOTFOUND
+      `${cimd.origin}/missing.json`, // a 404
+      `${cimd.origin}/redirect.json`,
+    ];
+    for (const [i, clientId] of failures.entries()) {
+      const res = await authorizeAt(clientId, `192.0.2.${50 + i}`);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: "invalid_client", error_description: CIMD_FETCH_FAILED });
     }
   });
 
@@ -1100,6 +1112,74 @@ describe("enablement, consent rules and refusals", () => {
       expect(loc.searchParams.get("iss")).toBe(server.origin);
       expect(loc.searchParams.get("state")).toBe("st");
     }
+  });
+
+  it("refuses a client_name with bidi or control characters (issue 34: it reversed the consent heading)", async () => {
+    for (const client_name of ["Claude \u202Eyppa", "Tool\u2066x\u2069", "Line\nbreak", "Bell\u0007"]) {
+      const res = await fetch(new URL("/mcp/oauth/register", server.origin), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name, redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    const plain = await fetch(new URL("/mcp/oauth/register", server.origin), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Claude Code — עברית 👩‍💻",
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    expect(plain.status).toBe(201);
+  });
+
+  it("RFC deviations: an empty fragment, repeated parameters, a password in resource, `Bearer  ` (issue 34)", async () => {
+    // RFC 6749 §3.1.2: a redirect URI has no fragment, an empty one included.
+    const reg = await fetch(new URL("/mcp/oauth/register", server.origin), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["https://a.example/cb#"], token_endpoint_auth_method: "none" }),
+    });
+    expect(reg.status).toBe(400);
+    expect(((await reg.json()) as { error: string }).error).toBe("invalid_redirect_uri");
+    // RFC 6749 §3.1: a repeated parameter is refused, and not redirected anywhere.
+    const s = await strictClient();
+    for (const [name, extra] of [
+      ["redirect_uri", "https://evil.example/cb"],
+      ["client_id", "other"],
+      ["code_challenge_method", "plain"],
+    ] as const) {
+      const url = await authorizeUrl(s.client.client_id, { resource: `${server.origin}/mcp/paperclip` });
+      url.searchParams.append(name, extra);
+      const res = await fetch(url, { redirect: "manual" });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.json()).toMatchObject({ error: "invalid_request" });
+    }
+    // RFC 8707 §2: a resource with a password (and no user) is not the resource.
+    const withPassword = `${server.origin.replace("://", "://:secret@")}/mcp/paperclip`;
+    const res = await fetch(await authorizeUrl(s.client.client_id, { resource: withPassword }), {
+      redirect: "manual",
+    });
+    expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+    // RFC 6750 §3.1: a malformed Bearer credential is 400 invalid_request, not 401 invalid_token.
+    const { tokens } = await strictTokens(s);
+    const twoSpaces = await fetch(new URL("/mcp/paperclip", server.origin), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer  ${tokens.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+    expect(twoSpaces.status).toBe(400);
+    expect(twoSpaces.headers.get("www-authenticate")).toMatch(/error="invalid_request"/);
+    expect(await twoSpaces.json()).toMatchObject({ error: "invalid_request" });
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
   });
 
   it("lists my connections and revokes one (another person's is 404); the next MCP call is 401", async () => {

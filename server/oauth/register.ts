@@ -44,7 +44,9 @@ export function validateRedirectUri(uri: string): URL {
   } catch {
     throw new InvalidRedirectUriError(`\`${uri.slice(0, 100)}\` is not an absolute URL`);
   }
-  if (url.hash) throw new InvalidRedirectUriError("a redirect URI must not have a fragment");
+  // RFC 6749 §3.1.2: no fragment component — an empty one (`…/cb#`) included, which URL drops.
+  if (url.hash || uri.includes("#"))
+    throw new InvalidRedirectUriError("a redirect URI must not have a fragment");
   if (url.username || url.password)
     throw new InvalidRedirectUriError("a redirect URI must not carry credentials");
   if (url.protocol !== "https:" && !isLoopbackRedirect(url))
@@ -76,6 +78,14 @@ export function inlineLogo(uri: string | undefined): string | null {
   return uri && uri.length <= MAX_LOGO_CHARS && DATA_LOGO.test(uri) ? uri : null;
 }
 
+/**
+ * Control characters and bidirectional formatting characters (U+061C, U+200E/F, U+202A–E,
+ * U+2066–9) plus line/paragraph separators. A `client_name` holding U+202E reversed the consent
+ * heading around it ("… to Paperclip" included): a client could make its request read as
+ * something else, so such a name is refused rather than shown.
+ */
+const UNSAFE_NAME_CHARS = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
+
 /** Validates client metadata (RFC 7591 §2), shared by registration and CIMD documents. */
 export function parseClientMetadata(raw: unknown): ParsedMetadata {
   const parsed = metadataSchema.safeParse(raw);
@@ -86,6 +96,10 @@ export function parseClientMetadata(raw: unknown): ParsedMetadata {
     );
   }
   const m = parsed.data;
+  if (m.client_name && UNSAFE_NAME_CHARS.test(m.client_name))
+    throw new InvalidClientMetadataError(
+      "`client_name` must not contain control or bidirectional formatting characters",
+    );
   if (m.token_endpoint_auth_method && m.token_endpoint_auth_method !== "none")
     throw new InvalidClientMetadataError(
       "only public clients are supported (`token_endpoint_auth_method: none`)",

@@ -2,7 +2,7 @@
 // same function the authorization server checks `resource` with, without loading the server.
 /**
  * RFC 8707 canonical form of a resource indicator: lowercase scheme and host, no trailing
- * slash, no fragment. Null for anything that is not an absolute http(s) URL.
+ * slash, no fragment, no user or password. Null for anything that is not an absolute http(s) URL.
  */
 export function canonicalResource(value: string): string | null {
   let url: URL;
@@ -11,7 +11,9 @@ export function canonicalResource(value: string): string | null {
   } catch {
     return null;
   }
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || url.hash || url.username) return null;
+  // RFC 8707 §2: no fragment (an empty `#` included, which URL drops) and no userinfo at all.
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.hash || value.includes("#") || url.username || url.password) return null;
   const path = url.pathname.replace(/\/+$/, "");
   // URL already lowercases the scheme and host and drops a default port.
   return `${url.origin}${path}${url.search}`;

@@ -18,6 +18,10 @@ describe("canonicalResource (RFC 8707)", () => {
     expect(canonicalResource("ftp://example.com/mcp")).toBeNull();
     expect(canonicalResource("not a url")).toBeNull();
   });
+  it("refuses an empty fragment and a password without a user", () => {
+    expect(canonicalResource("https://example.com/mcp#")).toBeNull();
+    expect(canonicalResource("https://:p@example.com/mcp")).toBeNull();
+  });
 });
 
 describe("client metadata (RFC 7591)", () => {
@@ -42,6 +46,7 @@ describe("client metadata (RFC 7591)", () => {
     ).toThrow(/public clients/);
     expect(() => parseClientMetadata({ redirect_uris: ["http://a.example/cb"] })).toThrow(/https/);
     expect(() => parseClientMetadata({ redirect_uris: ["https://a.example/cb#f"] })).toThrow(/fragment/);
+    expect(() => parseClientMetadata({ redirect_uris: ["https://a.example/cb#"] })).toThrow(/fragment/);
     expect(() =>
       parseClientMetadata({ redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`) }),
     ).toThrow();

@@ -18,7 +18,7 @@ export const MCP_CORS_HEADERS = {
 };
 
 export function challenge(error?: {
-  code: "invalid_token" | "insufficient_scope";
+  code: "invalid_request" | "invalid_token" | "insufficient_scope";
   description: string;
 }): string {
   const u = oauthUrls();
@@ -45,6 +45,21 @@ export function unauthorized(description?: string): Response {
   );
 }
 
+/** RFC 6750 §3.1: a malformed request (here a malformed `Bearer` credential) is 400 `invalid_request`. */
+export function malformedRequest(description: string): Response {
+  return Response.json(
+    { error: "invalid_request", error_description: description },
+    {
+      status: 400,
+      headers: {
+        ...MCP_CORS_HEADERS,
+        "cache-control": "no-store",
+        "www-authenticate": challenge({ code: "invalid_request", description }),
+      },
+    },
+  );
+}
+
 export type BearerResult =
   | { ok: true; actor: Extract<Actor, { type: "oauth_grant" }>; live: LiveGrant }
   | { ok: false; response: Response };
@@ -52,9 +67,15 @@ export type BearerResult =
 export async function authenticateBearer(db: Db, request: Request, now: Date): Promise<BearerResult> {
   const header = request.headers.get("authorization");
   if (!header) return { ok: false, response: unauthorized() };
-  const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/i.exec(header.trim());
-  if (!match)
+  // One form only, `Bearer <b64token>` with a single space (what every client sends; RFC 6750
+  // §2.1's grammar also admits more spaces, which we refuse as malformed rather than guess). A
+  // malformed Bearer credential is a bad request (§3.1 `invalid_request`, 400), not a bad token.
+  const match = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/i.exec(header);
+  if (!match) {
+    if (/^Bearer(\s|$)/i.test(header))
+      return { ok: false, response: malformedRequest("the Authorization header must be `Bearer <token>`") };
     return { ok: false, response: unauthorized("the Authorization header must be `Bearer <token>`") };
+  }
   const token = match[1]!;
   if (tokenKindOf(token) !== "oauthAccess")
     return {

@@ -272,6 +272,34 @@ describe("upload and download URLs", () => {
     expect(await counts()).toEqual(before);
   });
 
+  it("stops reading a chunked body at the URL's declared size + 1 (413), not at the 10 MB limit", async () => {
+    const url = await uploadUrl(Buffer.from("abc"));
+    const token = new URL(url.uploadUrl).pathname.split("/").pop()!;
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    // No content-length: the body streams (chunked), as much as the server reads, up to 11 MB.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 11 * MB) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await filesRoute.PUT(
+      new Request(local(url.uploadUrl), {
+        method: "PUT",
+        headers: { "content-type": "video/mp4" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+      { params: Promise.resolve({ token }) },
+    );
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("attachment_too_large");
+    // One chunk past 3 bytes (plus what the stream buffers ahead), never the 10 MB limit.
+    expect(pulled).toBeLessThan(MB);
+  });
+
   it("refuses an expired URL and cleans expired pending transfers on the next request", async () => {
     const bytes = randomBytes(1024);
     const before = await counts();

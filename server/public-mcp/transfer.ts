@@ -281,7 +281,8 @@ export async function putTransfer(db: Db, request: Request, token: string, now: 
     if (!transfer.completedAt && Number(length) !== transfer.byteSize)
       throw refuse("transfer_size_mismatch", `the body must be exactly ${transfer.byteSize} bytes`);
   }
-  const body = await readLimitedBody(request, limits);
+  // Stop at the declared size + 1: a larger body is refused without reading it to the limit.
+  const body = await readLimitedBody(request, limits, transfer.byteSize);
   if (transfer.completedAt && transfer.attachmentId) {
     if (body.byteSize !== transfer.byteSize || body.sha256 !== transfer.sha256)
       throw refuse(
@@ -301,7 +302,7 @@ export async function putTransfer(db: Db, request: Request, token: string, now: 
     attachment = await createAttachment(
       session.ctx,
       transfer.issueId,
-      { filename: transfer.filename, contentType: transfer.contentType, bytes: body.bytes },
+      { filename: transfer.filename, contentType: transfer.contentType, bytes: body },
       {
         inTransaction: async (tx, saved) => {
           const [done] = await tx

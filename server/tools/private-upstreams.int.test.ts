@@ -41,6 +41,8 @@ let ownerOnlyCookie: string;
 const logs: string[] = [];
 const CANARY = "upstream-canary-5f0e-must-not-reach-the-client";
 const board = () => ({ token: demo.boardApiKey });
+/** A port on a loopback address no operator listed (the redirect target of `/redirect-private`). */
+const unlistedPort = 9;
 
 type ConnJson = { id: string; error?: { code: string; message: string } };
 const createConnection = (url: string, extra: Record<string, unknown> = {}) =>
@@ -108,6 +110,8 @@ async function startHostile() {
         );
     else if (p === "/garbage") res.writeHead(200, { "content-type": "application/json" }).end(`{${CANARY}`);
     else if (p === "/redirect") res.writeHead(302, { location: `http://169.254.169.254/${CANARY}` }).end();
+    else if (p === "/redirect-private")
+      res.writeHead(307, { location: `http://127.0.0.2:${unlistedPort}/${CANARY}` }).end();
     else res.writeHead(404).end(CANARY);
   });
   return { server, origin: `http://127.0.0.1:${await listenLoopback(server)}` };
@@ -194,6 +198,9 @@ describe("a company admin and loopback/private upstreams", () => {
     expect((await listAdd(operatorCookie, "http://[fd00:ec2::254]")).json.error?.code).toBe(
       "upstream_blocked",
     );
+    // Unspecified addresses (issue 34): the guard never connects there, so they are not listable.
+    for (const origin of ["http://0.0.0.0:9", "http://[::]:9", "http://0x0:9"])
+      expect((await listAdd(operatorCookie, origin)).json.error?.code, origin).toBe("upstream_blocked");
     expect((await listAdd(operatorCookie, "http://127.0.0.1:8080/mcp")).status).toBe(400);
     expect((await listAdd(operatorCookie, "ftp://127.0.0.1")).status).toBe(400);
   });
@@ -305,9 +312,12 @@ describe("connection test errors", () => {
       // The SDK may report an error answer to `initialize` as a closed connection.
       [`${hostile.origin}/rpc-error`, ["upstream_protocol_error", "upstream_unreachable"]],
       [`${hostile.origin}/garbage`, ["upstream_protocol_error"]],
-      // The SDK refuses a cross-origin redirect itself; the guard refuses metadata either way.
-      [`${hostile.origin}/redirect`, ["upstream_redirect_refused", "upstream_protocol_error"]],
+      // The SDK refuses a cross-origin redirect itself (the guard would refuse metadata anyway):
+      // a refused redirect, never a protocol error.
+      [`${hostile.origin}/redirect`, ["upstream_redirect_refused"]],
       [`http://127.0.0.1:${gonePort}/mcp`, ["upstream_unreachable"]],
+      // A redirect to a private origin nobody listed: the guard's reason, not a protocol error.
+      [`${hostile.origin}/redirect-private`, ["upstream_requires_operator"]],
     ];
     for (const [url, codes] of cases) {
       const conn = await createConnection(url);
