@@ -1,7 +1,8 @@
 // The official MCP server conformance suite (`@modelcontextprotocol/conformance`, pinned in
 // package.json) against our fixture (fixtures/mcp/conformance.ts), (a) directly and (b) through
 // the gateway's per-application endpoint with an allow-all profile, set up with the admin verbs
-// on a database of its own, and (c) against the public endpoint `/mcp/paperclip` with an
+// on a database of its own (twice on one session: the second time with the tools marked
+// repeatable), and (c) against the public endpoint `/mcp/paperclip` with an
 // assistant connection's bearer token (a tools-only server: the scenarios it cannot pass are
 // listed in scripts/conformance-public-mcp.yml). Run by `npm run conformance` (scripts/conformance.ts), which prints
 // both counts. The suite needs Node ≥ 22 (`fs.globSync`): it runs on the Node 22 binary of the
@@ -16,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as repeatableRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/catalog/[entryId]/repeatable/route";
 import * as publicMcpRoute from "@/app/mcp/paperclip/route";
 import { instanceSettings, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
@@ -24,6 +26,7 @@ import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setGatewayDatabase } from "@/server/gateway/http";
 import { handleGatewayMcpNode, isGatewayMcpPath } from "@/server/gateway/node";
 import { setRouteDatabase } from "@/server/http/route";
+import { call } from "@/server/testing/api";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { connectAssistant } from "@/server/testing/public-mcp";
 import { serveRoutes } from "@/server/testing/serve";
@@ -102,6 +105,8 @@ let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let fixture: Awaited<ReturnType<typeof startConformanceFixture>>;
 let gateway: http.Server;
 let gatewayUrl: string;
+let installed: Awaited<ReturnType<typeof installMcpApplication>>;
+let demo: DemoCredentials;
 let publicMcp: Awaited<ReturnType<typeof serveRoutes>>;
 const results: Record<string, SuiteRun> = {};
 const outRoot = mkdtempSync(path.join(tmpdir(), "pc-conformance-"));
@@ -112,14 +117,15 @@ beforeAll(async () => {
   database = await createTestDatabase();
   setRouteDatabase(database.db);
   setGatewayDatabase(database.db);
-  const demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100")) as DemoCredentials;
+  demo = (await seedDemoIfEmpty(database.db, "http://localhost:3100")) as DemoCredentials;
   // Allow-all: every entry reviewed, one profile with the whole application, bound company-wide.
-  const { token } = await installMcpApplication(database.db, demo, {
+  installed = await installMcpApplication(database.db, demo, {
     slug: "conformance",
     url: fixture.url,
     // Allow-all: the upstream may also sample and elicit (the connection policy, off by default).
     connection: { allowSampling: true, allowElicitation: true },
   });
+  const { token } = installed;
   // The gateway's node listener, with the session token an agent runtime would configure
   // (the suite's client sends no credentials of its own).
   gateway = http.createServer((req, res) => {
@@ -233,6 +239,31 @@ describe("MCP conformance suite (server scenarios)", () => {
     results.gateway = r;
     console.log(
       `conformance, through the gateway: ${r.passed.length}/${r.passed.length + r.failed.length} scenarios` +
+        (r.failed.length ? ` (failing: ${r.failed.join(", ")})` : ""),
+    );
+    expect(
+      r.failed.filter((s) => !(s in KNOWN_GATEWAY_GAPS)),
+      r.output.slice(-6000),
+    ).toEqual([]);
+  });
+
+  it("through the gateway again on the same session, with the fixture's tools marked repeatable", async () => {
+    // The fixture's tools have no annotations, so they count as writes: the run above recorded
+    // each call, and an identical call in the same run would be answered from the ledger (with
+    // a replay notice, no progress or log messages). They have no side effect, so an operator
+    // marks them repeatable (issue 35, item 7; docs/access.md "When a call is replayed").
+    for (const e of installed.entries.filter((x) => x.kind === "tool")) {
+      const res = await call(repeatableRoute.POST, "POST", "/", {
+        token: demo.boardApiKey,
+        params: { companyId: demo.companyId, connectionId: installed.connectionId, entryId: e.id },
+        body: { repeatable: true, reason: "conformance fixture: no side effects" },
+      });
+      expect(res.status).toBe(200);
+    }
+    const r = await runSuite(gatewayUrl, path.join(outRoot, "gateway-again"));
+    results.gatewayAgain = r;
+    console.log(
+      `conformance, through the gateway again (same session): ${r.passed.length}/${r.passed.length + r.failed.length} scenarios` +
         (r.failed.length ? ` (failing: ${r.failed.join(", ")})` : ""),
     );
     expect(

@@ -20,6 +20,7 @@ if (existsSync(SUMMARY_FILE)) {
   for (const [name, label] of [
     ["direct", "fixture directly      "],
     ["gateway", "through the gateway   "],
+    ["gatewayAgain", "gateway, same session "],
     ["publicMcp", "/mcp/paperclip        "],
     ["publicMcp2026", "/mcp/paperclip, 2026  "],
   ] as const) {

@@ -93,6 +93,7 @@ export const ACTIVITY_VERB_LABELS: Record<string, string> = {
   refused: "refused",
   registered: "registered",
   remove: "removed",
+  repeatable: "repeatability set",
   "repositories.set": "repositories set",
   resolve: "resolved",
   resolved: "resolved",

@@ -42,6 +42,10 @@ export interface CatalogTableProps {
   className?: string;
 }
 
+/** What "repeatable" means, for the column header and the card's note (docs/access.md). */
+export const REPEAT_HELP =
+  "A write or destructive tool is not run twice for an identical call (same arguments) in the same run: the second call gets the first result again, marked as replayed. Mark a tool repeatable when calling it again is meant to do something again (polling, status checks, deliberate repeats): each call then runs, and only a call that repeats an explicit idempotency key is replayed.";
+
 const STATUS_ORDER: readonly CatalogEntryStatus[] = ["active", "quarantined", "disabled", "removed"];
 
 /** Entries a person can approve or disable: new or changed tools, and disabled ones. */
@@ -85,6 +89,19 @@ export function CatalogTable({
       client.setQueryData<ConnectionCatalogEntry[]>(key, result.entries);
       setSelected(new Set());
       return invalidateConnections(client, companyId);
+    },
+  });
+
+  const repeat = useMutation({
+    mutationFn: (input: { entryId: string; repeatable: boolean }) =>
+      api<ConnectionCatalogEntry>(`${path}/${encodeURIComponent(input.entryId)}/repeatable`, {
+        method: "POST",
+        body: { repeatable: input.repeatable },
+      }),
+    onSuccess: (entry) => {
+      client.setQueryData<ConnectionCatalogEntry[]>(key, (old) =>
+        old?.map((e) => (e.id === entry.id ? { ...e, ...entry } : e)),
+      );
     },
   });
 
@@ -146,6 +163,11 @@ export function CatalogTable({
               ) : null}
             </p>
           ) : null}
+          {entries.some((e) => (e.riskOverride ?? e.risk) !== "read") ? (
+            <p className="text-xs text-zinc-500" data-testid="catalog-repeat-help">
+              {REPEAT_HELP}
+            </p>
+          ) : null}
           {showSelect ? (
             <div
               className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-zinc-200 bg-zinc-50 px-4 py-2.5"
@@ -189,9 +211,10 @@ export function CatalogTable({
             </div>
           ) : null}
           <ApiErrorAlert error={review.error} title="Could not review the selected tools" />
+          <ApiErrorAlert error={repeat.error} title="Could not change whether the tool is repeatable" />
         </>
       }
-      skeleton={{ rows: 3, columns: 5, label: "Loading the catalog…" }}
+      skeleton={{ rows: 3, columns: 6, label: "Loading the catalog…" }}
       isEmpty={entries.length === 0}
       empty={
         <p
@@ -213,6 +236,9 @@ export function CatalogTable({
             ) : null}
             <TH>Tool</TH>
             <TH>Risk</TH>
+            <TH>
+              <span title={REPEAT_HELP}>Repeat calls</span>
+            </TH>
             <TH>Status</TH>
             <TH>First seen</TH>
             <TH>Last seen</TH>
@@ -282,6 +308,34 @@ export function CatalogTable({
                     {entry.riskOverride ? (
                       <span className="mt-0.5 block text-xs text-zinc-500">set by an admin</span>
                     ) : null}
+                  </TD>
+                  <TD className="align-top text-xs" data-testid="catalog-repeat">
+                    {risk === "read" ? (
+                      <span className="text-zinc-500">Always runs (a read)</span>
+                    ) : canEdit && entry.status !== "removed" ? (
+                      <Checkbox
+                        label={
+                          <span className="text-xs">
+                            Repeatable<span className="sr-only"> ({entry.name})</span>
+                          </span>
+                        }
+                        description={
+                          entry.repeatable
+                            ? "Every call runs; only a repeated idempotency key replays"
+                            : "An identical call in the same run replays the first result"
+                        }
+                        checked={entry.repeatable === true}
+                        disabled={repeat.isPending}
+                        onChange={(event) =>
+                          repeat.mutate({ entryId: entry.id, repeatable: event.currentTarget.checked })
+                        }
+                        data-testid="catalog-repeatable"
+                      />
+                    ) : entry.repeatable ? (
+                      <span>Repeatable: every call runs</span>
+                    ) : (
+                      <span className="text-zinc-500">Identical calls replay</span>
+                    )}
                   </TD>
                   <TD className="align-top">
                     {entry.status === "active" ? (

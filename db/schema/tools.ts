@@ -228,6 +228,11 @@ export const toolCatalogEntries = pgTable(
     versionHash: text("version_hash").notNull(),
     risk: text("risk").$type<(typeof RISKS)[number]>().notNull(),
     riskOverride: text("risk_override").$type<Risk>(),
+    /**
+     * An admin marked the tool repeatable (a polling or status tool): a call without an
+     * explicit idempotency key is then never answered from the ledger (docs/access.md).
+     */
+    repeatable: boolean("repeatable").notNull().default(false),
     status: text("status").$type<(typeof CATALOG_STATUSES)[number]>().notNull().default("quarantined"),
     /**
      * Why the upstream's input schema cannot be used (too deep or large, or ajv cannot compile

@@ -154,6 +154,7 @@ export async function loadAccessSnapshot(
         status: toolCatalogEntries.status,
         risk: toolCatalogEntries.risk,
         riskOverride: toolCatalogEntries.riskOverride,
+        repeatable: toolCatalogEntries.repeatable,
         schemaHash: toolCatalogEntries.schemaHash,
         versionHash: toolCatalogEntries.versionHash,
         description: toolCatalogEntries.description,
@@ -217,6 +218,7 @@ export async function loadAccessSnapshot(
       status: e.status,
       // An admin override is audited and wins over the classifier.
       risk: e.riskOverride ?? e.risk,
+      ...(e.repeatable ? { repeatable: true } : {}),
       schemaHash: e.schemaHash,
       versionHash: e.versionHash,
       description: e.description,

@@ -35,6 +35,11 @@ export interface SnapshotCatalogEntry {
   risk: string; // a Risk (server/contracts/values.ts); anything else is treated as destructive
   schemaHash: string;
   versionHash?: string;
+  /**
+   * An admin marked the tool repeatable: a call without an explicit idempotency key gets an
+   * identity of its own, so it is never replayed (the ledger's concern, not used by decisions).
+   */
+  repeatable?: boolean;
   description?: string | null;
   /** Sanitised metadata served to agents in tools/list (not used by decisions). */
   title?: string | null;

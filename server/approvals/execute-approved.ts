@@ -16,6 +16,7 @@ import {
   refused,
   refusedBy,
   replayedOutcome,
+  replayNotice,
   unclaimedRefusal,
 } from "../gateway/outcome";
 import type { GatewayContext } from "../gateway/sessions";
@@ -33,7 +34,7 @@ import { verifyActionRequest } from "./signing";
  */
 async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutcome> {
   const current = await currentExecution(db, r.companyId, r.invocationId);
-  if (r.status === "executing") return unclaimedRefusal(current);
+  if (r.status === "executing") return unclaimedRefusal(current, "approved_call");
   if (r.status === "failed" || current.executionStatus !== "succeeded") {
     return refused(
       "approval_consumed",
@@ -41,18 +42,19 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
       { invocationId: r.invocationId },
     );
   }
-  if (current.resultEncrypted) return replayedOutcome(current);
+  if (current.resultEncrypted) return replayedOutcome(current, "approved_call");
   const [artifact] = await db
     .select({ content: toolResultArtifacts.content })
     .from(toolResultArtifacts)
     .where(inCompany(toolResultArtifacts, r.companyId, eq(toolResultArtifacts.invocationId, r.invocationId)))
     .orderBy(desc(toolResultArtifacts.createdAt))
     .limit(1);
-  if (!artifact) return replayedOutcome(current);
+  if (!artifact) return replayedOutcome(current, "approved_call");
   return {
     ok: true,
     invocationId: r.invocationId,
     replayed: true,
+    notice: replayNotice("approved_call"),
     result: JSON.parse(artifact.content) as {
       content: unknown[];
       structuredContent?: Record<string, unknown>;

@@ -112,7 +112,11 @@ export async function executeInvocation(
       return token;
     }));
   // Decided from the row as it is now, never from the state read before the claim.
-  if (!leaseToken) return unclaimedRefusal(await currentExecution(db, ex.companyId, inv.id));
+  if (!leaseToken)
+    return unclaimedRefusal(
+      await currentExecution(db, ex.companyId, inv.id),
+      opts.approved ? "approved_call" : undefined,
+    );
 
   const record: ExecutionRecord = {
     companyId: ex.companyId,

@@ -11,6 +11,7 @@ import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import { activityLog, toolCallEvents, toolConnections, toolInvocations } from "@/db/schema";
 import { bumpAccessVersion } from "@/server/access/snapshot";
 import { toolEventRows } from "@/server/audit/record-event";
+import { replayNotice } from "@/server/gateway/outcome";
 import { runDoctor } from "@/server/http/doctor";
 import { completeInvocationWithEvent } from "@/server/ledger/hot-statements";
 import { holdLease, LEASE_ENV } from "@/server/ledger/lease";
@@ -34,6 +35,7 @@ type CallJson = {
   error?: { code: string; message: string; invocationId?: string };
   result?: { content: unknown[]; structuredContent?: Record<string, unknown> };
   replayed?: boolean;
+  notice?: string;
   invocationId?: string;
 };
 const gatewayCall = (token: string, body: unknown) =>
@@ -301,7 +303,7 @@ describe("unknown outcomes besides a lost lease", () => {
 });
 
 describe("exact replays", () => {
-  it("a replay returns the first answer's content and structuredContent byte for byte, marked in _meta", async () => {
+  it("a replay returns the first answer's content and structuredContent byte for byte, marked as replayed", async () => {
     const title = "x".repeat(500);
     const body = { tool: "todo__todo_add", arguments: { title }, idempotencyKey: "replay-1" };
     const first = await gatewayCall(run.gateway.token, body);
@@ -318,7 +320,9 @@ describe("exact replays", () => {
       .from(toolInvocations)
       .where(eq(toolInvocations.id, first.json.invocationId!));
     expect(JSON.stringify(row!.kept)).not.toContain("xxxxxxxx");
-    // Over MCP: the same content, `io.paperclip/replayed` in _meta.
+    // REST says why beside the result; the result itself is unchanged.
+    expect(second.json.notice).toBe(replayNotice("idempotency_key"));
+    // Over MCP: the same content, then the notice for the model; `io.paperclip/replayed` in _meta.
     const client = new Client({ name: "lease-test", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${gateway.origin}/api/tool-gateway/mcp`), {
@@ -331,7 +335,12 @@ describe("exact replays", () => {
       _meta: { idempotencyKey: "replay-1" },
     });
     await client.close();
-    expect(JSON.stringify(viaMcp.content)).toBe(JSON.stringify(first.json.result!.content));
+    expect(JSON.stringify(viaMcp.content)).toBe(
+      JSON.stringify([
+        ...first.json.result!.content,
+        { type: "text", text: replayNotice("idempotency_key") },
+      ]),
+    );
     expect(JSON.stringify(viaMcp.structuredContent)).toBe(
       JSON.stringify(first.json.result!.structuredContent),
     );

@@ -45,10 +45,14 @@ export function mcpToolResult(
   if (outcome.ok) {
     const content = outcome.result.content as CallToolResult["content"];
     return {
-      // A truncated result links to the whole one (artifacts.ts).
-      content: outcome.artifactId
-        ? [...content, artifactLink(outcome.artifactId, outcome.invocationId)]
-        : content,
+      // A truncated result links to the whole one (artifacts.ts). A replay says so last, as
+      // text a model reads (models are not shown `_meta`); the recorded items come first and
+      // unchanged, so a client reading `content[0]` or `structuredContent` sees the first answer.
+      content: [
+        ...content,
+        ...(outcome.artifactId ? [artifactLink(outcome.artifactId, outcome.invocationId)] : []),
+        ...(outcome.notice ? [{ type: "text" as const, text: outcome.notice }] : []),
+      ],
       ...(outcome.result.structuredContent ? { structuredContent: outcome.result.structuredContent } : {}),
       ...(outcome.result.isError ? { isError: true } : {}),
       // The upstream's `_meta` is kept; the gateway's own keys are namespaced (`io.paperclip/…`).

@@ -13,6 +13,7 @@ import {
   refused,
   refusedBy,
   replayedOutcome,
+  replayNotice,
   unclaimedRefusal,
 } from "./outcome";
 import { mcpToolResult, restOutcome, restResponse } from "./outcome-adapters";
@@ -128,6 +129,21 @@ describe("one outcome mapping for REST and MCP", () => {
       "io.paperclip/invocationId": INV,
       "io.paperclip/replayed": true,
     });
+    // A replay says so where a model reads it: the last text item over MCP, `notice` over REST.
+    expect(replay.ok && replay.notice).toBe(replayNotice("identical_call"));
+    expect(restOutcome(replay).body).toMatchObject({
+      replayed: true,
+      notice: replayNotice("identical_call"),
+    });
+    expect(mcpToolResult(replay).content.at(-1)).toEqual({
+      type: "text",
+      text: replayNotice("identical_call"),
+    });
+    expect(mcpToolResult({ ...ok, replayed: true, notice: "n" }).content).toEqual([
+      { type: "text", text: "hi" },
+      artifactLink("art", INV),
+      { type: "text", text: "n" },
+    ]);
     expect(mcpToolResult({ ...ok, result: { content: [], isError: true }, artifactId: null })).toEqual({
       content: [],
       isError: true,
@@ -229,6 +245,7 @@ describe("the refusals the pipeline produces", () => {
       errorCode: null,
       resultSummary: null,
       resultEncrypted: null,
+      idempotencyKey: null,
     };
     const code = (o: ReturnType<typeof unclaimedRefusal>) => (o.ok ? "replayed" : o.code);
     expect(code(unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: true }))).toBe(
@@ -249,7 +266,14 @@ describe("the refusals the pipeline produces", () => {
 
 describe("the ledger outcome → HTTP status → MCP table", () => {
   const answerOf = (outcome: LedgerOutcome) => {
-    const row = { id: INV, companyId: INV, errorCode: null, resultSummary: null, resultEncrypted: null };
+    const row = {
+      id: INV,
+      companyId: INV,
+      errorCode: null,
+      resultSummary: null,
+      resultEncrypted: null,
+      idempotencyKey: null,
+    };
     if (outcome === "running")
       return unclaimedRefusal({ ...row, executionStatus: "running", leaseLive: true });
     if (outcome === "outcome_unknown")

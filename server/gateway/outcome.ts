@@ -46,6 +46,11 @@ export type GatewayCallOutcome =
       ok: true;
       invocationId: string;
       replayed: boolean;
+      /**
+       * A replay only: why the recorded result came back instead of a new call, for the model
+       * to read (`replayNotice`). REST sends it beside `result`; MCP adds it as a text item.
+       */
+      notice?: string;
       result: ToolResult;
       truncated?: boolean;
       artifactId?: string | null;
@@ -89,28 +94,59 @@ export function refusedBy(
 }
 
 /**
- * The answer to a replayed call (same idempotency key, or an executed approval): the first
- * answer exactly — its `content`, `structuredContent` and artifact reference — marked only as
- * replayed (`replayed: true`; over MCP in `_meta`). Rows recorded before results were kept
- * answer with their recorded summary.
+ * Why a call was answered from the ledger: an identical call of a write in the same run (no
+ * key: the implicit identity), the same explicit idempotency key, or an approval that ran.
  */
-export function replayedOutcome(inv: {
-  id: string;
-  companyId: string;
-  executionStatus: string;
-  resultSummary?: unknown;
-  resultEncrypted?: EncryptedSecret | null;
-}): GatewayCallOutcome {
+export type ReplayReason = "identical_call" | "idempotency_key" | "approved_call";
+
+const NOTICE_PREFIX = "[Paperclip] ";
+
+/**
+ * The sentence a model reads on a replayed result (docs/access.md, "When a call is replayed").
+ * `_meta["io.paperclip/replayed"]` says the same to programs, but models are not shown `_meta`:
+ * without this a polling tool or a deliberate repeat would return stale output silently.
+ */
+export function replayNotice(why: ReplayReason): string {
+  switch (why) {
+    case "identical_call":
+      return `${NOTICE_PREFIX}This is the recorded result of an identical earlier call (same tool and arguments in this run), replayed without calling the tool again: the tool counts as a write, so an identical call is not run twice. To run it again, call it with a new idempotency key (only if running it twice is intended); an admin can mark the tool repeatable.`;
+    case "idempotency_key":
+      return `${NOTICE_PREFIX}This is the recorded result of an earlier call with the same idempotency key and arguments, replayed without calling the tool again. To run it again, call it with a new idempotency key (only if running it twice is intended).`;
+    case "approved_call":
+      return `${NOTICE_PREFIX}This is the recorded result of the approved call, which already ran; it was replayed without calling the tool again. Running it again needs a new call (and a new approval).`;
+  }
+}
+
+/**
+ * The answer to a replayed call (same idempotency identity, or an executed approval): the first
+ * answer exactly — its `content`, `structuredContent` and artifact reference — marked as
+ * replayed (`replayed: true`; over MCP in `_meta`) and with a `notice` saying so for the model.
+ * Rows recorded before results were kept answer with their recorded summary. `why` defaults to
+ * what the row says: an explicit key was given (its digest is kept) or not.
+ */
+export function replayedOutcome(
+  inv: {
+    id: string;
+    companyId: string;
+    executionStatus: string;
+    resultSummary?: unknown;
+    resultEncrypted?: EncryptedSecret | null;
+    idempotencyKey?: string | null;
+  },
+  why: ReplayReason = inv.idempotencyKey ? "idempotency_key" : "identical_call",
+): GatewayCallOutcome {
   const kept = keptResultOf({
     id: inv.id,
     companyId: inv.companyId,
     resultEncrypted: inv.resultEncrypted ?? null,
   });
+  const notice = replayNotice(why);
   if (kept) {
     return {
       ok: true,
       invocationId: inv.id,
       replayed: true,
+      notice,
       result: kept.result,
       ...(kept.truncated ? { truncated: true } : {}),
       ...(kept.artifactId ? { artifactId: kept.artifactId } : {}),
@@ -120,6 +156,7 @@ export function replayedOutcome(inv: {
     ok: true,
     invocationId: inv.id,
     replayed: true,
+    notice,
     result: {
       content: [
         {
@@ -193,9 +230,9 @@ export function attemptRefusal(a: AttemptResult): Refusal {
  * (`currentExecution`): still held by a live lease → in progress; succeeded → its replay;
  * anything else (a lost lease, a failure mid-call) → outcome unknown.
  */
-export function unclaimedRefusal(row: CurrentExecution): GatewayCallOutcome {
+export function unclaimedRefusal(row: CurrentExecution, why?: ReplayReason): GatewayCallOutcome {
   if (row.leaseLive) return inProgressRefusal(row.id);
-  if (row.executionStatus === "succeeded") return replayedOutcome(row);
+  if (row.executionStatus === "succeeded") return replayedOutcome(row, why);
   return outcomeUnknownRefusal(row.id);
 }
 

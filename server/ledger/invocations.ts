@@ -27,16 +27,22 @@ export interface InvocationStart {
   risk?: Risk | null;
   /** The caller's own idempotency key, if it sent one. */
   idempotencyKey?: string | null;
+  /** An admin marked the tool repeatable (`tool_catalog_entries.repeatable`). */
+  repeatable?: boolean;
 }
 
 /**
  * The idempotency identity of a call: for write and destructive tools, a hash of company +
  * connection + tool + arguments hash + issue/run context (+ the caller's key when given).
  * Reads have none — repeating a read has no side effect, and every attempt gets its own row.
+ * A write an admin marked repeatable has an implicit identity of its own call only: without an
+ * explicit key it has none (each call is a new row, never replayed); with one it replays as
+ * any write does (docs/access.md, "When a call is replayed").
  */
 export function idempotencyIdentity(s: InvocationStart): string | null {
   if (s.risk !== "write" && s.risk !== "destructive") return null;
   if (!s.connectionId || !s.catalogEntryId) return null;
+  if (s.repeatable && s.idempotencyKey == null) return null;
   return sha256Hex(
     canonicalJson({
       company: s.companyId,
@@ -287,6 +293,8 @@ export interface CurrentExecution {
   errorCode: string | null;
   resultSummary: Invocation["resultSummary"];
   resultEncrypted: Invocation["resultEncrypted"];
+  /** The digest of the caller's explicit idempotency key, if it sent one (what a replay says). */
+  idempotencyKey: string | null;
   /** A live lease holds it (running and not expired, by the database's clock). */
   leaseLive: boolean;
 }
@@ -299,6 +307,7 @@ export const currentExecutionColumns = {
   errorCode: toolInvocations.errorCode,
   resultSummary: toolInvocations.resultSummary,
   resultEncrypted: toolInvocations.resultEncrypted,
+  idempotencyKey: toolInvocations.idempotencyKey,
   leaseLive: sql<boolean>`(${toolInvocations.executionStatus} = 'running' and coalesce(${toolInvocations.leaseExpiresAt} > now(), false))`,
 };
 

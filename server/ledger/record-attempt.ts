@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { toolTrustRules } from "@/db/schema";
+import { compileSnapshot } from "../access/compile";
 import { decide } from "../access/decide";
 import { takeTokens } from "../access/rate-limit";
 import { getAccessSnapshot } from "../access/snapshot";
@@ -179,6 +180,7 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     argsSummary: argsSummary.summary,
     risk: decision.target?.risk ?? null,
     idempotencyKey: keyDigest,
+    repeatable: repeatableTarget(snapshot, decision),
   };
   const identity = idempotencyIdentity(start);
   const value0 = decisionValue(decision);
@@ -319,6 +321,12 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
       snapshot,
     };
   });
+}
+
+/** Whether an admin marked the decided tool repeatable (as of the decision's snapshot). */
+function repeatableTarget(snapshot: AccessSnapshot, decision: Decision): boolean {
+  const id = decision.target?.catalogEntryId;
+  return id ? compileSnapshot(snapshot).entries.get(id)?.repeatable === true : false;
 }
 
 const redactionBySnapshot = new WeakMap<AccessSnapshot, Promise<CompanyRedaction>>();

@@ -176,3 +176,58 @@ export async function overrideRisk(
     }),
   ).then((r) => r.entry);
 }
+
+export const SetRepeatableInput = z.object({
+  repeatable: z.boolean(),
+  /** Why (kept in the activity log); optional, as a toggle's context is often obvious. */
+  reason: z.string().trim().min(1).max(500).optional(),
+});
+export type SetRepeatableInput = z.infer<typeof SetRepeatableInput>;
+
+/**
+ * Marks one catalog entry repeatable or not (audited, bumps the access version so the next
+ * call uses it). A repeatable write's calls without an explicit idempotency key are each run
+ * anew, never replayed from the ledger; calls with a key still replay (docs/access.md).
+ */
+export async function setRepeatable(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  entryId: string,
+  input: SetRepeatableInput,
+) {
+  await requireCompany(ctx, companyId, "tools:admin");
+  await loadConnection(ctx.db, companyId, connectionId);
+  return mutateAccess(
+    ctx,
+    companyId,
+    async (tx) => {
+      const [before] = await tx
+        .select({ repeatable: toolCatalogEntries.repeatable, name: toolCatalogEntries.name })
+        .from(toolCatalogEntries)
+        .where(ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.id, entryId)))
+        .for("update");
+      if (!before) throw notFound("catalog entry");
+      const [row] = await tx
+        .update(toolCatalogEntries)
+        .set({ repeatable: input.repeatable, updatedAt: ctx.now() })
+        .where(eq(toolCatalogEntries.id, entryId))
+        .returning();
+      return { entry: row!, before };
+    },
+    (r) => ({
+      action: "tool_catalog_entry.repeatable",
+      entityType: "tool_catalog_entry",
+      entityId: entryId,
+      details: {
+        tool: r.before.name,
+        from: r.before.repeatable,
+        to: input.repeatable,
+        ...(input.reason ? { reason: input.reason } : {}),
+      },
+    }),
+  ).then((r) => ({
+    ...r.entry,
+    findings: reviewFindings({ ...r.entry, risk: r.entry.riskOverride ?? r.entry.risk }),
+  }));
+}

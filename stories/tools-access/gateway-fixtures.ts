@@ -242,6 +242,7 @@ function entry(
     annotations: null,
     risk,
     riskOverride: null,
+    repeatable: false,
     status,
     reviewedVersion:
       status === "active" ? { name, schemaHash: FIXTURE_HASH, versionHash: FIXTURE_HASH } : null,

@@ -380,6 +380,7 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
               annotations: null,
               risk: t.risk,
               riskOverride: null,
+              repeatable: false,
               status,
               reviewedVersion: null,
               reviewedAt: null,
@@ -397,6 +398,15 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
         }
         Object.assign(connection, { catalogRefreshedAt: now, updatedAt: now });
         return json(200, { ...summary, entries });
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/catalog/:entryId/repeatable",
+      onConnection((connection, { body, params }) => {
+        const e = catalogOf(connection.id).find((x) => x.id === params.entryId);
+        if (!e) return errorResponse(404, "not_found", "catalog entry not found");
+        e.repeatable = bodyOf(body).repeatable === true;
+        return json(200, e);
       }),
     ),
     r.post(

@@ -49,6 +49,11 @@ export const ConnectionCatalogEntry = z.object({
   annotations: JsonObject.nullable(),
   risk: StoredRisk,
   riskOverride: z.enum(RISKS).nullable(),
+  /**
+   * An admin marked the tool repeatable: calls without an explicit idempotency key are never
+   * replayed from the ledger. Older clients and stories may leave it out.
+   */
+  repeatable: z.boolean().default(false),
   status: z.enum(CATALOG_STATUSES),
   reviewedVersion: ReviewedVersion.nullable(),
   reviewedAt: NullableDate,
@@ -57,6 +62,9 @@ export const ConnectionCatalogEntry = z.object({
   /** Warnings for the reviewer; older clients and stories may leave them out. */
   findings: z.array(CatalogFinding).default([]),
 });
+
+/** `POST /connections/:id/catalog/:entryId/repeatable` {repeatable, reason?}: the entry as it now is. */
+export const SetRepeatableResult = ConnectionCatalogEntry;
 
 export const ConnectionCatalogResponse = z.object({ entries: z.array(ConnectionCatalogEntry) });
 

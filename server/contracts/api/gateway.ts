@@ -22,8 +22,13 @@ export const GatewayToolsResponse = z.object({ tools: z.array(AgentTool) });
 export const GatewayCallResult = z.object({
   ok: z.literal(true),
   invocationId: z.string(),
-  /** The same idempotency key was seen before: this is the stored result, not a new call. */
+  /**
+   * The same call was answered before (an identical write in this run, the same idempotency
+   * key, or an approval that ran): this is the recorded result, not a new call.
+   */
   replayed: z.boolean(),
+  /** With `replayed: true`: why, in a sentence for the model (docs/access.md, "When a call is replayed"). */
+  notice: z.string().optional(),
   result: z.object({
     content: z.array(z.unknown()),
     structuredContent: JsonObject.optional(),

@@ -1,0 +1,1 @@
+ALTER TABLE "tool_catalog_entries" ADD COLUMN "repeatable" boolean DEFAULT false NOT NULL;
