@@ -15,11 +15,13 @@ import {
   toolActionRequests,
   toolCallEvents,
   toolCatalogEntries,
+  toolConnections,
   toolInvocations,
 } from "@/db/schema";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
+import { NOT_EXECUTED_ERRORS } from "@/server/ledger/invocations";
 import { sweepExpiredLeases } from "@/server/ledger/sweep";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
@@ -546,6 +548,48 @@ describe("an approved call cut mid-execution (issue 35 item 1)", () => {
     const refused = await decline(live.id);
     expect(refused.status).toBe(409);
     expect(refused.json.error?.code).toBe("invocation_in_progress");
+  });
+
+  it("a call refused before it reached the upstream leaves the card approved: the next retry runs it", async () => {
+    const id = await requestSend(await draft("Unreachable first"));
+    expect((await approve(id)).status).toBe(200);
+    const req = await requestRow(id);
+    const args = reviewedArgsOf(req) as Record<string, unknown>;
+    const retry = () =>
+      agentCall({ tool: "outbox__send_email", arguments: args, approvedActionRequestId: id });
+    const [conn] = await database.db
+      .select({ id: toolConnections.id, transportConfig: toolConnections.transportConfig })
+      .from(toolConnections)
+      .innerJoin(toolCatalogEntries, eq(toolCatalogEntries.connectionId, toolConnections.id))
+      .where(eq(toolCatalogEntries.id, req.catalogEntryId));
+    const setUrl = async (transportConfig: unknown) => {
+      await database.db
+        .update(toolConnections)
+        .set({ transportConfig: transportConfig as (typeof toolConnections.$inferSelect)["transportConfig"] })
+        .where(eq(toolConnections.id, conn!.id));
+      await database.db
+        .update(companies)
+        .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+        .where(eq(companies.id, companyId));
+    };
+    const sentBefore = outbox.state.outbox.length;
+    // Nothing listens there: the request is never sent.
+    await setUrl({ ...(conn!.transportConfig as Record<string, unknown>), url: "http://127.0.0.1:1/mcp" });
+    try {
+      const refused = await retry();
+      expect(refused.status).not.toBe(200);
+      const inv = await invocationRow(req.invocationId);
+      expect(inv.executionStatus).toBe("failed");
+      expect(NOT_EXECUTED_ERRORS).toContain(inv.errorCode);
+      expect((await requestRow(id)).status).toBe("approved");
+      expect(await cardOf(id)).toMatchObject({ status: "approved", error: refused.json.error?.code });
+    } finally {
+      await setUrl(conn!.transportConfig);
+    }
+    const ran = await retry();
+    expect(ran.status, JSON.stringify(ran.json)).toBe(200);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect((await requestRow(id)).status).toBe("executed");
   });
 
   it("between the request's claim and the invocation's, a retry is in progress; an abandoned claim is resumed once", async () => {
