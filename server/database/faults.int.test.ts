@@ -33,6 +33,7 @@ import { startHttpFixture } from "@/fixtures/mcp/http";
 import { type DemoCredentials, seedDemoIfEmpty } from "@/server/core/seed";
 import { setExampleUrlResolver } from "@/server/examples/examples";
 import { setRouteDatabase } from "@/server/http/route";
+import { companyLedgerKey, idempotencyKeyDigest } from "@/server/secrets/ledger-key";
 import { call } from "@/server/testing/api";
 import {
   type Answer,
@@ -94,6 +95,14 @@ function load(workers: number): { stop: () => Promise<void> } {
       await Promise.all(loops);
     },
   };
+}
+
+/**
+ * What a ledger row holds for an idempotency key: its HMAC under the company's ledger key, never
+ * the key itself (docs/security.md "One redaction path").
+ */
+async function stored(key: string): Promise<string> {
+  return idempotencyKeyDigest(await companyLedgerKey(app.db, demo.companyId), key);
 }
 
 /** Calls `tool` on `server` until it succeeds (bounded), returning the successful answer. */
@@ -225,7 +234,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       const [row] = (await app.db.execute(sql`
         select count(*)::int as n from tool_call_events e
         join tool_invocations i on i.company_id = e.company_id and i.id = e.invocation_id
-        where i.company_id = ${demo.companyId} and i.idempotency_key = ${key}
+        where i.company_id = ${demo.companyId} and i.idempotency_key = ${await stored(key)}
           and e.event_type = 'execution_started'`)) as unknown as { n: number }[];
       expect(row!.n, `round ${round}: executions`).toBe(1);
     }
@@ -237,6 +246,7 @@ describe.skipIf(!enabled)("fault suite", () => {
     // Slow writes on the server about to die: they are mid-call when it is killed.
     const slowKeys = [0, 1].map((i) => `crash-${i}-${randomBytes(4).toString("hex")}`);
     const slow = slowKeys.map((key) => mcpCall(servers[0]!, token, "lab__sleep", { ms: 6000 }, key));
+    const slowStored = await Promise.all(slowKeys.map(stored));
     // Kill once both are running (their rows say so), not on a guess of how long that takes.
     for (let i = 0; i < 40; i++) {
       const running = await app.db
@@ -244,7 +254,7 @@ describe.skipIf(!enabled)("fault suite", () => {
         .from(toolInvocations)
         .where(
           and(
-            inArray(toolInvocations.idempotencyKey, slowKeys),
+            inArray(toolInvocations.idempotencyKey, slowStored),
             eq(toolInvocations.executionStatus, "running"),
           ),
         );
@@ -267,7 +277,7 @@ describe.skipIf(!enabled)("fault suite", () => {
 
     // Within the lease time (plus a sweep interval) every crash-left row is outcome_unknown.
     const crashLeft = answers.filter((a) => a.phase === "kill" && a.server === "server-1" && a.status === 0);
-    const keys = crashLeft.map((a) => a.key);
+    const keys = await Promise.all(crashLeft.map((a) => stored(a.key)));
     // (Read at least once: the restart alone may take longer than that on a loaded machine.)
     let rows: { key: string | null; status: string }[] = [];
     do {
@@ -279,7 +289,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       await sleep(250);
     } while (Date.now() - killedAt < LEASE_MS * 3);
     expect(rows.filter((r) => r.status === "running")).toEqual([]);
-    for (const key of slowKeys) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
+    for (const key of slowStored) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
     // A retry of such a write is told so (on either server), never `invocation_in_progress`.
     for (const [i, key] of slowKeys.entries()) {
       const retry = await mcpCall(servers[i % 2]!, token, "lab__sleep", { ms: 6000 }, key);
@@ -373,16 +383,17 @@ describe.skipIf(!enabled)("fault suite", () => {
     const ok = answers.filter((a) => a.ok && a.tool !== "tools/list");
     expect(ok.length).toBeGreaterThan(20);
     const keys = ok.map((a) => a.key);
+    const storedKeys = await Promise.all(keys.map(stored));
     const rows: { key: string | null; status: string }[] = [];
     for (let i = 0; i < keys.length; i += 500)
       rows.push(
         ...(await app.db
           .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
           .from(toolInvocations)
-          .where(inArray(toolInvocations.idempotencyKey, keys.slice(i, i + 500)))),
+          .where(inArray(toolInvocations.idempotencyKey, storedKeys.slice(i, i + 500)))),
       );
     const succeeded = new Set(rows.filter((r) => r.status === "succeeded").map((r) => r.key));
-    expect(keys.filter((k) => !succeeded.has(k))).toEqual([]);
+    expect(keys.filter((_, j) => !succeeded.has(storedKeys[j]!))).toEqual([]);
   });
 
   it("the rate limit stays exact across both servers", async () => {
