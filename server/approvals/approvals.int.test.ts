@@ -618,6 +618,10 @@ describe("an approved call cut mid-execution (issue 35 item 1)", () => {
         ),
       );
     expect(audited!.n).toBe(1);
+    // Nor can it be declined from under its executor.
+    const declined = await decline(id);
+    expect(declined.status).toBe(409);
+    expect(declined.json.error?.code).toBe("invocation_in_progress");
     expect(outbox.state.outbox.length).toBe(sentBefore);
     // The winner died there (its claim is older than a lease): nothing ran, so a retry runs it.
     await database.db

@@ -22,7 +22,7 @@ import {
 } from "../gateway/outcome";
 import type { GatewayContext } from "../gateway/sessions";
 import { canonicalHash, canonicalJson } from "../ledger/canonical";
-import { type CurrentExecution, currentExecution, NOT_EXECUTED_ERRORS } from "../ledger/invocations";
+import { currentExecution, notYetRun } from "../ledger/invocations";
 import { leaseMs, recordingDeadlineMs } from "../ledger/lease";
 import { logError } from "../log";
 import { reviewedArgsOf } from "../secrets/reviewed-args";
@@ -69,12 +69,6 @@ async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutc
     },
   };
 }
-
-/** The invocation has not reached the upstream: never claimed, or refused before the call. */
-const notYetRun = (row: Pick<CurrentExecution, "executionStatus" | "errorCode">) =>
-  row.executionStatus === "awaiting_approval" ||
-  row.executionStatus === "pending" ||
-  (row.executionStatus === "failed" && NOT_EXECUTED_ERRORS.includes(row.errorCode ?? ""));
 
 /**
  * Every attempt on an approved invocation — the agent's retry with the approval, a person's

@@ -10,7 +10,8 @@ import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, forbidden, notFound, type ServiceError } from "../errors";
-import { currentExecution, outcomeUnknownSql } from "../ledger/invocations";
+import { currentExecution, notYetRun, outcomeUnknownSql } from "../ledger/invocations";
+import { leaseMs } from "../ledger/lease";
 import { expireLeaseIfPast } from "../ledger/sweep";
 import { type ActionRequest, updateCard } from "./action-requests";
 
@@ -236,5 +237,8 @@ export const declineActionRequest = (ctx: ServiceContext, companyId: string, id:
     await expireLeaseIfPast(tx, companyId, r.invocationId);
     const current = await currentExecution(tx, companyId, r.invocationId);
     if (current.leaseLive) throw stateError({ ...r, status: "executing" }, now);
+    // Claimed a moment ago and not yet run: its executor is between the two claims.
+    if (r.status === "executing" && notYetRun(current) && now.getTime() - r.updatedAt.getTime() < leaseMs())
+      throw stateError(r, now);
     if (current.executionStatus === "succeeded") throw stateError({ ...r, status: "executed" }, now);
   });

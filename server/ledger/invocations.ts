@@ -241,6 +241,15 @@ export function outcomeUnknown(row: Pick<Invocation, "executionStatus" | "errorC
   return row.executionStatus === "failed" && !NOT_EXECUTED_ERRORS.includes(row.errorCode ?? "");
 }
 
+/** The row never reached the upstream: not claimed yet, or refused before the call was sent. */
+export function notYetRun(row: Pick<Invocation, "executionStatus" | "errorCode">): boolean {
+  return (
+    row.executionStatus === "awaiting_approval" ||
+    row.executionStatus === "pending" ||
+    (row.executionStatus === "failed" && NOT_EXECUTED_ERRORS.includes(row.errorCode ?? ""))
+  );
+}
+
 /**
  * `outcomeUnknown` as SQL, for the rows a person may resolve and the console lists: a lost
  * lease, a timeout, or a failure after the request may have reached the upstream — of a call
