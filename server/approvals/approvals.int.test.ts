@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
@@ -5,6 +6,8 @@ import * as approveRoute from "@/app/api/companies/[companyId]/tools/action-requ
 import * as declineRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/decline/route";
 import * as executeRoute from "@/app/api/companies/[companyId]/tools/action-requests/[actionRequestId]/execute/route";
 import * as actionRequestsRoute from "@/app/api/companies/[companyId]/tools/action-requests/route";
+import * as resolveRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/resolve/route";
+import * as invocationsRoute from "@/app/api/companies/[companyId]/tools/invocations/route";
 import * as issueRoute from "@/app/api/issues/[issueId]/route";
 import * as callRoute from "@/app/api/tool-gateway/tools/call/route";
 import {
@@ -12,11 +15,14 @@ import {
   toolActionRequests,
   toolCallEvents,
   toolCatalogEntries,
+  toolConnections,
   toolInvocations,
 } from "@/db/schema";
 import type { OutboxState } from "@/fixtures/mcp";
 import type { HttpFixture } from "@/fixtures/mcp/http";
 import type { DemoCredentials } from "@/server/core/seed";
+import { NOT_EXECUTED_ERRORS } from "@/server/ledger/invocations";
+import { sweepExpiredLeases } from "@/server/ledger/sweep";
 import { encryptReviewedArgs, reviewedArgsOf } from "@/server/secrets/reviewed-args";
 import { call } from "@/server/testing/api";
 import {
@@ -203,6 +209,10 @@ describe("action requests", () => {
     expect(outbox.state.outbox.length - sentBefore).toBe(1);
     expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
     for (const r of results) expect([200, 409]).toContain(r.status);
+    // While the winner runs, the others are told it is in progress (retryable), never that its
+    // outcome is unknown (issue 35 item 3).
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.json.error?.code, JSON.stringify(r.json)).toBe("invocation_in_progress");
     // After execution the agent's retry gets the recorded result.
     const retry = await agentCall({
       tool: "outbox__send_email",
@@ -377,6 +387,253 @@ describe("action requests", () => {
     )) as unknown as { approval_state: string; execution_status: string }[];
     expect(rows.length).toBeGreaterThan(0);
     expect(rows[0]!.execution_status).toBe("succeeded");
+  });
+});
+
+describe("an approved call cut mid-execution (issue 35 item 1)", () => {
+  const requestRow = async (id: string) =>
+    (await database.db.select().from(toolActionRequests).where(eq(toolActionRequests.id, id)))[0]!;
+  const invocationRow = async (id: string) =>
+    (
+      await database.db
+        .select({
+          executionStatus: toolInvocations.executionStatus,
+          errorCode: toolInvocations.errorCode,
+          approvalState: toolInvocations.approvalState,
+        })
+        .from(toolInvocations)
+        .where(eq(toolInvocations.id, id))
+    )[0]!;
+  const resolve = (invocationId: string, resolution: "done" | "not_done" | "retry") =>
+    call<{
+      executionStatus?: string;
+      actionRequest?: { id: string; status: string };
+      error?: { code: string };
+    }>(resolveRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, invocationId },
+      body: { resolution },
+    });
+  const decline = (id: string) =>
+    call<{ error?: { code: string } }>(declineRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, actionRequestId: id },
+      body: {},
+    });
+
+  /**
+   * An approved request whose executor was killed while the upstream ran: the request
+   * `executing`, its invocation `running` under a lease nobody renews (`swept`: the sweeper has
+   * since made it `outcome_unknown`).
+   */
+  async function cutMidExecution(subject: string, opts: { swept?: boolean; leaseLive?: boolean } = {}) {
+    const id = await requestSend(await draft(subject));
+    expect((await approve(id)).status).toBe(200);
+    const req = await requestRow(id);
+    await database.db
+      .update(toolActionRequests)
+      .set({ status: "executing", updatedAt: new Date() })
+      .where(eq(toolActionRequests.id, id));
+    await database.db
+      .update(toolInvocations)
+      .set({
+        executionStatus: "running",
+        approvalState: "consumed",
+        decision: "allow",
+        reasonCode: "approved",
+        startedAt: sql`now()`,
+        leaseHost: "dead-host",
+        leasePid: 999_999,
+        leaseBootId: randomUUID(),
+        leaseToken: randomUUID(),
+        leaseExpiresAt: opts.leaseLive
+          ? sql`now() + interval '30 seconds'`
+          : sql`now() - interval '5 seconds'`,
+      })
+      .where(eq(toolInvocations.id, req.invocationId));
+    if (opts.swept ?? true) {
+      expect(await sweepExpiredLeases(database.db)).toBeGreaterThanOrEqual(1);
+      expect((await invocationRow(req.invocationId)).executionStatus).toBe("outcome_unknown");
+    }
+    const args = reviewedArgsOf(req) as Record<string, unknown>;
+    const retry = () =>
+      agentCall({ tool: "outbox__send_email", arguments: args, approvedActionRequestId: id });
+    return { id, invocationId: req.invocationId, retry };
+  }
+
+  it("stays refused until a person resolves it; `not_done` makes the card approved and the agent's retry runs it once", async () => {
+    const { id, invocationId, retry } = await cutMidExecution("Cut: not done");
+    const sentBefore = outbox.state.outbox.length;
+    expect((await retry()).json.error?.code).toBe("invocation_outcome_unknown");
+    expect((await execute(id)).json.error?.code).toBe("invocation_outcome_unknown");
+    const resolved = await resolve(invocationId, "not_done");
+    expect(resolved.status, JSON.stringify(resolved.json)).toBe(200);
+    expect(resolved.json.actionRequest).toEqual({ id, status: "approved" });
+    expect((await requestRow(id)).status).toBe("approved");
+    expect(await cardOf(id)).toMatchObject({ status: "approved", resolution: "not_done", error: null });
+    expect(await invocationRow(invocationId)).toMatchObject({
+      executionStatus: "failed",
+      errorCode: "resolved_not_done",
+    });
+    const ran = await retry();
+    expect(ran.status, JSON.stringify(ran.json)).toBe(200);
+    expect(ran.json.replayed).toBe(false);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect((await requestRow(id)).status).toBe("executed");
+    expect(await cardOf(id)).toMatchObject({ status: "executed" });
+    expect((await invocationRow(invocationId)).executionStatus).toBe("succeeded");
+    // Once: the next retry, and a person's execute, replay it.
+    const again = await retry();
+    expect(again.status).toBe(200);
+    expect(again.json.replayed).toBe(true);
+    expect(JSON.stringify(again.json.result)).toBe(JSON.stringify(ran.json.result));
+    expect((await execute(id)).json.replayed).toBe(true);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+  });
+
+  it("`retry` re-executes it once (here by a person's execute); the agent's retry then replays", async () => {
+    const { id, invocationId, retry } = await cutMidExecution("Cut: retry");
+    const sentBefore = outbox.state.outbox.length;
+    expect((await resolve(invocationId, "retry")).json.actionRequest).toEqual({ id, status: "approved" });
+    expect(await cardOf(id)).toMatchObject({ status: "approved", resolution: "retry" });
+    expect((await invocationRow(invocationId)).executionStatus).toBe("pending");
+    const ran = await execute(id);
+    expect(ran.status, JSON.stringify(ran.json)).toBe(200);
+    expect(ran.json.replayed).toBe(false);
+    const replay = await retry();
+    expect(replay.status).toBe(200);
+    expect(replay.json.replayed).toBe(true);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect(await cardOf(id)).toMatchObject({ status: "executed" });
+  });
+
+  it("`done` makes the card executed; the agent's retry and a person's execute replay the recorded outcome", async () => {
+    const { id, invocationId, retry } = await cutMidExecution("Cut: done");
+    const sentBefore = outbox.state.outbox.length;
+    expect((await resolve(invocationId, "done")).json.actionRequest).toEqual({ id, status: "executed" });
+    expect((await requestRow(id)).status).toBe("executed");
+    expect(await cardOf(id)).toMatchObject({ status: "executed", resolution: "done" });
+    const replay = await retry();
+    expect(replay.status, JSON.stringify(replay.json)).toBe(200);
+    expect(replay.json.replayed).toBe(true);
+    expect((await execute(id)).json.replayed).toBe(true);
+    expect(outbox.state.outbox.length - sentBefore).toBe(0);
+  });
+
+  it("a card whose call did not complete can be declined; one running under a live lease cannot", async () => {
+    // Not swept yet: declining sweeps the expired lease first, and keeps the unknown outcome.
+    const { id, invocationId, retry } = await cutMidExecution("Cut: decline", { swept: false });
+    const declined = await decline(id);
+    expect(declined.status, JSON.stringify(declined.json)).toBe(200);
+    expect((await requestRow(id)).status).toBe("declined");
+    expect(await cardOf(id)).toMatchObject({ status: "declined" });
+    expect(await invocationRow(invocationId)).toMatchObject({
+      executionStatus: "outcome_unknown",
+      approvalState: "declined",
+    });
+    expect((await retry()).json.error?.code).toBe("approval_declined");
+    // Whether it ran is still a person's to say; the declined card stays declined.
+    const listed = await call<{ invocations: { id: string }[] }>(invocationsRoute.GET, "GET", "/", {
+      ...board(),
+      params: { companyId },
+      query: { outcome: "unknown" },
+    });
+    expect(listed.json.invocations.map((i) => i.id)).toContain(invocationId);
+    const resolved = await resolve(invocationId, "not_done");
+    expect(resolved.status).toBe(200);
+    expect(resolved.json.actionRequest).toBeUndefined();
+    expect((await requestRow(id)).status).toBe("declined");
+
+    const live = await cutMidExecution("Cut: live", { swept: false, leaseLive: true });
+    const refused = await decline(live.id);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error?.code).toBe("invocation_in_progress");
+  });
+
+  it("a call refused before it reached the upstream leaves the card approved: the next retry runs it", async () => {
+    const id = await requestSend(await draft("Unreachable first"));
+    expect((await approve(id)).status).toBe(200);
+    const req = await requestRow(id);
+    const args = reviewedArgsOf(req) as Record<string, unknown>;
+    const retry = () =>
+      agentCall({ tool: "outbox__send_email", arguments: args, approvedActionRequestId: id });
+    const [conn] = await database.db
+      .select({ id: toolConnections.id, transportConfig: toolConnections.transportConfig })
+      .from(toolConnections)
+      .innerJoin(toolCatalogEntries, eq(toolCatalogEntries.connectionId, toolConnections.id))
+      .where(eq(toolCatalogEntries.id, req.catalogEntryId));
+    const setUrl = async (transportConfig: unknown) => {
+      await database.db
+        .update(toolConnections)
+        .set({ transportConfig: transportConfig as (typeof toolConnections.$inferSelect)["transportConfig"] })
+        .where(eq(toolConnections.id, conn!.id));
+      await database.db
+        .update(companies)
+        .set({ accessVersion: sql`${companies.accessVersion} + 1` })
+        .where(eq(companies.id, companyId));
+    };
+    const sentBefore = outbox.state.outbox.length;
+    // Nothing listens there: the request is never sent.
+    await setUrl({ ...(conn!.transportConfig as Record<string, unknown>), url: "http://127.0.0.1:1/mcp" });
+    try {
+      const refused = await retry();
+      expect(refused.status).not.toBe(200);
+      const inv = await invocationRow(req.invocationId);
+      expect(inv.executionStatus).toBe("failed");
+      expect(NOT_EXECUTED_ERRORS).toContain(inv.errorCode);
+      expect((await requestRow(id)).status).toBe("approved");
+      expect(await cardOf(id)).toMatchObject({ status: "approved", error: refused.json.error?.code });
+    } finally {
+      await setUrl(conn!.transportConfig);
+    }
+    const ran = await retry();
+    expect(ran.status, JSON.stringify(ran.json)).toBe(200);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect((await requestRow(id)).status).toBe("executed");
+  });
+
+  it("between the request's claim and the invocation's, a retry is in progress; an abandoned claim is resumed once", async () => {
+    const id = await requestSend(await draft("Between claims"));
+    expect((await approve(id)).status).toBe(200);
+    const req = await requestRow(id);
+    const args = reviewedArgsOf(req) as Record<string, unknown>;
+    const retry = () =>
+      agentCall({ tool: "outbox__send_email", arguments: args, approvedActionRequestId: id });
+    const sentBefore = outbox.state.outbox.length;
+    // The winner has claimed the request and not yet its invocation.
+    await database.db
+      .update(toolActionRequests)
+      .set({ status: "executing", updatedAt: new Date() })
+      .where(eq(toolActionRequests.id, id));
+    const busy = await retry();
+    expect(busy.status).toBe(409);
+    expect(busy.json.error?.code).toBe("invocation_in_progress");
+    const [audited] = await database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(toolCallEvents)
+      .where(
+        and(
+          eq(toolCallEvents.invocationId, req.invocationId),
+          eq(toolCallEvents.reasonCode, "invocation_in_progress"),
+        ),
+      );
+    expect(audited!.n).toBe(1);
+    // Nor can it be declined from under its executor.
+    const declined = await decline(id);
+    expect(declined.status).toBe(409);
+    expect(declined.json.error?.code).toBe("invocation_in_progress");
+    expect(outbox.state.outbox.length).toBe(sentBefore);
+    // The winner died there (its claim is older than a lease): nothing ran, so a retry runs it.
+    await database.db
+      .update(toolActionRequests)
+      .set({ updatedAt: sql`now() - interval '10 minutes'` })
+      .where(eq(toolActionRequests.id, id));
+    const results = await Promise.all([retry(), retry(), retry()]);
+    expect(outbox.state.outbox.length - sentBefore).toBe(1);
+    expect(results.filter((r) => r.status === 200 && r.json.replayed === false)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200))
+      expect(r.json.error?.code).toBe("invocation_in_progress");
+    expect((await requestRow(id)).status).toBe("executed");
   });
 });
 

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
@@ -7,11 +7,13 @@ import { getAccessSnapshot } from "../access/snapshot";
 import { type DecisionValue, recordToolEvents } from "../audit/record-event";
 import { actorRef, type ServiceContext } from "../context";
 import { storableText } from "../contracts/json-shape";
+import { recordThroughOutage } from "../database/record-through";
 import { type ExecContext, execContextOf, executeInvocation } from "../gateway/execute";
 import {
   type ExecOutcome,
   type GatewayCallInput,
   type GatewayCallOutcome,
+  inProgressRefusal,
   type OutcomeCode,
   refused,
   refusedBy,
@@ -21,7 +23,9 @@ import {
 } from "../gateway/outcome";
 import type { GatewayContext } from "../gateway/sessions";
 import { canonicalHash, canonicalJson } from "../ledger/canonical";
-import { currentExecution } from "../ledger/invocations";
+import { currentExecution, notYetRun } from "../ledger/invocations";
+import { leaseMs, recordingDeadlineMs } from "../ledger/lease";
+import { logError } from "../log";
 import { reviewedArgsOf } from "../secrets/reviewed-args";
 import { type ActionRequest, signedFields, updateCard } from "./action-requests";
 import { loadRequest, requireReviewer, stateError } from "./review";
@@ -34,7 +38,13 @@ import { verifyActionRequest } from "./signing";
  */
 async function recordedResult(db: Db, r: ActionRequest): Promise<GatewayCallOutcome> {
   const current = await currentExecution(db, r.companyId, r.invocationId);
-  if (r.status === "executing") return unclaimedRefusal(current, "approved_call");
+  if (r.status === "executing") {
+    // Between the request's claim and the invocation's, and after a failure that never
+    // reached the upstream until the request is approved again, the winner is still at work:
+    // in progress (retryable), never "outcome unknown" (issue 35 item 3).
+    if (notYetRun(current)) return inProgressRefusal(r.invocationId);
+    return unclaimedRefusal(current, "approved_call");
+  }
   if (r.status === "failed" || current.executionStatus !== "succeeded") {
     return refused(
       "approval_consumed",
@@ -213,21 +223,76 @@ async function runApproved(
       actionRequestId: r.id,
     },
   );
-  // The answer itself is kept on the ledger row, encrypted (recordOutcome), for replays.
-  await db.transaction(async (tx) => {
-    const status = outcome.ok ? "executed" : "failed";
-    await tx
-      .update(toolActionRequests)
-      .set({ status, executedAt: now, executionInvocationId: r.invocationId, updatedAt: now })
-      .where(eq(toolActionRequests.id, r.id));
-    await updateCard(tx, r, {
-      status,
-      executedAt: now.toISOString(),
-      ...(outcome.ok ? {} : { error: outcome.code }),
-    });
+  // The answer itself is kept on the ledger row, encrypted (recordOutcome), for replays. The
+  // request follows the invocation: executed; approved again when the call never reached the
+  // upstream (the next retry runs it afresh); left `executing` while the row is still running
+  // (its outcome is recorded later, or the lease expires and a person resolves it); otherwise
+  // failed (a failure mid-call: a person resolves the unknown outcome, and the request with it).
+  // Written through a database outage like the outcome itself (`database/record-through.ts`).
+  await recordThroughOutage(
+    () =>
+      db.transaction(async (tx) => {
+        const current = await currentExecution(tx, r.companyId, r.invocationId);
+        if (current.executionStatus === "running") return;
+        const status = outcome.ok ? "executed" : notYetRun(current) ? "approved" : "failed";
+        await tx
+          .update(toolActionRequests)
+          .set(
+            status === "approved"
+              ? { status, updatedAt: now }
+              : { status, executedAt: now, executionInvocationId: r.invocationId, updatedAt: now },
+          )
+          .where(
+            inCompany(
+              toolActionRequests,
+              r.companyId,
+              eq(toolActionRequests.id, r.id),
+              eq(toolActionRequests.status, "executing"),
+            ),
+          );
+        await updateCard(tx, r, {
+          status,
+          ...(status === "approved" ? {} : { executedAt: now.toISOString() }),
+          ...(outcome.ok ? {} : { error: outcome.code }),
+        });
+      }),
+    recordingDeadlineMs(),
+    db,
+  ).catch((err: unknown) => {
+    // The database stayed away: the request stays `executing` until the lease sweeper and a
+    // person's resolution move it; the agent still gets the call's answer.
+    logError("approvals.request_update_failed", err, { actionRequestId: r.id });
   });
   const { resultJson: _json, ...rest }: ExecOutcome = outcome;
   return rest;
+}
+
+/**
+ * A request left `executing` by an executor that died between claiming the request and
+ * claiming its invocation (or before moving the request after a failure that never reached the
+ * upstream): nothing ran, so once the claim is older than a lease it is approved again — one
+ * conditional update on the claim's own `updated_at`, so one of any number of concurrent
+ * retries resumes it. Returns whether this attempt did.
+ */
+async function resumeAbandoned(db: Db, r: ActionRequest, now: Date): Promise<boolean> {
+  if (now.getTime() - r.updatedAt.getTime() < leaseMs()) return false;
+  const current = await currentExecution(db, r.companyId, r.invocationId);
+  if (!notYetRun(current)) return false;
+  const resumed = await db
+    .update(toolActionRequests)
+    .set({ status: "approved", updatedAt: now })
+    .where(
+      inCompany(
+        toolActionRequests,
+        r.companyId,
+        eq(toolActionRequests.id, r.id),
+        eq(toolActionRequests.status, "executing"),
+        // Still the old claim (a concurrent resumer has moved `updated_at` on).
+        lte(toolActionRequests.updatedAt, new Date(now.getTime() - leaseMs())),
+      ),
+    )
+    .returning({ id: toolActionRequests.id });
+  return resumed.length === 1;
 }
 
 /**
@@ -240,6 +305,8 @@ async function answerByState(
   ex: ExecContext,
   now: Date,
 ): Promise<GatewayCallOutcome> {
+  if (r.status === "executing" && (await resumeAbandoned(db, r, now)))
+    return runApproved(db, { ...r, status: "approved", updatedAt: now }, ex, now);
   if (r.status === "executed" || r.status === "failed" || r.status === "executing")
     return audited(db, r, ex, await recordedResult(db, r));
   return audited(db, r, ex, refusedBy(stateError(r, now), { actionRequestId: r.id }));

@@ -10,6 +10,9 @@ import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, actorUserId, type ServiceContext } from "../context";
 import { conflict, forbidden, notFound, type ServiceError } from "../errors";
+import { currentExecution, notYetRun, outcomeUnknownSql } from "../ledger/invocations";
+import { leaseMs } from "../ledger/lease";
+import { expireLeaseIfPast } from "../ledger/sweep";
 import { type ActionRequest, updateCard } from "./action-requests";
 
 // ————————————————————————————— board review —————————————————————————————
@@ -145,7 +148,13 @@ async function recordDecision(
     .set(
       decision === "approved"
         ? { approvalState: "approved", updatedAt: now }
-        : { approvalState: "declined", executionStatus: "denied", updatedAt: now },
+        : {
+            approvalState: "declined",
+            // A call that may have reached the upstream keeps its state: declining stops it
+            // running again, it does not say whether it ran (a person still resolves that).
+            executionStatus: sql`case when ${outcomeUnknownSql()} then ${toolInvocations.executionStatus} else 'denied' end`,
+            updatedAt: now,
+          },
     )
     .where(companyRow(toolInvocations, companyId, r.invocationId));
   // The card names the person who decided (a board key's creator, not the key) and carries the
@@ -215,7 +224,21 @@ export const approveActionRequest = (ctx: ServiceContext, companyId: string, id:
     }
   });
 
+/**
+ * Declining is possible until the call completed (issue 35 item 1): a pending or approved
+ * request, and one whose call did not finish — left `executing` by a crash (its lease gone) or
+ * `failed`. A call running under a live lease is in progress; one that succeeded was executed.
+ */
 export const declineActionRequest = (ctx: ServiceContext, companyId: string, id: string, note?: string) =>
-  decide(ctx, companyId, id, "declined", note, async (_tx, r, now) => {
-    if (r.status !== "pending" && r.status !== "approved") throw stateError(r, now);
+  decide(ctx, companyId, id, "declined", note, async (tx, r, now) => {
+    if (r.status === "pending" || r.status === "approved") return;
+    if (r.status !== "executing" && r.status !== "failed") throw stateError(r, now);
+    // A lease nobody renewed is swept first (audited), so the row says the outcome is unknown.
+    await expireLeaseIfPast(tx, companyId, r.invocationId);
+    const current = await currentExecution(tx, companyId, r.invocationId);
+    if (current.leaseLive) throw stateError({ ...r, status: "executing" }, now);
+    // Claimed a moment ago and not yet run: its executor is between the two claims.
+    if (r.status === "executing" && notYetRun(current) && now.getTime() - r.updatedAt.getTime() < leaseMs())
+      throw stateError(r, now);
+    if (current.executionStatus === "succeeded") throw stateError({ ...r, status: "executed" }, now);
   });

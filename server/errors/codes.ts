@@ -127,6 +127,10 @@ export const ERRORS = {
     status: 409,
     doc: "an earlier attempt of the same write may have run upstream",
   },
+  relay_call_gone: {
+    status: 410,
+    doc: "the call that sent this request to the agent is gone (its server stopped); the answer was not delivered",
+  },
   invocation_not_unknown: {
     status: 409,
     doc: "only an invocation whose outcome is unknown can be resolved (it was resolved already, or is not stuck)",

@@ -5,11 +5,11 @@ import { recordToolEvents, type ToolEventInput } from "../audit/record-event";
 import { watchToolListChanges } from "../catalog/watch";
 import { callUpstreamTool, type UpstreamResult, type UpstreamTarget, upstreamTargetFor } from "../connectors";
 import { loadConnection } from "../connectors/connection";
-import { withDeadline } from "../database/breaker";
+import { RecordingAbandoned, recordThroughOutage } from "../database/record-through";
 import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError } from "../errors";
 import { claimExecution, currentExecution } from "../ledger/invocations";
-import { holdLease } from "../ledger/lease";
+import { holdLease, recordingDeadlineMs } from "../ledger/lease";
 import { companyRedaction } from "../ledger/record-attempt";
 import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
 import { logError } from "../log";
@@ -20,6 +20,7 @@ import {
   executionFailure,
   failureCode,
   ledgerAnswer,
+  outcomeUnknownRefusal,
   refused,
   unclaimedRefusal,
 } from "./outcome";
@@ -38,15 +39,15 @@ export function execContextOf(gw: GatewayContext): ExecContext {
   return { ...gw, actorType: "gateway_session", actorId: gw.sessionId };
 }
 
+/** `settle` (below) could not record the outcome before its deadline. */
+const UNRECORDED = Symbol("unrecorded");
+
 /**
  * Executes an allowed (or approved) invocation: claim it with a conditional update (so
  * concurrent retries cannot both run), audit `execution_started`, project secrets, call the
  * upstream with the explicit arguments only, guard and bound the result, and record the outcome
  * and its audit event. Ledger and audit are written before and after the upstream call.
  */
-/** How long a failed call may spend writing its outcome before it answers anyway. */
-const OUTCOME_WRITE_DEADLINE_MS = 4000;
-
 export async function executeInvocation(
   db: Db,
   ex: ExecContext,
@@ -131,6 +132,24 @@ export async function executeInvocation(
         ? (kept) => encryptKeptResult(ex.companyId, inv.id, kept)
         : undefined,
   };
+  /**
+   * Records the outcome of a call that reached the upstream. Through a database outage the
+   * outcome is kept here and the write retried until it lands, for at most a lease
+   * (`database/record-through.ts`): a call that ran is never answered `503
+   * database_unavailable`. `unrecorded` when the database stayed away: the agent is told the
+   * outcome is unknown (the row's lease expires and a person resolves it).
+   */
+  const settle = async (
+    ...args: Parameters<typeof recordOutcome> extends [unknown, unknown, ...infer R] ? R : never
+  ) => {
+    try {
+      return await recordThroughOutage(() => recordOutcome(db, record, ...args), recordingDeadlineMs(), db);
+    } catch (err) {
+      if (!(err instanceof RecordingAbandoned)) throw err;
+      logError("gateway.outcome_write_failed", err, { invocationId: inv.id });
+      return UNRECORDED;
+    }
+  };
   // Renewed every lease/3 while the upstream call runs; a crash lets it expire.
   const lease = holdLease(db, ex.companyId, inv.id, leaseToken);
   try {
@@ -183,24 +202,22 @@ export async function executeInvocation(
       : outputSchemaProblem(opts.snapshot, target.catalogEntryId, up);
     if (outputProblem) {
       // The call ran upstream; what it returned breaks the tool's declared contract.
-      await recordOutcome(db, record, "failed", "execution_failed", { errorCode: "upstream_error" });
+      if ((await settle("failed", "execution_failed", { errorCode: "upstream_error" })) === UNRECORDED)
+        return outcomeUnknownRefusal(inv.id);
       return refused("upstream_error", outputProblem, { invocationId: inv.id });
     }
     const guarded = guardResult(up, d, secrets, upstream.maxResultBytes);
     const meta = upstreamResultMeta(up, secrets);
     if (guarded.blocked) {
       // The call ran upstream (its effects happened); only the result is withheld.
-      await recordOutcome(db, record, "succeeded", "result_returned", {
-        guarded,
-        errorCode: "result_blocked",
-      });
+      const recorded = await settle("succeeded", "result_returned", { guarded, errorCode: "result_blocked" });
+      if (recorded === UNRECORDED) return outcomeUnknownRefusal(inv.id);
       return ledgerAnswer("result_blocked", inv.id);
     }
     // The answer as the agent gets it (with the upstream's own `_meta`) is what a replay returns.
     const result = meta ? { ...guarded.result, _meta: meta } : guarded.result;
-    const artifactId = await recordOutcome(db, record, "succeeded", "result_returned", {
-      guarded: { ...guarded, result },
-    });
+    const artifactId = await settle("succeeded", "result_returned", { guarded: { ...guarded, result } });
+    if (artifactId === UNRECORDED) return outcomeUnknownRefusal(inv.id);
     return {
       ok: true,
       invocationId: inv.id,
@@ -213,32 +230,28 @@ export async function executeInvocation(
   } catch (err) {
     if (opts.live?.signal.aborted) {
       // The agent cancelled (or dropped its stream): the upstream was told, the ledger says so.
-      await recordOutcome(db, record, "cancelled", "cancelled", { errorCode: "upstream_cancelled" });
+      if ((await settle("cancelled", "cancelled", { errorCode: "upstream_cancelled" })) === UNRECORDED)
+        return outcomeUnknownRefusal(inv.id);
       return refused("upstream_cancelled", "the call was cancelled before the upstream answered", {
         invocationId: inv.id,
       });
     }
     const code = failureCode(err);
     if (!isServiceError(err)) logError("gateway.call_failed", err, { invocationId: inv.id });
-    // The database went away mid-call: writing the outcome cannot work now. The row keeps its
-    // lease, which expires; the sweeper then records `outcome_unknown` for a person to resolve.
-    // The caller answers 503 database_unavailable at once (fail fast, docs/operations.md).
+    // The database went away in one of the gateway's own steps (the connection's target, its
+    // secrets, the runtime slot's record): the caller answers 503 database_unavailable at once
+    // (fail fast, docs/operations.md); the row keeps its lease, which expires. The upstream's
+    // own failures are recorded below, through an outage (`settle`).
     if (databaseFailureOf(err)) throw err;
     const timeout = code === "upstream_timeout";
-    try {
-      // Bounded: a database that stops answering while this is written must not hold the answer
-      // (the lease covers the row, as above).
-      await withDeadline(
-        recordOutcome(db, record, timeout ? "timeout" : "failed", timeout ? "timeout" : "execution_failed", {
-          errorCode: code,
-        }),
-        OUTCOME_WRITE_DEADLINE_MS,
-        "recording the call's outcome",
-      );
-    } catch (writeErr) {
+    const recorded = await settle(timeout ? "timeout" : "failed", timeout ? "timeout" : "execution_failed", {
+      errorCode: code,
+    }).catch((writeErr: unknown) => {
+      // Not the database's absence (e.g. a statement refused): the failure is still answered.
       logError("gateway.outcome_write_failed", writeErr, { invocationId: inv.id });
-      if (databaseFailureOf(writeErr)) throw writeErr;
-    }
+      return null;
+    });
+    if (recorded === UNRECORDED) return outcomeUnknownRefusal(inv.id);
     return executionFailure(err, inv.id);
   } finally {
     lease.stop();

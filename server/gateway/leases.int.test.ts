@@ -302,6 +302,79 @@ describe("unknown outcomes besides a lost lease", () => {
   });
 });
 
+describe("refusals before the call are never unknown (issue 35 item 3)", () => {
+  /** A write's first attempt, then recorded as execute.ts records a failure with `code`. */
+  async function failedWith(key: string, code: string) {
+    const body = { tool: "todo__todo_add", arguments: { title: key }, idempotencyKey: key };
+    const first = await gatewayCall(run.gateway.token, body);
+    expect(first.status).toBe(200);
+    await database.db
+      .update(toolInvocations)
+      .set({ executionStatus: "failed", errorCode: code, resultEncrypted: null })
+      .where(eq(toolInvocations.id, first.json.invocationId!));
+    return { id: first.json.invocationId!, retry: () => gatewayCall(run.gateway.token, body) };
+  }
+  const unknownIds = async () =>
+    (
+      await call<{ invocations: { id: string }[] }>(invocationsRoute.GET, "GET", "/", {
+        ...board(),
+        params: { companyId },
+        query: { outcome: "unknown", limit: "200" },
+      })
+    ).json.invocations.map((i) => i.id);
+
+  it("a write refused before it reached the upstream is decided and run afresh on retry, and never listed", async () => {
+    for (const code of [
+      "runtime_suppressed",
+      "runtime_deferred",
+      "runtime_start_failed",
+      "command_not_approved",
+      "upstream_requires_operator",
+      "upstream_tls_error",
+      "upstream_auth_failed",
+    ]) {
+      const { id, retry } = await failedWith(`never-ran-${code}`, code);
+      expect(await unknownIds(), code).not.toContain(id);
+      const before = todoState().ledger.sideEffectCount;
+      const again = await retry();
+      expect(again.status, `${code}: ${JSON.stringify(again.json)}`).toBe(200);
+      expect(again.json.replayed).toBe(false);
+      expect(todoState().ledger.sideEffectCount - before).toBe(1);
+    }
+  });
+
+  it("a failure after the request went out stays unknown (upstream_too_large: the response's size)", async () => {
+    const { id, retry } = await failedWith("too-large", "upstream_too_large");
+    const again = await retry();
+    expect(again.status).toBe(409);
+    expect(again.json.error?.code).toBe("invocation_outcome_unknown");
+    expect(await unknownIds()).toContain(id);
+  });
+
+  it("the unknown-outcome list leaves out reads: their retry simply runs them again", async () => {
+    const read = await gatewayCall(run.gateway.token, { tool: "todo__todo_list", arguments: {} });
+    await crashLeave(read.json.invocationId!);
+    const write = await gatewayCall(run.gateway.token, {
+      tool: "todo__todo_add",
+      arguments: { title: "listed" },
+      idempotencyKey: "listed-1",
+    });
+    await crashLeave(write.json.invocationId!);
+    await sweepExpiredLeases(database.db);
+    expect(await statusOf(read.json.invocationId!)).toBe("outcome_unknown");
+    const ids = await unknownIds();
+    expect(ids).toContain(write.json.invocationId!);
+    expect(ids).not.toContain(read.json.invocationId!);
+    // Nor can it be resolved: nobody needs to.
+    const resolved = await call<{ error?: { code: string } }>(resolveRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId, invocationId: read.json.invocationId! },
+      body: { resolution: "done" },
+    });
+    expect(resolved.json.error?.code).toBe("invocation_not_unknown");
+  });
+});
+
 describe("exact replays", () => {
   it("a replay returns the first answer's content and structuredContent byte for byte, marked as replayed", async () => {
     const title = "x".repeat(500);

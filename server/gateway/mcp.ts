@@ -9,6 +9,7 @@ import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
 import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from "../database/breaker";
 import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError, notFound, type ServiceError } from "../errors";
+import { ERRORS } from "../errors/codes";
 import { logError } from "../log";
 import { readBoundedText } from "../net/read-bounded";
 import { artifactReadRequest, readArtifact } from "./artifacts";
@@ -340,6 +341,12 @@ function withListChanged(caps: ServerCapabilities): ServerCapabilities {
 
 function inboundResponse(answer: InboundAnswer): GatewayMcpResponse {
   if (answer.kind === "accepted") return { status: 202, headers: { ...BASE_HEADERS }, body: null };
+  if (answer.kind === "gone")
+    return jsonError(
+      ERRORS.relay_call_gone.status,
+      "relay_call_gone",
+      "the call that sent this request is gone (its server stopped); the answer was not delivered — retry the tool call",
+    );
   const body =
     answer.kind === "result"
       ? { jsonrpc: "2.0", id: answer.id, result: answer.result }

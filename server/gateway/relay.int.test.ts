@@ -244,6 +244,79 @@ describe("server-to-client requests", () => {
   });
 });
 
+describe("an answer to a replica that died", () => {
+  /** A relayed request as a replica running a call left it, its invocation's lease as given. */
+  async function pendingRelay(leaseExpiresIn: string) {
+    const [inv] = await database.db
+      .insert(toolInvocations)
+      .values({
+        companyId: demo.companyId,
+        actorType: "gateway_session",
+        actorId: sessionId,
+        sessionId,
+        toolName: "relay__ask",
+        argsHash: "0".repeat(64),
+        executionStatus: "running",
+        leaseHost: "replica-c",
+        leasePid: 999_999,
+        leaseBootId: crypto.randomUUID(),
+        leaseToken: crypto.randomUUID(),
+        leaseExpiresAt: sql`now() + ${leaseExpiresIn}::interval`,
+      })
+      .returning({ id: toolInvocations.id });
+    const relayId = `pc-${crypto.randomUUID()}`;
+    await database.db.insert(toolGatewayRelayRequests).values({
+      companyId: demo.companyId,
+      sessionId,
+      invocationId: inv!.id,
+      relayId,
+      method: "sampling/createMessage",
+      expiresAt: sql`now() + interval '60 seconds'`,
+    });
+    return relayId;
+  }
+  const answer = (relayId: string) =>
+    fetch(`${originB}${PATH}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: relayId,
+        result: { role: "assistant", content: { type: "text", text: "hi" }, model: "m" },
+      }),
+    });
+  const relayRow = async (relayId: string) =>
+    (
+      await database.db
+        .select({ status: toolGatewayRelayRequests.status, response: toolGatewayRelayRequests.response })
+        .from(toolGatewayRelayRequests)
+        .where(eq(toolGatewayRelayRequests.relayId, relayId))
+    )[0];
+
+  it("is told the call is gone (410 relay_call_gone, audited) and the row is marked cancelled, not answered", async () => {
+    // The replica that sent the request was killed: nobody renews its call's lease.
+    const relayId = await pendingRelay("-5 seconds");
+    const res = await answer(relayId);
+    expect(res.status).toBe(410);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("relay_call_gone");
+    expect(await relayRow(relayId)).toMatchObject({ status: "cancelled", response: null });
+    const gone = (await events("decision")).filter((e) => e.reasonCode === "relay_call_gone");
+    expect(gone.length).toBe(1);
+    // A second answer to it is an answer to nothing pending (202, audited as unknown).
+    expect((await answer(relayId)).status).toBe(202);
+  });
+
+  it("an answer to a call whose replica is alive (its lease renewed) is still accepted", async () => {
+    const relayId = await pendingRelay("30 seconds");
+    expect((await answer(relayId)).status).toBe(202);
+    expect((await relayRow(relayId))?.status).toBe("answered");
+  });
+});
+
 describe("progress, logging and long calls", () => {
   it("10 progress notifications keep a 12 s call alive past the 10 s idle timeout", async () => {
     const { client } = await agent();

@@ -132,14 +132,35 @@ export async function recordInvocationDecision(
     .where(companyRow(toolInvocations, companyId, invocationId));
 }
 
-/** Failure codes after which the upstream certainly did not run the call. */
+/**
+ * Failure codes after which the upstream certainly did not run the call: each is raised before
+ * the request is sent (checked code by code, issue 35 item 3). A retry of such a row is decided
+ * and run afresh, and it is never listed for a person. Codes that can also be raised after the
+ * request went out stay off this list (`upstream_too_large` is the response's size,
+ * `runtime_stopped`/`runtime_crashed` may come mid-call, `upstream_protocol_error` is a reply the
+ * gateway could not read, `upstream_cancelled` was told to an upstream already running it).
+ */
 export const NOT_EXECUTED_ERRORS = [
   "missing_secret",
   "tool_input_invalid",
+  // The network guard refused the address, or a redirect hop to one: nothing was processed.
   "upstream_blocked",
+  "upstream_requires_operator",
+  "upstream_redirect_refused",
   "upstream_unreachable",
+  // The TLS handshake failed, or the upstream refused the credentials (HTTP 401/403).
+  "upstream_tls_error",
+  "upstream_auth_failed",
   "plugin_not_found",
   "runtime_unavailable",
+  // The local runtime refused before the call reached the tool's process.
+  "runtime_deferred",
+  "runtime_suppressed",
+  "runtime_start_failed",
+  "command_not_approved",
+  "runtime_host_untrusted",
+  "runtime_isolation_unavailable",
+  "slot_isolation_unavailable",
   // A person checked the upstream and resolved an unknown outcome as "not done".
   "resolved_not_done",
 ];
@@ -161,9 +182,16 @@ export async function claimExecution(
 ): Promise<string | null> {
   const lease = newLease();
   const leaseCols = { ...lease, leaseExpiresAt: leaseExpirySql() };
+  const notExecuted = sql`(${toolInvocations.executionStatus} = 'failed' and ${toolInvocations.errorCode} in (${sql.join(
+    NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
+    sql`, `,
+  )}))`;
   if (opts.approved) {
-    // An approved action request runs its invocation once, from the waiting state only; the
-    // row then records both the approval (`approval_state`) and that it was allowed to run.
+    // An approved action request runs its invocation once: from the waiting state, or — after
+    // a failure that never reached the upstream, or a person's "not done" / "retry once" of an
+    // unknown outcome — from a state where running it cannot duplicate a side effect. The
+    // request's own `approved → executing` update already let only one executor here. The row
+    // then records both the approval (`approval_state`) and that it was allowed to run.
     const rows = await tx
       .update(toolInvocations)
       .set({
@@ -179,7 +207,7 @@ export async function claimExecution(
         and(
           eq(toolInvocations.companyId, companyId),
           eq(toolInvocations.id, invocationId),
-          eq(toolInvocations.executionStatus, "awaiting_approval"),
+          or(sql`${toolInvocations.executionStatus} in ('awaiting_approval', 'pending')`, notExecuted),
         ),
       )
       .returning({ id: toolInvocations.id });
@@ -188,10 +216,7 @@ export async function claimExecution(
   const retryable =
     risk === "read"
       ? sql`${toolInvocations.executionStatus} in ('failed', 'timeout', 'outcome_unknown')`
-      : sql`${toolInvocations.executionStatus} = 'failed' and ${toolInvocations.errorCode} in (${sql.join(
-          NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
-          sql`, `,
-        )})`;
+      : notExecuted;
   const rows = await tx
     .update(toolInvocations)
     .set({
@@ -217,19 +242,32 @@ export async function claimExecution(
  * lost its lease): such a row is never run again by a retry; a person resolves it.
  */
 export function outcomeUnknown(row: Pick<Invocation, "executionStatus" | "errorCode">): boolean {
-  if (row.executionStatus === "outcome_unknown" || row.executionStatus === "timeout") return true;
+  // A cancelled call was cancelled at an upstream that may have started it.
+  if (["outcome_unknown", "timeout", "cancelled"].includes(row.executionStatus)) return true;
   return row.executionStatus === "failed" && !NOT_EXECUTED_ERRORS.includes(row.errorCode ?? "");
+}
+
+/** The row never reached the upstream: not claimed yet, or refused before the call was sent. */
+export function notYetRun(row: Pick<Invocation, "executionStatus" | "errorCode">): boolean {
+  return (
+    row.executionStatus === "awaiting_approval" ||
+    row.executionStatus === "pending" ||
+    (row.executionStatus === "failed" && NOT_EXECUTED_ERRORS.includes(row.errorCode ?? ""))
+  );
 }
 
 /**
  * `outcomeUnknown` as SQL, for the rows a person may resolve and the console lists: a lost
- * lease, a timeout, or a failure after the request may have reached the upstream.
+ * lease, a timeout, or a failure after the request may have reached the upstream — of a call
+ * that may have had a side effect. A write or destructive call has an idempotency identity; an
+ * approved call (`approval_state` consumed) has an action request waiting on the answer. A
+ * read has neither: its retry simply runs it again, so nobody needs to resolve it.
  */
 export function outcomeUnknownSql(): SQL {
-  return sql`(${toolInvocations.executionStatus} in ('outcome_unknown', 'timeout') or (${toolInvocations.executionStatus} = 'failed' and coalesce(${toolInvocations.errorCode}, '') not in (${sql.join(
+  return sql`((${toolInvocations.idempotencyIdentity} is not null or ${toolInvocations.approvalState} = 'consumed') and (${toolInvocations.executionStatus} in ('outcome_unknown', 'timeout', 'cancelled') or (${toolInvocations.executionStatus} = 'failed' and coalesce(${toolInvocations.errorCode}, '') not in (${sql.join(
     NOT_EXECUTED_ERRORS.map((c) => sql`${c}`),
     sql`, `,
-  )})))`;
+  )}))))`;
 }
 
 interface InvocationOutcome {

@@ -30,6 +30,13 @@ export function leaseMs(): number {
   return n;
 }
 
+/**
+ * How long a call that ran keeps trying to record its outcome through a database outage
+ * (`database/record-through.ts`): the lease length — past it the row's lease has expired and
+ * the sweeper may turn it `outcome_unknown` (the real outcome, recorded later, still wins).
+ */
+export const recordingDeadlineMs = (): number => leaseMs();
+
 /** This process's boot id (shared by the module copies of one process, see scripts/server.ts). */
 export function bootId(): string {
   return processSingleton("bootId", () => randomUUID());

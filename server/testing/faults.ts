@@ -161,13 +161,17 @@ export const CLIENT_TIMEOUT_MS = 10_000;
 
 let rpcId = 0;
 
-/** One `tools/call` (or `tools/list` when `tool` is "tools/list") over raw HTTP. */
+/**
+ * One `tools/call` (or `tools/list` when `tool` is "tools/list") over raw HTTP; `meta` adds to
+ * the request's `_meta` (e.g. `approvedActionRequestId`).
+ */
 export async function mcpCall(
   server: FaultServer,
   token: string,
   tool: string,
   args: Record<string, unknown>,
   key: string,
+  meta: Record<string, unknown> = {},
 ): Promise<Answer> {
   const startedAt = Date.now();
   const started = performance.now();
@@ -176,7 +180,7 @@ export async function mcpCall(
     jsonrpc: "2.0",
     id: ++rpcId,
     method: list ? "tools/list" : "tools/call",
-    params: list ? {} : { name: tool, arguments: args, _meta: { idempotencyKey: key } },
+    params: list ? {} : { name: tool, arguments: args, _meta: { idempotencyKey: key, ...meta } },
   });
   const base = { server: server.name, tool, key, startedAt };
   try {

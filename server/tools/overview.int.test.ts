@@ -123,6 +123,8 @@ async function seedTools(db: Db, companyId: string, tag: string) {
       .returning();
     return row!;
   };
+  // A write left unknown is counted (it may have had a side effect); a read left so is not.
+  await invocation({ executionStatus: "outcome_unknown", idempotencyIdentity: "w1" });
   await invocation({ executionStatus: "outcome_unknown" });
   const request = async (created: string, expires: string) => {
     const inv = await invocation({ executionStatus: "awaiting_approval" });

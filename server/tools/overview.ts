@@ -24,6 +24,7 @@ import type {
 import { DECISIONS, type DecisionValue } from "@/server/contracts/values";
 import { requireCompany } from "../auth/authorize";
 import type { ServiceContext } from "../context";
+import { outcomeUnknownSql } from "../ledger/invocations";
 import { connectionsMissingSecrets } from "../secrets/resolve";
 
 const HOUR = 60 * 60 * 1000;
@@ -219,7 +220,8 @@ async function overviewInbox(ctx: ServiceContext, companyId: string): Promise<Se
       ctx.db
         .select({ n: count() })
         .from(toolInvocations)
-        .where(inCompany(toolInvocations, companyId, eq(toolInvocations.executionStatus, "outcome_unknown"))),
+        // The calls a person must resolve: the same rows the Audit page lists (`?outcome=unknown`).
+        .where(inCompany(toolInvocations, companyId, outcomeUnknownSql())),
       connectionsMissingSecrets(ctx.db, companyId),
     ],
   );

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { companyRow, inCompany } from "@/db/join";
 import { toolInvocations } from "@/db/schema";
 import { logActivity } from "../activity/log-activity";
+import { moveRequestWithResolution } from "../approvals/resolve-card";
 import { recordToolEvents } from "../audit/record-event";
 import { requireCompany } from "../auth/authorize";
 import { actorRef, type ServiceContext } from "../context";
@@ -18,6 +19,8 @@ import { outcomeUnknownSql } from "../ledger/invocations";
  *     retry may run again;
  *   - `retry`: run it once more — the row goes back to `pending`, so the agent's next retry
  *     runs it exactly once (the arguments are not stored, so the console cannot run it itself).
+ * An approved call's action request and card move with it (`approvals/resolve-card.ts`): `done`
+ * → executed, `not_done` / `retry` → approved and executable once more.
  */
 export const ResolveInvocationInput = z.object({
   resolution: z.enum(["done", "not_done", "retry"]),
@@ -82,6 +85,7 @@ export async function resolveInvocation(
         `the invocation is ${exists.status}; only an invocation whose outcome is unknown (lost, timed out or failed mid-call) can be resolved`,
       );
     }
+    const request = await moveRequestWithResolution(tx, companyId, invocationId, input.resolution, ctx.now());
     await recordToolEvents(tx, [
       {
         companyId,
@@ -97,6 +101,7 @@ export async function resolveInvocation(
         toolName: row.toolName,
         argsHash: row.argsHash,
         reasonCode: `resolved_${input.resolution}`,
+        actionRequestId: request?.id ?? null,
       },
     ]);
     await logActivity(tx, ctx, {
@@ -104,8 +109,17 @@ export async function resolveInvocation(
       action: "tool_invocation.resolve",
       entityType: "tool_invocation",
       entityId: invocationId,
-      details: { resolution: input.resolution, ...(input.note ? { note: input.note } : {}) },
+      details: {
+        resolution: input.resolution,
+        ...(request ? { actionRequestId: request.id, actionRequestStatus: request.status } : {}),
+        ...(input.note ? { note: input.note } : {}),
+      },
     });
-    return { id: row.id, executionStatus: row.executionStatus, resolution: input.resolution };
+    return {
+      id: row.id,
+      executionStatus: row.executionStatus,
+      resolution: input.resolution,
+      ...(request ? { actionRequest: request } : {}),
+    };
   });
 }

@@ -21,6 +21,7 @@ const MAX_CAPABILITIES_BYTES = 4 * 1024;
 /** What the handler answers; `undefined` means "not mine, carry on". */
 export type InboundAnswer =
   | { kind: "accepted" }
+  | { kind: "gone" }
   | { kind: "result"; id: string | number; result: Record<string, unknown> }
   | { kind: "error"; id: string | number | null; code: number; message: string };
 
@@ -66,13 +67,19 @@ export async function handleInbound(
   const params = (m.params && typeof m.params === "object" ? m.params : {}) as Record<string, unknown>;
 
   if (m.method === undefined && isId(m.id) && ("result" in m || "error" in m)) {
-    const ok = await acceptRelayAnswer(
+    const accepted = await acceptRelayAnswer(
       db,
       gw.sessionId,
       m as { id: unknown; result?: unknown; error?: unknown },
     );
     // A response to nothing pending (unknown, another session's, expired, answered): audited.
-    if (!ok) await recordGatewayRefusal(db, gw, "relay_answer_unknown", "relay_answer_unknown");
+    if (accepted === "unknown")
+      await recordGatewayRefusal(db, gw, "relay_answer_unknown", "relay_answer_unknown");
+    // A response to a call whose replica died: audited, and the agent is told (410).
+    if (accepted === "gone") {
+      await recordGatewayRefusal(db, gw, "relay_call_gone", "relay_call_gone");
+      return { kind: "gone" };
+    }
     return { kind: "accepted" };
   }
   if (m.method === "notifications/cancelled" && m.id === undefined) {

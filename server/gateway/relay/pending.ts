@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { toolGatewayRelayRequests } from "@/db/schema";
+import { toolGatewayRelayRequests, toolInvocations } from "@/db/schema";
 import { announce, answerKey, cancelKey, subscribe } from "./bus";
 
 /** The largest agent answer stored (JSON bytes); larger answers are refused. */
@@ -128,33 +128,53 @@ function answerOf(response: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * Whether the call that relayed a request is still running somewhere: its invocation is
+ * `running` under a live lease (the executing replica renews it every lease/3; a replica that
+ * died stops renewing, and the lease expires). A request without an invocation cannot be told.
+ */
+const callAlive = sql`(${toolGatewayRelayRequests.invocationId} is null or exists (
+  select 1 from ${toolInvocations} i
+  where i.company_id = ${toolGatewayRelayRequests.companyId} and i.id = ${toolGatewayRelayRequests.invocationId}
+    and i.execution_status = 'running' and i.lease_expires_at > now()))`;
+
+/**
  * An agent's JSON-RPC response to a relayed request, received by any replica: stored on the
- * pending row of the same session and announced. False when there is no such pending request
- * (unknown id, another session's, already answered or expired) or the answer is too large.
+ * pending row of the same session and announced (`accepted`). `gone` when the call that sent
+ * the request is no longer running (its replica died: the lease expired, issue 35 item 3): the
+ * row is marked `cancelled`, never `answered`, and the agent is told. `unknown` when there is no
+ * such pending request (unknown id, another session's, already answered or expired) or the
+ * answer is too large.
  */
 export async function acceptRelayAnswer(
   db: Db,
   sessionId: string,
   message: { id: unknown; result?: unknown; error?: unknown },
-): Promise<boolean> {
-  if (typeof message.id !== "string" || !message.id.startsWith("pc-")) return false;
+): Promise<"accepted" | "gone" | "unknown"> {
+  if (typeof message.id !== "string" || !message.id.startsWith("pc-")) return "unknown";
   const response = message.error !== undefined ? { error: message.error } : { result: message.result ?? {} };
-  if (Buffer.byteLength(JSON.stringify(response), "utf8") > MAX_RELAY_ANSWER_BYTES) return false;
+  if (Buffer.byteLength(JSON.stringify(response), "utf8") > MAX_RELAY_ANSWER_BYTES) return "unknown";
+  const pending = and(
+    eq(toolGatewayRelayRequests.sessionId, sessionId),
+    eq(toolGatewayRelayRequests.relayId, message.id),
+    eq(toolGatewayRelayRequests.status, "pending"),
+    sql`${toolGatewayRelayRequests.expiresAt} > now()`,
+  );
   const updated = await db
     .update(toolGatewayRelayRequests)
     .set({ status: "answered", response, answeredAt: sql`now()` })
-    .where(
-      and(
-        eq(toolGatewayRelayRequests.sessionId, sessionId),
-        eq(toolGatewayRelayRequests.relayId, message.id),
-        eq(toolGatewayRelayRequests.status, "pending"),
-        sql`${toolGatewayRelayRequests.expiresAt} > now()`,
-      ),
-    )
+    .where(and(pending, callAlive))
     .returning({ id: toolGatewayRelayRequests.id });
-  if (updated.length === 0) return false;
+  if (updated.length === 0) {
+    const gone = await db
+      .update(toolGatewayRelayRequests)
+      // `cancelled`: the request's call ended without it (the row's existing terminal state).
+      .set({ status: "cancelled" })
+      .where(and(pending, sql`not ${callAlive}`))
+      .returning({ id: toolGatewayRelayRequests.id });
+    return gone.length > 0 ? "gone" : "unknown";
+  }
   await announce(db, answerKey(sessionId, message.id));
-  return true;
+  return "accepted";
 }
 
 /** The agent's `notifications/cancelled` for one of its requests: heard by the replica running it. */

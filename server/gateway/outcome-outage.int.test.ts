@@ -1,0 +1,162 @@
+/**
+ * Issue 35 item 3: a write that already ran upstream when the database went away is never
+ * answered `503 database_unavailable` (an invitation to a blind retry of a write that
+ * happened). Its outcome is kept in memory and recorded once the database is back — within a
+ * lease — and the agent gets the result; past that, it is told the outcome is unknown.
+ *
+ * The database is cut for real: the gateway talks to PostgreSQL through a loopback TCP proxy
+ * that this test closes (every connection reset, new ones refused) and opens again.
+ */
+import net from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "@/db/client";
+import { toolCallEvents, toolInvocations } from "@/db/schema";
+import type { createTestDatabase } from "@/db/test/database";
+import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
+import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
+import type { DemoCredentials } from "@/server/core/seed";
+import { databaseBreaker } from "@/server/database/breaker";
+import { LEASE_ENV } from "@/server/ledger/lease";
+import { sweepExpiredLeases } from "@/server/ledger/sweep";
+import { installMcpApplication } from "@/server/testing/mcp-app";
+import { closeDemoWorld, demoWorld } from "@/server/testing/world";
+import { gatewayCallTool } from "./call-tool";
+import { authenticateGatewayToken } from "./sessions";
+
+/** A TCP proxy to PostgreSQL that can be cut (resets and refuses) and restored on its port. */
+class CuttableProxy {
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  constructor(
+    private readonly host: string,
+    private readonly target: number,
+  ) {}
+
+  async open(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.target, this.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on("close", () => this.sockets.delete(s));
+        s.on("error", () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+    await new Promise<void>((r) => server.listen(this.port, "127.0.0.1", r));
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    if (server) await new Promise((r) => server.close(r));
+  }
+}
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let demo: DemoCredentials;
+let upstream: HttpFixture<unknown>;
+const state = new RelayState();
+let token: string;
+let proxy: CuttableProxy;
+let through: Database;
+const previousLease = process.env[LEASE_ENV];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  ({ database, demo } = await demoWorld({ home: "pc-outcome-outage-", gateway: true }));
+  upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
+  ({ token } = await installMcpApplication(database.db, demo, { slug: "relay", url: upstream.url }));
+  const url = new URL(database.url);
+  proxy = new CuttableProxy(url.hostname, Number(url.port || 5432));
+  await proxy.open();
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  through = openDatabase(url.toString(), { max: 4 });
+}, 90_000);
+
+afterAll(async () => {
+  if (previousLease === undefined) delete process.env[LEASE_ENV];
+  else process.env[LEASE_ENV] = previousLease;
+  databaseBreaker().reset();
+  await through?.close();
+  await proxy?.cut();
+  await upstream?.close();
+  await closeDemoWorld(database);
+});
+
+/** A slow write through the proxied database; the database is cut while the upstream runs it. */
+async function writeThroughOutage(id: string, opts: { ms: number; cutAt: number; restoreAt: number }) {
+  const gw = await authenticateGatewayToken(database.db, token, new Date());
+  const started = Date.now();
+  const answer = gatewayCallTool(through.db, gw, {
+    tool: "relay__slow_write",
+    arguments: { id, ms: opts.ms },
+    idempotencyKey: id,
+  });
+  const settled = answer.then(
+    () => Date.now() - started,
+    () => Date.now() - started,
+  );
+  await sleep(opts.cutAt);
+  // The upstream has the request by now, and the database goes away.
+  await proxy.cut();
+  await sleep(opts.restoreAt - opts.cutAt);
+  await proxy.open();
+  return { outcome: await answer, ms: await settled };
+}
+
+describe("a write that ran when the database went away", () => {
+  it("is recorded once the database is back, and the agent gets its result (never a 503)", async () => {
+    process.env[LEASE_ENV] = "6000";
+    const { outcome } = await writeThroughOutage("outage-recorded", {
+      ms: 1500,
+      cutAt: 600,
+      restoreAt: 3000,
+    });
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    expect(state.written.filter((w) => w === "outage-recorded")).toHaveLength(1);
+    const inv = (
+      await database.db
+        .select({
+          executionStatus: toolInvocations.executionStatus,
+          resultEncrypted: toolInvocations.resultEncrypted,
+        })
+        .from(toolInvocations)
+        .where(eq(toolInvocations.id, (outcome as { invocationId: string }).invocationId))
+    )[0]!;
+    expect(inv.executionStatus).toBe("succeeded");
+    expect(inv.resultEncrypted).not.toBeNull();
+    const events = await database.db
+      .select({ eventType: toolCallEvents.eventType })
+      .from(toolCallEvents)
+      .where(eq(toolCallEvents.invocationId, (outcome as { invocationId: string }).invocationId));
+    expect(events.filter((e) => e.eventType === "result_returned")).toHaveLength(1);
+  });
+
+  it("past the lease it answers invocation_outcome_unknown, and the row is left for the sweeper", async () => {
+    process.env[LEASE_ENV] = "1500";
+    const { outcome, ms } = await writeThroughOutage("outage-abandoned", {
+      ms: 900,
+      cutAt: 400,
+      restoreAt: 4500,
+    });
+    expect(outcome.ok).toBe(false);
+    expect(outcome).toMatchObject({ code: "invocation_outcome_unknown", status: 409 });
+    // Bounded: it answered before the database came back (the lease after the call, not more).
+    expect(ms).toBeLessThan(4500);
+    expect(state.written).toContain("outage-abandoned");
+    await sweepExpiredLeases(database.db);
+    const [inv] = await database.db
+      .select({ executionStatus: toolInvocations.executionStatus })
+      .from(toolInvocations)
+      .where(eq(toolInvocations.id, (outcome as { invocationId: string }).invocationId));
+    expect(inv!.executionStatus).toBe("outcome_unknown");
+  });
+});
