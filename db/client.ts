@@ -250,6 +250,11 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
   return database;
 }
 
+/** Closes every open database's pool (a server's last shutdown step; queries get up to 5 s). */
+export async function closeAllDatabases(): Promise<void> {
+  await Promise.all([...openDatabases].map((d) => d.close().catch(() => {})));
+}
+
 /**
  * Replaces the pool of every open database. For a pool that may hold a connection postgres.js
  * has wedged (server/database/process-guard.ts): its queries end within 5 s, new ones run on

@@ -3,6 +3,7 @@ import { systemContext } from "../context";
 import { checkHealth } from "../core/health";
 import { BREAKER_HEADER } from "../database/breaker";
 import { checkLiveness } from "../database/liveness";
+import { isDraining } from "../lifecycle/drain";
 import { logError } from "../log";
 import { readBoundedNodeText } from "../net/read-bounded";
 import { currentGatewayDb } from "./http";
@@ -129,7 +130,8 @@ function writeAnswer(
     res.destroy();
     return;
   }
-  res.writeHead(status, headers);
+  // Draining (SIGTERM): the client's next request goes to a new connection, so to another replica.
+  res.writeHead(status, isDraining() ? { ...headers, connection: "close" } : headers);
   res.end(body ?? undefined);
 }
 
