@@ -12,6 +12,7 @@ import type { DemoCredentials } from "@/server/core/seed";
 import { listenLoopback } from "@/server/testing/serve";
 import { closeDemoWorld, demoWorld, installExample, startRun } from "@/server/testing/world";
 import { beginDrain, resetDrain, waitForCalls } from "../lifecycle/drain";
+import { handlePublicMcp } from "../public-mcp/endpoint";
 import { shutdownAllSlots } from "../runtime";
 import { companyLedgerKey, idempotencyKeyDigest } from "../secrets/ledger-key";
 import { handleGatewayMcpNode, handleHealthNode, isGatewayMcpPath, isHealthPath } from "./node";
@@ -111,6 +112,15 @@ describe("a draining server", () => {
       headers: { accept: "text/event-stream", authorization: `Bearer ${token}` },
     });
     expect(stream.status).toBe(503);
+    // The public MCP endpoint (/mcp/paperclip) too, before it reads anything.
+    const assistant = await handlePublicMcp(
+      database.db,
+      new Request("http://localhost/mcp/paperclip", { method: "POST", body: "{}" }),
+      new Date(),
+    );
+    expect(assistant.status).toBe(503);
+    expect(assistant.headers.get("retry-after")).toBe("1");
+    expect(((await assistant.json()) as { error: { code: string } }).error.code).toBe("server_draining");
 
     // The call admitted before the drain is answered and recorded.
     const answer = await inFlight;
