@@ -175,8 +175,14 @@ export function poolBackoffSeconds(retries: number): number {
   return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 0.5);
 }
 
-/** The databases `openDatabase` opened and did not close (for `recycleAllPools`). */
-const openDatabases = new Set<Database>();
+/**
+ * The databases `openDatabase` opened and did not close (for `recycleAllPools` and
+ * `closeAllDatabases`). Process-wide, like `probes`: the node listener (scripts/server.ts) and
+ * the Next.js build each have a copy of this module, and the pool is opened by whichever asks
+ * first — a module-level set left the listener's process guard recycling nothing and its
+ * breaker probing through the pool instead of a connection of its own (issue 35, item 4).
+ */
+const openDatabases = processSingleton("openDatabases", () => new Set<Database>());
 
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
@@ -264,7 +270,7 @@ export async function recycleAllPools(): Promise<void> {
   await Promise.all([...openDatabases].map((d) => d.recycle()));
 }
 
-const probes = new WeakMap<object, () => Promise<unknown>>();
+const probes = processSingleton("databaseProbes", () => new WeakMap<object, () => Promise<unknown>>());
 
 /**
  * A database round trip on a connection outside `db`'s pool (for a `db` from `openDatabase`;
