@@ -414,10 +414,10 @@ describe.skipIf(!enabled)("fault suite", () => {
     });
     const drains: { server: string; exitMs: number; code: number | null; readiness: number | null }[] = [];
     for (const s of servers) {
-      await sleep(1500);
+      await sleep(700);
       // A slow write mid-call when SIGTERM arrives: it must finish and be answered.
       const slowKey = `roll-slow-${randomBytes(4).toString("hex")}`;
-      const slow = mcpCall(s, token, "lab__sleep", { ms: 2500 }, slowKey);
+      const slow = mcpCall(s, token, "lab__sleep", { ms: 1500 }, slowKey);
       for (let i = 0; i < 50; i++) {
         const rows = await ledgerRows([slowKey]);
         if (rows[0]?.status === "running") break;
@@ -441,7 +441,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       expect(slowAnswer.ok, `the call in flight on ${s.name}: ${JSON.stringify(slowAnswer)}`).toBe(true);
       await s.start();
     }
-    await sleep(1000);
+    await sleep(500);
     running = false;
     await Promise.all(loops);
     console.log(
