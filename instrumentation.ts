@@ -3,7 +3,7 @@
 // embedded database; running it again is a cheap no-op under the migration advisory lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
-  const { getDb } = await import("./db/client");
+  const { closeAllDatabases, getDb } = await import("./db/client");
   // Uncaught exceptions logged with their cause (and postgres.js's null-socket write dropped),
   // the event-loop sampler behind /api/health/live.
   (await import("./server/database/process-guard")).installProcessGuards();
@@ -22,9 +22,18 @@ export async function register() {
   startLeaseSweeper(getDb());
   // MCP Events: detect task changes and deliver signed webhooks (every replica shares the work).
   (await import("./server/events/worker")).startEventWorker(getDb());
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      void shutdownAllSlots().finally(() => process.exit(0));
-    });
-  }
+  // SIGTERM/SIGINT drain this process (server/lifecycle/shutdown.ts): no new calls, the calls
+  // in flight finish within PAPERCLIP_SHUTDOWN_GRACE_MS, then these steps in order, then exit.
+  const { installShutdownHandlers, onShutdown, SHUTDOWN_ORDER } = await import("./server/lifecycle/shutdown");
+  const { stopLeaseSweeper } = await import("./server/ledger/sweep");
+  const { stopEventWorker } = await import("./server/events/worker");
+  const { stopRuntimeMaintenance } = await import("./server/runtime");
+  onShutdown("workers", SHUTDOWN_ORDER.workers, async () => {
+    stopLeaseSweeper();
+    stopRuntimeMaintenance();
+    await stopEventWorker();
+  });
+  onShutdown("slots", SHUTDOWN_ORDER.slots, () => shutdownAllSlots());
+  onShutdown("database", SHUTDOWN_ORDER.database, () => closeAllDatabases());
+  installShutdownHandlers();
 }

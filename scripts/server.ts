@@ -39,6 +39,8 @@ import {
   isHealthPath,
 } from "../server/gateway/node";
 import { refuseMalformedPath, screenFormBody } from "../server/http/request-guard";
+import { closeListener } from "../server/lifecycle/listener";
+import { installShutdownHandlers, onShutdown, SHUTDOWN_ORDER } from "../server/lifecycle/shutdown";
 
 /** Set by the bundler (scripts/server-bundle.ts): the project root relative to the bundle. */
 declare const PAPERCLIP_ROOT_FROM_SERVER: string | undefined;
@@ -101,13 +103,11 @@ async function main() {
   server.listen(port, host, () => {
     console.log(`  ▲ listening on http://${host}:${port}`);
   });
-  const stop = () => {
-    server.close();
-    // Next.js's instrumentation stops runtime slots and exits on the same signals.
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  // SIGTERM/SIGINT drain (server/lifecycle/shutdown.ts, docs/operations.md "Stopping and
+  // deploys"): the listener keeps answering — readiness 503, new calls `server_draining` —
+  // until the calls in flight finished; then it closes, before the database pools.
+  onShutdown("listener", SHUTDOWN_ORDER.listener, () => closeListener(server));
+  installShutdownHandlers();
 }
 
 main().catch((err) => {

@@ -8,18 +8,26 @@
  *   4. a production build if none exists (`--dev` runs `next dev` instead);
  *   5. the server on PORT (default 3100): scripts/server.ts (Next.js, with the agent MCP
  *      endpoint served by a plain node:http handler), compiled into .next/paperclip/server.mjs
- *      first, stopped cleanly with the database on Ctrl-C.
+ *      first. SIGTERM or SIGINT (Ctrl-C) is forwarded to it: it drains (calls in flight finish
+ *      within PAPERCLIP_SHUTDOWN_GRACE_MS) and exits, and only then is the embedded database
+ *      stopped (docs/operations.md, "Stopping and deploys").
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "../db/client";
-import { type EmbeddedDatabase, EmbeddedDatabaseError, startEmbeddedPostgres } from "../db/embedded";
+import {
+  type EmbeddedDatabase,
+  EmbeddedDatabaseError,
+  leaveSignalsToCaller,
+  startEmbeddedPostgres,
+} from "../db/embedded";
 import { EMBEDDED_APP_ROLE, ensureLoginRole, migrateAndGrant, withCredentials } from "../db/roles";
 import { ensureSecretFile, paperclipHome, writePrivateJson } from "../server/config/home";
 import { checkPublicUrl } from "../server/config/proxy";
 import { seedDemoIfEmpty } from "../server/core/seed";
+import { shutdownGraceMs } from "../server/lifecycle/drain";
 import { buildServerBundle } from "./server-bundle";
 
 const dev = process.argv.includes("--dev");
@@ -54,6 +62,8 @@ async function main() {
     } catch (err) {
       fail(err instanceof EmbeddedDatabaseError ? err.message : `embedded database: ${String(err)}`);
     }
+    // This process decides when the database stops: after the app drained (see `stop` below).
+    leaveSignalsToCaller();
     databaseUrl = embedded.url;
     console.log(`• embedded PostgreSQL on 127.0.0.1:${dbPort} (data in ${path.join(home, "db")})`);
   } else {
@@ -83,6 +93,14 @@ async function main() {
     if (embedded) await embedded.stop().catch(() => {});
     embedded = null;
   };
+  // A signal before the server runs (setup, build): stop the database and go.
+  let child: ReturnType<typeof spawn> | null = null;
+  const early = (signal: NodeJS.Signals) => {
+    if (child) return;
+    void stopDb().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.on("SIGINT", early);
+  process.on("SIGTERM", early);
 
   try {
     const roles = await migrateAndGrant(databaseUrl, migrationUrl, path.join(root, "db", "migrations"));
@@ -161,7 +179,7 @@ async function main() {
   // credentials and should not be reachable from the network by accident.
   const host = process.env.HOST?.trim() || "127.0.0.1";
   const args = dev ? [nextBin, "dev", "-p", String(port), "-H", host] : serverArgs;
-  const child = spawn(process.execPath, args, {
+  child = spawn(process.execPath, args, {
     cwd: root,
     // What the `next` CLI sets for `next start`, which the custom server does not go through.
     env: dev
@@ -169,19 +187,25 @@ async function main() {
       : { ...env, HOST: host, NODE_ENV: "production", NEXT_RUNTIME: "nodejs" },
     stdio: "inherit",
   });
+  const server = child;
   let stopping = false;
+  // The signal goes to the server, which drains: readiness 503, new calls refused, calls in
+  // flight finish within the grace period, slots and streams close, it exits. The database
+  // is stopped only after that (on `exit` below), so every outcome is recorded. A server that
+  // outlives the grace period by far is killed.
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    child.kill(signal);
-    // next-server can take over a second to exit; do not wait forever.
-    setTimeout(() => child.kill("SIGKILL"), 8000).unref();
+    server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), shutdownGraceMs() + 20_000).unref();
   };
+  process.off("SIGINT", early);
+  process.off("SIGTERM", early);
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
-  child.on("exit", async (code) => {
+  server.on("exit", async (code, signal) => {
     await stopDb();
-    process.exit(code ?? 0);
+    process.exit(code ?? (signal ? 128 + (signal === "SIGKILL" ? 9 : 15) : 0));
   });
 }
 

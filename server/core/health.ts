@@ -4,10 +4,13 @@ import type { HealthResponse } from "@/server/contracts/api/records";
 import type { ServiceContext } from "../context";
 import { databaseBreaker, probeOf, withDeadline } from "../database/breaker";
 import { droppedSocketWrites } from "../database/process-guard";
+import { isDraining } from "../lifecycle/drain";
 
 /**
  * Readiness: a database round trip, or — while the circuit breaker is open — the breaker's
- * word for it at once, without a connection attempt. Never reveals configuration.
+ * word for it at once, without a connection attempt. A draining process (SIGTERM) is not ready
+ * whatever the database says: `draining`, 503, so the load balancer stops sending it calls.
+ * Never reveals configuration.
  */
 export async function checkHealth(ctx: ServiceContext) {
   const started = performance.now();
@@ -23,7 +26,7 @@ export async function checkHealth(ctx: ServiceContext) {
     }
   }
   return {
-    status: database === "ok" ? "ok" : "degraded",
+    status: isDraining() ? "draining" : database === "ok" ? "ok" : "degraded",
     database,
     databaseLatencyMs: Math.round((performance.now() - started) * 10) / 10,
     breaker: breaker.status(),

@@ -66,6 +66,26 @@ let servers: FaultServer[];
 const answers: (Answer & { phase: string })[] = [];
 let phase = "setup";
 
+/** What the ledger stores of an idempotency key (an HMAC under the company's ledger key). */
+async function digestOf(key: string): Promise<string> {
+  return idempotencyKeyDigest(await companyLedgerKey(app.db, demo.companyId), key);
+}
+
+/** The ledger rows of these idempotency keys, with the keys as the client sent them. */
+async function ledgerRows(keys: string[]): Promise<{ key: string; status: string }[]> {
+  const byDigest = new Map<string, string>();
+  for (const k of keys) byDigest.set(await digestOf(k), k);
+  const rows: { key: string; status: string }[] = [];
+  const digests = [...byDigest.keys()];
+  for (let i = 0; i < digests.length; i += 500)
+    for (const r of await app.db
+      .select({ digest: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
+      .from(toolInvocations)
+      .where(inArray(toolInvocations.idempotencyKey, digests.slice(i, i + 500))))
+      rows.push({ key: byDigest.get(r.digest!)!, status: r.status });
+  return rows;
+}
+
 /** Workers sending a mixed load until `stop()`; each answer is recorded with the phase. */
 function load(workers: number): { stop: () => Promise<void> } {
   let running = true;
@@ -95,14 +115,6 @@ function load(workers: number): { stop: () => Promise<void> } {
       await Promise.all(loops);
     },
   };
-}
-
-/**
- * What a ledger row holds for an idempotency key: its HMAC under the company's ledger key, never
- * the key itself (docs/security.md "One redaction path").
- */
-async function stored(key: string): Promise<string> {
-  return idempotencyKeyDigest(await companyLedgerKey(app.db, demo.companyId), key);
 }
 
 /** Calls `tool` on `server` until it succeeds (bounded), returning the successful answer. */
@@ -138,6 +150,16 @@ async function waitHealthy(ms = 30_000): Promise<void> {
       await sleep(200);
     }
   }
+}
+
+/** Milliseconds from `since` until `server`'s readiness answers 200 (polled every 50 ms, 30 s at most). */
+async function recoveryMs(server: FaultServer, since: number): Promise<number> {
+  while (Date.now() - since < 30_000) {
+    const h = await getJson(`${server.origin}/api/health`, 2000).catch(() => null);
+    if (h?.status === 200) return Date.now() - since;
+    await sleep(50);
+  }
+  return Number.POSITIVE_INFINITY;
 }
 
 describe.skipIf(!enabled)("fault suite", () => {
@@ -234,7 +256,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       const [row] = (await app.db.execute(sql`
         select count(*)::int as n from tool_call_events e
         join tool_invocations i on i.company_id = e.company_id and i.id = e.invocation_id
-        where i.company_id = ${demo.companyId} and i.idempotency_key = ${await stored(key)}
+        where i.company_id = ${demo.companyId} and i.idempotency_key = ${await digestOf(key)}
           and e.event_type = 'execution_started'`)) as unknown as { n: number }[];
       expect(row!.n, `round ${round}: executions`).toBe(1);
     }
@@ -246,18 +268,9 @@ describe.skipIf(!enabled)("fault suite", () => {
     // Slow writes on the server about to die: they are mid-call when it is killed.
     const slowKeys = [0, 1].map((i) => `crash-${i}-${randomBytes(4).toString("hex")}`);
     const slow = slowKeys.map((key) => mcpCall(servers[0]!, token, "lab__sleep", { ms: 6000 }, key));
-    const slowStored = await Promise.all(slowKeys.map(stored));
     // Kill once both are running (their rows say so), not on a guess of how long that takes.
     for (let i = 0; i < 40; i++) {
-      const running = await app.db
-        .select({ key: toolInvocations.idempotencyKey })
-        .from(toolInvocations)
-        .where(
-          and(
-            inArray(toolInvocations.idempotencyKey, slowStored),
-            eq(toolInvocations.executionStatus, "running"),
-          ),
-        );
+      const running = (await ledgerRows(slowKeys)).filter((r) => r.status === "running");
       if (running.length === slowKeys.length) break;
       await sleep(100);
     }
@@ -277,19 +290,16 @@ describe.skipIf(!enabled)("fault suite", () => {
 
     // Within the lease time (plus a sweep interval) every crash-left row is outcome_unknown.
     const crashLeft = answers.filter((a) => a.phase === "kill" && a.server === "server-1" && a.status === 0);
-    const keys = await Promise.all(crashLeft.map((a) => stored(a.key)));
+    const keys = crashLeft.map((a) => a.key);
     // (Read at least once: the restart alone may take longer than that on a loaded machine.)
     let rows: { key: string | null; status: string }[] = [];
     do {
-      rows = await app.db
-        .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
-        .from(toolInvocations)
-        .where(inArray(toolInvocations.idempotencyKey, keys));
+      rows = await ledgerRows(keys);
       if (rows.every((r) => r.status !== "running")) break;
       await sleep(250);
     } while (Date.now() - killedAt < LEASE_MS * 3);
     expect(rows.filter((r) => r.status === "running")).toEqual([]);
-    for (const key of slowStored) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
+    for (const key of slowKeys) expect(rows.find((r) => r.key === key)?.status).toBe("outcome_unknown");
     // A retry of such a write is told so (on either server), never `invocation_in_progress`.
     for (const [i, key] of slowKeys.entries()) {
       const retry = await mcpCall(servers[i % 2]!, token, "lab__sleep", { ms: 6000 }, key);
@@ -320,11 +330,19 @@ describe.skipIf(!enabled)("fault suite", () => {
       }
       await sleep(500);
     }
-    const restartedAt = Date.now();
+    const startingAt = Date.now();
     await database.start();
+    // The database accepts connections from here (start() resolved once it did).
+    const restartedAt = Date.now();
     phase = "recovery";
+    const recoveredMs = await Promise.all(servers.map((s) => recoveryMs(s, restartedAt)));
     await waitHealthy();
     await l.stop();
+    // Issue 35, item 4: each breaker closes (readiness 200) within 2 s of the database being back.
+    console.log(
+      `[faults] recovery after a ${OUTAGE_MS / 1000} s outage: ${servers.map((s, i) => `${s.name} ${recoveredMs[i]} ms`).join(", ")}`,
+    );
+    for (const [i, ms] of recoveredMs.entries()) expect(ms, servers[i]!.name).toBeLessThan(2000);
 
     // Health said so at once: the breaker opened within a few seconds on both servers.
     for (const s of servers) {
@@ -336,7 +354,7 @@ describe.skipIf(!enabled)("fault suite", () => {
       ).toBe(true);
     }
     const during = answers.filter(
-      (a) => a.phase === "outage" && a.startedAt >= stoppedAt && a.startedAt < restartedAt,
+      (a) => a.phase === "outage" && a.startedAt >= stoppedAt && a.startedAt < startingAt,
     );
     expect(during.length).toBeGreaterThan(10);
     for (const s of servers) {
@@ -373,6 +391,90 @@ describe.skipIf(!enabled)("fault suite", () => {
     await everyServerAnswers("back");
   }, 180_000);
 
+  it("a rolling restart (SIGTERM) of both servers under a write load: nothing cut, nothing left for a person", async () => {
+    // Issue 35, item 2. Each write is retried with its key on the other server when refused
+    // before it ran (`503 server_draining`, or a refused connect once the listener closed),
+    // as a load balancer would; it must end ok. 0 rows `running`, 0 `outcome_unknown`.
+    phase = "rolling";
+    const attempts: Answer[] = [];
+    const finals = new Map<string, Answer>();
+    const refusedBeforeRun = (a: Answer) =>
+      (a.status === 503 && a.code === "server_draining") || a.code === "connection_refused";
+    const write = async (first: number, key: string, tool: string, args: Record<string, unknown>) => {
+      let a: Answer | null = null;
+      for (let i = 0; i < 40; i++) {
+        a = await mcpCall(servers[(first + i) % servers.length]!, token, tool, args, key);
+        attempts.push(a);
+        answers.push({ ...a, phase });
+        if (!refusedBeforeRun(a) && a.status !== 503) break;
+        await sleep(100);
+      }
+      finals.set(key, a!);
+      return a!;
+    };
+    let running = true;
+    let n = 0;
+    const loops = Array.from({ length: 4 }, async (_, w) => {
+      while (running) {
+        const i = n++;
+        const key = `roll-${w}-${i}-${randomBytes(4).toString("hex")}`;
+        if (i % 2) await write(i, key, "lab__increment", {});
+        else await write(i, key, "lab__sleep", { ms: 400 });
+      }
+    });
+    const drains: { server: string; exitMs: number; code: number | null; readiness: number | null }[] = [];
+    for (const s of servers) {
+      await sleep(700);
+      // A slow write mid-call when SIGTERM arrives: it must finish and be answered.
+      const slowKey = `roll-slow-${randomBytes(4).toString("hex")}`;
+      const slow = mcpCall(s, token, "lab__sleep", { ms: 1500 }, slowKey);
+      for (let i = 0; i < 50; i++) {
+        const rows = await ledgerRows([slowKey]);
+        if (rows[0]?.status === "running") break;
+        await sleep(50);
+      }
+      const signalledAt = Date.now();
+      const exit = s.terminate(30_000);
+      await sleep(150);
+      // Readiness says so at once.
+      const ready = await getJson(`${s.origin}/api/health`, 2000).catch(() => null);
+      const code = await exit;
+      drains.push({
+        server: s.name,
+        exitMs: Date.now() - signalledAt,
+        code,
+        readiness: ready?.status ?? null,
+      });
+      const slowAnswer = await slow;
+      attempts.push(slowAnswer);
+      answers.push({ ...slowAnswer, phase });
+      expect(slowAnswer.ok, `the call in flight on ${s.name}: ${JSON.stringify(slowAnswer)}`).toBe(true);
+      await s.start();
+    }
+    await sleep(500);
+    running = false;
+    await Promise.all(loops);
+    console.log(
+      `[faults] rolling restart: ${drains.map((d) => `${d.server} exited ${d.code} after ${d.exitMs} ms (readiness ${d.readiness})`).join(", ")}; ${attempts.length} attempts, ${attempts.filter(refusedBeforeRun).length} refused before running, ${finals.size} writes`,
+    );
+    for (const d of drains) {
+      expect(d.code, d.server).toBe(0);
+      expect(d.readiness, `${d.server}'s readiness while draining`).toBe(503);
+    }
+    // Every attempt was answered, or refused before it ran; nothing was cut.
+    expect(attempts.filter((a) => !a.ok && !refusedBeforeRun(a))).toEqual([]);
+    expect([...finals.values()].filter((a) => !a.ok)).toEqual([]);
+    const keys = [...finals.keys()];
+    expect(keys.length).toBeGreaterThan(10);
+    const rows = await ledgerRows([...new Set(attempts.map((a) => a.key))]);
+    expect(rows.length).toBe(new Set(attempts.filter((a) => a.ok).map((a) => a.key)).size);
+    expect(rows.filter((r) => r.status === "running")).toEqual([]);
+    expect(rows.filter((r) => r.status === "outcome_unknown")).toEqual([]);
+    expect(rows.filter((r) => r.status !== "succeeded")).toEqual([]);
+    phase = "after-rolling";
+    await everyServerAnswers("rolled");
+  }, 180_000);
+
   it("no answer reached the client timeout, none was a 500", () => {
     expect(answers.filter((a) => a.timedOut)).toEqual([]);
     expect(answers.filter((a) => a.status >= 500 && a.status !== 503)).toEqual([]);
@@ -383,17 +485,9 @@ describe.skipIf(!enabled)("fault suite", () => {
     const ok = answers.filter((a) => a.ok && a.tool !== "tools/list");
     expect(ok.length).toBeGreaterThan(20);
     const keys = ok.map((a) => a.key);
-    const storedKeys = await Promise.all(keys.map(stored));
-    const rows: { key: string | null; status: string }[] = [];
-    for (let i = 0; i < keys.length; i += 500)
-      rows.push(
-        ...(await app.db
-          .select({ key: toolInvocations.idempotencyKey, status: toolInvocations.executionStatus })
-          .from(toolInvocations)
-          .where(inArray(toolInvocations.idempotencyKey, storedKeys.slice(i, i + 500)))),
-      );
+    const rows = await ledgerRows(keys);
     const succeeded = new Set(rows.filter((r) => r.status === "succeeded").map((r) => r.key));
-    expect(keys.filter((_, j) => !succeeded.has(storedKeys[j]!))).toEqual([]);
+    expect(keys.filter((_, j) => !succeeded.has(keys[j]!))).toEqual([]);
   });
 
   it("the rate limit stays exact across both servers", async () => {

@@ -181,6 +181,10 @@ export const ERRORS = {
     status: 503,
     doc: "the database cannot be reached or timed out (the breaker is open); retry after `Retry-After`",
   },
+  server_draining: {
+    status: 503,
+    doc: "this server is shutting down and ran nothing of the request; retry (another replica) after `Retry-After`",
+  },
 
   // ── local runtime (server/runtime) ──────────────────────────────────────────────────────
   command_not_approved: {

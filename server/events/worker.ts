@@ -71,3 +71,10 @@ export function startEventWorker(db: Db, opts: EventWorkerOptions = {}): EventWo
   current.current ??= createEventWorker(db, opts);
   return current.current;
 }
+
+/** Stops this process's worker (its pass in progress finishes first): the shutdown's step. */
+export async function stopEventWorker(): Promise<void> {
+  const worker = current.current;
+  current.current = undefined;
+  await worker?.stop();
+}

@@ -3,6 +3,7 @@ import { createActionRequestInTx } from "../approvals/action-requests";
 import { consumeApprovalForAgent } from "../approvals/execute-approved";
 import { SessionNotLive } from "../ledger/hot-statements";
 import { recordAttempt } from "../ledger/record-attempt";
+import { trackCall } from "../lifecycle/drain";
 import { runtimeCapacity } from "../runtime";
 import { execContextOf, executeInvocation } from "./execute";
 import {
@@ -34,6 +35,19 @@ export async function gatewayCallTool(
   /** MCP only: the request `_meta` to forward upstream (`forwardedMeta` in mcp-tools.ts). */
   requestMeta?: Record<string, unknown>,
   live?: LiveCall,
+): Promise<GatewayCallOutcome> {
+  // While the process drains (SIGTERM) a new call is refused before anything is written or
+  // run (`server_draining`, retryable elsewhere); one admitted here is waited for.
+  return trackCall(() => callOnce(db, gw, input, now, requestMeta, live));
+}
+
+async function callOnce(
+  db: Db,
+  gw: GatewayContext,
+  input: GatewayCallInput,
+  now: Date,
+  requestMeta: Record<string, unknown> | undefined,
+  live: LiveCall | undefined,
 ): Promise<GatewayCallOutcome> {
   if (input.approvedActionRequestId)
     return consumeApprovalForAgent(db, await verifiedGatewayContext(gw), input, now);

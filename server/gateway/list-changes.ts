@@ -7,7 +7,8 @@
  * session's visible set before and after, so an unrelated change sends nothing.
  *
  * The stream ends when the session stops being valid (checked on every change and every
- * keep-alive) or the client goes away. Nothing but notifications is sent on it.
+ * keep-alive), the client goes away or this server drains (SIGTERM: the agent reconnects to
+ * another replica). Nothing but notifications is sent on it.
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
@@ -15,6 +16,7 @@ import { heartbeatRuns, toolGatewaySessions } from "@/db/schema";
 import { accessChangedKey } from "../access/changes";
 import { getAccessSnapshot } from "../access/snapshot";
 import { sessionIsLive, sessionRun } from "../ledger/live-session";
+import { onDrain } from "../lifecycle/drain";
 import { logWarn } from "../log";
 import type { McpMethodContext } from "./mcp-methods";
 import { parseAgentUri, resolveResource } from "./mcp-resources";
@@ -186,9 +188,11 @@ export async function openChangeStream(
     );
   };
   const offSubs = await subscribe(ctx.db, subscriptionsChangedKey(ctx.gw.sessionId), reload);
+  const offDrain = onDrain(close);
   unsubscribe = () => {
     offAccess();
     offSubs();
+    offDrain();
   };
   await listenSubscriptions();
   disconnected?.addEventListener("abort", close, { once: true });

@@ -10,6 +10,7 @@ import { BREAKER_HEADER, databaseBreaker, databaseUnavailableFor, probeOf } from
 import { databaseFailureOf } from "../database/unavailable";
 import { isServiceError, notFound, type ServiceError } from "../errors";
 import { ERRORS } from "../errors/codes";
+import { drainingError, isDraining } from "../lifecycle/drain";
 import { logError } from "../log";
 import { readBoundedText } from "../net/read-bounded";
 import { artifactReadRequest, readArtifact } from "./artifacts";
@@ -168,7 +169,12 @@ async function fastPath(
   } catch (err) {
     // The database's failure is the endpoint's answer (503), not a JSON-RPC error; so is a
     // cached session found dead by the call's ledger write (401, as authentication answers).
-    if (databaseFailureOf(err) || (isServiceError(err) && err.code === "session_invalid")) throw err;
+    // So is a call refused because this server drains (503 `server_draining`: retry elsewhere).
+    if (
+      databaseFailureOf(err) ||
+      (isServiceError(err) && (err.code === "session_invalid" || err.code === "server_draining"))
+    )
+      throw err;
     await auditRpcRefusal(ctx, err);
     return jsonRpcError(id, err);
   }
@@ -211,6 +217,14 @@ async function sdkPath(
 export async function serveGatewayMcp(req: GatewayMcpRequest): Promise<GatewayMcpResponse> {
   try {
     if (req.method === "DELETE") return { status: 204, headers: { ...BASE_HEADERS }, body: null };
+    // Draining (SIGTERM): no new request, no new stream; only what in-flight calls may still
+    // need passes (an answer to a relayed request, a cancellation). Decided before anything
+    // is read or written; the governed call checks again (`trackCall`).
+    if (
+      isDraining() &&
+      (req.method !== "POST" || !mayBeInbound(req.body) || req.body.includes('"initialize"'))
+    )
+      throw drainingError();
     if (req.method === "GET" && req.headers.get("accept")?.includes("text/event-stream")) {
       databaseBreaker().admit();
       // The session's change stream: list_changed notifications (list-changes.ts).
@@ -322,8 +336,9 @@ async function endpointCapabilities(ctx: McpMethodContext): Promise<ServerCapabi
   }
 }
 
-/** `Retry-After` and the breaker's state on a `database_unavailable` answer. */
+/** `Retry-After` (and the breaker's state) on a `database_unavailable` or `server_draining` answer. */
 function unavailableHeaders(err: ServiceError): Record<string, string> {
+  if (err.code === "server_draining") return { "retry-after": "1", connection: "close" };
   if (err.code !== "database_unavailable") return {};
   const retry = Number(err.details?.retryAfterSeconds ?? 1);
   return { "retry-after": String(Math.max(1, Math.ceil(retry))), [BREAKER_HEADER]: databaseBreaker().state };

@@ -4,6 +4,7 @@ import { checkHealth } from "../core/health";
 import { BREAKER_HEADER } from "../database/breaker";
 import { checkLiveness } from "../database/liveness";
 import { STATIC_SECURITY_HEADERS } from "../http/security-headers";
+import { isDraining } from "../lifecycle/drain";
 import { logError } from "../log";
 import { readBoundedNodeText } from "../net/read-bounded";
 import { currentGatewayDb } from "./http";
@@ -140,7 +141,8 @@ function writeAnswer(
     res.destroy();
     return;
   }
-  res.writeHead(status, headers);
+  // Draining (SIGTERM): the client's next request goes to a new connection, so to another replica.
+  res.writeHead(status, isDraining() ? { ...headers, connection: "close" } : headers);
   res.end(body ?? undefined);
 }
 

@@ -12,6 +12,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "@/db/client";
 import { jsonTextDepth, MAX_BODY_DEPTH } from "../contracts/json-shape";
+import { drainingError, isDraining } from "../lifecycle/drain";
 import { readBoundedText } from "../net/read-bounded";
 import { publicMcpEnabled } from "../oauth/config";
 import { authenticateBearer, MCP_CORS_HEADERS } from "./bearer";
@@ -74,6 +75,14 @@ export function mcpPreflight(): Response {
 }
 
 export async function handlePublicMcp(db: Db, request: Request, now: Date): Promise<Response> {
+  // A draining server (SIGTERM) takes no new request: retry, another replica answers.
+  if (isDraining())
+    return withCors(
+      Response.json(
+        { error: { code: "server_draining", message: drainingError().message } },
+        { status: 503, headers: { "cache-control": "no-store", "retry-after": "1" } },
+      ),
+    );
   if (!(await publicMcpEnabled(db)))
     return withCors(
       Response.json(

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { logActivity } from "../activity/log-activity";
 import { dottedPath, findUnstorable } from "../contracts/json-shape";
 import { fromDatabaseError, isServiceError } from "../errors";
+import { trackCall } from "../lifecycle/drain";
 import { OPERATIONS, operationForTool, operationNamed } from "./operations";
 import { withReceipt } from "./receipts";
 import type { McpSession, Operation } from "./registry";
@@ -190,8 +191,15 @@ export async function runOperation(
   }
 }
 
-/** `tools/call`: a direct tool, or one of the two API tools. */
-export async function callTool(session: McpSession, name: string, rawArgs: unknown): Promise<CallToolResult> {
+/**
+ * `tools/call`: a direct tool, or one of the two API tools. Counted as a call in flight, so a
+ * draining server (SIGTERM) waits for it (server/lifecycle/drain.ts).
+ */
+export function callTool(session: McpSession, name: string, rawArgs: unknown): Promise<CallToolResult> {
+  return trackCall(() => callToolNow(session, name, rawArgs));
+}
+
+async function callToolNow(session: McpSession, name: string, rawArgs: unknown): Promise<CallToolResult> {
   if (name === SEARCH_API_TOOL) {
     try {
       const { query, scope } = parse(SearchApiInput, rawArgs);

@@ -12,7 +12,12 @@ import { slotRequest, slotSurface } from "./slot-requests";
 import { type Deferred, isDeferred, runtimeSupervisor, type StdioTarget } from "./supervisor";
 
 export { reapOrphanedSlots } from "./reap";
-export { reconcileSlotRows, runtimeMaintenance, startRuntimeMaintenance } from "./reconcile";
+export {
+  reconcileSlotRows,
+  runtimeMaintenance,
+  startRuntimeMaintenance,
+  stopRuntimeMaintenance,
+} from "./reconcile";
 export {
   type Deferred,
   isDeferred,

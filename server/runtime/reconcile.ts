@@ -88,6 +88,12 @@ const maintenance = processCell<NodeJS.Timeout>("runtimeMaintenance");
  * Runs `runtimeMaintenance` every `PAPERCLIP_RUNTIME_RECONCILE_MS` (default 30 s) and right
  * after the database comes back; once per process (an unref'd timer).
  */
+/** Stops the maintenance loop (the shutdown's step; a pass in progress finishes on its own). */
+export function stopRuntimeMaintenance(): void {
+  if (maintenance.current) clearInterval(maintenance.current);
+  maintenance.current = undefined;
+}
+
 export function startRuntimeMaintenance(db: () => Db): void {
   if (maintenance.current) return;
   const every = Number(process.env.PAPERCLIP_RUNTIME_RECONCILE_MS) || 30_000;

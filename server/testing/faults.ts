@@ -119,6 +119,29 @@ export class FaultServer {
     await exited;
   }
 
+  /**
+   * SIGTERM, as a deploy sends it, and waits for the process to exit on its own (it drains);
+   * resolves with the exit code, or throws after `timeoutMs` (then kills it).
+   */
+  async terminate(timeoutMs: number): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    child.kill("SIGTERM");
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`${this.name} did not exit within ${timeoutMs} ms of SIGTERM`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([exited, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode) return;
@@ -230,11 +253,13 @@ export async function mcpCall(
     };
   } catch (err) {
     const timedOut = (err as Error).name === "TimeoutError";
+    // A refused connect never reached the server (nothing ran); any other failure may have.
+    const refusedConnect = (err as { cause?: { code?: string } }).cause?.code === "ECONNREFUSED";
     return {
       ...base,
       ms: performance.now() - started,
       status: 0,
-      code: timedOut ? "client_timeout" : "network",
+      code: timedOut ? "client_timeout" : refusedConnect ? "connection_refused" : "network",
       ok: false,
       breaker: null,
       timedOut,

@@ -67,7 +67,8 @@ export const CompaniesResponse = z.object({ companies: z.array(CompanySummary) }
 
 /** `GET /api/health` (public): 200 when the database answers, 503 `degraded` when it does not. */
 export const HealthResponse = z.object({
-  status: z.enum(["ok", "degraded"]),
+  /** `draining`: the process got SIGTERM and takes no new calls (readiness 503). */
+  status: z.enum(["ok", "degraded", "draining"]),
   database: z.enum(["ok", "unavailable"]),
   databaseLatencyMs: z.number(),
   /** The process's database circuit breaker (docs/operations.md, "Database outages"). */
