@@ -18,7 +18,7 @@ import type { RuntimeConfig } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
 import { type IsolationPlan, type SlotUser, sharedUidProblem, slotIsolationUnavailable } from "./host";
 import type { StdioTarget } from "./identity";
-import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
+import { isProcessAlive, killSlotTreeNow, type SlotTree, terminateSlotTree } from "./processes";
 import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import {
   closeHomeToOthers,
@@ -44,36 +44,46 @@ const MAX_LIST_ITEMS = 1_000;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Process groups started and not yet confirmed gone; SIGKILLed synchronously on process exit. */
+/**
+ * Slot process trees (process group and own uid, `processes.ts`) started and not yet
+ * confirmed gone; SIGKILLed synchronously on process exit.
+ */
 export class ProcessGroups {
-  private readonly groups = new Set<number>();
+  /** By process group id: the tree of the slot process that leads it. */
+  private readonly trees = new Map<number, SlotTree>();
   private exitHookInstalled = false;
 
   constructor(private readonly graceMs: () => number) {}
 
-  /** Tracks a started group (the reaper covers hard crashes of the server itself). */
-  add(pgid: number | null): void {
-    if (pgid) this.groups.add(pgid);
+  /** Tracks a started tree (the reaper covers hard crashes of the server itself). */
+  add(pgid: number | null, uid: number | null = null): void {
+    if (pgid) this.trees.set(pgid, { pgid, uid });
     if (this.exitHookInstalled) return;
     this.exitHookInstalled = true;
     process.once("exit", () => {
-      for (const g of this.groups) signalGroup(g, "SIGKILL");
+      for (const t of this.trees.values()) killSlotTreeNow(t);
     });
   }
 
-  /** SIGTERM → SIGKILL after the grace period; resolves when the group is gone. */
-  async terminate(pgid: number): Promise<void> {
+  /**
+   * SIGTERM → SIGKILL after the grace period to the group and every process of the slot's own
+   * uid; resolves when none is left.
+   */
+  async terminate(pgid: number | null, uid: number | null = null): Promise<void> {
+    const tree: SlotTree = { pgid, uid: uid ?? (pgid ? (this.trees.get(pgid)?.uid ?? null) : null) };
     try {
-      await terminateGroup(pgid, this.graceMs());
+      await terminateSlotTree(tree, this.graceMs());
     } finally {
-      this.groups.delete(pgid);
+      if (pgid) this.trees.delete(pgid);
     }
   }
 
   /** `terminate` in the background; a failure is logged against `owner`. */
-  kill(pgid: number | null | undefined, owner: { rowId: string | null }): void {
-    if (!pgid) return;
-    this.terminate(pgid).catch((err) => logError("runtime.kill_failed", err, { slotId: owner.rowId }));
+  kill(pgid: number | null | undefined, owner: { rowId: string | null }, uid: number | null = null): void {
+    if (!pgid && uid === null) return;
+    this.terminate(pgid ?? null, uid).catch((err) =>
+      logError("runtime.kill_failed", err, { slotId: owner.rowId }),
+    );
   }
 }
 
@@ -192,8 +202,10 @@ export async function launchSlot(
   });
   slot.pid = child.pid ?? null;
   slot.pgid = child.pid ?? null;
+  // This process's own uid (null when shared): what finds descendants that left the group.
+  const uid = slot.uid;
   slot.startedAt = Date.now();
-  deps.groups.add(slot.pgid);
+  deps.groups.add(slot.pgid, slot.uid);
   const ring = slot.ring;
   child.stderr?.on("data", (chunk: Buffer) => ring.write(chunk));
   child.stderr?.on("error", () => {});
@@ -203,7 +215,7 @@ export async function launchSlot(
   const transport = new ChildStdioTransport(child, cfg.maxMessageBytes, (err) => {
     if (slot.generation !== generation) return;
     slot.failureHint = `the server broke the protocol stream: ${messageOf(err)}`;
-    deps.groups.kill(child.pid, slot);
+    deps.groups.kill(child.pid, slot, uid);
   });
   const client = new Client(
     { name: "paperclip-tools-gateway", version: "1.0.0" },
@@ -234,6 +246,9 @@ export async function launchSlot(
     );
   } catch (err) {
     if (aborted()) {
+      // INVARIANT: a start that gives up ends the process it spawned — whoever aborted it may
+      // have ended the slot's process before this one existed.
+      deps.groups.kill(child.pid, slot, uid);
       throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
     const reason =
@@ -242,11 +257,12 @@ export async function launchSlot(
         : messageOf(err);
     // Stop this attempt's process group; the exit handler would also record it.
     deps.recordCrash(slot, generation, `start failed: ${reason}`);
-    deps.groups.kill(child.pid, slot);
+    deps.groups.kill(child.pid, slot, uid);
     await slot.flush();
     throw fail(`the local tool server did not start: ${reason}`);
   }
   if (aborted()) {
+    deps.groups.kill(child.pid, slot, uid);
     throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
   }
   slot.state = "running";

@@ -43,6 +43,8 @@ export class Slot {
   generation = 0;
   startPromise: Promise<Client> | null = null;
   stopPromise: Promise<void> | null = null;
+  /** An administrator's restart in progress: calls wait for it instead of starting beside it. */
+  restarting: Promise<void> | null = null;
   /** Why the slot is being / was stopped on purpose (idle, admin, shutdown, …). */
   stopReason: string | null = null;
   /** A planned exit of the process of this generation (stop or restart). */
@@ -212,22 +214,34 @@ export class Slot {
     });
   }
 
-  /** Ends the current process (if any) and waits for its group to be gone. */
-  async endProcess(groups: { terminate(pgid: number): Promise<void> }): Promise<void> {
+  /**
+   * Ends the current process (if any) and waits for its whole tree — its group and every
+   * process of its own uid — to be gone. Only the fields of the process it ended are cleared:
+   * a process a concurrent start spawned meanwhile stays the slot's (and stays tracked).
+   */
+  async endProcess(groups: {
+    terminate(pgid: number | null, uid?: number | null): Promise<void>;
+  }): Promise<void> {
     const child = this.child;
     const pgid = child?.pid ?? this.pgid;
+    const uid = this.uid;
     this.expectedExitGeneration = this.generation;
     const client = this.client;
     this.client = null;
     this.transport = null;
     if (client) await client.close().catch(() => {});
-    if (pgid) await groups.terminate(pgid);
+    if (pgid || uid !== null) await groups.terminate(pgid ?? null, uid);
     if (child && child.exitCode === null && child.signalCode === null) {
       await Promise.race([new Promise((r) => child.once("exit", r)), sleep(1_000)]);
     }
-    this.child = null;
-    this.pid = null;
-    this.pgid = null;
+    // INVARIANT: never forget a process this call did not end (the restart race that left
+    // `pid: null` on a running slot, and its process untracked, for ever).
+    if (this.child === child) this.child = null;
+    if (this.pgid === pgid) {
+      this.pid = null;
+      this.pgid = null;
+    }
+    if (this.uid === uid && this.child === null) this.uid = null;
   }
 
   /** Removes the slot's private working directory, if it has one (best effort). */
