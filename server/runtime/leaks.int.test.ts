@@ -330,6 +330,7 @@ describe("soak: calls with crashes and admin restarts", { timeout: 20 * 60_000 }
       outcomes[k] = (outcomes[k] ?? 0) + 1;
     };
     const restarts: Promise<unknown>[] = [];
+    const soakUids = new Set<number>();
     const run = async (conn: ConnectionRow, lane: number) => {
       for (let i = 0; i < SOAK_CALLS; i++) {
         try {
@@ -359,6 +360,9 @@ describe("soak: calls with crashes and admin restarts", { timeout: 20 * 60_000 }
               );
           }
         }
+        // Every uid a process of the soak ran as (each restart claims a new one).
+        const uid = slotOf(conn)?.uid;
+        if (uid !== null && uid !== undefined) soakUids.add(uid);
         // Now and then an admin restart while calls run.
         if (i % 33 === 16 + lane) {
           const slot = slotOf(conn);
@@ -373,7 +377,8 @@ describe("soak: calls with crashes and admin restarts", { timeout: 20 * 60_000 }
     };
     await Promise.all(conns.map((c, lane) => run(c, lane)));
     await Promise.all(restarts);
-    const uids = new Set((await rowsOf(conns)).map((r) => r.slotUid).filter((u): u is number => u !== null));
+    const uids = new Set(soakUids);
+    for (const r of await rowsOf(conns)) if (r.slotUid !== null) uids.add(r.slotUid);
     for (const s of runtimeSupervisor().allSlots()) if (s.uid !== null) uids.add(s.uid);
     await shutdownAllSlots();
     const leaked = [
