@@ -14,6 +14,7 @@ import { isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { timeoutAfter } from "../net/race-abort";
 import { auditRefusal, commandNotApproved, type LaunchSpec } from "./catalog";
+import { createSlotCgroup, joinCgroup, removeCgroup, slotCgroupBase } from "./cgroup";
 import type { RuntimeConfig } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
 import { type IsolationPlan, type SlotUser, sharedUidProblem, slotIsolationUnavailable } from "./host";
@@ -56,8 +57,8 @@ export class ProcessGroups {
   constructor(private readonly graceMs: () => number) {}
 
   /** Tracks a started tree (the reaper covers hard crashes of the server itself). */
-  add(pgid: number | null, uid: number | null = null): void {
-    if (pgid) this.trees.set(pgid, { pgid, uid });
+  add(tree: SlotTree): void {
+    if (tree.pgid) this.trees.set(tree.pgid, tree);
     if (this.exitHookInstalled) return;
     this.exitHookInstalled = true;
     process.once("exit", () => {
@@ -66,25 +67,34 @@ export class ProcessGroups {
   }
 
   /**
-   * SIGTERM → SIGKILL after the grace period to the group and every process of the slot's own
-   * uid; resolves when none is left.
+   * SIGTERM → SIGKILL after the grace period to the group, every process of the slot's own
+   * uid and of its cgroup; resolves when none is left.
    */
-  async terminate(pgid: number | null, uid: number | null = null): Promise<void> {
-    const tree: SlotTree = { pgid, uid: uid ?? (pgid ? (this.trees.get(pgid)?.uid ?? null) : null) };
+  async terminate(tree: SlotTree): Promise<void> {
+    const known = tree.pgid ? this.trees.get(tree.pgid) : undefined;
+    const full: SlotTree = {
+      pgid: tree.pgid,
+      uid: tree.uid ?? known?.uid ?? null,
+      cgroup: tree.cgroup ?? known?.cgroup ?? null,
+    };
     try {
-      await terminateSlotTree(tree, this.graceMs());
+      await terminateSlotTree(full, this.graceMs());
     } finally {
-      if (pgid) this.trees.delete(pgid);
+      if (tree.pgid) this.trees.delete(tree.pgid);
     }
   }
 
   /** `terminate` in the background; a failure is logged against `owner`. */
-  kill(pgid: number | null | undefined, owner: { rowId: string | null }, uid: number | null = null): void {
-    if (!pgid && uid === null) return;
-    this.terminate(pgid ?? null, uid).catch((err) =>
-      logError("runtime.kill_failed", err, { slotId: owner.rowId }),
-    );
+  kill(tree: SlotTree, owner: { rowId: string | null }): void {
+    if (!tree.pgid && tree.uid === null && !tree.cgroup) return;
+    this.terminate(tree).catch((err) => logError("runtime.kill_failed", err, { slotId: owner.rowId }));
   }
+}
+
+/** Removes the slot's cgroup when no process was started in it. */
+function dropCgroup(slot: Slot): void {
+  if (slot.cgroup) removeCgroup(slot.cgroup);
+  slot.cgroup = null;
 }
 
 /** What a launch needs from its supervisor. */
@@ -164,6 +174,8 @@ export async function launchSlot(
   }
 
   if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
+  const cgroupBase = slotCgroupBase();
+  slot.cgroup = cgroupBase ? createSlotCgroup(cgroupBase) : null;
   slot.failureHint = null;
   let child: ChildProcess;
   try {
@@ -179,6 +191,7 @@ export async function launchSlot(
       ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
     });
   } catch (err) {
+    dropCgroup(slot);
     const e = fail(`could not start the command: ${messageOf(err)}`);
     deps.recordCrash(slot, generation, e.message);
     await slot.flush();
@@ -192,6 +205,7 @@ export async function launchSlot(
     });
   } catch (err) {
     slot.child = null;
+    dropCgroup(slot);
     const e = fail(`could not start the command: ${messageOf(err)}`);
     deps.recordCrash(slot, generation, e.message);
     await slot.flush();
@@ -205,7 +219,15 @@ export async function launchSlot(
   // This process's own uid (null when shared): what finds descendants that left the group.
   const uid = slot.uid;
   slot.startedAt = Date.now();
-  deps.groups.add(slot.pgid, slot.uid);
+  // Its own cgroup, where the host delegates one (cgroup.ts): every descendant stays in it.
+  const cgroup = slot.cgroup;
+  if (cgroup && child.pid && !joinCgroup(cgroup, child.pid)) {
+    logWarn("runtime.slot_cgroup_failed", { slotId: slot.rowId });
+    removeCgroup(cgroup);
+    slot.cgroup = null;
+  }
+  const tree: SlotTree = { pgid: slot.pgid, uid, cgroup: slot.cgroup };
+  deps.groups.add(tree);
   const ring = slot.ring;
   child.stderr?.on("data", (chunk: Buffer) => ring.write(chunk));
   child.stderr?.on("error", () => {});
@@ -215,7 +237,7 @@ export async function launchSlot(
   const transport = new ChildStdioTransport(child, cfg.maxMessageBytes, (err) => {
     if (slot.generation !== generation) return;
     slot.failureHint = `the server broke the protocol stream: ${messageOf(err)}`;
-    deps.groups.kill(child.pid, slot, uid);
+    deps.groups.kill(tree, slot);
   });
   const client = new Client(
     { name: "paperclip-tools-gateway", version: "1.0.0" },
@@ -248,7 +270,7 @@ export async function launchSlot(
     if (aborted()) {
       // INVARIANT: a start that gives up ends the process it spawned — whoever aborted it may
       // have ended the slot's process before this one existed.
-      deps.groups.kill(child.pid, slot, uid);
+      deps.groups.kill(tree, slot);
       throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
     const reason =
@@ -257,12 +279,12 @@ export async function launchSlot(
         : messageOf(err);
     // Stop this attempt's process group; the exit handler would also record it.
     deps.recordCrash(slot, generation, `start failed: ${reason}`);
-    deps.groups.kill(child.pid, slot, uid);
+    deps.groups.kill(tree, slot);
     await slot.flush();
     throw fail(`the local tool server did not start: ${reason}`);
   }
   if (aborted()) {
-    deps.groups.kill(child.pid, slot, uid);
+    deps.groups.kill(tree, slot);
     throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
   }
   slot.state = "running";

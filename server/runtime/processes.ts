@@ -6,6 +6,7 @@
  * contain (see docs/runtime.md).
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { cgroupMembers, killCgroup, removeCgroup } from "./cgroup";
 
 export interface ProcStat {
   pid: number;
@@ -191,6 +192,8 @@ export interface SlotTree {
   pgid: number | null;
   /** Only a uid no other live slot holds (claimed in the database); null when shared. */
   uid: number | null;
+  /** The slot process's own cgroup v2 directory (`cgroup.ts`), where the host delegates one. */
+  cgroup?: string | null;
 }
 
 /** Real, effective and saved uids of a process (Linux), or null when it is gone. */
@@ -217,14 +220,21 @@ export const signallableUid = (uid: number | null | undefined): uid is number =>
 export function slotTreeMembers(tree: SlotTree): number[] {
   const pgid = tree.pgid && tree.pgid > 1 && tree.pgid !== process.pid ? tree.pgid : null;
   const uid = signallableUid(tree.uid) ? tree.uid : null;
-  if (!HAS_PROC) return pgid && isGroupAlive(pgid) ? [pgid] : [];
-  if (pgid === null && uid === null) return [];
-  const out: number[] = [];
+  const out = new Set<number>();
+  if (tree.cgroup) {
+    for (const pid of cgroupMembers(tree.cgroup))
+      if (pid > 1 && pid !== process.pid && isProcessAlive(pid)) out.add(pid);
+  }
+  if (!HAS_PROC) {
+    if (pgid && isGroupAlive(pgid)) out.add(pgid);
+    return [...out];
+  }
+  if (pgid === null && uid === null) return [...out];
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return [];
+    return [...out];
   }
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
@@ -233,12 +243,12 @@ export function slotTreeMembers(tree: SlotTree): number[] {
     const st = procStat(pid);
     if (!st || st.state === "Z" || st.state === "X") continue;
     if (pgid !== null && st.pgrp === pgid) {
-      out.push(pid);
+      out.add(pid);
       continue;
     }
-    if (uid !== null && processUids(pid)?.includes(uid)) out.push(pid);
+    if (uid !== null && processUids(pid)?.includes(uid)) out.add(pid);
   }
-  return out;
+  return [...out];
 }
 
 /** Uids whose processes this server is ending now: never handed to a new slot meanwhile. */
@@ -265,11 +275,15 @@ export async function terminateSlotTree(
   graceMs: number,
 ): Promise<{ signalled: boolean; killed: boolean }> {
   const uid = signallableUid(tree.uid) ? tree.uid : null;
-  if (!HAS_PROC || uid === null) {
-    // Without /proc (or a uid of its own) the group is all that can be found.
+  if (!tree.cgroup && (!HAS_PROC || uid === null)) {
+    // Without /proc (or a uid or cgroup of its own) the group is all that can be found.
     return tree.pgid ? terminateGroup(tree.pgid, graceMs) : { signalled: false, killed: false };
   }
-  return terminateMembers(() => slotTreeMembers(tree), tree.pgid, uid, graceMs);
+  try {
+    return await terminateMembers(() => slotTreeMembers(tree), tree.pgid, uid, graceMs, tree.cgroup);
+  } finally {
+    if (tree.cgroup) removeCgroup(tree.cgroup);
+  }
 }
 
 /**
@@ -313,10 +327,11 @@ export function terminateOrphansOfUid(
 async function terminateMembers(
   members: () => number[],
   pgid: number | null,
-  uid: number,
+  uid: number | null,
   graceMs: number,
+  cgroup?: string | null,
 ): Promise<{ signalled: boolean; killed: boolean }> {
-  terminatingUids.set(uid, (terminatingUids.get(uid) ?? 0) + 1);
+  if (uid !== null) terminatingUids.set(uid, (terminatingUids.get(uid) ?? 0) + 1);
   try {
     let pids = members();
     if (pids.length === 0) return { signalled: false, killed: false };
@@ -331,19 +346,29 @@ async function terminateMembers(
     }
     const hard = Date.now() + 2_000;
     do {
+      if (cgroup) killCgroup(cgroup);
       signalTree({ pgid, uid }, pids, "SIGKILL");
       await sleep(25);
       pids = members();
     } while (pids.length > 0 && Date.now() < hard);
     return { signalled: true, killed: true };
   } finally {
-    const n = (terminatingUids.get(uid) ?? 1) - 1;
-    if (n <= 0) terminatingUids.delete(uid);
-    else terminatingUids.set(uid, n);
+    if (uid !== null) {
+      const n = (terminatingUids.get(uid) ?? 1) - 1;
+      if (n <= 0) terminatingUids.delete(uid);
+      else terminatingUids.set(uid, n);
+    }
   }
 }
 
 /** SIGKILLs every process of the tree at once (synchronous: process exit). */
 export function killSlotTreeNow(tree: SlotTree): void {
-  signalTree(tree, signallableUid(tree.uid) ? slotTreeMembers({ pgid: null, uid: tree.uid }) : [], "SIGKILL");
+  if (tree.cgroup) killCgroup(tree.cgroup);
+  signalTree(
+    tree,
+    signallableUid(tree.uid) || tree.cgroup
+      ? slotTreeMembers({ pgid: null, uid: tree.uid, cgroup: tree.cgroup })
+      : [],
+    "SIGKILL",
+  );
 }

@@ -10,6 +10,7 @@ import { and, eq, inArray, notInArray } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
 import { logInfo, logWarn } from "../log";
+import { orphanedSlotCgroups, slotCgroupBase } from "./cgroup";
 import {
   hasProcFs,
   isGroupAlive,
@@ -23,6 +24,7 @@ import {
   signallableUid,
   terminateGroup,
   terminateOrphansOfUid,
+  terminateSlotTree,
 } from "./processes";
 import { pruneRuntimeDir } from "./sandbox";
 import { runtimeSupervisor } from "./supervisor";
@@ -134,6 +136,7 @@ export async function reapOrphanedSlots(
   } catch (err) {
     logWarn("runtime.reap_uids_failed", { message: String(err) });
   }
+  await reapOrphanedCgroups(supervisor.config.graceMs);
   // Directories left by slots of servers that died (their processes are gone now).
   pruneRuntimeDir();
   return { examined: rows.length, reaped, killed };
@@ -205,4 +208,17 @@ export async function reapLeftoverUids(db: Db): Promise<{ uids: number; processe
   await Promise.all(doomed.map((uid) => terminateOrphansOfUid(uid, supervisor.config.graceMs)));
   logInfo("runtime.slot_uids_reaped", { uids: doomed, processes });
   return { uids: doomed.length, processes };
+}
+
+/**
+ * Run at server start: ends the members of slot cgroups (`cgroup.ts`) under this server's
+ * cgroup whose server process is gone, and removes them. Only where slots get cgroups.
+ */
+export async function reapOrphanedCgroups(graceMs: number): Promise<number> {
+  const base = slotCgroupBase();
+  if (!base) return 0;
+  const dirs = orphanedSlotCgroups(base, isProcessAlive);
+  await Promise.all(dirs.map((cgroup) => terminateSlotTree({ pgid: null, uid: null, cgroup }, graceMs)));
+  if (dirs.length > 0) logInfo("runtime.slot_cgroups_reaped", { cgroups: dirs.length });
+  return dirs.length;
 }

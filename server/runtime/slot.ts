@@ -15,6 +15,7 @@ import { logError } from "../log";
 import type { SlotRelay } from "./call-options";
 import type { RuntimeConfig } from "./config";
 import type { SlotIdentity, SlotSpec } from "./identity";
+import type { SlotTree } from "./processes";
 import { StderrRing, scrubSecrets, secretForms } from "./stderr-ring";
 import type { ChildStdioTransport } from "./transport";
 
@@ -70,6 +71,8 @@ export class Slot {
   cwd: string | null = null;
   /** The uid (and gid) the current process runs as: its own, when the server is root. */
   uid: number | null = null;
+  /** The current process's own cgroup v2 directory, where the host delegates one (`cgroup.ts`). */
+  cgroup: string | null = null;
   ring: StderrRing;
   readonly forms: string[];
   /** Row writes are serialized so they land in order. */
@@ -219,18 +222,17 @@ export class Slot {
    * process of its own uid — to be gone. Only the fields of the process it ended are cleared:
    * a process a concurrent start spawned meanwhile stays the slot's (and stays tracked).
    */
-  async endProcess(groups: {
-    terminate(pgid: number | null, uid?: number | null): Promise<void>;
-  }): Promise<void> {
+  async endProcess(groups: { terminate(tree: SlotTree): Promise<void> }): Promise<void> {
     const child = this.child;
     const pgid = child?.pid ?? this.pgid;
     const uid = this.uid;
+    const cgroup = this.cgroup;
     this.expectedExitGeneration = this.generation;
     const client = this.client;
     this.client = null;
     this.transport = null;
     if (client) await client.close().catch(() => {});
-    if (pgid || uid !== null) await groups.terminate(pgid ?? null, uid);
+    if (pgid || uid !== null || cgroup) await groups.terminate({ pgid: pgid ?? null, uid, cgroup });
     if (child && child.exitCode === null && child.signalCode === null) {
       await Promise.race([new Promise((r) => child.once("exit", r)), sleep(1_000)]);
     }
@@ -242,6 +244,7 @@ export class Slot {
       this.pgid = null;
     }
     if (this.uid === uid && this.child === null) this.uid = null;
+    if (this.cgroup === cgroup && this.child === null) this.cgroup = null;
   }
 
   /** Removes the slot's private working directory, if it has one (best effort). */

@@ -338,7 +338,7 @@ export class RuntimeSupervisor {
     const pgid = slot.pgid;
     slot.pid = null;
     slot.pgid = null;
-    this.groups.kill(pgid, slot, slot.uid);
+    this.groups.kill({ pgid, uid: slot.uid, cgroup: slot.cgroup }, slot);
     slot.removeCwd();
     const suppressed = isSuppressed(slot.crashTimes.length, cfg);
     slot.state = suppressed ? "suppressed" : "crashed";
