@@ -87,6 +87,9 @@ export async function stopRecordedSlot(
 ): Promise<{ killed: boolean }> {
   const pgid = recordedGroupAlive(row);
   if (pgid) await terminateGroup(pgid, graceMs);
+  // What left the group, by the slot's recorded uid: only orphans (reparented to init), so a
+  // uid another live slot holds by now is never touched.
+  if (row.slotUid !== null && signallableUid(row.slotUid)) await terminateOrphansOfUid(row.slotUid, graceMs);
   await db.transaction(async (tx) => {
     await tx.update(toolRuntimeSlots).set(stoppedRow(note)).where(eq(toolRuntimeSlots.id, row.id));
     if (persist) await persist(tx);
