@@ -10,7 +10,7 @@
 
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eq, inArray } from "drizzle-orm";
@@ -36,7 +36,7 @@ import {
   shutdownAllSlots,
   stdioCallTool,
 } from "./index";
-import { isProcessAlive, processUids, procStat } from "./processes";
+import { isProcessAlive, procStat } from "./processes";
 import { liveUids } from "./slot-uids";
 
 const isRoot = process.getuid?.() === 0;
@@ -109,20 +109,22 @@ async function rowsOf(conns: ConnectionRow[]) {
     );
 }
 
-/** Processes of this host running as `uid` (any of real, effective, saved). */
-const processesOfUid = (uid: number) => {
+/** Processes of this host running as `uid` (real, effective or saved; read here, not by the code under test). */
+function processesOfUid(uid: number): number[] {
   const out: number[] = [];
-  for (const pid of liveUidPids()) if (processUids(pid)?.includes(uid)) out.push(pid);
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${name}/status`, "utf8");
+    } catch {
+      continue;
+    }
+    if (/^State:\s+[ZX]/m.test(status)) continue;
+    const ids = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status)?.slice(1).map(Number) ?? [];
+    if (ids.includes(uid)) out.push(Number(name));
+  }
   return out;
-};
-function liveUidPids(): number[] {
-  return readdirSync("/proc")
-    .filter((n) => /^\d+$/.test(n))
-    .map(Number)
-    .filter((pid) => {
-      const st = procStat(pid);
-      return st !== null && st.state !== "Z" && st.state !== "X";
-    });
 }
 
 async function spawnEscapee(conn: ConnectionRow): Promise<number> {
