@@ -255,6 +255,8 @@ export async function callUpstreamTool(
         maxResultBytes: t.maxResultBytes,
         meta,
         signal: live.signal,
+        // Progress keeps the call alive up to this, whether or not the agent asked for it.
+        maxCallMs: t.maxCallMs,
         hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
       });
       return {
@@ -277,15 +279,15 @@ export async function callUpstreamTool(
         throw new ServiceError("unsafe_command_template", "the connection has no command template");
       // A slot's client is shared by its calls: progress (by token) and cancellation reach
       // the call; its requests and log messages reach it only while it is the one call in
-      // flight on the slot (server/runtime/relay.ts).
+      // flight on the slot (server/runtime/relay.ts). Progress is always asked for: it keeps
+      // the call alive up to `maxCallMs`, and is relayed only when the agent asked.
       const out = await stdioCallTool(t.stdio.db, t.stdio.target, name, args, {
         timeoutMs: t.timeoutMs,
         signal: live.signal,
         relay: live.hooks ? { onRequest: live.hooks.onRequest, onLog: live.hooks.onLog } : undefined,
         requestOptions: progressOptions(
-          live.hooks
-            ? { onProgress: live.hooks.onProgress, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs }
-            : undefined,
+          live.hooks ? { onProgress: live.hooks.onProgress, hardMaxMs: live.hooks.hardMaxMs } : undefined,
+          t.maxCallMs,
         ),
       });
       if (isDeferred(out)) {

@@ -243,7 +243,11 @@ describe("the lean upstream tools/call", () => {
     const up = await start();
     const t = target(up);
     const meta = await pool.callTool(t, "meta", {}, { meta: { trace: "t-1" } });
-    expect((meta.result.content as { text: string }[])[0]!.text).toBe(JSON.stringify({ trace: "t-1" }));
+    // The agent's `_meta`, plus the progress token the gateway always sends (issue 35, item 6).
+    expect(JSON.parse((meta.result.content as { text: string }[])[0]!.text)).toEqual({
+      trace: "t-1",
+      progressToken: expect.stringMatching(/^paperclip-\d+$/),
+    });
     const failed = await pool.callTool(t, "fails", {});
     expect(failed.result.isError).toBe(true);
     const leanUnknown = await pool.callTool(t, "no_such_tool", {});

@@ -20,7 +20,12 @@
  * - a timeout or the caller's abort sends `notifications/cancelled`, as the SDK does.
  * A redirect answer is left to the SDK path (the guarded fetch re-validates each hop).
  *
- * Used only for calls with no hooks (no progress, logging or relayed requests: those need the
+ * Progress: like the SDK path, the call always asks the upstream for progress (its own
+ * `progressToken`, the request id); each progress notification for it restarts the idle
+ * timeout, up to `maxTotalMs`, and goes to `onProgress` — never to the SDK client, which does not
+ * know the token.
+ *
+ * Used only for calls with no hooks (no relayed progress, logging or requests: those need the
  * SDK's protocol state). `PAPERCLIP_LEAN_UPSTREAM_CALL=off` turns it off.
  */
 
@@ -104,6 +109,13 @@ type Response =
 const isResponseTo = (msg: JSONRPCMessage, id: string): msg is Response =>
   "id" in msg && msg.id === id && ("result" in msg || "error" in msg);
 
+/** A progress notification for this call's own token. */
+const isOurProgress = (msg: JSONRPCMessage, id: string): boolean =>
+  "method" in msg &&
+  !("id" in msg) &&
+  msg.method === "notifications/progress" &&
+  (msg.params as { progressToken?: unknown } | undefined)?.progressToken === id;
+
 /**
  * Sends `tools/call` with `params` on `entry`'s session. Resolves with the result, or `null`
  * when the upstream answered with a redirect (the caller then uses the SDK client).
@@ -111,7 +123,14 @@ const isResponseTo = (msg: JSONRPCMessage, id: string): msg is Response =>
 export async function leanCallTool(
   entry: Entry,
   params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
-  opts: { timeout: number; signal?: AbortSignal; maxBytes: number },
+  opts: {
+    timeout: number;
+    /** Progress keeps the call alive up to this (as the SDK's `maxTotalTimeout`). */
+    maxTotalMs?: number;
+    onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+    signal?: AbortSignal;
+    maxBytes: number;
+  },
 ): Promise<CallToolResult | null> {
   const transport = entry.transport as StreamableHTTPClientTransport;
   const url = entry.url!;
@@ -126,27 +145,64 @@ export async function leanCallTool(
   headers.accept = "application/json, text/event-stream";
 
   const controller = new AbortController();
-  const timer = setTimeout(
-    () =>
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  // The idle timeout, restarted by each progress report (the SDK's `resetTimeoutOnProgress`).
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(
+      () =>
+        controller.abort(
+          new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: opts.timeout }),
+        ),
+      opts.timeout,
+    );
+  };
+  arm();
+  const progressed = (p: Record<string, unknown>) => {
+    const elapsed = Date.now() - started;
+    if (opts.maxTotalMs && elapsed >= opts.maxTotalMs) {
+      // As the SDK: the call's hard maximum, however much progress it reports.
       controller.abort(
-        new McpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: opts.timeout }),
-      ),
-    opts.timeout,
-  );
+        new McpError(ErrorCode.RequestTimeout, "Maximum total timeout exceeded", {
+          maxTotalTimeout: opts.maxTotalMs,
+          totalElapsed: elapsed,
+        }),
+      );
+      return;
+    }
+    arm();
+    if (typeof p.progress !== "number") return;
+    try {
+      opts.onProgress?.({
+        progress: p.progress,
+        ...(typeof p.total === "number" ? { total: p.total } : {}),
+        ...(typeof p.message === "string" ? { message: p.message } : {}),
+      });
+    } catch {
+      // The listener's failure is not the call's.
+    }
+  };
   const onAbort = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   let answered = false;
   const deliver = (msg: JSONRPCMessage) => {
+    if (isOurProgress(msg, id)) {
+      progressed((msg as { params?: Record<string, unknown> }).params ?? {});
+      return;
+    }
     try {
       transport.onmessage?.(msg);
     } catch {
       // The client's own handler failed: not this call's business.
     }
   };
+  // Always asks for progress: it is what keeps a long call alive (docs/gateway.md).
+  const sent = { ...params, _meta: { ...(params._meta ?? {}), progressToken: id } };
   try {
     const res = await entry.fetch.post(url.href, {
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: sent }),
       signal: controller.signal,
     });
     if (res.status >= 300 && res.status < 400) {

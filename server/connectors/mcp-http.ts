@@ -81,6 +81,8 @@ export const DEFAULT_MAX_RESULT_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_TRANSPORT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_LIST_ITEMS = 1_000;
+/** A call reporting progress may outlive its idle timeout, up to this (unless told otherwise). */
+export const DEFAULT_MAX_CALL_MS = 5 * 60_000;
 const MAX_LIST_PAGES = 100;
 
 export class McpHttpPool {
@@ -131,6 +133,8 @@ export class McpHttpPool {
     const timeout = opts.timeoutMs ?? target.timeoutMs ?? this.defaultTimeoutMs;
     const maxBytes = opts.maxResultBytes ?? this.maxResultBytes;
     const hooks = opts.hooks;
+    // Progress keeps a call alive up to this, on every path (the upstream is always asked).
+    const maxCallMs = hooks?.hardMaxMs ?? opts.maxCallMs ?? Math.max(timeout, DEFAULT_MAX_CALL_MS);
     // A call that offers the upstream a capability gets a session of its own (upstream-session.ts).
     const own: SessionKind | undefined = needsOwnSession(hooks)
       ? { key: `own:${randomUUID()}`, capabilities: hooks?.capabilities, hooks, exclusive: true }
@@ -150,14 +154,20 @@ export class McpHttpPool {
           const result = await leanCallTool(
             entry,
             { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
-            { timeout, signal: opts.signal, maxBytes: this.maxResponseBytes },
+            {
+              timeout,
+              maxTotalMs: maxCallMs,
+              onProgress: hooks?.onProgress,
+              signal: opts.signal,
+              maxBytes: this.maxResponseBytes,
+            },
           );
           if (result) return result;
         }
         return (await client.callTool(
           { name, arguments: args ?? {}, ...(opts.meta ? { _meta: opts.meta } : {}) },
           CallToolResultSchema,
-          { timeout, signal: opts.signal, ...progressOptions(hooks) },
+          { timeout, signal: opts.signal, ...progressOptions(hooks, maxCallMs) },
         )) as CallToolResult;
       },
       timeout,

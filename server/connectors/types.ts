@@ -70,6 +70,11 @@ export interface McpCallOptions {
   hooks?: UpstreamCallHooks;
   /** The request `_meta` to send upstream (already bounded and stripped of the gateway's keys). */
   meta?: Record<string, unknown>;
+  /**
+   * The hard maximum of a call however much progress it reports (progress resets the idle
+   * `timeoutMs`); `hooks.hardMaxMs` wins. Default: 5 minutes, or `timeoutMs` when longer.
+   */
+  maxCallMs?: number;
 }
 
 /**

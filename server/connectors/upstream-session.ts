@@ -61,15 +61,18 @@ export function attachRelayHandlers(client: Client, getHooks: () => UpstreamCall
   });
 }
 
-/** The SDK request options of a call with hooks: progress resets the idle timeout, up to a maximum. */
-export function progressOptions(hooks: UpstreamCallHooks | undefined) {
-  if (!hooks) return {};
+/**
+ * The SDK request options of every upstream call: the upstream is **always** asked for
+ * progress (the SDK sends a progress token of its own, whether or not the agent sent one), so
+ * progress resets the idle timeout of any call, up to `maxTotalMs` (`maxCallMs`). It reaches
+ * the agent only through `hooks.onProgress`, which relays it when the agent asked for it.
+ */
+export function progressOptions(hooks: UpstreamCallHooks | undefined, maxTotalMs?: number) {
+  const max = hooks?.hardMaxMs ?? maxTotalMs;
   return {
-    // Asked for even when the agent gave no progress token: the upstream's progress is what
-    // keeps a long call alive; it is relayed only when the agent asked for it.
-    onprogress: (p: { progress: number; total?: number; message?: string }) => hooks.onProgress?.(p),
+    onprogress: (p: { progress: number; total?: number; message?: string }) => hooks?.onProgress?.(p),
     resetTimeoutOnProgress: true,
-    ...(hooks.hardMaxMs ? { maxTotalTimeout: hooks.hardMaxMs } : {}),
+    ...(max ? { maxTotalTimeout: max } : {}),
   };
 }
 

@@ -18,7 +18,8 @@ export function qualifiedToolName(ctx: McpMethodContext, name: string): string {
 /**
  * The request `_meta` forwarded to the upstream: at most 4 KiB, without the keys the gateway
  * owns (`idempotencyKey`, `approvedActionRequestId`, `io.paperclip/…`) or `progressToken`
- * (progress is not relayed yet: an upstream must not report to a token nobody listens on).
+ * (the gateway always asks the upstream for progress with its own token, and relays it under
+ * the agent's when the agent gave one: docs/gateway.md, "During a call").
  */
 export function forwardedMeta(meta: Record<string, unknown>): Record<string, unknown> | undefined {
   const { idempotencyKey: _i, approvedActionRequestId: _a, progressToken: _p, ...rest } = meta;

@@ -15,6 +15,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, sql } from "drizzle-orm";
@@ -344,14 +345,15 @@ describe("progress, logging and long calls", () => {
     await client.close();
   }, 40_000);
 
-  it("without progress the same call is stopped by the idle timeout", async () => {
-    // A plain JSON answer (no progress token, nothing to relay): the idle timeout is the bound.
+  it("a call whose upstream reports no progress within the idle timeout is stopped by it", async () => {
+    // A plain JSON answer (the agent sent no progress token): the upstream is still asked for
+    // progress (issue 35, item 6), but its first report comes after 12 s, past the 10 s bound.
     await database.db.execute(
       sql`update tool_gateway_sessions set mcp_log_level = null where id = ${sessionId}`,
     );
     const { client } = await agent();
     const result = await client.callTool(
-      { name: "relay__ticker", arguments: { steps: 2, ms: 12_000 } },
+      { name: "relay__ticker", arguments: { steps: 1, ms: 12_000 } },
       CallToolResultSchema,
       {
         timeout: 30_000,
@@ -359,6 +361,30 @@ describe("progress, logging and long calls", () => {
     );
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.structuredContent)).toContain("upstream_timeout");
+    await client.close();
+  }, 40_000);
+
+  it("without the agent's progress token, progress every 250 ms keeps a 12 s call alive (issue 35)", async () => {
+    // No token, no stream, no log level: the gateway asks the upstream for progress itself
+    // and relays none of it; the call ends ok, not upstream_timeout at 10 s.
+    await database.db.execute(
+      sql`update tool_gateway_sessions set mcp_log_level = null where id = ${sessionId}`,
+    );
+    const { client } = await agent();
+    const progress: unknown[] = [];
+    client.setNotificationHandler(ProgressNotificationSchema, async (n) => {
+      progress.push(n.params);
+    });
+    const started = Date.now();
+    const result = await client.callTool(
+      { name: "relay__ticker", arguments: { steps: 48, ms: 12_000 } },
+      CallToolResultSchema,
+      { timeout: 30_000 },
+    );
+    expect(result.isError, JSON.stringify(result)).toBeFalsy();
+    expect(textOf(result)).toBe("done after 48 steps");
+    expect(Date.now() - started).toBeGreaterThan(11_000);
+    expect(progress).toEqual([]);
     await client.close();
   }, 40_000);
 });

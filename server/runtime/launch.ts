@@ -14,11 +14,12 @@ import { isServiceError, ServiceError } from "../errors";
 import { logError, logInfo, logWarn } from "../log";
 import { timeoutAfter } from "../net/race-abort";
 import { auditRefusal, commandNotApproved, type LaunchSpec } from "./catalog";
+import { createSlotCgroup, joinCgroup, removeCgroup, slotCgroupBase } from "./cgroup";
 import type { RuntimeConfig } from "./config";
 import { buildChildEnv, commandStillUsable } from "./env";
 import { type IsolationPlan, type SlotUser, sharedUidProblem, slotIsolationUnavailable } from "./host";
 import type { StdioTarget } from "./identity";
-import { isProcessAlive, signalGroup, terminateGroup } from "./processes";
+import { isProcessAlive, killSlotTreeNow, type SlotTree, terminateSlotTree } from "./processes";
 import { attachSlotRelay, SLOT_CLIENT_CAPABILITIES } from "./relay";
 import {
   closeHomeToOthers,
@@ -44,37 +45,56 @@ const MAX_LIST_ITEMS = 1_000;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Process groups started and not yet confirmed gone; SIGKILLed synchronously on process exit. */
+/**
+ * Slot process trees (process group and own uid, `processes.ts`) started and not yet
+ * confirmed gone; SIGKILLed synchronously on process exit.
+ */
 export class ProcessGroups {
-  private readonly groups = new Set<number>();
+  /** By process group id: the tree of the slot process that leads it. */
+  private readonly trees = new Map<number, SlotTree>();
   private exitHookInstalled = false;
 
   constructor(private readonly graceMs: () => number) {}
 
-  /** Tracks a started group (the reaper covers hard crashes of the server itself). */
-  add(pgid: number | null): void {
-    if (pgid) this.groups.add(pgid);
+  /** Tracks a started tree (the reaper covers hard crashes of the server itself). */
+  add(tree: SlotTree): void {
+    if (tree.pgid) this.trees.set(tree.pgid, tree);
     if (this.exitHookInstalled) return;
     this.exitHookInstalled = true;
     process.once("exit", () => {
-      for (const g of this.groups) signalGroup(g, "SIGKILL");
+      for (const t of this.trees.values()) killSlotTreeNow(t);
     });
   }
 
-  /** SIGTERM → SIGKILL after the grace period; resolves when the group is gone. */
-  async terminate(pgid: number): Promise<void> {
+  /**
+   * SIGTERM → SIGKILL after the grace period to the group, every process of the slot's own
+   * uid and of its cgroup; resolves when none is left.
+   */
+  async terminate(tree: SlotTree): Promise<void> {
+    const known = tree.pgid ? this.trees.get(tree.pgid) : undefined;
+    const full: SlotTree = {
+      pgid: tree.pgid,
+      uid: tree.uid ?? known?.uid ?? null,
+      cgroup: tree.cgroup ?? known?.cgroup ?? null,
+    };
     try {
-      await terminateGroup(pgid, this.graceMs());
+      await terminateSlotTree(full, this.graceMs());
     } finally {
-      this.groups.delete(pgid);
+      if (tree.pgid) this.trees.delete(tree.pgid);
     }
   }
 
   /** `terminate` in the background; a failure is logged against `owner`. */
-  kill(pgid: number | null | undefined, owner: { rowId: string | null }): void {
-    if (!pgid) return;
-    this.terminate(pgid).catch((err) => logError("runtime.kill_failed", err, { slotId: owner.rowId }));
+  kill(tree: SlotTree, owner: { rowId: string | null }): void {
+    if (!tree.pgid && tree.uid === null && !tree.cgroup) return;
+    this.terminate(tree).catch((err) => logError("runtime.kill_failed", err, { slotId: owner.rowId }));
   }
+}
+
+/** Removes the slot's cgroup when no process was started in it. */
+function dropCgroup(slot: Slot): void {
+  if (slot.cgroup) removeCgroup(slot.cgroup);
+  slot.cgroup = null;
 }
 
 /** What a launch needs from its supervisor. */
@@ -154,6 +174,8 @@ export async function launchSlot(
   }
 
   if (restarting) slot.ring.write("[paperclip] restarting after a crash\n");
+  const cgroupBase = slotCgroupBase();
+  slot.cgroup = cgroupBase ? createSlotCgroup(cgroupBase) : null;
   slot.failureHint = null;
   let child: ChildProcess;
   try {
@@ -169,6 +191,7 @@ export async function launchSlot(
       ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
     });
   } catch (err) {
+    dropCgroup(slot);
     const e = fail(`could not start the command: ${messageOf(err)}`);
     deps.recordCrash(slot, generation, e.message);
     await slot.flush();
@@ -182,6 +205,7 @@ export async function launchSlot(
     });
   } catch (err) {
     slot.child = null;
+    dropCgroup(slot);
     const e = fail(`could not start the command: ${messageOf(err)}`);
     deps.recordCrash(slot, generation, e.message);
     await slot.flush();
@@ -192,8 +216,18 @@ export async function launchSlot(
   });
   slot.pid = child.pid ?? null;
   slot.pgid = child.pid ?? null;
+  // This process's own uid (null when shared): what finds descendants that left the group.
+  const uid = slot.uid;
   slot.startedAt = Date.now();
-  deps.groups.add(slot.pgid);
+  // Its own cgroup, where the host delegates one (cgroup.ts): every descendant stays in it.
+  const cgroup = slot.cgroup;
+  if (cgroup && child.pid && !joinCgroup(cgroup, child.pid)) {
+    logWarn("runtime.slot_cgroup_failed", { slotId: slot.rowId });
+    removeCgroup(cgroup);
+    slot.cgroup = null;
+  }
+  const tree: SlotTree = { pgid: slot.pgid, uid, cgroup: slot.cgroup };
+  deps.groups.add(tree);
   const ring = slot.ring;
   child.stderr?.on("data", (chunk: Buffer) => ring.write(chunk));
   child.stderr?.on("error", () => {});
@@ -203,7 +237,7 @@ export async function launchSlot(
   const transport = new ChildStdioTransport(child, cfg.maxMessageBytes, (err) => {
     if (slot.generation !== generation) return;
     slot.failureHint = `the server broke the protocol stream: ${messageOf(err)}`;
-    deps.groups.kill(child.pid, slot);
+    deps.groups.kill(tree, slot);
   });
   const client = new Client(
     { name: "paperclip-tools-gateway", version: "1.0.0" },
@@ -234,6 +268,9 @@ export async function launchSlot(
     );
   } catch (err) {
     if (aborted()) {
+      // INVARIANT: a start that gives up ends the process it spawned — whoever aborted it may
+      // have ended the slot's process before this one existed.
+      deps.groups.kill(tree, slot);
       throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
     }
     const reason =
@@ -242,11 +279,12 @@ export async function launchSlot(
         : messageOf(err);
     // Stop this attempt's process group; the exit handler would also record it.
     deps.recordCrash(slot, generation, `start failed: ${reason}`);
-    deps.groups.kill(child.pid, slot);
+    deps.groups.kill(tree, slot);
     await slot.flush();
     throw fail(`the local tool server did not start: ${reason}`);
   }
   if (aborted()) {
+    deps.groups.kill(tree, slot);
     throw new ServiceError("runtime_stopped", "the runtime slot was stopped while starting");
   }
   slot.state = "running";

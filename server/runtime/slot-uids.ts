@@ -15,6 +15,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { and, between, eq, isNotNull, notInArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { toolRuntimeSlots } from "@/db/schema";
+import { terminatingUids } from "./processes";
 
 /** Row statuses whose process is gone or going: their uid is free again. */
 const RELEASED_STATUSES = ["stopped", "crashed", "suppressed"] as const;
@@ -96,6 +97,9 @@ export async function claimSlotUid(
         ),
       );
     const taken = liveUids();
+    // Uids whose processes this server is still ending (between two scans they may all be gone
+    // for a moment; a new slot must not be signalled by the end of the old one's).
+    for (const u of terminatingUids.keys()) taken.add(u);
     for (const r of reserved) if (r.uid !== null) taken.add(r.uid);
     const uid = pickSlotUid(opts.range, taken, opts.random);
     if (uid === null) {

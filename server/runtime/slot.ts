@@ -15,6 +15,7 @@ import { logError } from "../log";
 import type { SlotRelay } from "./call-options";
 import type { RuntimeConfig } from "./config";
 import type { SlotIdentity, SlotSpec } from "./identity";
+import type { SlotTree } from "./processes";
 import { StderrRing, scrubSecrets, secretForms } from "./stderr-ring";
 import type { ChildStdioTransport } from "./transport";
 
@@ -43,6 +44,8 @@ export class Slot {
   generation = 0;
   startPromise: Promise<Client> | null = null;
   stopPromise: Promise<void> | null = null;
+  /** An administrator's restart in progress: calls wait for it instead of starting beside it. */
+  restarting: Promise<void> | null = null;
   /** Why the slot is being / was stopped on purpose (idle, admin, shutdown, …). */
   stopReason: string | null = null;
   /** A planned exit of the process of this generation (stop or restart). */
@@ -68,6 +71,8 @@ export class Slot {
   cwd: string | null = null;
   /** The uid (and gid) the current process runs as: its own, when the server is root. */
   uid: number | null = null;
+  /** The current process's own cgroup v2 directory, where the host delegates one (`cgroup.ts`). */
+  cgroup: string | null = null;
   ring: StderrRing;
   readonly forms: string[];
   /** Row writes are serialized so they land in order. */
@@ -212,22 +217,34 @@ export class Slot {
     });
   }
 
-  /** Ends the current process (if any) and waits for its group to be gone. */
-  async endProcess(groups: { terminate(pgid: number): Promise<void> }): Promise<void> {
+  /**
+   * Ends the current process (if any) and waits for its whole tree — its group and every
+   * process of its own uid — to be gone. Only the fields of the process it ended are cleared:
+   * a process a concurrent start spawned meanwhile stays the slot's (and stays tracked).
+   */
+  async endProcess(groups: { terminate(tree: SlotTree): Promise<void> }): Promise<void> {
     const child = this.child;
     const pgid = child?.pid ?? this.pgid;
+    const uid = this.uid;
+    const cgroup = this.cgroup;
     this.expectedExitGeneration = this.generation;
     const client = this.client;
     this.client = null;
     this.transport = null;
     if (client) await client.close().catch(() => {});
-    if (pgid) await groups.terminate(pgid);
+    if (pgid || uid !== null || cgroup) await groups.terminate({ pgid: pgid ?? null, uid, cgroup });
     if (child && child.exitCode === null && child.signalCode === null) {
       await Promise.race([new Promise((r) => child.once("exit", r)), sleep(1_000)]);
     }
-    this.child = null;
-    this.pid = null;
-    this.pgid = null;
+    // INVARIANT: never forget a process this call did not end (the restart race that left
+    // `pid: null` on a running slot, and its process untracked, for ever).
+    if (this.child === child) this.child = null;
+    if (this.pgid === pgid) {
+      this.pid = null;
+      this.pgid = null;
+    }
+    if (this.uid === uid && this.child === null) this.uid = null;
+    if (this.cgroup === cgroup && this.child === null) this.cgroup = null;
   }
 
   /** Removes the slot's private working directory, if it has one (best effort). */

@@ -158,6 +158,11 @@ export class RuntimeSupervisor {
       isDirectory: (dir) => statSync(dir).isDirectory(),
     });
     let slot = this.slots.get(key);
+    // An administrator's restart in progress: wait for it rather than start beside it.
+    while (slot?.restarting) {
+      await slot.restarting.catch(() => {});
+      slot = this.slots.get(key);
+    }
     if (slot?.state === "suppressed") throw this.suppressedError(slot);
     if (slot?.state === "crashed") {
       const wait = this.backoffRemaining(slot);
@@ -329,11 +334,11 @@ export class RuntimeSupervisor {
     slot.lastError = slot.scrub(reason).slice(0, 2000);
     slot.client = null;
     slot.transport = null;
-    // Leftovers of the crashed process (grandchildren) go with its group.
+    // Leftovers of the crashed process (grandchildren) go with its group and its own uid.
     const pgid = slot.pgid;
     slot.pid = null;
     slot.pgid = null;
-    this.groups.kill(pgid, slot);
+    this.groups.kill({ pgid, uid: slot.uid, cgroup: slot.cgroup }, slot);
     slot.removeCwd();
     const suppressed = isSuppressed(slot.crashTimes.length, cfg);
     slot.state = suppressed ? "suppressed" : "crashed";
@@ -447,23 +452,45 @@ export class RuntimeSupervisor {
     if (slot.state === "stopping" || slot.state === "stopped") {
       throw new ServiceError("slot_stopped", "the slot is stopped; the next call starts a new one");
     }
+    // Concurrent restarts of one slot are one restart.
+    if (slot.restarting) return slot.restarting;
+    const restarting = this.restartNow(slot, persist);
+    slot.restarting = restarting;
+    try {
+      await restarting;
+    } finally {
+      if (slot.restarting === restarting) slot.restarting = null;
+    }
+  }
+
+  private async restartNow(slot: Slot, persist?: (tx: Tx) => Promise<void>): Promise<void> {
     this.clearIdle(slot);
     slot.inFlight++; // keeps it from idling or being evicted while restarting
+    const stopped = () =>
+      new ServiceError(
+        "slot_stopped",
+        "the slot was stopped during the restart; the next call starts a new one",
+      );
     try {
       if (slot.startPromise) await slot.startPromise.catch(() => {});
+      if (slot.stopPromise) throw stopped();
       slot.generation++; // handlers of the old process ignore themselves
-      slot.stopReason = "restarted by an administrator"; // what calls cut off by it are told
+      const reason = "restarted by an administrator";
+      slot.stopReason = reason; // what calls cut off by it are told
       try {
         await slot.endProcess(this.groups);
       } finally {
-        slot.stopReason = null;
+        // A stop that began meanwhile keeps its own reason (and stops the slot for good).
+        if (slot.stopReason === reason) slot.stopReason = null;
       }
+      if (slot.stopPromise) throw stopped();
       slot.removeCwd();
       slot.crashTimes = [];
       slot.crashedAt = null;
       slot.state = "new";
       slot.health = "unknown";
       await slot.persistReset(persist);
+      if (slot.stopPromise) throw stopped();
       if (!this.admit(slot.identity.companyId, true, slot)) {
         this.forget(slot);
         throw new ServiceError(
