@@ -152,6 +152,9 @@ export async function executeInvocation(
   };
   // Renewed every lease/3 while the upstream call runs; a crash lets it expire.
   const lease = holdLease(db, ex.companyId, inv.id, leaseToken);
+  // Set once the request may have left for the upstream: before that, a failure is known
+  // not to have run anything.
+  let sent = false;
   try {
     const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
     // A connection deleted between decision and execution fails the call (not_found).
@@ -177,6 +180,7 @@ export async function executeInvocation(
     const toolName = target.toolName.slice(target.toolName.indexOf("__") + 2);
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const live = opts.live;
+    sent = true;
     const up = opts.operation
       ? await opts.operation(upstream)
       : await callUpstreamTool(
@@ -242,7 +246,21 @@ export async function executeInvocation(
     // secrets, the runtime slot's record): the caller answers 503 database_unavailable at once
     // (fail fast, docs/operations.md); the row keeps its lease, which expires. The upstream's
     // own failures are recorded below, through an outage (`settle`).
-    if (databaseFailureOf(err)) throw err;
+    if (databaseFailureOf(err)) {
+      // Nothing was sent: the row is recorded as never run once the database is back (in the
+      // background, bounded by a lease), so the agent's retry runs it afresh instead of a
+      // person being asked about a call that cannot have happened (issue 35 item 3).
+      if (!sent)
+        void recordThroughOutage(
+          () =>
+            recordOutcome(db, record, "failed", "execution_failed", { errorCode: "database_unavailable" }),
+          recordingDeadlineMs(),
+          db,
+        ).catch((writeErr: unknown) =>
+          logError("gateway.outcome_write_failed", writeErr, { invocationId: inv.id }),
+        );
+      throw err;
+    }
     const timeout = code === "upstream_timeout";
     const recorded = await settle(timeout ? "timeout" : "failed", timeout ? "timeout" : "execution_failed", {
       errorCode: code,

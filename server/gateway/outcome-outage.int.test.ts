@@ -18,10 +18,14 @@ import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
 import type { DemoCredentials } from "@/server/core/seed";
 import { databaseBreaker } from "@/server/database/breaker";
 import { LEASE_ENV } from "@/server/ledger/lease";
+import { recordAttempt } from "@/server/ledger/record-attempt";
 import { sweepExpiredLeases } from "@/server/ledger/sweep";
+import { bindSecret } from "@/server/secrets/bindings";
+import { createSecret } from "@/server/secrets/secrets";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { gatewayCallTool } from "./call-tool";
+import { execContextOf, executeInvocation } from "./execute";
 import { authenticateGatewayToken } from "./sessions";
 
 /** A TCP proxy to PostgreSQL that can be cut (resets and refuses) and restored on its port. */
@@ -64,6 +68,7 @@ let demo: DemoCredentials;
 let upstream: HttpFixture<unknown>;
 const state = new RelayState();
 let token: string;
+let connectionId: string;
 let proxy: CuttableProxy;
 let through: Database;
 const previousLease = process.env[LEASE_ENV];
@@ -72,7 +77,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-outcome-outage-", gateway: true }));
   upstream = (await startHttpFixture(() => createRelayServer(state))) as HttpFixture<unknown>;
-  ({ token } = await installMcpApplication(database.db, demo, { slug: "relay", url: upstream.url }));
+  ({ token, connectionId } = await installMcpApplication(database.db, demo, {
+    slug: "relay",
+    url: upstream.url,
+  }));
   const url = new URL(database.url);
   proxy = new CuttableProxy(url.hostname, Number(url.port || 5432));
   await proxy.open();
@@ -158,5 +166,73 @@ describe("a write that ran when the database went away", () => {
       .from(toolInvocations)
       .where(eq(toolInvocations.id, (outcome as { invocationId: string }).invocationId));
     expect(inv!.executionStatus).toBe("outcome_unknown");
+  });
+
+  it("one that went away before the request was sent is recorded as never run; the retry runs it", async () => {
+    process.env[LEASE_ENV] = "6000";
+    // A bound secret makes the gateway read the database between the claim and the request.
+    const ctx = {
+      db: database.db,
+      actor: {
+        type: "board_key" as const,
+        keyId: "k",
+        role: "admin" as const,
+        userId: null,
+        companyId: demo.companyId,
+      },
+      requestId: "t",
+      now: () => new Date(),
+    };
+    const secret = await createSecret(ctx, demo.companyId, {
+      name: "RELAY_TOKEN",
+      value: "relay-secret-value-1",
+    });
+    await bindSecret(ctx, demo.companyId, connectionId, {
+      secretId: secret.id,
+      placement: "http_header",
+      target: "X-Relay-Token",
+    });
+    const id = "outage-before-send";
+    const input = { tool: "relay__slow_write", arguments: { id, ms: 10 }, idempotencyKey: id };
+    const gw = await authenticateGatewayToken(database.db, token, new Date());
+    const attempt = await recordAttempt(database.db, {
+      actorType: "gateway_session",
+      actorId: gw.sessionId,
+      context: { ...gw, sessionValid: true },
+      sessionId: gw.sessionId,
+      toolName: input.tool,
+      arguments: input.arguments,
+      idempotencyKey: id,
+      now: new Date(),
+      accessVersion: gw.accessVersion,
+    });
+    expect(attempt.outcome).toBe("allow");
+    await proxy.cut();
+    const execution = executeInvocation(
+      through.db,
+      execContextOf(gw),
+      attempt.invocation,
+      attempt.decision,
+      attempt.canonicalArguments!,
+      { leaseToken: attempt.leaseToken, snapshot: attempt.snapshot },
+    );
+    await expect(execution).rejects.toThrow(); // the database failure itself (503 at the route)
+    await sleep(500);
+    await proxy.open();
+    const status = async () =>
+      (
+        await database.db
+          .select({ s: toolInvocations.executionStatus, e: toolInvocations.errorCode })
+          .from(toolInvocations)
+          .where(eq(toolInvocations.id, attempt.invocation.id))
+      )[0]!;
+    for (let i = 0; i < 50 && (await status()).s === "running"; i++) await sleep(100);
+    expect(await status()).toEqual({ s: "failed", e: "database_unavailable" });
+    expect(state.written).not.toContain(id);
+    databaseBreaker().reset();
+    // The agent's retry is decided afresh and runs once — no person is asked about it.
+    const retry = await gatewayCallTool(database.db, gw, input);
+    expect(retry.ok, JSON.stringify(retry)).toBe(true);
+    expect(state.written.filter((w) => w === id)).toHaveLength(1);
   });
 });

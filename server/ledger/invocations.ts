@@ -161,6 +161,8 @@ export const NOT_EXECUTED_ERRORS = [
   "runtime_host_untrusted",
   "runtime_isolation_unavailable",
   "slot_isolation_unavailable",
+  // The database went away in the gateway's own steps, before the request was sent.
+  "database_unavailable",
   // A person checked the upstream and resolved an unknown outcome as "not done".
   "resolved_not_done",
 ];
