@@ -19,7 +19,13 @@ import { startLeaseSweeper, stopLeaseSweeper, sweepExpiredLeases } from "@/serve
 import { resetLocalProvider } from "@/server/secrets/local-provider";
 import { rotateMasterKey } from "@/server/secrets/rotate";
 import { call } from "@/server/testing/api";
-import { closeGatewayWorld, type GatewayWorld, gatewayWorld, strangerCompany } from "@/server/testing/world";
+import {
+  closeGatewayWorld,
+  crashLeave as crashLeaveRow,
+  type GatewayWorld,
+  gatewayWorld,
+  strangerCompany,
+} from "@/server/testing/world";
 
 // Execution leases, exact codes from the row, every attempt audited and exact replays
 // (issue 16, deliverables 1–4; docs/gateway.md "Execution states").
@@ -51,22 +57,7 @@ async function startRun(): Promise<Run> {
   return res.json;
 }
 
-/** What a crashed replica leaves behind: `running`, lease past, owned by a boot id that is gone. */
-async function crashLeave(invocationId: string) {
-  await database.db
-    .update(toolInvocations)
-    .set({
-      executionStatus: "running",
-      completedAt: null,
-      resultEncrypted: null,
-      leaseHost: "dead-host",
-      leasePid: 999_999,
-      leaseBootId: randomUUID(),
-      leaseToken: randomUUID(),
-      leaseExpiresAt: sql`now() - interval '5 seconds'`,
-    })
-    .where(eq(toolInvocations.id, invocationId));
-}
+const crashLeave = (invocationId: string) => crashLeaveRow(database.db, invocationId);
 
 const statusOf = async (id: string) =>
   (

@@ -23,7 +23,7 @@ import { sweepExpiredLeases } from "@/server/ledger/sweep";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret } from "@/server/secrets/secrets";
 import { installMcpApplication } from "@/server/testing/mcp-app";
-import { closeDemoWorld, demoWorld } from "@/server/testing/world";
+import { boardKeyContext, closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { gatewayCallTool } from "./call-tool";
 import { execContextOf, executeInvocation } from "./execute";
 import { authenticateGatewayToken } from "./sessions";
@@ -171,18 +171,7 @@ describe("a write that ran when the database went away", () => {
   it("one that went away before the request was sent is recorded as never run; the retry runs it", async () => {
     process.env[LEASE_ENV] = "6000";
     // A bound secret makes the gateway read the database between the claim and the request.
-    const ctx = {
-      db: database.db,
-      actor: {
-        type: "board_key" as const,
-        keyId: "k",
-        role: "admin" as const,
-        userId: null,
-        companyId: demo.companyId,
-      },
-      requestId: "t",
-      now: () => new Date(),
-    };
+    const ctx = boardKeyContext(database.db, demo.companyId);
     const secret = await createSecret(ctx, demo.companyId, {
       name: "RELAY_TOKEN",
       value: "relay-secret-value-1",

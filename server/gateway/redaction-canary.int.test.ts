@@ -24,7 +24,14 @@ import { IDEMPOTENCY_DIGEST } from "@/server/secrets/ledger-key";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import { startGatewayListener } from "@/server/testing/gateway-listener";
-import { closeDemoWorld, demoWorld, installWithFixture, startFirstAgentRun } from "@/server/testing/world";
+import {
+  boardKeyContext,
+  closeDemoWorld,
+  crashLeave,
+  demoWorld,
+  installWithFixture,
+  startFirstAgentRun,
+} from "@/server/testing/world";
 
 // Issue 34 item 1: a company secret sent back by an agent — as an argument, an object key, an
 // idempotency key, to a known or an unknown tool, over REST, MCP (SDK client, an older protocol
@@ -66,12 +73,7 @@ beforeAll(async () => {
   const installed = await installWithFixture<{ connectionId: string }, TodoState>(database.db, demo, "todo");
   expect(installed.status, JSON.stringify(installed.json)).toBe(201);
   todo = installed.fixture;
-  const ctx = {
-    db: database.db,
-    actor: { type: "board_key" as const, keyId: "k", role: "admin" as const, userId: null, companyId },
-    requestId: "t",
-    now: () => new Date(),
-  };
+  const ctx = boardKeyContext(database.db, companyId);
   const bound = await createSecret(ctx, companyId, { name: "TODO_TOKEN", value: BOUND });
   await bindSecret(ctx, companyId, installed.json.connectionId, {
     secretId: bound.id,
@@ -180,19 +182,7 @@ describe("a company secret an agent sends back, or an upstream reflects", () => 
 
       // An uncertain outcome: the write's row left running by a replica that died.
       const invocationId = (write.json as { invocationId: string }).invocationId;
-      await database.db
-        .update(toolInvocations)
-        .set({
-          executionStatus: "running",
-          completedAt: null,
-          resultEncrypted: null,
-          leaseHost: "dead-host",
-          leasePid: 999_999,
-          leaseBootId: randomUUID(),
-          leaseToken: randomUUID(),
-          leaseExpiresAt: sql`now() - interval '5 seconds'`,
-        })
-        .where(eq(toolInvocations.id, invocationId));
+      await crashLeave(database.db, invocationId);
       const unknown = await rest({
         tool: "todo__todo_add",
         arguments: { title: `t ${BOUND} ${UNBOUND}` },

@@ -5,10 +5,11 @@
  * loopback), an HTTP MCP connection added, an agent run started — each through the same route
  * handlers the product serves. The one place integration files get this setup from.
  */
+import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import * as agentRunsRoute from "@/app/api/agents/[agentId]/runs/route";
 import * as agentsRoute from "@/app/api/companies/[companyId]/agents/route";
 import * as boardKeysRoute from "@/app/api/companies/[companyId]/board-keys/route";
@@ -18,7 +19,7 @@ import * as installRoute from "@/app/api/companies/[companyId]/tools/examples/[e
 import * as companiesRoute from "@/app/api/companies/route";
 import * as mcpRoute from "@/app/api/tool-gateway/mcp/route";
 import type { Db } from "@/db/client";
-import { issues, users } from "@/db/schema";
+import { issues, toolInvocations, users } from "@/db/schema";
 import { createTestDatabase } from "@/db/test/database";
 import type { ExampleFixtureName, FixtureName, OutboxState } from "@/fixtures/mcp";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
@@ -295,4 +296,31 @@ export async function startFirstAgentRun(db: Db, demo: DemoCredentials) {
   const issueId = await issueOf(db, demo.companyId, demo.agents[0]!.id);
   const run = created(await startRun(demo, { issueId, asAgent: true }), "starting the run");
   return { issueId, runId: run.id, token: run.gateway.token };
+}
+
+/** A company admin's board-key context for calling verbs directly (secrets, bindings). */
+export function boardKeyContext(db: Db, companyId: string) {
+  return {
+    db,
+    actor: { type: "board_key" as const, keyId: "k", role: "admin" as const, userId: null, companyId },
+    requestId: "t",
+    now: () => new Date(),
+  };
+}
+
+/** What a crashed replica leaves behind: `running`, lease past, owned by a boot id that is gone. */
+export async function crashLeave(db: Db, invocationId: string): Promise<void> {
+  await db
+    .update(toolInvocations)
+    .set({
+      executionStatus: "running",
+      completedAt: null,
+      resultEncrypted: null,
+      leaseHost: "dead-host",
+      leasePid: 999_999,
+      leaseBootId: randomUUID(),
+      leaseToken: randomUUID(),
+      leaseExpiresAt: sql`now() - interval '5 seconds'`,
+    })
+    .where(eq(toolInvocations.id, invocationId));
 }

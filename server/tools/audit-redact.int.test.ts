@@ -12,6 +12,7 @@ import { IDEMPOTENCY_DIGEST } from "@/server/secrets/ledger-key";
 import { createSecret } from "@/server/secrets/secrets";
 import { call } from "@/server/testing/api";
 import {
+  boardKeyContext,
   closeDemoWorld,
   demoWorld,
   installWithFixture,
@@ -53,18 +54,7 @@ beforeAll(async () => {
   owner = openDatabase(database.ownerUrl, { max: 1 });
   const installed = await installWithFixture(database.db, demo, "todo");
   todo = installed.fixture;
-  const ctx = {
-    db: database.db,
-    actor: {
-      type: "board_key" as const,
-      keyId: "k",
-      role: "admin" as const,
-      userId: null,
-      companyId: demo.companyId,
-    },
-    requestId: "t",
-    now: () => new Date(),
-  };
+  const ctx = boardKeyContext(database.db, demo.companyId);
   await createSecret(ctx, demo.companyId, { name: "LEAKY_TOKEN", value: LEAKED });
   const { token } = await startFirstAgentRun(database.db, demo);
   const res = await call(callRoute.POST, "POST", "/", {

@@ -139,6 +139,41 @@ export async function overrideRisk(
   entryId: string,
   input: OverrideRiskInput,
 ) {
+  return updateCatalogEntry(
+    ctx,
+    companyId,
+    connectionId,
+    entryId,
+    { riskOverride: input.risk },
+    (before) => ({
+      action: "tool_catalog_entry.risk_override",
+      details: {
+        tool: before.name,
+        classified: before.risk,
+        from: before.riskOverride,
+        to: input.risk,
+        reason: input.reason,
+      },
+    }),
+  );
+}
+
+/**
+ * One admin change of one catalog entry of a connection: the row locked, updated and audited
+ * in one access mutation (which bumps the access version). 404 for an entry of another
+ * connection or company.
+ */
+async function updateCatalogEntry(
+  ctx: ServiceContext,
+  companyId: string,
+  connectionId: string,
+  entryId: string,
+  set: Partial<typeof toolCatalogEntries.$inferInsert>,
+  audit: (before: typeof toolCatalogEntries.$inferSelect) => {
+    action: string;
+    details: Record<string, unknown>;
+  },
+) {
   await requireCompany(ctx, companyId, "tools:admin");
   await loadConnection(ctx.db, companyId, connectionId);
   return mutateAccess(
@@ -146,34 +181,19 @@ export async function overrideRisk(
     companyId,
     async (tx) => {
       const [before] = await tx
-        .select({
-          risk: toolCatalogEntries.risk,
-          riskOverride: toolCatalogEntries.riskOverride,
-          name: toolCatalogEntries.name,
-        })
+        .select()
         .from(toolCatalogEntries)
         .where(ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.id, entryId)))
         .for("update");
       if (!before) throw notFound("catalog entry");
       const [row] = await tx
         .update(toolCatalogEntries)
-        .set({ riskOverride: input.risk, updatedAt: ctx.now() })
+        .set({ ...set, updatedAt: ctx.now() })
         .where(eq(toolCatalogEntries.id, entryId))
         .returning();
       return { entry: row!, before };
     },
-    (r) => ({
-      action: "tool_catalog_entry.risk_override",
-      entityType: "tool_catalog_entry",
-      entityId: entryId,
-      details: {
-        tool: r.before.name,
-        classified: r.before.risk,
-        from: r.before.riskOverride,
-        to: input.risk,
-        reason: input.reason,
-      },
-    }),
+    (r) => ({ entityType: "tool_catalog_entry", entityId: entryId, ...audit(r.before) }),
   ).then((r) => r.entry);
 }
 
@@ -196,38 +216,21 @@ export async function setRepeatable(
   entryId: string,
   input: SetRepeatableInput,
 ) {
-  await requireCompany(ctx, companyId, "tools:admin");
-  await loadConnection(ctx.db, companyId, connectionId);
-  return mutateAccess(
+  const entry = await updateCatalogEntry(
     ctx,
     companyId,
-    async (tx) => {
-      const [before] = await tx
-        .select({ repeatable: toolCatalogEntries.repeatable, name: toolCatalogEntries.name })
-        .from(toolCatalogEntries)
-        .where(ofConnection(toolCatalogEntries, companyId, connectionId, eq(toolCatalogEntries.id, entryId)))
-        .for("update");
-      if (!before) throw notFound("catalog entry");
-      const [row] = await tx
-        .update(toolCatalogEntries)
-        .set({ repeatable: input.repeatable, updatedAt: ctx.now() })
-        .where(eq(toolCatalogEntries.id, entryId))
-        .returning();
-      return { entry: row!, before };
-    },
-    (r) => ({
+    connectionId,
+    entryId,
+    { repeatable: input.repeatable },
+    (before) => ({
       action: "tool_catalog_entry.repeatable",
-      entityType: "tool_catalog_entry",
-      entityId: entryId,
       details: {
-        tool: r.before.name,
-        from: r.before.repeatable,
+        tool: before.name,
+        from: before.repeatable,
         to: input.repeatable,
         ...(input.reason ? { reason: input.reason } : {}),
       },
     }),
-  ).then((r) => ({
-    ...r.entry,
-    findings: reviewFindings({ ...r.entry, risk: r.entry.riskOverride ?? r.entry.risk }),
-  }));
+  );
+  return { ...entry, findings: reviewFindings({ ...entry, risk: entry.riskOverride ?? entry.risk }) };
 }
