@@ -1,14 +1,15 @@
-// The runner behind `npm run test:faults` and `npm run test:fuzz`: one integration file under
-// vitest, with the environment its command-line flags set.
+// The runner behind `npm run test:faults` and `npm run test:fuzz`: integration files under
+// vitest, one after the other, with the environment their command-line flags set.
 import { spawnSync } from "node:child_process";
 
 /**
- * Runs `file` in the integration project with `env` plus, per flag on the command line, its
+ * Runs `files` in the integration project, one file at a time (fault scenarios measure time:
+ * they must not share two cores with each other), with `env` plus, per flag on the command line, its
  * variable: "1" for a switch, the next argument for a flag that takes a value. An unknown flag
  * exits 2 with the list of flags; otherwise the process exits with vitest's status.
  */
 export function runSuite(
-  file: string,
+  files: string | readonly string[],
   env: NodeJS.ProcessEnv,
   flags: Record<string, { env: string; takesValue?: boolean }>,
 ): never {
@@ -22,9 +23,14 @@ export function runSuite(
     }
     env[flag.env] = flag.takesValue ? args[++i] : "1";
   }
-  const result = spawnSync("npx", ["vitest", "run", "--project", "integration", file], {
-    stdio: "inherit",
-    env,
-  });
+  const list = typeof files === "string" ? [files] : [...files];
+  const result = spawnSync(
+    "npx",
+    ["vitest", "run", "--project", "integration", "--no-file-parallelism", ...list],
+    {
+      stdio: "inherit",
+      env,
+    },
+  );
   process.exit(result.status ?? 1);
 }

@@ -4,7 +4,8 @@
  * group and ignores SIGTERM — and ended on stop, crash and restart; an administrator's restart
  * racing with calls never loses track of the process it starts; at server start, processes a
  * dead server's slots left behind are reaped by their recorded uid. The soak runs 2 × 100
- * calls with crashes and restarts (`PAPERCLIP_SOAK_CALLS=1000` for the issue's 2 × 1,000).
+ * calls with crashes and restarts (`PAPERCLIP_SOAK_CALLS=1000`, or `npm run test:faults -- --full`,
+ * for the issue's 2 × 1,000).
  * Real slot processes (the `lab` fixture), real signals, real PostgreSQL.
  */
 
@@ -40,7 +41,8 @@ import { isProcessAlive, procStat } from "./processes";
 import { liveUids } from "./slot-uids";
 
 const isRoot = process.getuid?.() === 0;
-const SOAK_CALLS = Number(process.env.PAPERCLIP_SOAK_CALLS) || 100;
+const SOAK_CALLS =
+  Number(process.env.PAPERCLIP_SOAK_CALLS) || (process.env.PAPERCLIP_FAULTS_FULL ? 1000 : 100);
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
