@@ -1,5 +1,5 @@
-import { desc, eq, lte, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { desc, eq, lte, type SQL, sql } from "drizzle-orm";
+import type { Db, Tx } from "@/db/client";
 import { companyRow, inCompany } from "@/db/join";
 import { heartbeatRuns, toolActionRequests, toolInvocations, toolResultArtifacts } from "@/db/schema";
 import { decide } from "../access/decide";
@@ -194,19 +194,7 @@ async function runApproved(
       ),
     );
   }
-  const claimed = await db
-    .update(toolActionRequests)
-    .set({ status: "executing", updatedAt: now })
-    .where(
-      inCompany(
-        toolActionRequests,
-        r.companyId,
-        eq(toolActionRequests.id, r.id),
-        eq(toolActionRequests.status, "approved"),
-      ),
-    )
-    .returning({ id: toolActionRequests.id });
-  if (claimed.length === 0) {
+  if (!(await moveRequest(db, r, "approved", { status: "executing", updatedAt: now }))) {
     const current = await loadRequest(db, r.companyId, r.id);
     return answerByState(db, current, ex, now);
   }
@@ -235,21 +223,14 @@ async function runApproved(
         const current = await currentExecution(tx, r.companyId, r.invocationId);
         if (current.executionStatus === "running") return;
         const status = outcome.ok ? "executed" : notYetRun(current) ? "approved" : "failed";
-        await tx
-          .update(toolActionRequests)
-          .set(
-            status === "approved"
-              ? { status, updatedAt: now }
-              : { status, executedAt: now, executionInvocationId: r.invocationId, updatedAt: now },
-          )
-          .where(
-            inCompany(
-              toolActionRequests,
-              r.companyId,
-              eq(toolActionRequests.id, r.id),
-              eq(toolActionRequests.status, "executing"),
-            ),
-          );
+        await moveRequest(
+          tx,
+          r,
+          "executing",
+          status === "approved"
+            ? { status, updatedAt: now }
+            : { status, executedAt: now, executionInvocationId: r.invocationId, updatedAt: now },
+        );
         await updateCard(tx, r, {
           status,
           ...(status === "approved" ? {} : { executedAt: now.toISOString() }),
@@ -278,21 +259,41 @@ async function resumeAbandoned(db: Db, r: ActionRequest, now: Date): Promise<boo
   if (now.getTime() - r.updatedAt.getTime() < leaseMs()) return false;
   const current = await currentExecution(db, r.companyId, r.invocationId);
   if (!notYetRun(current)) return false;
-  const resumed = await db
+  return moveRequest(
+    db,
+    r,
+    "executing",
+    { status: "approved", updatedAt: now },
+    // Still the old claim (a concurrent resumer has moved `updated_at` on).
+    lte(toolActionRequests.updatedAt, new Date(now.getTime() - leaseMs())),
+  );
+}
+
+/**
+ * Moves a request out of `from` with one conditional update (so of any number of concurrent
+ * attempts, exactly one moves it); `also` narrows which rows qualify. Whether this one did.
+ */
+async function moveRequest(
+  db: Db | Tx,
+  r: ActionRequest,
+  from: ActionRequest["status"],
+  set: Partial<typeof toolActionRequests.$inferInsert>,
+  ...also: SQL[]
+): Promise<boolean> {
+  const moved = await db
     .update(toolActionRequests)
-    .set({ status: "approved", updatedAt: now })
+    .set(set)
     .where(
       inCompany(
         toolActionRequests,
         r.companyId,
         eq(toolActionRequests.id, r.id),
-        eq(toolActionRequests.status, "executing"),
-        // Still the old claim (a concurrent resumer has moved `updated_at` on).
-        lte(toolActionRequests.updatedAt, new Date(now.getTime() - leaseMs())),
+        eq(toolActionRequests.status, from),
+        ...also,
       ),
     )
     .returning({ id: toolActionRequests.id });
-  return resumed.length === 1;
+  return moved.length === 1;
 }
 
 /**

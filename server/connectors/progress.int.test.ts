@@ -8,21 +8,16 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
-import { type toolConnections, toolStdioTemplates } from "@/db/schema";
+import type { toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import { type HttpFixture, startHttpFixture } from "@/fixtures/mcp/http";
 import { createRelayServer, RelayState } from "@/fixtures/mcp/relay";
 import type { DemoCredentials } from "@/server/core/seed";
 import { isServiceError } from "@/server/errors";
-import { CreateStdioCommandInput, createStdioCommand } from "@/server/runtime/catalog";
 import { runtimeSupervisor, shutdownAllSlots } from "@/server/runtime/index";
-import { call } from "@/server/testing/api";
-import { insertApplication, insertStdioConnection } from "@/server/testing/catalog";
+import { labStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
-import { systemContext } from "../context";
 import { callUpstreamTool, type UpstreamTarget } from "./index";
 import { leanCallStats } from "./mcp-http-lean";
 
@@ -93,28 +88,7 @@ beforeAll(async () => {
   ({ database, demo } = await demoWorld());
   upstream = (await startHttpFixture(() => createRelayServer(new RelayState()))) as HttpFixture<unknown>;
   runtimeSupervisor().configure({ idleMs: 60_000, graceMs: 300, startTimeoutMs: 20_000 });
-  const applicationId = await insertApplication(database.db, demo.companyId, "lab", "Lab", "mcp_stdio");
-  await createStdioCommand(
-    systemContext(database.db, "test"),
-    CreateStdioCommandInput.parse({ key: "test.lab", name: "Lab (tests)", fixture: "lab" }),
-  );
-  const res = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
-    token: demo.boardApiKey,
-    params: { companyId: demo.companyId },
-    body: { name: "lab progress", catalogCommand: "test.lab" },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(201);
-  const [row] = await database.db
-    .select()
-    .from(toolStdioTemplates)
-    .where(eq(toolStdioTemplates.id, res.json.id));
-  template = row!;
-  stdioConnection = await insertStdioConnection(database.db, {
-    companyId: demo.companyId,
-    applicationId,
-    templateId: template.id,
-    name: "lab progress",
-  });
+  ({ template, connection: stdioConnection } = await labStdioConnection(database.db, demo, "lab progress"));
 }, 60_000);
 
 afterEach(() => {

@@ -11,18 +11,14 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as stopRoute from "@/app/api/companies/[companyId]/tools/runtime-slots/[slotId]/stop/route";
-import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
-import { type toolConnections, toolStdioTemplates } from "@/db/schema";
+import type { toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
-import { insertApplication, insertStdioConnection } from "@/server/testing/catalog";
+import { labStdioConnection } from "@/server/testing/catalog";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
-import { systemContext } from "../context";
-import { CreateStdioCommandInput, createStdioCommand } from "./catalog";
 import { cgroupMembers, createSlotCgroup, joinCgroup, slotCgroupBase } from "./cgroup";
 import { isDeferred, reapOrphanedSlots, runtimeSupervisor, shutdownAllSlots, stdioCallTool } from "./index";
 import { isProcessAlive, terminateSlotTree } from "./processes";
@@ -68,28 +64,7 @@ beforeAll(async () => {
   process.env.PAPERCLIP_SLOT_CGROUP = UNIFIED;
   runtimeSupervisor().configure({ idleMs: 60_000, graceMs: 300, startTimeoutMs: 20_000 });
   ({ database, demo } = await demoWorld());
-  const applicationId = await insertApplication(database.db, demo.companyId, "lab", "Lab", "mcp_stdio");
-  await createStdioCommand(
-    systemContext(database.db, "test"),
-    CreateStdioCommandInput.parse({ key: "test.lab", name: "Lab (tests)", fixture: "lab" }),
-  );
-  const res = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
-    token: demo.boardApiKey,
-    params: { companyId: demo.companyId },
-    body: { name: "lab cgroup", catalogCommand: "test.lab" },
-  });
-  expect(res.status, JSON.stringify(res.json)).toBe(201);
-  const [row] = await database.db
-    .select()
-    .from(toolStdioTemplates)
-    .where(eq(toolStdioTemplates.id, res.json.id));
-  template = row!;
-  conn = await insertStdioConnection(database.db, {
-    companyId: demo.companyId,
-    applicationId,
-    templateId: template.id,
-    name: "lab cgroup",
-  });
+  ({ template, connection: conn } = await labStdioConnection(database.db, demo, "lab cgroup"));
 }, 60_000);
 
 afterAll(async () => {

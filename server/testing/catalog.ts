@@ -1,8 +1,14 @@
+import { eq } from "drizzle-orm";
+import * as templatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import type { Db } from "@/db/client";
-import { toolApplications, toolCatalogEntries, toolConnections } from "@/db/schema";
+import { toolApplications, toolCatalogEntries, toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { CatalogStatus, Risk } from "@/server/contracts/values";
 import { bumpAccessVersion } from "../access/snapshot";
+import { systemContext } from "../context";
+import type { DemoCredentials } from "../core/seed";
 import { canonicalHash } from "../ledger/canonical";
+import { CreateStdioCommandInput, createStdioCommand } from "../runtime/catalog";
+import { call } from "./api";
 
 export interface SeededTool {
   id: string;
@@ -90,4 +96,32 @@ export async function insertStdioConnection(
     })
     .returning();
   return row!;
+}
+
+/**
+ * A stdio connection of the demo company running the `lab` fixture: the instance's `test.lab`
+ * command (created on first use), a template of it made through the admin route as the board,
+ * an application and a connection named `name`.
+ */
+export async function labStdioConnection(db: Db, demo: DemoCredentials, name: string) {
+  const applicationId = await insertApplication(db, demo.companyId, "lab", "Lab", "mcp_stdio");
+  await createStdioCommand(
+    systemContext(db, "test"),
+    CreateStdioCommandInput.parse({ key: "test.lab", name: "Lab (tests)", fixture: "lab" }),
+  );
+  const res = await call<{ id: string }>(templatesRoute.POST, "POST", "/", {
+    token: demo.boardApiKey,
+    params: { companyId: demo.companyId },
+    body: { name, catalogCommand: "test.lab" },
+  });
+  if (res.status !== 201)
+    throw new Error(`creating the lab template: ${res.status} ${JSON.stringify(res.json)}`);
+  const [template] = await db.select().from(toolStdioTemplates).where(eq(toolStdioTemplates.id, res.json.id));
+  const connection = await insertStdioConnection(db, {
+    companyId: demo.companyId,
+    applicationId,
+    templateId: template!.id,
+    name,
+  });
+  return { template: template!, connection };
 }
