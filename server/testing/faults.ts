@@ -5,7 +5,7 @@
  * that records every answer. Loopback only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "@/db/embedded";
@@ -94,7 +94,12 @@ export class FaultServer {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    // PAPERCLIP_FAULTS_LOG_DIR: each server's whole log also goes to `<dir>/<name>.log` (a failed
+    // run's evidence; the in-memory copy is what the assertions read).
+    const dir = process.env.PAPERCLIP_FAULTS_LOG_DIR;
+    const file = dir ? path.join(dir, `${this.name}.log`) : null;
     const keep = (chunk: Buffer) => {
+      if (file) appendFileSync(file, chunk);
       for (const line of chunk.toString("utf8").split("\n")) if (line.trim()) this.log.push(line);
     };
     this.child.stdout?.on("data", keep);
