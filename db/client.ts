@@ -53,16 +53,98 @@ const settle = async (x: unknown) => (Array.isArray(x) ? Promise.all(x) : x);
  *    `sql.reserve()` — an idle one, for this transaction alone — and runs `BEGIN`, the
  *    callback, `COMMIT` (or `ROLLBACK`) and savepoints on it itself.
  */
+/** The error a statement gets when no connection took it within `ms` (a connection failure). */
+function connectionWaitTimeout(ms: number, cause?: unknown): Error {
+  return Object.assign(new Error(`no database connection took the statement within ${ms} ms`), {
+    code: "CONNECT_TIMEOUT",
+    cause,
+  });
+}
+
+interface PendingQueryInternals {
+  /** Set by postgres.js when the statement is written to a connection. */
+  state?: unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  cancel: () => unknown;
+}
+
+/**
+ * Bounds how long a statement may wait for a connection. postgres.js 3.4.9 can keep a query
+ * waiting forever for a connection that is being opened while the server goes away (a server
+ * that closes during startup makes it reconnect with no delay and no deadline,
+ * porsager/postgres#1193, fix #1214 unmerged): the fault suite caught a request that hung past
+ * the drain's grace period after a database outage. Once a statement is written to a
+ * connection, `statement_timeout` and the socket bound it; before that, nothing did. So a
+ * statement still unsent after `ms` is cancelled — postgres.js removes it from its queue and
+ * never runs a cancelled query (`execute` skips it), so nothing it would have written happens
+ * later — and fails as a connection failure (`CONNECT_TIMEOUT`), which the breaker checks
+ * with a probe of its own. Hand-written because the driver has no such option.
+ */
+function boundWait<Q>(q: Q, ms: number): Q {
+  const query = q as unknown as PendingQueryInternals;
+  if (ms <= 0 || typeof query?.cancel !== "function" || typeof query.reject !== "function") return q;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    if (query.state) return;
+    timedOut = true;
+    try {
+      void Promise.resolve(query.cancel()).catch(() => {});
+    } catch {
+      // a query that settled meanwhile has nothing to cancel
+    }
+  }, ms);
+  timer.unref?.();
+  const { resolve, reject } = query;
+  query.resolve = (value) => {
+    clearTimeout(timer);
+    resolve(value);
+  };
+  query.reject = (err) => {
+    clearTimeout(timer);
+    reject(timedOut ? connectionWaitTimeout(ms, err) : err);
+  };
+  return q;
+}
+
+/**
+ * `sql.reserve()` with the same bound (a transaction waits for its connection the same way);
+ * a connection granted after the deadline is released at once.
+ */
+async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.ReservedSql> {
+  const pending = sql.reserve();
+  if (ms <= 0) return pending;
+  let timer: NodeJS.Timeout | undefined;
+  let late = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      late = true;
+      reject(connectionWaitTimeout(ms));
+    }, ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([pending, deadline]);
+  } finally {
+    clearTimeout(timer);
+    if (late) void pending.then((r) => r.release()).catch(() => {});
+  }
+}
+
 function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql {
+  const waitMs = databaseTimeouts().connectionWaitMs;
   const unsafeOf = (target: postgres.Sql | postgres.ReservedSql): Unsafe => {
     const unsafe = target.unsafe as unknown as Unsafe;
     return prepare
       ? (query, params, options = {}) =>
-          unsafe.call(target, query, params, {
-            ...options,
-            prepare: Array.isArray(params) && params.length > 0,
-          })
-      : (query, params, options) => unsafe.call(target, query, params, options);
+          boundWait(
+            unsafe.call(target, query, params, {
+              ...options,
+              prepare: Array.isArray(params) && params.length > 0,
+            }),
+            waitMs,
+          )
+      : (query, params, options) => boundWait(unsafe.call(target, query, params, options), waitMs);
   };
 
   /** The transaction-scoped client drizzle runs a transaction's statements on. */
@@ -97,7 +179,7 @@ function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql 
   const begin = async (...args: unknown[]) => {
     const fn = args.find((a) => typeof a === "function") as TxCallback;
     const mode = typeof args[0] === "string" ? args[0].replace(/[^a-z ]/gi, "") : "";
-    const reserved = await current().reserve();
+    const reserved = await reserveWithin(current(), waitMs);
     try {
       await reserved.unsafe(`begin ${mode}`);
       try {
@@ -167,6 +249,14 @@ export function databaseTimeouts() {
     idleInTransactionMs: envNumber("PAPERCLIP_DB_IDLE_TX_TIMEOUT_MS", 30_000),
     /** Idle pool connections are closed after this (postgres.js `idle_timeout`). */
     idleMs: envNumber("PAPERCLIP_DB_IDLE_TIMEOUT_MS", 30_000) || 30_000,
+    /**
+     * How long a statement (or a transaction's connection) may wait for a pool connection before
+     * it fails as a connection failure; 0 waits forever. Default: the connect timeout plus 2 s.
+     */
+    connectionWaitMs: envNumber(
+      "PAPERCLIP_DB_CONNECTION_WAIT_MS",
+      (envNumber("PAPERCLIP_DB_CONNECT_TIMEOUT_MS", 3000) || 3000) + 2000,
+    ),
   };
 }
 
