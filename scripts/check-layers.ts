@@ -51,7 +51,14 @@ export const LAYERS: { name: string; units: string[] }[] = [
   },
   {
     name: "services",
-    units: ["server/secrets", "server/runtime", "server/catalog", "server/connectors"],
+    units: [
+      "server/secrets",
+      "server/runtime",
+      "server/catalog",
+      "server/connectors",
+      // The gateway as an OAuth client of upstreams: connectors ask it for a bearer.
+      "server/upstream-auth",
+    ],
   },
   { name: "pipeline", units: ["server/gateway", "server/approvals"] },
   {

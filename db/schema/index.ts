@@ -9,4 +9,5 @@ export * from "./oauth";
 export * from "./public-mcp";
 export * from "./secrets";
 export * from "./tools";
+export * from "./upstream-auth";
 export * from "./work";

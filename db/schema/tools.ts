@@ -15,6 +15,7 @@ import type { ReviewedVersion } from "../../server/contracts/api/catalog";
 import type { TransportConfig } from "../../server/contracts/api/connections";
 import type { PolicyEffect } from "../../server/contracts/api/policies";
 import type { StdioArgSlot, StdioEnvSlot } from "../../server/contracts/api/stdio";
+import type { UpstreamAuthConfig } from "../../server/contracts/api/upstream-auth";
 import type {
   ArgumentConstraint,
   PolicyConditions,
@@ -30,6 +31,7 @@ import {
   BUNDLED_FIXTURES,
   CATALOG_KINDS,
   CATALOG_STATUSES,
+  CONNECTION_AUTH_KINDS,
   CONNECTION_HEALTH,
   CONNECTION_STATUSES,
   PROFILE_ENTRY_MODES,
@@ -181,6 +183,10 @@ export const toolConnections = pgTable(
     allowSampling: boolean("allow_sampling").notNull().default(false),
     /** The upstream may ask the agent (and its person) for input: off by default. */
     allowElicitation: boolean("allow_elicitation").notNull().default(false),
+    /** How it authorises upstream (docs/upstream-oauth.md); `static` is bound secrets or none. */
+    authKind: text("auth_kind").$type<(typeof CONNECTION_AUTH_KINDS)[number]>().notNull().default("static"),
+    /** The admin's OAuth choices (scopes, a pre-registered client id); never a secret. */
+    authConfig: jsonb("auth_config").$type<UpstreamAuthConfig>().notNull().default({}),
     healthStatus: text("health_status")
       .$type<(typeof CONNECTION_HEALTH)[number]>()
       .notNull()
@@ -201,6 +207,7 @@ export const toolConnections = pgTable(
     companyFk("tool_connections_template_fk", t.companyId, t.stdioTemplateId, toolStdioTemplates),
     oneOf("tool_connections_kind_ck", t.kind, ["managed_company"]),
     oneOf("tool_connections_status_ck", t.status, CONNECTION_STATUSES),
+    oneOf("tool_connections_auth_kind_ck", t.authKind, CONNECTION_AUTH_KINDS),
     oneOf("tool_connections_health_ck", t.healthStatus, CONNECTION_HEALTH),
   ],
 );

@@ -4,13 +4,14 @@ import { companyRow } from "@/db/join";
 import { type toolApplications, type toolConnections, toolStdioTemplates } from "@/db/schema";
 import type { ToolMetadata } from "../catalog/classify";
 import { processSingleton } from "../config/process-singleton";
-import { type Actor, actorRef } from "../context";
+import { type Actor, actorRef, actorUserId } from "../context";
 import { ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import { grantsForUrl, type PrivateUpstreamGrant } from "../net/private-upstreams";
 import { isDeferred, stdioCallTool, stdioListTools } from "../runtime";
 import type { StdioTarget } from "../runtime/supervisor";
 import { resolveConnectionSecrets } from "../secrets/resolve";
+import { responsiblePersonOf, upstreamBearer } from "../upstream-auth/bearer";
 import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin, selfTools } from "./plugins";
@@ -116,6 +117,32 @@ export async function upstreamTargetFor(
     env = resolved.env;
     secretValues = resolved.values;
   }
+  // OAuth connections (docs/upstream-oauth.md): the bearer of the company's grant, or of the
+  // person the run acts for; refreshed first when it is about to expire. It is a secret value
+  // of this call like any bound one: results are scrubbed of it, clients are never shared.
+  let credentialScope = secretValues.length === 0 ? "none" : `secrets:${secretValues.length}`;
+  if (application.type === "mcp_http" && connection.authKind !== "static" && config.url) {
+    const forUserId =
+      connection.authKind !== "oauth_user"
+        ? null
+        : opts.runId
+          ? await responsiblePersonOf(db, opts.companyId, opts.runId)
+          : actorUserId(opts.actor);
+    const bearer = await upstreamBearer(
+      db,
+      {
+        id: connection.id,
+        companyId: opts.companyId,
+        url: config.url,
+        authKind: connection.authKind,
+        authConfig: connection.authConfig ?? {},
+      },
+      forUserId,
+    );
+    headers = { ...headers, authorization: `Bearer ${bearer.token}` };
+    secretValues = [...secretValues, bearer.token];
+    credentialScope = `${credentialScope}+${bearer.scope}`;
+  }
   let stdio: UpstreamTarget["stdio"] = null;
   if (application.type === "mcp_stdio") {
     const [template] = connection.stdioTemplateId
@@ -161,8 +188,8 @@ export async function upstreamTargetFor(
     headers,
     pluginId: config.pluginId ?? null,
     secretValues,
-    // Different secret sets must never share an upstream client.
-    credentialScope: secretValues.length === 0 ? "none" : `secrets:${secretValues.length}`,
+    // Different secret sets (and OAuth grants) must never share an upstream client.
+    credentialScope,
     stdio,
   };
 }

@@ -52,6 +52,25 @@ export const APPLICATION_STATUSES = ["active", "archived"] as const;
 export const CONNECTION_STATUSES = ["draft", "active", "disabled", "archived"] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export const CONNECTION_HEALTH = ["unknown", "ok", "error", "missing_secret"] as const;
+/**
+ * How a remote connection authorises upstream (docs/upstream-oauth.md): `static` — bound
+ * secrets or nothing; `oauth_company` — one grant an admin gave, owned by the connection;
+ * `oauth_user` — each person's own grant, used for the runs they are responsible for;
+ * `client_credentials` — machine to machine (RFC 6749 §4.4).
+ */
+export const CONNECTION_AUTH_KINDS = ["static", "oauth_company", "oauth_user", "client_credentials"] as const;
+export type ConnectionAuthKind = (typeof CONNECTION_AUTH_KINDS)[number];
+/** A stored upstream grant: usable, or refused until a person authorises again. */
+export const UPSTREAM_GRANT_STATUSES = ["connected", "needs_reauthorization"] as const;
+export type UpstreamGrantStatus = (typeof UPSTREAM_GRANT_STATUSES)[number];
+/** How the gateway identified itself to the authorization server. */
+export const UPSTREAM_CLIENT_REGISTRATIONS = ["pre_registered", "cimd", "dynamic"] as const;
+export const UPSTREAM_TOKEN_AUTH_METHODS = [
+  "none",
+  "client_secret_basic",
+  "client_secret_post",
+  "private_key_jwt",
+] as const;
 
 export const CATALOG_KINDS = ["tool", "resource", "resource_template", "prompt"] as const;
 export const CATALOG_STATUSES = ["active", "quarantined", "disabled", "removed"] as const;

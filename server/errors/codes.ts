@@ -333,6 +333,40 @@ export const ERRORS = {
     doc: "anything else the upstream got wrong: not MCP, a JSON-RPC error, 5xx",
   },
   upstream_timeout: { status: 504, doc: "the upstream did not answer in time" },
+
+  // ── upstream OAuth (server/upstream-auth, docs/upstream-oauth.md) ───────────────────────
+  upstream_authorization_required: {
+    status: 409,
+    doc: "the connection's OAuth grant is missing or needs a person to authorise again (Reconnect)",
+  },
+  user_grant_required: {
+    status: 409,
+    doc: "the connection acts as each person: the run's responsible person has not linked their account (`details.linkUrl`)",
+  },
+  upstream_oauth_not_configured: {
+    status: 409,
+    doc: "the connection does not authorise with OAuth (its authorization kind is another)",
+  },
+  upstream_oauth_discovery_failed: {
+    status: 502,
+    doc: "the server's protected-resource or authorization-server metadata could not be found or read",
+  },
+  upstream_oauth_issuer_mismatch: {
+    status: 502,
+    doc: "the authorization server's metadata or answer names another issuer (RFC 8414 §3.3, RFC 9207)",
+  },
+  upstream_oauth_unsupported: {
+    status: 502,
+    doc: "the authorization server lacks what the gateway requires (PKCE S256, a client identity it can use)",
+  },
+  upstream_oauth_refused: {
+    status: 502,
+    doc: "the authorization server refused (a registration, token or refresh request; `details.error`)",
+  },
+  upstream_oauth_state_invalid: {
+    status: 400,
+    doc: "the authorization answer's state is unknown, expired, used, or another person's",
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 interface ErrorEntry {

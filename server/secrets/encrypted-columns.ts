@@ -8,8 +8,12 @@ import {
   mcpEventSubscriptions,
   toolActionRequests,
   toolInvocations,
+  toolUpstreamAuthStates,
+  toolUpstreamClients,
+  toolUpstreamGrants,
 } from "@/db/schema";
 import { canonicalJson } from "../ledger/canonical";
+import { upstreamClientRef, upstreamGrantRef, upstreamStateRef } from "../upstream-auth/store";
 import { eventDeliveryRef } from "./event-delivery";
 import { ledgerKeyRef } from "./ledger-key";
 import type { EncryptedSecret, LocalSecretProvider, SecretVersionRef } from "./local-provider";
@@ -75,6 +79,33 @@ export const ENCRYPTED_JSON_COLUMNS: readonly EncryptedJsonColumn[] = [
     id: mcpEventSubscriptions.id,
     companyId: mcpEventSubscriptions.companyId,
     ref: eventDeliveryRef,
+  },
+  {
+    name: "tool_upstream_clients.client_encrypted",
+    label: "upstream OAuth clients (secrets and private keys)",
+    table: toolUpstreamClients,
+    column: toolUpstreamClients.clientEncrypted,
+    id: toolUpstreamClients.id,
+    companyId: toolUpstreamClients.companyId,
+    ref: upstreamClientRef,
+  },
+  {
+    name: "tool_upstream_grants.tokens_encrypted",
+    label: "upstream OAuth grants (access and refresh tokens)",
+    table: toolUpstreamGrants,
+    column: toolUpstreamGrants.tokensEncrypted,
+    id: toolUpstreamGrants.id,
+    companyId: toolUpstreamGrants.companyId,
+    ref: upstreamGrantRef,
+  },
+  {
+    name: "tool_upstream_auth_states.verifier_encrypted",
+    label: "upstream OAuth authorizations in progress (PKCE verifiers)",
+    table: toolUpstreamAuthStates,
+    column: toolUpstreamAuthStates.verifierEncrypted,
+    id: toolUpstreamAuthStates.id,
+    companyId: toolUpstreamAuthStates.companyId,
+    ref: upstreamStateRef,
   },
   {
     name: "companies.ledger_key_encrypted",
