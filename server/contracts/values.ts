@@ -254,6 +254,8 @@ export const GATEWAY_OUTCOME_CODES = [
   "upstream_error",
   "result_blocked",
   "missing_secret",
+  "upstream_authorization_required",
+  "user_grant_required",
   "runtime_deferred",
   "runtime_suppressed",
   "runtime_crashed",

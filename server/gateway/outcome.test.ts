@@ -48,6 +48,8 @@ const EXPECTED_STATUS: Record<OutcomeCode, number> = {
   upstream_error: 502,
   result_blocked: 502,
   missing_secret: 503,
+  upstream_authorization_required: 409,
+  user_grant_required: 409,
   runtime_deferred: 503,
   runtime_suppressed: 503,
   runtime_crashed: 502,

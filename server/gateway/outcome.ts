@@ -268,6 +268,56 @@ export const LEDGER_ANSWERS = {
     retryHint: false,
     message: "the tool's connection is missing a credential; an admin must fix it",
   },
+  // Upstream OAuth (docs/upstream-oauth.md): raised before the request goes out.
+  upstream_authorization_required: {
+    executionStatus: "failed",
+    code: "upstream_authorization_required",
+    retryHint: false,
+    message: "the tool's connection must be authorised again by an admin (Reconnect); retrying does not help",
+  },
+  user_grant_required: {
+    executionStatus: "failed",
+    code: "user_grant_required",
+    retryHint: false,
+    message: "the tool acts as the run's responsible person, who has not linked their account",
+  },
+  upstream_oauth_refused: {
+    executionStatus: "failed",
+    code: "upstream_authorization_required",
+    retryHint: false,
+    message: "the tool's authorization server refused the connection's credentials; an admin must fix them",
+  },
+  upstream_oauth_discovery_failed: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_oauth_issuer_mismatch: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_oauth_unsupported: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  // Admin-flow codes, never raised by a call; listed so every upstream code has its answer.
+  upstream_oauth_not_configured: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
+  upstream_oauth_state_invalid: {
+    executionStatus: "failed",
+    code: "upstream_error",
+    retryHint: false,
+    message: UPSTREAM_FAILED,
+  },
   runtime_deferred: {
     executionStatus: "failed",
     code: "runtime_deferred",
@@ -450,7 +500,10 @@ export function executionFailure(err: unknown, invocationId: string): Refusal {
   const answer = ledgerAnswer(outcome, invocationId, {
     retryAfterMs: Number.isFinite(retryAfterMs) && retryAfterMs > 0 ? retryAfterMs : 1000,
     // A Paperclip tool's own refusal says what was wrong with the input.
-    ...(outcome === "tool_input_invalid" && isServiceError(err) ? { message: err.message } : {}),
+    // …and a missing personal grant says who must link it, and where.
+    ...((outcome === "tool_input_invalid" || outcome === "user_grant_required") && isServiceError(err)
+      ? { message: err.message }
+      : {}),
   });
   // An upstream's JSON-RPC error keeps its code, a sanitised message and bounded data.
   return outcome === "upstream_error" ? { ...answer, ...upstreamRpcError(err) } : answer;

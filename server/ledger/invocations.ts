@@ -142,6 +142,13 @@ export async function recordInvocationDecision(
  */
 export const NOT_EXECUTED_ERRORS = [
   "missing_secret",
+  // Upstream OAuth: the bearer could not be had, so no request was sent.
+  "upstream_authorization_required",
+  "user_grant_required",
+  "upstream_oauth_refused",
+  "upstream_oauth_discovery_failed",
+  "upstream_oauth_issuer_mismatch",
+  "upstream_oauth_unsupported",
   "tool_input_invalid",
   // The network guard refused the address, or a redirect hop to one: nothing was processed.
   "upstream_blocked",

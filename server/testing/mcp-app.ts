@@ -55,6 +55,8 @@ export async function installMcpApplication(
     exclude?: (entries: CatalogRow[]) => CatalogRow[];
     /** More connection settings (e.g. the relay policy: `allowSampling`, `allowElicitation`). */
     connection?: Record<string, unknown>;
+    /** Runs once the connection exists, before its test (e.g. authorise it upstream with OAuth). */
+    authorize?: (params: { companyId: string; connectionId: string }) => Promise<void>;
   },
 ) {
   const board = { token: demo.boardApiKey };
@@ -84,6 +86,7 @@ export async function installMcpApplication(
     }),
   );
   const params = { companyId, connectionId: conn.id };
+  await opts.authorize?.(params);
   await ok("connection test", call(testRoute.POST, "POST", "/", { ...board, params }));
   await ok("catalog refresh", call(refreshRoute.POST, "POST", "/", { ...board, params }));
   const { entries } = await ok(

@@ -10,7 +10,7 @@ import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { heartbeatRuns, toolUpstreamGrants } from "@/db/schema";
+import { boardApiKeys, heartbeatRuns, toolUpstreamGrants } from "@/db/schema";
 import { publicOrigin } from "../config/proxy";
 import { isServiceError, ServiceError } from "../errors";
 import { logWarn } from "../log";
@@ -53,14 +53,27 @@ function needsPerson(c: OAuthConnection, forUserId: string | null, why: string):
   );
 }
 
-/** The person a run acts for (`oauth_user`): who started it, when a person did. */
-export async function responsiblePersonOf(db: Db | Tx, companyId: string, runId: string | null) {
+/**
+ * The person a run acts for (`oauth_user`): who started it, when a person did — signed in, or
+ * with a board key that person created (a key acts for its creator, as elsewhere).
+ */
+export async function responsiblePersonOf(
+  db: Db | Tx,
+  companyId: string,
+  runId: string | null,
+): Promise<string | null> {
   if (!runId) return null;
   const [run] = await db
     .select({ type: heartbeatRuns.startedByActorType, id: heartbeatRuns.startedByActorId })
     .from(heartbeatRuns)
     .where(and(eq(heartbeatRuns.companyId, companyId), eq(heartbeatRuns.id, runId)));
-  return run?.type === "user" ? run.id : null;
+  if (run?.type === "user") return run.id;
+  if (run?.type !== "board_key") return null;
+  const [key] = await db
+    .select({ userId: boardApiKeys.createdByUserId })
+    .from(boardApiKeys)
+    .where(and(eq(boardApiKeys.companyId, companyId), eq(boardApiKeys.id, run.id)));
+  return key?.userId ?? null;
 }
 
 /**
