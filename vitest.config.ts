@@ -56,9 +56,24 @@ export default defineConfig({
         test: {
           name: "conformance",
           include: ["scripts/**/*.suite.ts"],
+          exclude: ["scripts/conformance-client.suite.ts"],
           environment: "node",
           globalSetup: ["db/test/global-setup.ts"],
           testTimeout: 600_000,
+          hookTimeout: 120_000,
+          env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },
+        },
+      },
+      {
+        // `npm run conformance:client` (scripts/conformance-client.ts) without PAPERCLIP_URL: the
+        // suite's client (OAuth) scenarios with the gateway as the client, on an instance of its own.
+        resolve: { alias },
+        test: {
+          name: "conformance-client",
+          include: ["scripts/conformance-client.suite.ts"],
+          environment: "node",
+          globalSetup: ["db/test/global-setup.ts"],
+          testTimeout: 3_600_000,
           hookTimeout: 120_000,
           env: { AUTH_SECRET: "test-auth-secret-not-for-production-0123456789" },
         },

@@ -44,10 +44,10 @@ export function captureConsole(logs: string[]): void {
  * The handler for a path: an exact key, or a key with `[name]` segments (as in the app
  * directory) whose segments become the route's params.
  */
-function matchRoute(
-  routes: Record<string, Handler>,
+export function matchRoute<H = Handler>(
+  routes: Record<string, H>,
   path: string,
-): { handler: Handler; params: Record<string, string> } | null {
+): { handler: H; params: Record<string, string> } | null {
   if (routes[path]) return { handler: routes[path]!, params: {} };
   const parts = path.split("/");
   for (const [pattern, handler] of Object.entries(routes)) {
