@@ -6,10 +6,8 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as connectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
 import * as grantRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/grant/route";
 import * as authorizationRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/route";
-import * as callbackRoute from "@/app/api/upstream-oauth/callback/route";
 import { toolUpstreamGrants } from "@/db/schema";
 import { type OAuthFixture, startOAuthFixture } from "@/fixtures/oauth/server";
 import type { DemoCredentials } from "@/server/core/seed";
@@ -17,6 +15,7 @@ import { gatewayCallTool } from "@/server/gateway/call-tool";
 import { authenticateGatewayToken } from "@/server/gateway/sessions";
 import { call } from "@/server/testing/api";
 import { installMcpApplication } from "@/server/testing/mcp-app";
+import { connectUpstreamOAuth } from "@/server/testing/upstream-oauth";
 import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 
 let database: TestDatabase;
@@ -25,34 +24,14 @@ let fixture: OAuthFixture;
 let installed: Awaited<ReturnType<typeof installMcpApplication>>;
 const board = () => ({ token: demo.boardApiKey });
 
-/** Follows an authorization URL as a browser would (the fixture approves at once) and finishes at the callback. */
-export async function authorizeInBrowser(authorizationUrl: string, token: string) {
-  const res = await fetch(authorizationUrl, { redirect: "manual" });
-  expect(res.status, await res.clone().text()).toBe(302);
-  const back = new URL(res.headers.get("location")!);
-  const query = Object.fromEntries(back.searchParams);
-  return call<Record<string, unknown>>(callbackRoute.GET, "GET", "/api/upstream-oauth/callback", {
-    token,
-    query,
-    headers: { accept: "application/json" },
-  });
-}
-
 async function connectCompany(params: { companyId: string; connectionId: string }) {
-  const put = await call(authorizationRoute.PUT, "PUT", "/", {
-    ...board(),
-    params,
-    body: { kind: "oauth_company", scopes: ["mcp", "offline_access"] },
+  const { put, start, done } = await connectUpstreamOAuth(demo.boardApiKey, params, {
+    kind: "oauth_company",
+    scopes: ["mcp", "offline_access"],
   });
   expect(put.status, JSON.stringify(put.json)).toBe(200);
-  const start = await call<{ authorizationUrl: string }>(connectRoute.POST, "POST", "/", {
-    ...board(),
-    params,
-    body: {},
-  });
-  expect(start.status, JSON.stringify(start.json)).toBe(200);
-  const done = await authorizeInBrowser(start.json.authorizationUrl, demo.boardApiKey);
-  expect(done.status, JSON.stringify(done.json)).toBe(200);
+  expect(start?.status, JSON.stringify(start?.json)).toBe(200);
+  expect(done?.status, JSON.stringify(done?.json)).toBe(200);
 }
 
 beforeAll(async () => {
