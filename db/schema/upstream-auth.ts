@@ -60,6 +60,10 @@ export const toolUpstreamGrants = pgTable(
     refreshedAt: ts("refreshed_at"),
     refreshCount: integer("refresh_count").notNull().default(0),
     lastError: text("last_error"),
+    /** Step-up (a 403 `insufficient_scope`): the scope the server asked for, for the Reconnect. */
+    stepUpScope: text("step_up_scope"),
+    /** Step-ups asked of people so far; past the limit the Reconnect stops widening the scope. */
+    stepUpCount: integer("step_up_count").notNull().default(0),
     ...timestamps(),
   },
   (t) => [

@@ -5,13 +5,13 @@ import { type toolApplications, type toolConnections, toolStdioTemplates } from 
 import type { ToolMetadata } from "../catalog/classify";
 import { processSingleton } from "../config/process-singleton";
 import { type Actor, actorRef, actorUserId } from "../context";
-import { ServiceError } from "../errors";
+import { isServiceError, ServiceError } from "../errors";
 import { privateUpstreamGrants } from "../instance/private-upstreams";
 import { grantsForUrl, type PrivateUpstreamGrant } from "../net/private-upstreams";
 import { isDeferred, stdioCallTool, stdioListTools } from "../runtime";
 import type { StdioTarget } from "../runtime/supervisor";
 import { resolveConnectionSecrets } from "../secrets/resolve";
-import { responsiblePersonOf, upstreamBearer } from "../upstream-auth/bearer";
+import { noteUpstreamRefusal, responsiblePersonOf, upstreamBearer } from "../upstream-auth/bearer";
 import { builtinCatalog, runBuiltinTool, type SelfToolContext } from "./builtin";
 import { McpHttpPool } from "./mcp-http";
 import { getPlugin, selfTools } from "./plugins";
@@ -53,6 +53,8 @@ export interface UpstreamTarget {
   pluginId: string | null;
   /** Secret values released for this call: results are scrubbed of them. */
   secretValues: string[];
+  /** The upstream OAuth grant whose bearer the headers carry (docs/upstream-oauth.md), if any. */
+  oauthGrantId?: string | null;
   credentialScope: string;
   /** Where the pool records its remote sessions (the Runtime page). */
   db?: Db;
@@ -121,6 +123,7 @@ export async function upstreamTargetFor(
   // person the run acts for; refreshed first when it is about to expire. It is a secret value
   // of this call like any bound one: results are scrubbed of it, clients are never shared.
   let credentialScope = secretValues.length === 0 ? "none" : `secrets:${secretValues.length}`;
+  let oauthGrantId: string | null = null;
   if (application.type === "mcp_http" && connection.authKind !== "static" && config.url) {
     const forUserId =
       connection.authKind !== "oauth_user"
@@ -141,7 +144,8 @@ export async function upstreamTargetFor(
     );
     headers = { ...headers, authorization: `Bearer ${bearer.token}` };
     secretValues = [...secretValues, bearer.token];
-    credentialScope = `${credentialScope}+${bearer.scope}`;
+    credentialScope = `${credentialScope}+oauth:${bearer.grantId}`;
+    oauthGrantId = bearer.grantId;
   }
   let stdio: UpstreamTarget["stdio"] = null;
   if (application.type === "mcp_stdio") {
@@ -190,6 +194,7 @@ export async function upstreamTargetFor(
     secretValues,
     // Different secret sets (and OAuth grants) must never share an upstream client.
     credentialScope,
+    oauthGrantId,
     stdio,
   };
 }
@@ -209,7 +214,7 @@ export async function listUpstreamTools(
       if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
       const pool = mcpHttpPool();
       if (opts.fresh) await pool.invalidate(t.connectionId);
-      const tools = await pool.listTools(mcpTarget(t));
+      const tools = await oauthAware(t, () => pool.listTools(mcpTarget(t)));
       return tools.map((x) => toolMetadataOf(x, x.title ?? x.annotations?.title ?? null));
     }
     case "paperclip_self":
@@ -227,6 +232,27 @@ export async function listUpstreamTools(
     }
     default:
       throw new ServiceError("runtime_unavailable", `\`${t.type}\` connections are not supported here`);
+  }
+}
+
+/**
+ * Runs an upstream request of an OAuth connection and, when the upstream refuses its bearer,
+ * notes it on the grant (a 401 marks the token expired; a 403 `insufficient_scope` asks a
+ * person to step up, and the caller is told `upstream_authorization_required`).
+ */
+async function oauthAware<T>(t: UpstreamTarget, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (t.oauthGrantId && t.db && isServiceError(err) && err.code === "upstream_auth_failed") {
+      const d = err.details as { httpStatus?: unknown; challenge?: { error?: string; scope?: string } };
+      const stepUp = await noteUpstreamRefusal(t.db, t.oauthGrantId, {
+        httpStatus: d?.httpStatus,
+        challenge: d?.challenge,
+      }).catch(() => null);
+      if (stepUp) throw stepUp;
+    }
+    throw err;
   }
 }
 
@@ -277,15 +303,17 @@ export async function callUpstreamTool(
   switch (t.type) {
     case "mcp_http": {
       if (!t.url) throw new ServiceError("connection_misconfigured", "the connection has no URL");
-      const out = await mcpHttpPool().callTool(mcpTarget(t), name, args, {
-        timeoutMs: t.timeoutMs,
-        maxResultBytes: t.maxResultBytes,
-        meta,
-        signal: live.signal,
-        // Progress keeps the call alive up to this, whether or not the agent asked for it.
-        maxCallMs: t.maxCallMs,
-        hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
-      });
+      const out = await oauthAware(t, () =>
+        mcpHttpPool().callTool(mcpTarget(t), name, args, {
+          timeoutMs: t.timeoutMs,
+          maxResultBytes: t.maxResultBytes,
+          meta,
+          signal: live.signal,
+          // Progress keeps the call alive up to this, whether or not the agent asked for it.
+          maxCallMs: t.maxCallMs,
+          hooks: live.hooks ? { ...live.hooks, hardMaxMs: live.hooks.hardMaxMs ?? t.maxCallMs } : undefined,
+        }),
+      );
       return {
         result: out.result,
         fullJson: out.truncated ? out.fullJson : null,

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { httpCallError } from "./mcp-http-errors";
+import { bearerChallenge, httpCallError } from "./mcp-http-errors";
 
 const SECRET = "sk-canary-7f3a9c1e5b2d4f6a8c0e";
 const entry = { connectionId: "c-1", origin: "https://upstream.example", secrets: [SECRET] };
@@ -25,5 +25,20 @@ describe("an upstream's JSON-RPC error", () => {
     const err = new McpError(ErrorCode.InternalError, "boom", { blob: "x".repeat(5000) });
     const out = httpCallError(err, entry as Parameters<typeof httpCallError>[1], 1000);
     expect(out.details?.rpcData).toBeUndefined();
+  });
+});
+
+describe("bearerChallenge", () => {
+  it("reads error and scope of a Bearer challenge, quoted or not, and nothing else", () => {
+    expect(
+      bearerChallenge(
+        'Bearer error="insufficient_scope", scope="mcp admin", resource_metadata="https://x/.well-known/oauth-protected-resource"',
+      ),
+    ).toEqual({ error: "insufficient_scope", scope: "mcp admin" });
+    expect(bearerChallenge("Bearer error=invalid_token")).toEqual({ error: "invalid_token" });
+    expect(bearerChallenge('Basic realm="x"')).toBeNull();
+    expect(bearerChallenge('Bearer realm="x"')).toBeNull();
+    expect(bearerChallenge(undefined)).toBeNull();
+    expect(bearerChallenge(`Bearer scope="${"s".repeat(5000)}"`)).toBeNull();
   });
 });

@@ -77,6 +77,28 @@ function unfollowedRedirect(err: Error, entry: Entry, details: Record<string, un
   );
 }
 
+/**
+ * The `error` and `scope` of a Bearer challenge (RFC 6750 §3), bounded: what an OAuth server
+ * says about a refused token. Hand-parsed because the SDK's parser takes a whole Response and
+ * these two auth-params are all that is read.
+ */
+export function bearerChallenge(value: unknown): { error?: string; scope?: string } | null {
+  if (typeof value !== "string" || !/^\s*bearer\b/i.test(value)) return null;
+  const param = (name: string) => {
+    const m =
+      new RegExp(`\\b${name}="([^"]{0,1000})"`, "i").exec(value) ??
+      new RegExp(`\\b${name}=([^\\s,"]{1,1000})`, "i").exec(value);
+    return m?.[1];
+  };
+  const error = param("error");
+  const scope = param("scope");
+  if (!error && !scope) return null;
+  return {
+    ...(error ? { error: error.slice(0, 100) } : {}),
+    ...(scope ? { scope: scope.slice(0, 1000) } : {}),
+  };
+}
+
 /** Maps anything thrown below into a ServiceError whose message carries no secret. */
 export function httpCallError(err: unknown, entry: Entry, timeout: number): ServiceError {
   const clean = (s: string) => scrub(s, entry.secrets);
@@ -109,10 +131,11 @@ export function httpCallError(err: unknown, entry: Entry, timeout: number): Serv
     if (redirect) return redirect;
     const status = err.code;
     if (status === 401 || status === 403) {
+      const challenge = bearerChallenge((err as { wwwAuthenticate?: unknown }).wwwAuthenticate);
       return new ServiceError(
         "upstream_auth_failed",
         `${entry.origin} refused the configured credentials (HTTP ${status})`,
-        { ...details, httpStatus: status },
+        { ...details, httpStatus: status, ...(challenge ? { challenge } : {}) },
       );
     }
     return new ServiceError("upstream_error", clean(`${entry.origin}: ${err.message}`), {

@@ -214,7 +214,12 @@ export async function leanCallTool(
     if (res.status < 200 || res.status >= 300) {
       answered = true;
       const text = await readText(res.body, 64 * 1024, entry).catch(() => null);
-      throw new StreamableHTTPError(res.status, `Error POSTing to endpoint: ${text}`);
+      const failure = new StreamableHTTPError(res.status, `Error POSTing to endpoint: ${text}`);
+      // An OAuth server's refusal says why (RFC 6750 §3: `invalid_token`, `insufficient_scope`
+      // and the scope it wants): kept for the step-up (server/upstream-auth/bearer.ts).
+      const challenge = header(res.headers, "www-authenticate");
+      if (challenge) Object.assign(failure, { wwwAuthenticate: challenge.slice(0, 2000) });
+      throw failure;
     }
     const encoding = header(res.headers, "content-encoding");
     if (encoding && encoding.toLowerCase() !== "identity") {

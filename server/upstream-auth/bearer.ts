@@ -85,15 +85,21 @@ export async function upstreamBearer(
   c: OAuthConnection,
   forUserId: string | null,
   now: Date = new Date(),
-): Promise<{ token: string; scope: string }> {
+): Promise<UpstreamBearer> {
   if (c.authKind === "oauth_user" && !forUserId) throw needsPerson(c, null, "");
   const subject = c.authKind === "oauth_user" ? forUserId : null;
   let grant = await loadGrant(db, c.companyId, c.id, subject);
   if (!grant && c.authKind === "client_credentials") grant = await fetchClientCredentials(db, c, null, now);
   if (!grant) throw needsPerson(c, subject, "was never given");
   if (grant.status !== "connected") throw needsPerson(c, subject, "must be renewed");
-  if (!expiring(grant, now)) return { token: tokensOf(grant).access_token, scope: `oauth:${grant.id}` };
+  if (!expiring(grant, now)) return { token: tokensOf(grant).access_token, grantId: grant.id };
   return refreshUnderLock(db, c, grant.id, subject, now);
+}
+
+export interface UpstreamBearer {
+  token: string;
+  /** The grant it came from (a refusal upstream is noted on it: `noteUpstreamRefusal`). */
+  grantId: string;
 }
 
 type Refreshed = { token: string; grantId: string } | { error: ServiceError };
@@ -104,7 +110,7 @@ async function refreshUnderLock(
   grantId: string,
   subject: string | null,
   now: Date,
-): Promise<{ token: string; scope: string }> {
+): Promise<UpstreamBearer> {
   const result = await db.transaction(async (tx): Promise<Refreshed> => {
     const [locked] = await tx
       .select()
@@ -178,5 +184,65 @@ async function refreshUnderLock(
     return { token: next.access_token, grantId: locked.id };
   });
   if ("error" in result) throw result.error;
-  return { token: result.token, scope: `oauth:${result.grantId}` };
+  return { token: result.token, grantId: result.grantId };
+}
+
+/** How many step-ups a grant asks of people before the Reconnect stops widening its scope. */
+export const STEP_UP_LIMIT = 3;
+
+/**
+ * What the upstream's refusal of a bearer means (called after a call or listing failed with
+ * `upstream_auth_failed` on an OAuth connection):
+ * - 403 `insufficient_scope` (RFC 6750 §3.1, MCP "Scope challenge handling"): the grant needs
+ *   more scope, which only a person can give. The grant moves to `needs_reauthorization` with
+ *   the scope asked for, which the Reconnect asks for on top of its own (at most
+ *   `STEP_UP_LIMIT` times, so a server that keeps asking cannot loop people through consent);
+ *   the caller is told `upstream_authorization_required`.
+ * - 401: the token was refused before its time (revoked, rotated away): it is marked expired,
+ *   so the next call refreshes it first; a refused refresh then needs a person. The caller's
+ *   error stands (nothing was run; a retry is decided afresh).
+ */
+export async function noteUpstreamRefusal(
+  db: Db,
+  grantId: string,
+  refusal: { httpStatus: unknown; challenge?: { error?: string; scope?: string } },
+  now: Date = new Date(),
+): Promise<ServiceError | null> {
+  if (refusal.httpStatus === 403 && refusal.challenge?.error === "insufficient_scope") {
+    const [grant] = await db.select().from(toolUpstreamGrants).where(eq(toolUpstreamGrants.id, grantId));
+    if (!grant) return null;
+    const wanted = new Set([
+      ...(grant.scope ?? "").split(" "),
+      ...(grant.stepUpScope ?? "").split(" "),
+      ...(refusal.challenge.scope ?? "").split(" "),
+    ]);
+    wanted.delete("");
+    const scope = [...wanted].join(" ").slice(0, 2000);
+    const exhausted = grant.stepUpCount >= STEP_UP_LIMIT;
+    await db
+      .update(toolUpstreamGrants)
+      .set({
+        status: "needs_reauthorization",
+        stepUpScope: exhausted ? grant.stepUpScope : scope,
+        stepUpCount: sql`${toolUpstreamGrants.stepUpCount} + 1`,
+        lastError: (exhausted
+          ? `the server still asks for more scope after ${STEP_UP_LIMIT} reconnects; check the scopes the connection asks for`
+          : `the server asks for more scope: ${refusal.challenge.scope ?? "(unnamed)"}`
+        ).slice(0, 300),
+        updatedAt: now,
+      })
+      .where(eq(toolUpstreamGrants.id, grantId));
+    return new ServiceError(
+      "upstream_authorization_required",
+      "the tool needs more access than the connection was given; an admin must Reconnect to grant it",
+      { scope: refusal.challenge.scope ?? null },
+    );
+  }
+  if (refusal.httpStatus === 401) {
+    await db
+      .update(toolUpstreamGrants)
+      .set({ accessExpiresAt: now, updatedAt: now })
+      .where(and(eq(toolUpstreamGrants.id, grantId), eq(toolUpstreamGrants.status, "connected")));
+  }
+  return null;
 }

@@ -48,6 +48,12 @@ export interface OAuthConnection {
   authConfig: UpstreamAuthConfig;
 }
 
+/** Space-separated scopes, each once, in order; undefined when none. */
+function unionScopes(...lists: (string | null | undefined)[]): string | undefined {
+  const all = new Set(lists.flatMap((l) => (l ?? "").split(" ")).filter(Boolean));
+  return all.size > 0 ? [...all].join(" ") : undefined;
+}
+
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const scopeOf = (config: UpstreamAuthConfig) =>
   config.scopes && config.scopes.length > 0 ? config.scopes.join(" ") : undefined;
@@ -151,7 +157,10 @@ export async function beginAuthorization(
     const row = await loadClient(db, c.companyId, c.id);
     const challenge = await challengeOf(fetch, c.url);
     const state = randomBytes(32).toString("base64url");
-    const scope = scopeOf(c.authConfig) ?? challenge.scope;
+    // A step-up pending on the grant being replaced: ask for what the server asked for too.
+    const previous = await loadGrant(db, c.companyId, c.id, who.forUserId);
+    const stepUp = previous?.status === "needs_reauthorization" ? previous.stepUpScope : null;
+    const scope = unionScopes(scopeOf(c.authConfig) ?? challenge.scope, stepUp);
     const client = storedClient(row);
     const provider = new FlowProvider({
       redirectUrl: callbackUrl(),

@@ -201,6 +201,9 @@ export async function saveGrant(
     refreshedAt: null,
     refreshCount: 0,
     lastError: null,
+    // The scope a step-up asked for is in this grant now (or the server gave less: the next
+    // 403 asks again, counted); the count is kept, so repeated step-ups stay bounded.
+    stepUpScope: null,
     updatedAt: v.now,
   });
   return upsertSealed(

@@ -6,6 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as connectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
 import * as grantRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/grant/route";
 import * as authorizationRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/route";
 import { toolUpstreamGrants } from "@/db/schema";
@@ -15,7 +16,7 @@ import { gatewayCallTool } from "@/server/gateway/call-tool";
 import { authenticateGatewayToken } from "@/server/gateway/sessions";
 import { call } from "@/server/testing/api";
 import { installMcpApplication } from "@/server/testing/mcp-app";
-import { connectUpstreamOAuth } from "@/server/testing/upstream-oauth";
+import { authorizeInBrowser, connectUpstreamOAuth } from "@/server/testing/upstream-oauth";
 import { closeDemoWorld, demoWorld, type TestDatabase } from "@/server/testing/world";
 
 let database: TestDatabase;
@@ -120,5 +121,52 @@ describe("an oauth_company connection", () => {
     expect(fixture.counts.revoke).toBeGreaterThan(revokesBefore);
     const out = await callTool("oauthy__echo", { text: "gone" });
     expect(JSON.stringify(out)).toContain("upstream_authorization_required");
+  });
+});
+
+describe("refusals upstream after the grant was given", () => {
+  beforeAll(async () => {
+    await connectCompany({ companyId: demo.companyId, connectionId: installed.connectionId });
+  });
+
+  const grantRow = async () =>
+    (
+      await database.db
+        .select()
+        .from(toolUpstreamGrants)
+        .where(eq(toolUpstreamGrants.connectionId, installed.connectionId))
+    )[0]!;
+
+  it("a 401 before the token's time: the next call refreshes first and succeeds", async () => {
+    fixture.expireAccessTokens();
+    const refused = await callTool("oauthy__echo", { text: "stale" });
+    expect(refused.ok).toBe(false);
+    expect((await grantRow()).accessExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    const before = fixture.counts.token.refresh_token;
+    const out = await callTool("oauthy__echo", { text: "fresh" });
+    expect(out.ok, JSON.stringify(out)).toBe(true);
+    expect(fixture.counts.token.refresh_token).toBe(before + 1);
+  });
+
+  it("a 403 insufficient_scope asks a person to step up; the Reconnect asks for the scope", async () => {
+    const refused = await callTool("oauthy__admin_action");
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).toContain("upstream_authorization_required");
+    const grant = await grantRow();
+    expect(grant.status).toBe("needs_reauthorization");
+    expect(grant.stepUpScope?.split(" ")).toContain("admin");
+    // Reconnect (no new settings): the authorization asks for the scope the server wanted.
+    const start = await call<{ authorizationUrl: string }>(connectRoute.POST, "POST", "/", {
+      ...board(),
+      params: { companyId: demo.companyId, connectionId: installed.connectionId },
+      body: {},
+    });
+    expect(start.status, JSON.stringify(start.json)).toBe(200);
+    expect(new URL(start.json.authorizationUrl).searchParams.get("scope")?.split(" ")).toContain("admin");
+    const done = await authorizeInBrowser(start.json.authorizationUrl, demo.boardApiKey);
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const out = await callTool("oauthy__admin_action");
+    expect(out.ok, JSON.stringify(out)).toBe(true);
+    expect((await grantRow()).stepUpScope).toBeNull();
   });
 });
