@@ -3,7 +3,7 @@ import { createActionRequestInTx } from "../approvals/action-requests";
 import { consumeApprovalForAgent } from "../approvals/execute-approved";
 import { SessionNotLive } from "../ledger/hot-statements";
 import { recordAttempt } from "../ledger/record-attempt";
-import { trackCall } from "../lifecycle/drain";
+import { markStage, trackCall } from "../lifecycle/drain";
 import { runtimeCapacity } from "../runtime";
 import { execContextOf, executeInvocation } from "./execute";
 import {
@@ -38,7 +38,7 @@ export async function gatewayCallTool(
 ): Promise<GatewayCallOutcome> {
   // While the process drains (SIGTERM) a new call is refused before anything is written or
   // run (`server_draining`, retryable elsewhere); one admitted here is waited for.
-  return trackCall(() => callOnce(db, gw, input, now, requestMeta, live));
+  return trackCall(() => callOnce(db, gw, input, now, requestMeta, live), input.tool);
 }
 
 async function callOnce(
@@ -70,6 +70,7 @@ async function governedCall(
   requestMeta: Record<string, unknown> | undefined,
   live: LiveCall | undefined,
 ): Promise<GatewayCallOutcome> {
+  markStage("decide");
   if (gw.unverified && gw.accessVersion === undefined) gw = await verifiedGatewayContext(gw);
   const { unverified: _unverified, ...context } = gw;
   const attempt = await recordAttempt(db, {
@@ -115,6 +116,7 @@ async function governedCall(
     );
   }
   if (attempt.outcome !== "allow") return attemptRefusal(attempt);
+  markStage("execute");
   const { resultJson: _json, ...outcome } = await executeInvocation(
     db,
     execContextOf(gw),

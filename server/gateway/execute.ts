@@ -12,6 +12,7 @@ import { claimExecution, currentExecution } from "../ledger/invocations";
 import { holdLease, recordingDeadlineMs } from "../ledger/lease";
 import { companyRedaction } from "../ledger/record-attempt";
 import { type ExecutionRecord, recordOutcome } from "../ledger/record-outcome";
+import { markStage } from "../lifecycle/drain";
 import { logError } from "../log";
 import { encryptKeptResult } from "../secrets/replay-result";
 import { guardResult } from "./guard-result";
@@ -139,7 +140,11 @@ export async function executeInvocation(
    * database_unavailable`. `unrecorded` when the database stayed away: the agent is told the
    * outcome is unknown (the row's lease expires and a person resolves it).
    */
-  const settle = async (
+  const settle = async (...args: Parameters<typeof settleNow>) => {
+    markStage("record");
+    return settleNow(...args);
+  };
+  const settleNow = async (
     ...args: Parameters<typeof recordOutcome> extends [unknown, unknown, ...infer R] ? R : never
   ) => {
     try {
@@ -159,6 +164,7 @@ export async function executeInvocation(
     const cached = opts.snapshot ? executionTargetOf(opts.snapshot, target.connectionId) : null;
     // A connection deleted between decision and execution fails the call (not_found).
     const row = cached ?? (await loadConnection(db, ex.companyId, target.connectionId));
+    markStage("target");
     const upstream = await upstreamTargetFor(db, {
       companyId: ex.companyId,
       application: row.application,
@@ -181,6 +187,7 @@ export async function executeInvocation(
     const args = JSON.parse(canonicalArguments) as Record<string, unknown>;
     const live = opts.live;
     sent = true;
+    markStage("upstream");
     const up = opts.operation
       ? await opts.operation(upstream)
       : await callUpstreamTool(

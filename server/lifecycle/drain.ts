@@ -11,6 +11,7 @@
  * `server/lifecycle/shutdown.ts` waits for the calls in flight (`waitForCalls`, bounded by the
  * grace period) and then runs the process's shutdown steps.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { processSingleton } from "../config/process-singleton";
 import { ServiceError } from "../errors";
 
@@ -19,6 +20,8 @@ interface DrainState {
   /** When the drain began (epoch ms), null while serving. */
   since: number | null;
   inFlight: number;
+  /** The calls in flight: what each is and the step it is in (`markStage`), for the drain's log. */
+  calls: Set<CallInFlight>;
   /** Resolvers waiting for `inFlight` to reach 0. */
   idle: Set<() => void>;
   listeners: Set<() => void>;
@@ -29,6 +32,7 @@ const state = (): DrainState =>
     draining: false,
     since: null,
     inFlight: 0,
+    calls: new Set(),
     idle: new Set(),
     listeners: new Set(),
   }));
@@ -65,16 +69,45 @@ export function assertAccepting(): void {
  * Runs `work` as a call in flight: refused with `server_draining` (before it starts) while
  * draining, otherwise counted until it settles, so the drain waits for it.
  */
-export async function trackCall<T>(work: () => Promise<T>): Promise<T> {
+export async function trackCall<T>(work: () => Promise<T>, label = "call"): Promise<T> {
   const s = state();
   if (s.draining) throw drainingError();
   s.inFlight++;
+  const call: CallInFlight = { label, stage: "started", since: Date.now() };
+  s.calls.add(call);
   try {
-    return await work();
+    return await currentCall().run(call, work);
   } finally {
+    s.calls.delete(call);
     s.inFlight--;
     if (s.inFlight === 0) for (const done of [...s.idle]) done();
   }
+}
+
+/** One call in flight: a label (the tool) and the step it is in. */
+export interface CallInFlight {
+  label: string;
+  stage: string;
+  since: number;
+}
+
+const currentCall = () => processSingleton("drainCurrentCall", () => new AsyncLocalStorage<CallInFlight>());
+
+/**
+ * Names the step the current call is in (the decision, the upstream request, recording its
+ * outcome): a call still running when the drain's grace period ends is logged with it, so a
+ * stuck step shows in the log instead of only a count.
+ */
+export function markStage(stage: string): void {
+  const call = currentCall().getStore();
+  if (call) call.stage = stage;
+}
+
+/** The calls in flight now, oldest first, with their step and age (ms). */
+export function callsInFlightDetail(now = Date.now()): { label: string; stage: string; ms: number }[] {
+  return [...state().calls]
+    .sort((a, b) => a.since - b.since)
+    .map((c) => ({ label: c.label.slice(0, 200), stage: c.stage, ms: now - c.since }));
 }
 
 /** Starts draining (idempotent); `onDrain` listeners run once, at once. */

@@ -16,7 +16,7 @@
  */
 import { processSingleton } from "../config/process-singleton";
 import { logError, logInfo, logWarn } from "../log";
-import { beginDrain, callsInFlight, shutdownGraceMs, waitForCalls } from "./drain";
+import { beginDrain, callsInFlight, callsInFlightDetail, shutdownGraceMs, waitForCalls } from "./drain";
 
 /** Where a step runs: lower first. */
 export const SHUTDOWN_ORDER = {
@@ -88,6 +88,7 @@ export function shutdown(reason: string, graceMs = shutdownGraceMs()): Promise<v
     if (!drained)
       logWarn("process.drain_grace_expired", {
         stillInFlight: callsInFlight(),
+        calls: callsInFlightDetail().slice(0, 20),
         graceMs,
         note: "their rows are left to the lease sweeper (outcome_unknown)",
       });
