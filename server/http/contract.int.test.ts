@@ -110,6 +110,7 @@ import {
 import { RuntimeSlotDetail, RuntimeSlotsResponse } from "@/server/contracts/api/runtime";
 import { SecretBindingsResponse, SecretDetail, SecretsResponse } from "@/server/contracts/api/secrets";
 import { StdioCommandsResponse, StdioTemplate, StdioTemplatesResponse } from "@/server/contracts/api/stdio";
+import { LinkedAccountsResponse, UpstreamAuthorizationResponse } from "@/server/contracts/api/upstream-auth";
 import {
   DocumentHistoryResponse,
   IssueDocumentView,
@@ -166,6 +167,10 @@ const CONTRACTS: Record<string, Contract> = {
     schema: ConnectionCatalogResponse,
     params: idsOf("connectionId"),
     nonEmpty: "entries",
+  },
+  "tools/connections/[connectionId]/authorization": {
+    schema: UpstreamAuthorizationResponse,
+    params: idsOf("connectionId"),
   },
   "tools/connections/[connectionId]/secret-bindings": {
     schema: SecretBindingsResponse,
@@ -351,6 +356,7 @@ const OUTSIDE_CONTRACTS: Record<string, OutsideContract> = {
     params: idsOf("grantId"),
     nonEmpty: "subscriptions",
   },
+  "me/linked-accounts": { schema: LinkedAccountsResponse, caller: "user" },
   "tool-gateway/tools": { schema: GatewayToolsResponse, caller: "gateway", nonEmpty: "tools" },
   "tool-gateway/invocations/[invocationId]": {
     schema: GatewayInvocation,
@@ -365,6 +371,10 @@ const OUTSIDE_NO_CONTRACT: Record<string, string> = {
     "the file's own bytes and type (server/core/attachments.int.test.ts checks the download)",
   "auth/[...nextauth]": "Auth.js's own endpoints (CSRF token, providers, callbacks)",
   "examples/mcp/[fixture]": "the examples' MCP fixtures speak MCP (fixtures/mcp tests)",
+  "upstream-oauth/callback":
+    "a browser coming back from an upstream authorization server: a redirect (server/upstream-auth/upstream-oauth.int.test.ts)",
+  "upstream-oauth/client-metadata.json":
+    "an OAuth Client ID Metadata Document, shaped by that spec (server/upstream-auth/upstream-oauth.int.test.ts)",
   "tool-gateway/mcp":
     "MCP Streamable HTTP, checked with the MCP SDK client (server/gateway/*mcp*.int.test.ts)",
   "tool-gateway/mcp/apps/[slug]":
