@@ -71,10 +71,9 @@ interface PendingQueryInternals {
 
 /**
  * Bounds how long a statement may wait for a connection. postgres.js 3.4.9 can keep a query
- * waiting forever for a connection that is being opened while the server goes away (a server
- * that closes during startup makes it reconnect with no delay and no deadline,
- * porsager/postgres#1193, fix #1214 unmerged): the fault suite caught a request that hung past
- * the drain's grace period after a database outage. Once a statement is written to a
+ * waiting forever for a connection that keeps closing during startup (it reconnects with no
+ * delay and no deadline, porsager/postgres#1193, fix #1214 unmerged) — what a TCP proxy or
+ * PgBouncer in front of a database that is down does. Once a statement is written to a
  * connection, `statement_timeout` and the socket bound it; before that, nothing did. So a
  * statement still unsent after `ms` is cancelled — postgres.js removes it from its queue and
  * never runs a cancelled query (`execute` skips it), so nothing it would have written happens
@@ -251,12 +250,10 @@ export function databaseTimeouts() {
     idleMs: envNumber("PAPERCLIP_DB_IDLE_TIMEOUT_MS", 30_000) || 30_000,
     /**
      * How long a statement (or a transaction's connection) may wait for a pool connection before
-     * it fails as a connection failure; 0 waits forever. Default: the connect timeout plus 2 s.
+     * it fails as a connection failure; 0 waits forever. A busy pool queues statements for a
+     * while legitimately, so the default is generous: 10 s, as long as a statement may run.
      */
-    connectionWaitMs: envNumber(
-      "PAPERCLIP_DB_CONNECTION_WAIT_MS",
-      (envNumber("PAPERCLIP_DB_CONNECT_TIMEOUT_MS", 3000) || 3000) + 2000,
-    ),
+    connectionWaitMs: envNumber("PAPERCLIP_DB_CONNECTION_WAIT_MS", 10_000),
   };
 }
 
