@@ -21,6 +21,7 @@ export type InboxKind =
   | "review"
   | "suppressed"
   | "missing_secret"
+  | "authorization"
   | "unhealthy"
   | "unknown_outcome";
 
@@ -30,6 +31,7 @@ const KIND: Record<InboxKind, { label: string; tone: BadgeTone }> = {
   review: { label: "Review", tone: "info" },
   suppressed: { label: "Runtime", tone: "danger" },
   missing_secret: { label: "Secret", tone: "danger" },
+  authorization: { label: "Authorize", tone: "danger" },
   unhealthy: { label: "Health", tone: "danger" },
   unknown_outcome: { label: "Outcome", tone: "warning" },
 };
@@ -121,6 +123,21 @@ export function inboxEntries(companyId: string, inbox: OverviewInboxData, now?: 
       href: to.connection(c.connectionId),
       title: `${c.connectionName}: a bound secret is missing or revoked`,
       detail: "Its calls are refused until the binding points at an active secret.",
+    });
+  }
+  for (const c of inbox.needsAuthorization ?? []) {
+    entries.push({
+      key: `auth-${c.connectionId}`,
+      kind: "authorization",
+      href: c.personal ? "/account#linked-accounts" : to.connection(c.connectionId),
+      title: c.personal
+        ? `${c.connectionName}: link your account so your runs can use it`
+        : `${c.connectionName}: ${c.reason ? "authorise it again (Reconnect)" : "connect it with OAuth"}`,
+      detail:
+        c.reason ??
+        (c.personal
+          ? "Its tools act as the person who started the run; yours are refused until you link it."
+          : "Its calls are refused until an admin connects it."),
     });
   }
   for (const c of inbox.unhealthyConnections) {

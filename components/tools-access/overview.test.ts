@@ -9,6 +9,7 @@ const empty: OverviewInboxData = {
   toolsToReview: [],
   suppressedSlots: [],
   missingSecrets: [],
+  needsAuthorization: [],
   unhealthyConnections: [],
   unknownOutcomes: 0,
 };
@@ -56,6 +57,10 @@ describe("inboxEntries", () => {
         },
       ],
       missingSecrets: [{ connectionId: "c3", connectionName: "Mail" }],
+      needsAuthorization: [
+        { connectionId: "c5", connectionName: "Linear", personal: false, reason: "the refresh was refused" },
+        { connectionId: "c6", connectionName: "Notion", personal: true, reason: null },
+      ],
       unhealthyConnections: [
         { connectionId: "c4", connectionName: "Search", healthError: "x", checkedAt: null },
       ],
@@ -67,6 +72,8 @@ describe("inboxEntries", () => {
       ["review", "/c/co/settings/tools/connections?connection=c1"],
       ["suppressed", "/c/co/settings/tools/runtime"],
       ["missing_secret", "/c/co/settings/tools/connections?connection=c3"],
+      ["authorization", "/c/co/settings/tools/connections?connection=c5"],
+      ["authorization", "/account#linked-accounts"],
       ["unhealthy", "/c/co/settings/tools/connections?connection=c4"],
       ["unknown_outcome", "/c/co/settings/tools/audit?outcome=outcome_unknown"],
     ]);

@@ -12,6 +12,7 @@ import {
   toolConnections,
   toolInvocations,
   toolRuntimeSlots,
+  toolUpstreamGrants,
 } from "@/db/schema";
 import type { Served } from "@/server/contracts/api/common";
 import type {
@@ -23,7 +24,7 @@ import type {
 } from "@/server/contracts/api/overview";
 import { DECISIONS, type DecisionValue } from "@/server/contracts/values";
 import { requireCompany } from "../auth/authorize";
-import type { ServiceContext } from "../context";
+import { actorUserId, type ServiceContext } from "../context";
 import { outcomeUnknownSql } from "../ledger/invocations";
 import { connectionsMissingSecrets } from "../secrets/resolve";
 
@@ -240,12 +241,14 @@ async function overviewInbox(ctx: ServiceContext, companyId: string): Promise<Se
         .orderBy(asc(toolConnections.name))
         .limit(INBOX_LIMIT)
     : [];
+  const needsAuthorization = await connectionsNeedingAuthorization(ctx, companyId);
   return {
     pendingApprovals: { total: pendingTotal[0]?.n ?? 0, oldest },
     pendingAutonomyChanges: autonomy[0]?.n ?? 0,
     toolsToReview: review,
     suppressedSlots: suppressed,
     missingSecrets: missingNames,
+    needsAuthorization,
     unhealthyConnections: health
       .filter((c) => c.healthStatus === "error" && !missing.has(c.connectionId))
       .slice(0, INBOX_LIMIT)
@@ -323,4 +326,54 @@ export async function topDeniedTools(
     .groupBy(toolCallEvents.toolName)
     .orderBy(desc(denials), asc(toolCallEvents.toolName))
     .limit(10);
+}
+
+/**
+ * Active OAuth connections whose calls a person must unblock: the company's grant is missing or
+ * needs a Reconnect (admins act), or the caller's own `oauth_user` grant is missing or needs
+ * linking again (that person acts).
+ */
+async function connectionsNeedingAuthorization(ctx: ServiceContext, companyId: string) {
+  const me = actorUserId(ctx.actor);
+  const rows = await ctx.db
+    .select({
+      connectionId: toolConnections.id,
+      connectionName: toolConnections.name,
+      authKind: toolConnections.authKind,
+      status: toolUpstreamGrants.status,
+      lastError: toolUpstreamGrants.lastError,
+    })
+    .from(toolConnections)
+    .leftJoin(
+      toolUpstreamGrants,
+      and(
+        eq(toolUpstreamGrants.companyId, toolConnections.companyId),
+        eq(toolUpstreamGrants.connectionId, toolConnections.id),
+        or(
+          and(ne(toolConnections.authKind, "oauth_user"), eq(toolUpstreamGrants.subjectKey, "company")),
+          and(
+            eq(toolConnections.authKind, "oauth_user"),
+            eq(toolUpstreamGrants.subjectKey, me ? `user:${me}` : "-"),
+          ),
+        ),
+      ),
+    )
+    .where(
+      inCompany(
+        toolConnections,
+        companyId,
+        eq(toolConnections.status, "active"),
+        inArray(toolConnections.authKind, ["oauth_company", "oauth_user"]),
+      ),
+    )
+    .orderBy(asc(toolConnections.name));
+  return rows
+    .filter((r) => r.status !== "connected" && (r.authKind !== "oauth_user" || me))
+    .slice(0, INBOX_LIMIT)
+    .map((r) => ({
+      connectionId: r.connectionId,
+      connectionName: r.connectionName,
+      personal: r.authKind === "oauth_user",
+      reason: r.status === "needs_reauthorization" ? (r.lastError ?? "the grant must be renewed") : null,
+    }));
 }

@@ -335,7 +335,10 @@ export async function completeUpstreamCallback(
   const claimed = await claimState(ctx.db, query.state, userId, ctx.now());
   const { connection } = await loadConnection(ctx.db, claimed.companyId, claimed.connectionId);
   const returnTo =
-    claimed.returnTo ?? `/companies/${claimed.companyId}/tools/connections/${claimed.connectionId}`;
+    claimed.returnTo ??
+    (claimed.subjectKey === "company"
+      ? `/c/${claimed.companyId}/settings/tools/connections?connection=${claimed.connectionId}`
+      : "/account#linked-accounts");
   const own = claimed.subjectKey !== "company";
   await requireCompany(ctx, claimed.companyId, own ? "company:read" : "tools:manage_connections");
   let error: ServiceError | null = null;

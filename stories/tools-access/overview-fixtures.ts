@@ -43,6 +43,7 @@ export const emptyOverview: ToolsOverviewData = {
     toolsToReview: [],
     suppressedSlots: [],
     missingSecrets: [],
+    needsAuthorization: [],
     unhealthyConnections: [],
     unknownOutcomes: 0,
   },
@@ -110,6 +111,7 @@ export const busyOverview: ToolsOverviewData = {
       },
     ],
     missingSecrets: [{ connectionId: "c-mail", connectionName: "ops@ mailbox" }],
+    needsAuthorization: [],
     unhealthyConnections: [
       {
         connectionId: "c-int",

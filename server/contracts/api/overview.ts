@@ -46,6 +46,14 @@ export const OverviewInbox = z.object({
   ),
   /** Connections whose secret bindings point at a revoked or missing secret or version. */
   missingSecrets: z.array(InboxConnection),
+  /**
+   * OAuth connections whose calls are refused until a person authorises (docs/upstream-oauth.md):
+   * the company's grant needs a Reconnect (or was never given), or — `personal` — the caller's
+   * own account on an `oauth_user` connection is not linked or needs linking again.
+   */
+  needsAuthorization: z.array(
+    InboxConnection.extend({ personal: z.boolean(), reason: z.string().nullable() }),
+  ),
   /** Connections whose last health check failed (including an upstream the network guard blocks). */
   unhealthyConnections: z.array(
     InboxConnection.extend({ healthError: z.string().nullable(), checkedAt: NullableDate }),

@@ -27,6 +27,6 @@ export const GET = route({ actors: ["board"], query: Query }, async ({ ctx, quer
   else target.searchParams.set("upstream_oauth", "connected");
   return new Response(null, {
     status: 303,
-    headers: { location: `${target.pathname}${target.search}`, "cache-control": "no-store" },
+    headers: { location: `${target.pathname}${target.search}${target.hash}`, "cache-control": "no-store" },
   });
 });
