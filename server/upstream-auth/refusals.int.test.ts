@@ -48,7 +48,10 @@ async function connectTo(variant: OAuthVariant, extra: Parameters<typeof startOA
 const codeOf = (r: { json: unknown } | null) => (r?.json as { error?: { code?: string } }).error?.code;
 
 async function grantsOf(connectionId: string) {
-  return database.db.select().from(toolUpstreamGrants).where(eq(toolUpstreamGrants.connectionId, connectionId));
+  return database.db
+    .select()
+    .from(toolUpstreamGrants)
+    .where(eq(toolUpstreamGrants.connectionId, connectionId));
 }
 
 describe("hostile authorization servers", () => {

@@ -78,7 +78,9 @@ async function grants() {
 }
 
 async function disconnectAll() {
-  await database.db.delete(toolUpstreamGrants).where(eq(toolUpstreamGrants.connectionId, params.connectionId));
+  await database.db
+    .delete(toolUpstreamGrants)
+    .where(eq(toolUpstreamGrants.connectionId, params.connectionId));
 }
 
 describe("the callback's state", () => {
