@@ -45,7 +45,8 @@ async function connectTo(variant: OAuthVariant, extra: Parameters<typeof startOA
   return { fixture, params, ...steps };
 }
 
-const codeOf = (r: { json: unknown } | null) => (r?.json as { error?: { code?: string } }).error?.code;
+const codeOf = (r: { json: unknown } | null) =>
+  (r?.json as { error?: { code?: string } } | undefined)?.error?.code;
 
 async function grantsOf(connectionId: string) {
   return database.db
