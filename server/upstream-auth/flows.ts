@@ -5,7 +5,11 @@
  * (./client.ts `oauthFetch`); every token and verifier is stored encrypted (./store.ts).
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  type AddClientAuthentication,
+  auth,
+  extractWWWAuthenticateParams,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -121,13 +125,20 @@ function storedClient(row: ClientRow | null): StoredClient | undefined {
 export function clientAuthOf(client: StoredClient | undefined, discovery: FlowStart["discovery"]) {
   if (!client?.private_jwk) return undefined;
   const tokenEndpoint = discovery?.authorizationServerMetadata?.token_endpoint;
-  return createPrivateKeyJwtAuth({
+  const sign = createPrivateKeyJwtAuth({
     issuer: client.client_id,
     subject: client.client_id,
     privateKey: client.private_jwk,
     alg: typeof client.private_jwk.alg === "string" ? client.private_jwk.alg : "RS256",
     ...(tokenEndpoint ? { audience: tokenEndpoint } : {}),
   });
+  // RFC 7521 §4.2 makes `client_id` optional beside an assertion, but servers commonly look the
+  // client up by it before reading the assertion (the fixture does): send it, it costs nothing.
+  const withClientId: AddClientAuthentication = async (headers, params, url, metadata) => {
+    params.set("client_id", client.client_id);
+    await sign(headers, params, url, metadata);
+  };
+  return withClientId;
 }
 
 function registrationOf(
