@@ -8,7 +8,7 @@
  *   operator — allow the loopback origin(s), create an `mcp_http` application and connection
  *   for the scenario's server, refresh its catalog (refused 401 before authorization), set the
  *   authorization kind, connect (follow the authorization URL to its redirect, then open the
- *   callback as the signed-in person), refresh again, approve the tools, enable, put the
+ *   callback as the signed-in person), refresh again, approve the tools, test, enable, put the
  *   application in a profile bound to the company;
  *   agent — start a run and, with the MCP SDK client on `/api/tool-gateway/mcp`, list the tools
  *   and call the scenario's `test-tool`.
@@ -345,6 +345,14 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
     await api.request("review", "POST", `${conn}/catalog/review`, {
       entries: entries.filter((e) => !e.schemaProblem).map((e) => ({ id: e.id, action: "approve" })),
     });
+    // Enabling needs a passing health check (server/tools/connections.ts `enableConnection`),
+    // which lists the upstream's tools with the grant just obtained.
+    const health = await api.request<{ health: string; error: string | null }>(
+      "health check",
+      "POST",
+      `${conn}/test`,
+    );
+    if (health.health !== "ok") throw new Error(`health check: ${health.health} ${health.error ?? ""}`);
     await api.request("enable", "POST", `${conn}/enable`);
     const profile = await api.request<{ id: string }>("profile", "POST", `${tools}/profiles`, {
       name: `${slug} profile`,
