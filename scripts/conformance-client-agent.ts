@@ -338,7 +338,36 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
     );
     if (status.status !== "connected") throw new Error(`the connection is ${status.status} after connecting`);
 
-    await refresh();
+    // Step-up rounds (403 insufficient_scope leaves the connection needing a person's consent
+    // again): the person gives it (the authorization server asks nothing) and the step retries.
+    // Counted over the whole scenario, the catalog refresh's and the tool call's together.
+    let reauthorizations = 0;
+    const reauthorizeOrThrow = async (what: string, why: string) => {
+      const now = await api.request<{ authorization: AuthorizationStatus }>(
+        "authorization status",
+        "GET",
+        `${conn}/authorization`,
+      );
+      log(`  ${what} refused (${why.slice(0, 160)}); authorization ${now.authorization.status}`);
+      if (now.authorization.status !== "needs_reauthorization" || reauthorizations >= MAX_REAUTHORIZATIONS) {
+        throw new Error(`${what} failed: ${why.slice(0, 300)}`);
+      }
+      reauthorizations++;
+      const again = await connect();
+      log(
+        `  reauthorized: ${again.status}${again.scopes?.length ? ` (scopes ${again.scopes.join(" ")})` : ""}`,
+      );
+    };
+
+    for (;;) {
+      try {
+        await refresh();
+        break;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        await reauthorizeOrThrow("catalog refresh", err.message);
+      }
+    }
     const { entries } = await api.request<{
       entries: { id: string; kind: string; name: string; schemaProblem: string | null }[];
     }>("catalog", "GET", `${conn}/catalog`);
@@ -386,7 +415,7 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
         throw new Error(`tools/list has no ${name} (${listed.tools.length} tools)`);
       }
       log(`  tools/list: ${name} among ${listed.tools.length} tools`);
-      for (let round = 0; ; round++) {
+      for (;;) {
         const result = await client.callTool({ name, arguments: {} }).catch((err: Error) => ({
           isError: true,
           content: [{ type: "text", text: err.message }],
@@ -396,23 +425,7 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
           log(`  tools/call ${name}: "${text}"`);
           break;
         }
-        // A step-up (403 insufficient_scope) leaves the connection needing a person's consent
-        // again; the person gives it (the authorization server asks nothing) and the agent retries.
-        const now = await api.request<{ authorization: AuthorizationStatus }>(
-          "authorization status",
-          "GET",
-          `${conn}/authorization`,
-        );
-        log(
-          `  tools/call ${name} refused (${text.slice(0, 160)}); authorization ${now.authorization.status}`,
-        );
-        if (now.authorization.status !== "needs_reauthorization" || round >= MAX_REAUTHORIZATIONS) {
-          throw new Error(`tools/call failed: ${text.slice(0, 300)}`);
-        }
-        const again = await connect();
-        log(
-          `  reauthorized: ${again.status}${again.scopes?.length ? ` (scopes ${again.scopes.join(" ")})` : ""}`,
-        );
+        await reauthorizeOrThrow(`tools/call ${name}`, text);
       }
     } finally {
       await client.close();
