@@ -8,7 +8,7 @@
  *   operator — allow the loopback origin(s), create an `mcp_http` application and connection
  *   for the scenario's server, refresh its catalog (refused 401 before authorization), set the
  *   authorization kind, connect (follow the authorization URL to its redirect, then open the
- *   callback as the signed-in person), refresh again, approve the tools, enable, put the
+ *   callback as the signed-in person), refresh again, approve the tools, test, enable, put the
  *   application in a profile bound to the company;
  *   agent — start a run and, with the MCP SDK client on `/api/tool-gateway/mcp`, list the tools
  *   and call the scenario's `test-tool`.
@@ -338,13 +338,50 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
     );
     if (status.status !== "connected") throw new Error(`the connection is ${status.status} after connecting`);
 
-    await refresh();
+    // Step-up rounds (403 insufficient_scope leaves the connection needing a person's consent
+    // again): the person gives it (the authorization server asks nothing) and the step retries.
+    // Counted over the whole scenario, the catalog refresh's and the tool call's together.
+    let reauthorizations = 0;
+    const reauthorizeOrThrow = async (what: string, why: string) => {
+      const now = await api.request<{ authorization: AuthorizationStatus }>(
+        "authorization status",
+        "GET",
+        `${conn}/authorization`,
+      );
+      log(`  ${what} refused (${why.slice(0, 160)}); authorization ${now.authorization.status}`);
+      if (now.authorization.status !== "needs_reauthorization" || reauthorizations >= MAX_REAUTHORIZATIONS) {
+        throw new Error(`${what} failed: ${why.slice(0, 300)}`);
+      }
+      reauthorizations++;
+      const again = await connect();
+      log(
+        `  reauthorized: ${again.status}${again.scopes?.length ? ` (scopes ${again.scopes.join(" ")})` : ""}`,
+      );
+    };
+
+    for (;;) {
+      try {
+        await refresh();
+        break;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        await reauthorizeOrThrow("catalog refresh", err.message);
+      }
+    }
     const { entries } = await api.request<{
       entries: { id: string; kind: string; name: string; schemaProblem: string | null }[];
     }>("catalog", "GET", `${conn}/catalog`);
     await api.request("review", "POST", `${conn}/catalog/review`, {
       entries: entries.filter((e) => !e.schemaProblem).map((e) => ({ id: e.id, action: "approve" })),
     });
+    // Enabling needs a passing health check (server/tools/connections.ts `enableConnection`),
+    // which lists the upstream's tools with the grant just obtained.
+    const health = await api.request<{ health: string; error: string | null }>(
+      "health check",
+      "POST",
+      `${conn}/test`,
+    );
+    if (health.health !== "ok") throw new Error(`health check: ${health.health} ${health.error ?? ""}`);
     await api.request("enable", "POST", `${conn}/enable`);
     const profile = await api.request<{ id: string }>("profile", "POST", `${tools}/profiles`, {
       name: `${slug} profile`,
@@ -378,7 +415,7 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
         throw new Error(`tools/list has no ${name} (${listed.tools.length} tools)`);
       }
       log(`  tools/list: ${name} among ${listed.tools.length} tools`);
-      for (let round = 0; ; round++) {
+      for (;;) {
         const result = await client.callTool({ name, arguments: {} }).catch((err: Error) => ({
           isError: true,
           content: [{ type: "text", text: err.message }],
@@ -388,23 +425,7 @@ export async function runAgent(serverUrl: string, env: AgentEnv): Promise<void> 
           log(`  tools/call ${name}: "${text}"`);
           break;
         }
-        // A step-up (403 insufficient_scope) leaves the connection needing a person's consent
-        // again; the person gives it (the authorization server asks nothing) and the agent retries.
-        const now = await api.request<{ authorization: AuthorizationStatus }>(
-          "authorization status",
-          "GET",
-          `${conn}/authorization`,
-        );
-        log(
-          `  tools/call ${name} refused (${text.slice(0, 160)}); authorization ${now.authorization.status}`,
-        );
-        if (now.authorization.status !== "needs_reauthorization" || round >= MAX_REAUTHORIZATIONS) {
-          throw new Error(`tools/call failed: ${text.slice(0, 300)}`);
-        }
-        const again = await connect();
-        log(
-          `  reauthorized: ${again.status}${again.scopes?.length ? ` (scopes ${again.scopes.join(" ")})` : ""}`,
-        );
+        await reauthorizeOrThrow(`tools/call ${name}`, text);
       }
     } finally {
       await client.close();

@@ -83,11 +83,14 @@ export function oauthFailure(err: unknown): ServiceError {
 /**
  * The server's challenge to an unauthenticated request (RFC 9728 §5.1, MCP 2025-11-25
  * "Authorization Server Discovery"): where its protected-resource metadata is, and the scope
- * it asks for. A server that does not answer 401 gives neither; discovery then falls back to
- * the well-known paths.
+ * it asks for. MCP lets a server authorise per operation, and some let `initialize` through
+ * without a token and challenge only at the first real request; so when `initialize` is not
+ * refused, a `tools/list` (in the session it opened) is asked too, and its 401 is the
+ * challenge. A server that answers neither with 401 gives none; discovery then falls back to
+ * the well-known paths and the scope to `scopes_supported`.
  */
-async function challengeOf(fetch: GuardedFetch, url: string) {
-  try {
+export async function challengeOf(fetch: GuardedFetch, url: string) {
+  const post = async (message: Record<string, unknown>, sessionId?: string | null) => {
     const res = await fetch(url, {
       method: "POST",
       redirect: "manual",
@@ -95,20 +98,27 @@ async function challengeOf(fetch: GuardedFetch, url: string) {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+        ...(sessionId ? { "mcp-session-id": sessionId } : {}),
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: LATEST_PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: "paperclip-gateway", version: "1" },
-        },
-      }),
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
     });
     await res.body?.cancel().catch(() => {});
-    return res.status === 401 ? extractWWWAuthenticateParams(res as unknown as Response) : {};
+    return res;
+  };
+  try {
+    const init = await post({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "paperclip-gateway", version: "1" },
+      },
+    });
+    if (init.status === 401) return extractWWWAuthenticateParams(init as unknown as Response);
+    if (!init.ok) return {};
+    const list = await post({ id: 2, method: "tools/list", params: {} }, init.headers.get("mcp-session-id"));
+    return list.status === 401 ? extractWWWAuthenticateParams(list as unknown as Response) : {};
   } catch (err) {
     if (isServiceError(err) && (err.code === "upstream_blocked" || err.code === "upstream_requires_operator"))
       throw err;
