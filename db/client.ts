@@ -293,6 +293,14 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
       // so a short cap costs no connection storm; 0.25–0.5 s keeps the pool within a probe
       // interval of the database coming back (issue 35, item 4).
       backoff: poolBackoffSeconds,
+      // No pipelining: one statement per connection at a time. postgres.js 3.4.9 pipelines a
+      // new statement onto a busy connection, and one written between the socket's `error`
+      // and its `close` is never rejected (`closed(hadError)` rejects only when there was no
+      // error, trusting `error()` to have done it for the statements it saw): the statement
+      // hangs forever, and every later one pipelined behind it. The fault suite caught a call
+      // stuck like this after a database outage, past the drain's grace period. Waiting in the
+      // pool's own queue instead is bounded (`connectionWaitMs`). (Not in the package's types.)
+      ...({ max_pipeline: 0 } as object),
       connection: { application_name: "paperclip", ...serverSide },
     });
   let sql = pool();
