@@ -17,7 +17,24 @@ function renderDetail(connection: Connection, instanceSettingsHref: string | nul
       ? { ...connection, status: "disabled" }
       : path.endsWith(`/connections/${connection.id}`)
         ? connection
-        : { entries: [], bindings: [], secrets: [], connections: [connection] };
+        : {
+            entries: [],
+            bindings: [],
+            secrets: [],
+            connections: [connection],
+            // The Authorization panel of a remote connection (a static one: nothing to connect).
+            authorization: {
+              kind: "static",
+              status: "not_connected",
+              issuer: null,
+              registration: null,
+              clientId: null,
+              hasClientCredential: false,
+              config: {},
+              grant: null,
+              linkedPeople: 0,
+            },
+          };
     return new Response(JSON.stringify(body), {
       status: 200,
       headers: { "content-type": "application/json" },
