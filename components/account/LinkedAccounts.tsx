@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiErrorAlert } from "../tools-access/ApiErrorAlert";
 import { useToolsApi } from "../tools-access/ToolsApiProvider";
 import type {
@@ -60,12 +60,20 @@ export function LinkedAccounts({
   });
   const [unlinking, setUnlinking] = useState<LinkedAccount | null>(null);
   const [notice, setNotice] = useState<UpstreamOAuthReturn>(oauthReturn);
+  const sectionRef = useRef<HTMLDivElement>(null);
+  // The callback's redirect keeps only the path and query (no `#linked-accounts`): bring the
+  // section and its notice into view when coming back.
+  useEffect(() => {
+    if (oauthReturn) sectionRef.current?.scrollIntoView({ block: "start" });
+  }, [oauthReturn]);
 
   const link = useMutation({
     mutationFn: (a: LinkedAccount) =>
       api<UpstreamConnectStart>(`${authorizationPath(a.companyId, a.connectionId)}/connect`, {
         method: "POST",
-        body: { returnTo: `${returnToOf(window.location)}#linked-accounts` },
+        body: {
+          returnTo: returnToOf({ pathname: window.location.pathname, search: window.location.search }),
+        },
       }),
     onSuccess: (start) => {
       if (start.authorizationUrl)
@@ -82,7 +90,7 @@ export function LinkedAccounts({
   const accounts = query.data;
 
   return (
-    <Card id="linked-accounts" data-testid="linked-accounts" className="scroll-mt-6">
+    <Card ref={sectionRef} id="linked-accounts" data-testid="linked-accounts" className="scroll-mt-6">
       <CardHeader
         title="Linked accounts"
         description="Connections that act as each person: a run you start uses your own account there. Link it once; unlink to revoke it."
