@@ -119,7 +119,13 @@ export function LinkedAccounts({
         <ApiErrorAlert error={link.error} title="Could not start linking" />
         <ListTable
           items={accounts}
-          columns={["Company", "Application", "Connection", "Status"]}
+          columns={[
+            "Company",
+            "Application",
+            "Connection",
+            "Status",
+            { label: <span className="sr-only">Actions</span> },
+          ]}
           testId="linked-accounts-table"
           stacked
           empty={{
