@@ -11,14 +11,13 @@ import type {
   UpstreamConnectStart,
   UpstreamOAuthReturn,
 } from "../tools-access/types";
+import { UpstreamOAuthNotice } from "../tools-access/UpstreamOAuthNotice";
 import {
   authorizationPath,
   LINKED_ACCOUNTS_PATH,
   linkedAccountsKey,
   returnToOf,
-  upstreamOAuthErrorText,
 } from "../tools-access/upstream-auth";
-import { Alert } from "../ui/Alert";
 import { Badge } from "../ui/Badge";
 import { Button } from "../ui/Button";
 import { Card, CardBody, CardHeader } from "../ui/Card";
@@ -97,20 +96,12 @@ export function LinkedAccounts({
         refreshing={query.isFetching ? "Refreshing linked accounts" : undefined}
       />
       <CardBody className="space-y-4">
-        {notice?.status === "connected" ? (
-          <Alert tone="success" title="Account linked" data-testid="linked-accounts-notice-connected">
-            Runs you start can now use this connection as you.
-          </Alert>
-        ) : notice?.status === "error" ? (
-          <Alert
-            tone="danger"
-            title="The account was not linked"
-            code={notice.code}
-            data-testid="linked-accounts-notice-error"
-          >
-            {upstreamOAuthErrorText(notice.code)}
-          </Alert>
-        ) : null}
+        <UpstreamOAuthNotice
+          notice={notice}
+          connected={{ title: "Account linked", body: "Runs you start can now use this connection as you." }}
+          errorTitle="The account was not linked"
+          testIdPrefix="linked-accounts"
+        />
         <ApiErrorAlert
           error={query.error}
           title="Could not refresh the linked accounts"

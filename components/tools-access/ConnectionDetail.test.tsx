@@ -6,6 +6,7 @@ import { activeConnection, draftConnection } from "@/stories/tools-access/gatewa
 import { ConnectionDetail } from "./ConnectionDetail";
 import { ToolsApiProvider } from "./ToolsApiProvider";
 import type { Connection } from "./types";
+import { unconnectedAuthorization } from "./upstream-auth";
 
 afterEach(cleanup);
 
@@ -23,17 +24,7 @@ function renderDetail(connection: Connection, instanceSettingsHref: string | nul
             secrets: [],
             connections: [connection],
             // The Authorization panel of a remote connection (a static one: nothing to connect).
-            authorization: {
-              kind: "static",
-              status: "not_connected",
-              issuer: null,
-              registration: null,
-              clientId: null,
-              hasClientCredential: false,
-              config: {},
-              grant: null,
-              linkedPeople: 0,
-            },
+            authorization: unconnectedAuthorization("static"),
           };
     return new Response(JSON.stringify(body), {
       status: 200,

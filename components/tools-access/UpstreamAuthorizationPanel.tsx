@@ -33,6 +33,7 @@ import type {
   UpstreamOAuthReturn,
   UpstreamTokenAuthMethod,
 } from "./types";
+import { UpstreamOAuthNotice } from "./UpstreamOAuthNotice";
 import {
   AUTH_KIND_LABELS,
   authorizationPath,
@@ -42,7 +43,6 @@ import {
   returnToOf,
   TOKEN_AUTH_METHOD_LABELS,
   UPSTREAM_TOKEN_AUTH_METHODS,
-  upstreamOAuthErrorText,
 } from "./upstream-auth";
 
 export interface UpstreamAuthorizationPanelProps {
@@ -219,20 +219,15 @@ export function UpstreamAuthorizationPanel({
         }
       />
       <CardBody className="space-y-4">
-        {notice?.status === "connected" ? (
-          <Alert tone="success" title="Connected" data-testid="upstream-auth-notice-connected">
-            The authorization server granted access{grant?.connectedAs ? ` as ${grant.connectedAs}` : ""}.
-          </Alert>
-        ) : notice?.status === "error" ? (
-          <Alert
-            tone="danger"
-            title="The authorization did not complete"
-            code={notice.code}
-            data-testid="upstream-auth-notice-error"
-          >
-            {upstreamOAuthErrorText(notice.code)}
-          </Alert>
-        ) : null}
+        <UpstreamOAuthNotice
+          notice={notice}
+          connected={{
+            title: "Connected",
+            body: `The authorization server granted access${grant?.connectedAs ? ` as ${grant.connectedAs}` : ""}.`,
+          }}
+          errorTitle="The authorization did not complete"
+          testIdPrefix="upstream-auth"
+        />
         {auth.status === "needs_reauthorization" ? (
           <Alert
             tone="danger"

@@ -4,7 +4,12 @@
  */
 
 import { CONNECTION_AUTH_KINDS, UPSTREAM_TOKEN_AUTH_METHODS } from "@/server/contracts/values";
-import type { ConnectionAuthKind, UpstreamOAuthReturn, UpstreamTokenAuthMethod } from "./types";
+import type {
+  ConnectionAuthKind,
+  UpstreamAuthorization,
+  UpstreamOAuthReturn,
+  UpstreamTokenAuthMethod,
+} from "./types";
 
 export { CONNECTION_AUTH_KINDS, UPSTREAM_TOKEN_AUTH_METHODS };
 
@@ -95,3 +100,18 @@ export function authorizationPath(companyId: string, connectionId: string): stri
 
 export const LINKED_ACCOUNTS_PATH = "/api/me/linked-accounts";
 export const linkedAccountsKey = ["me", "linked-accounts"] as const;
+
+/** The authorization of a connection of `kind` that nobody has connected yet (no client, no grant). */
+export function unconnectedAuthorization(kind: ConnectionAuthKind): UpstreamAuthorization {
+  return {
+    kind,
+    status: "not_connected",
+    issuer: null,
+    registration: null,
+    clientId: null,
+    hasClientCredential: false,
+    config: {},
+    grant: null,
+    linkedPeople: 0,
+  };
+}

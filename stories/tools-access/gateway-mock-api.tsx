@@ -20,6 +20,7 @@ import type {
   TransportConfig,
   UpstreamAuthorization,
 } from "@/components/tools-access/types";
+import { unconnectedAuthorization } from "@/components/tools-access/upstream-auth";
 import {
   apiRoutes,
   guardedHandlers,
@@ -178,17 +179,7 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
     };
 
   const authorizationOf = (connection: Connection): UpstreamAuthorization => {
-    state.authorizations[connection.id] ??= {
-      kind: connection.authKind,
-      status: "not_connected",
-      issuer: null,
-      registration: null,
-      clientId: null,
-      hasClientCredential: false,
-      config: {},
-      grant: null,
-      linkedPeople: 0,
-    };
+    state.authorizations[connection.id] ??= unconnectedAuthorization(connection.authKind);
     return state.authorizations[connection.id]!;
   };
   const notRemote = (connection: Connection) =>

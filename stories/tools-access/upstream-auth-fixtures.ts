@@ -4,6 +4,7 @@ import type {
   UpstreamAuthorization,
   UpstreamGrantView,
 } from "@/components/tools-access/types";
+import { unconnectedAuthorization } from "@/components/tools-access/upstream-auth";
 import { COMPANY_ID, NOW } from "./fixtures";
 
 const minutes = (n: number) => new Date(new Date(NOW).getTime() + n * 60_000).toISOString();
@@ -72,17 +73,7 @@ export const personalNotLinked: UpstreamAuthorization = {
 };
 
 /** A static connection: bound secrets, nothing to connect. */
-export const staticAuthorization: UpstreamAuthorization = {
-  kind: "static",
-  status: "not_connected",
-  issuer: null,
-  registration: null,
-  clientId: null,
-  hasClientCredential: false,
-  config: {},
-  grant: null,
-  linkedPeople: 0,
-};
+export const staticAuthorization: UpstreamAuthorization = unconnectedAuthorization("static");
 
 export const linkedAccounts: LinkedAccount[] = [
   {
