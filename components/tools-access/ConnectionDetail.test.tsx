@@ -6,6 +6,7 @@ import { activeConnection, draftConnection } from "@/stories/tools-access/gatewa
 import { ConnectionDetail } from "./ConnectionDetail";
 import { ToolsApiProvider } from "./ToolsApiProvider";
 import type { Connection } from "./types";
+import { unconnectedAuthorization } from "./upstream-auth";
 
 afterEach(cleanup);
 
@@ -17,7 +18,14 @@ function renderDetail(connection: Connection, instanceSettingsHref: string | nul
       ? { ...connection, status: "disabled" }
       : path.endsWith(`/connections/${connection.id}`)
         ? connection
-        : { entries: [], bindings: [], secrets: [], connections: [connection] };
+        : {
+            entries: [],
+            bindings: [],
+            secrets: [],
+            connections: [connection],
+            // The Authorization panel of a remote connection (a static one: nothing to connect).
+            authorization: unconnectedAuthorization("static"),
+          };
     return new Response(JSON.stringify(body), {
       status: 200,
       headers: { "content-type": "application/json" },

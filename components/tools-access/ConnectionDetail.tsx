@@ -30,7 +30,14 @@ import { ReadOnlyNote } from "./ReadOnlyNote";
 import { SecretBindings } from "./SecretBindings";
 import { ServerText } from "./ServerText";
 import { useToolsApi } from "./ToolsApiProvider";
-import type { CatalogRefreshResult, Connection, ConnectionCatalogEntry, ConnectionTestResult } from "./types";
+import type {
+  CatalogRefreshResult,
+  Connection,
+  ConnectionCatalogEntry,
+  ConnectionTestResult,
+  UpstreamOAuthReturn,
+} from "./types";
+import { UpstreamAuthorizationPanel } from "./UpstreamAuthorizationPanel";
 
 export { ServerText } from "./ServerText";
 export type { Connection } from "./types";
@@ -47,6 +54,8 @@ export interface ConnectionDetailProps {
   secretsHref?: string;
   /** Instance settings, when the viewer is an instance admin (private upstreams are allowed there). */
   instanceSettingsHref?: string | null;
+  /** The upstream OAuth callback's outcome, shown in the Authorization panel. */
+  oauthReturn?: UpstreamOAuthReturn;
   /** Reference time for relative dates (stories, tests). */
   now?: DateInput;
   className?: string;
@@ -71,6 +80,7 @@ export function ConnectionDetail({
   onClose,
   secretsHref,
   instanceSettingsHref,
+  oauthReturn = null,
   now,
   className,
 }: ConnectionDetailProps) {
@@ -339,6 +349,16 @@ export function ConnectionDetail({
         <SettingsCard companyId={companyId} connection={connection} canEdit={canAct} now={now} />
         <ConnectionRelaySettings companyId={companyId} connection={connection} canEdit={canAct} />
       </div>
+
+      {connection.application.type === "mcp_http" && !archived ? (
+        <UpstreamAuthorizationPanel
+          companyId={companyId}
+          connectionId={connection.id}
+          canEdit={canAct}
+          oauthReturn={oauthReturn}
+          now={now}
+        />
+      ) : null}
 
       <CatalogTable companyId={companyId} connectionId={connection.id} canEdit={canAct} now={now} />
 

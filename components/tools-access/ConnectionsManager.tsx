@@ -16,7 +16,8 @@ import { APPLICATION_TYPE_LABELS, CONNECTION_LIFECYCLE, connectionsHref, plural 
 import { useSeededQuery } from "./hooks";
 import { ListFrame } from "./ListFrame";
 import { ReadOnlyNote } from "./ReadOnlyNote";
-import type { ApplicationChoice, Connection, ConnectionsResponse } from "./types";
+import type { ApplicationChoice, Connection, ConnectionsResponse, UpstreamOAuthReturn } from "./types";
+import { AUTH_KIND_BADGES } from "./upstream-auth";
 import { linkClass } from "./view-helpers";
 
 export type { ApplicationChoice, Connection } from "./types";
@@ -40,6 +41,8 @@ export interface ConnectionsManagerProps {
   secretsHref?: string;
   /** Instance settings, when the viewer is an instance admin (to allow a private upstream). */
   instanceSettingsHref?: string | null;
+  /** The upstream OAuth callback's outcome (`?upstream_oauth=` / `?upstream_oauth_error=`), for the selected connection. */
+  oauthReturn?: UpstreamOAuthReturn;
   /** Reference time for relative dates (stories, tests). */
   now?: DateInput;
   className?: string;
@@ -55,6 +58,7 @@ export function ConnectionsManager({
   applicationId = null,
   secretsHref,
   instanceSettingsHref,
+  oauthReturn = null,
   now,
   className,
 }: ConnectionsManagerProps) {
@@ -140,6 +144,8 @@ export function ConnectionsManager({
               canEdit={canEdit}
               secretsHref={secretsHref}
               instanceSettingsHref={instanceSettingsHref}
+              // Only the connection the callback came back to shows its outcome.
+              oauthReturn={selected.id === initialSelectedId ? oauthReturn : null}
               now={now}
               onClose={() => setSelectedId(null)}
             />
@@ -201,6 +207,11 @@ function ConnectionRow({
             ? "No tools yet"
             : `${plural(catalog.active ?? 0, "active tool", "active tools")} of ${total}`}
         </span>
+        {AUTH_KIND_BADGES[connection.authKind] ? (
+          <Badge tone="info" data-testid="connection-auth-kind" data-kind={connection.authKind}>
+            {AUTH_KIND_BADGES[connection.authKind]}
+          </Badge>
+        ) : null}
         {quarantined > 0 ? (
           <Badge tone="warning" dot data-testid="connection-quarantined">
             Quarantined: {quarantined}

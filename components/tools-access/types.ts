@@ -11,3 +11,4 @@ export type * from "./types-policies";
 // Split by area; import from here so the names stay one module.
 export type * from "./types-profiles";
 export type * from "./types-secrets";
+export type * from "./types-upstream-auth";

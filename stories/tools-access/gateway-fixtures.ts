@@ -84,6 +84,7 @@ function appRef(id: string) {
 
 const connectionBase = {
   stdioTemplateId: null,
+  authKind: "static",
   autoApproveReadTools: false,
   allowSampling: false,
   allowElicitation: false,

@@ -18,7 +18,9 @@ import type {
   SecretDetail,
   SecretSummary,
   TransportConfig,
+  UpstreamAuthorization,
 } from "@/components/tools-access/types";
+import { unconnectedAuthorization } from "@/components/tools-access/upstream-auth";
 import {
   apiRoutes,
   guardedHandlers,
@@ -64,6 +66,8 @@ export interface GatewayMockOptions extends MockApiOptions {
   examples?: Example[];
   /** Answers of `POST /examples/:id/smoke`; by default every listed check passes. */
   smokeResults?: Record<string, ExampleSmokeResult>;
+  /** Upstream authorization per connection id; without one a connection is `static`. */
+  authorizations?: Record<string, UpstreamAuthorization>;
 }
 
 const { json, errorResponse } = mockResponses("req_story_0002");
@@ -91,6 +95,7 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
     secrets: structuredClone(options.secrets ?? []),
     bindings: structuredClone(options.bindings ?? []),
     examples: structuredClone(options.examples ?? []),
+    authorizations: structuredClone(options.authorizations ?? {}),
   };
   let seq = 500;
   const nextId = (prefix: string) => `${prefix}-${++seq}`;
@@ -173,7 +178,99 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
       return resolve(connection, call);
     };
 
+  const authorizationOf = (connection: Connection): UpstreamAuthorization => {
+    state.authorizations[connection.id] ??= unconnectedAuthorization(connection.authKind);
+    return state.authorizations[connection.id]!;
+  };
+  const notRemote = (connection: Connection) =>
+    connection.application.type === "mcp_http"
+      ? null
+      : errorResponse(
+          409,
+          "upstream_oauth_not_configured",
+          "only remote (HTTP) MCP connections authorise with OAuth",
+        );
+
   return [
+    // Upstream OAuth (docs/upstream-oauth.md): the authorization server is pretended, the
+    // grant appears at once for client credentials and after the redirect for the others.
+    r.get(
+      "/connections/:connectionId/authorization",
+      onConnection((c) => notRemote(c) ?? json(200, { authorization: authorizationOf(c) })),
+    ),
+    r.put(
+      "/connections/:connectionId/authorization",
+      onConnection((c, { body }) => {
+        const refused = notRemote(c);
+        if (refused) return refused;
+        const b = bodyOf(body);
+        const kind = b.kind as UpstreamAuthorization["kind"];
+        const clientId = typeof b.clientId === "string" ? b.clientId : undefined;
+        const next: UpstreamAuthorization = {
+          ...authorizationOf(c),
+          kind,
+          status: "not_connected",
+          grant: null,
+          linkedPeople: 0,
+          config: {
+            ...(Array.isArray(b.scopes) ? { scopes: b.scopes as string[] } : {}),
+            ...(clientId ? { clientId } : {}),
+          },
+          ...(clientId || kind === "static"
+            ? {
+                registration: clientId ? "pre_registered" : null,
+                clientId: clientId ?? null,
+                hasClientCredential: Boolean(clientId),
+                issuer: null,
+              }
+            : {}),
+        };
+        state.authorizations[c.id] = next;
+        state.connections = state.connections.map((x) => (x.id === c.id ? { ...x, authKind: kind } : x));
+        return json(200, { authorization: next });
+      }),
+    ),
+    r.post(
+      "/connections/:connectionId/authorization/connect",
+      onConnection((c) => {
+        const auth = authorizationOf(c);
+        if (auth.kind === "static")
+          return errorResponse(
+            409,
+            "upstream_oauth_not_configured",
+            "the connection does not authorise with OAuth",
+          );
+        if (auth.kind === "client_credentials") {
+          const next: UpstreamAuthorization = {
+            ...auth,
+            status: "connected",
+            grant: {
+              status: "connected",
+              connectedAs: auth.clientId,
+              scopes: auth.config.scopes ?? [],
+              expiresAt: new Date(new Date(now).getTime() + 3_600_000).toISOString(),
+              refreshedAt: null,
+              connectedAt: now,
+              lastError: null,
+            },
+          };
+          state.authorizations[c.id] = next;
+          return json(200, { authorizationUrl: null, authorization: next });
+        }
+        return json(200, {
+          authorizationUrl: `https://auth.example/authorize?client_id=story&state=${nextId("state")}`,
+          authorization: auth,
+        });
+      }),
+    ),
+    r.delete(
+      "/connections/:connectionId/authorization/grant",
+      onConnection((c) => {
+        const next: UpstreamAuthorization = { ...authorizationOf(c), status: "not_connected", grant: null };
+        state.authorizations[c.id] = next;
+        return json(200, { authorization: next });
+      }),
+    ),
     // Applications
     r.get("/applications", () => json(200, { applications: state.applications.map(presentApplication) })),
     r.post("/applications", ({ body }) => {
@@ -231,6 +328,7 @@ function gatewayRoutes(options: GatewayMockOptions): HttpHandler[] {
         name: String(b.name ?? ""),
         transportConfig: config,
         stdioTemplateId: typeof b.stdioTemplateId === "string" ? b.stdioTemplateId : null,
+        authKind: "static",
         status: "draft",
         enabled: false,
         autoApproveReadTools: b.autoApproveReadTools === true,

@@ -4,6 +4,7 @@ import {
   APPLICATION_STATUSES,
   APPLICATION_TYPES,
   CATALOG_STATUSES,
+  CONNECTION_AUTH_KINDS,
   CONNECTION_HEALTH,
   CONNECTION_STATUSES,
 } from "../values";
@@ -42,6 +43,8 @@ export const Connection = z.object({
   allowSampling: z.boolean(),
   /** The upstream may ask the agent (and its person) for input (`elicitation/create`). */
   allowElicitation: z.boolean(),
+  /** How a remote connection authorises upstream (docs/upstream-oauth.md); lists badge the OAuth kinds. */
+  authKind: z.enum(CONNECTION_AUTH_KINDS),
   healthStatus: z.enum(CONNECTION_HEALTH),
   healthCheckedAt: NullableDate,
   healthError: z.string().nullable(),

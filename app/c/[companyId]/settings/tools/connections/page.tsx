@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { ConnectionsManager } from "@/components/tools-access/ConnectionsManager";
 import type { Connection } from "@/components/tools-access/types";
+import { upstreamOAuthReturnOf } from "@/components/tools-access/upstream-auth";
 import { isInstanceAdmin } from "@/server/instance/admins";
 import { listApplications } from "@/server/tools/applications";
 import { listConnections } from "@/server/tools/connections";
-import { companyPage, uuidParam } from "../../../../../_lib/company-page";
+import { companyPage, stringParam, uuidParam } from "../../../../../_lib/company-page";
 import { toClient } from "../../../../../_lib/serialize";
 
 export const metadata: Metadata = { title: "Connections · Tools & Access" };
@@ -35,6 +36,11 @@ export default companyPage(
         secretsHref={`/c/${companyId}/settings/tools/secrets`}
         // A private or loopback upstream is allowed under Instance settings (issue 21, item 14).
         instanceSettingsHref={instanceAdmin ? `/c/${companyId}/settings/instance` : null}
+        // Where the upstream OAuth callback sends the browser back (docs/upstream-oauth.md).
+        oauthReturn={upstreamOAuthReturnOf({
+          upstream_oauth: stringParam(search, "upstream_oauth"),
+          upstream_oauth_error: stringParam(search, "upstream_oauth_error"),
+        })}
       />
     );
   },
