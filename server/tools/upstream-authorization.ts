@@ -171,8 +171,23 @@ export async function setUpstreamAuthorization(
     existingClient?.registration !== "pre_registered"
   )
     throw invalidRequest("client credentials need a pre-registered `clientId` and its secret or private key");
-  if (input.kind === "client_credentials" && input.clientId && !input.clientSecret && !input.privateKeyJwk)
+  // The same pre-registered client id without a new secret or key keeps the stored credential
+  // (the console never shows it back, so a form saved again must not erase it).
+  const keepsClient =
+    !!input.clientId &&
+    !input.clientSecret &&
+    !input.privateKeyJwk &&
+    existingClient?.registration === "pre_registered" &&
+    existingClient.clientId === input.clientId;
+  if (
+    input.kind === "client_credentials" &&
+    input.clientId &&
+    !input.clientSecret &&
+    !input.privateKeyJwk &&
+    !keepsClient
+  )
     throw invalidRequest("client credentials need `clientSecret` or `privateKeyJwk`");
+  const replacesClient = input.kind === "static" || (!!input.clientId && !keepsClient);
 
   const config: UpstreamAuthConfig = {
     ...(input.scopes?.length ? { scopes: input.scopes } : {}),
@@ -194,7 +209,7 @@ export async function setUpstreamAuthorization(
         .where(
           and(eq(toolUpstreamGrants.companyId, companyId), eq(toolUpstreamGrants.connectionId, connectionId)),
         );
-      if (input.kind === "static" || input.clientId) {
+      if (replacesClient) {
         await tx
           .delete(toolUpstreamClients)
           .where(
@@ -204,7 +219,7 @@ export async function setUpstreamAuthorization(
             ),
           );
       }
-      if (input.clientId) {
+      if (input.clientId && replacesClient) {
         await saveClient(tx, companyId, connectionId, {
           issuer: "",
           registration: "pre_registered",

@@ -101,6 +101,22 @@ describe("a client_credentials connection", () => {
     expect(fixture.counts.register).toBe(0);
   });
 
+  it("saving the settings again without the secret keeps the stored one", async () => {
+    const params = { companyId: demo.companyId, connectionId: installed.post!.connectionId };
+    const put = await setAuthorization(params, {
+      kind: "client_credentials",
+      clientId: "cc-post",
+      tokenEndpointAuthMethod: "client_secret_post",
+      scopes: ["mcp"],
+    });
+    expect(put.status, JSON.stringify(put.json)).toBe(200);
+    const out = await callTool("post", "whoami");
+    expect(out.ok, JSON.stringify(out)).toBe(true);
+    // Another client id without its secret is refused, and changes nothing.
+    const other = await setAuthorization(params, { kind: "client_credentials", clientId: "cc-other" });
+    expect(other.status).toBe(400);
+  });
+
   it("an expired token is replaced by a new client_credentials request, not a refresh", async () => {
     const cc = fixture.counts.token.client_credentials;
     const refreshes = fixture.counts.token.refresh_token;
