@@ -179,6 +179,11 @@ export function EffectiveTools({
                             Needs approval
                           </Badge>
                         ) : null}
+                        {tool.needsPersonGrant ? (
+                          <Badge tone="info" data-testid="effective-tool-person-grant">
+                            Acts as the run's person
+                          </Badge>
+                        ) : null}
                       </div>
                       {tool.reasons.length > 0 ? (
                         <ul className="space-y-0.5 text-xs text-zinc-500">

@@ -40,6 +40,9 @@ export async function getEffectiveTools(
       ...t,
       connectionName: conn?.name ?? null,
       applicationName: conn ? (apps.get(conn.applicationId)?.name ?? null) : null,
+      // docs/upstream-oauth.md: such a tool acts as the person who started the run, who must
+      // have linked their account.
+      needsPersonGrant: conn?.authKind === "oauth_user",
     };
   };
   const targetOf: Record<string, string | null> = {

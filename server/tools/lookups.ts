@@ -56,6 +56,7 @@ export async function loadNames(db: Db | Tx, companyId: string) {
         id: toolConnections.id,
         name: toolConnections.name,
         applicationId: toolConnections.applicationId,
+        authKind: toolConnections.authKind,
       })
       .from(toolConnections)
       .where(eq(toolConnections.companyId, companyId))

@@ -86,3 +86,16 @@ export const SearchAndHiddenTools: Story = {
     await expect(hidden[1]).toHaveTextContent("Waiting for review (quarantined)");
   },
 };
+
+/** A tool of an `oauth_user` connection says it acts as the run's person (who must have linked their account). */
+export const PersonGrantTools: Story = {
+  args: { profiles: effectiveProfiles, tools: effectiveTools, hiddenCount: 0 },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const badges = canvas.getAllByTestId("effective-tool-person-grant");
+    await expect(badges).toHaveLength(1);
+    await expect(badges[0]!.closest("[data-tool-name]")?.getAttribute("data-tool-name")).toBe(
+      "linear__create_issue",
+    );
+  },
+};

@@ -474,6 +474,16 @@ export const effectiveTools: EffectiveTool[] = [
     requiresApproval: true,
     reasons: ["Included by “Release writing” (project)", "Approval by “Approve mail outside the company”"],
   },
+  {
+    catalogEntryId: "ce-linear-create",
+    toolName: "linear__create_issue",
+    applicationName: "Linear",
+    connectionName: "Linear (each person)",
+    risk: "write",
+    requiresApproval: false,
+    needsPersonGrant: true,
+    reasons: ["Included by “Support tools” (company): the whole application"],
+  },
 ];
 
 /** The overview of a company that has set nothing up yet. */

@@ -64,6 +64,8 @@ export const EffectiveTool = z.object({
   ...nullableStrings("applicationName", "connectionName"),
   risk: StoredRisk,
   requiresApproval: z.boolean(),
+  /** The tool's connection acts as each person (`oauth_user`): a run works only for a person who linked their account. */
+  needsPersonGrant: z.boolean().optional(),
   reasons: z.array(z.string()),
 });
 
