@@ -70,8 +70,9 @@ async function governedCall(
   requestMeta: Record<string, unknown> | undefined,
   live: LiveCall | undefined,
 ): Promise<GatewayCallOutcome> {
-  markStage("decide");
+  markStage("verify_session");
   if (gw.unverified && gw.accessVersion === undefined) gw = await verifiedGatewayContext(gw);
+  markStage("decide");
   const { unverified: _unverified, ...context } = gw;
   const attempt = await recordAttempt(db, {
     actorType: "gateway_session",

@@ -15,6 +15,7 @@ import {
 } from "../audit/record-event";
 import { type KnownSecrets, knownSecrets, recordedText, summarize } from "../audit/summarize";
 import { findUnstorable, unstorableMessage } from "../contracts/json-shape";
+import { markStage } from "../lifecycle/drain";
 import { companyLedgerKey, idempotencyKeyDigest } from "../secrets/ledger-key";
 import { companySecretValuesForRedaction } from "../secrets/resolve";
 import { canonicalJson, sha256Hex } from "./canonical";
@@ -129,6 +130,7 @@ function canonicalOrNull(args: unknown): string | null {
  */
 export async function recordAttempt(db: Db, input: AttemptInput): Promise<AttemptResult> {
   const { context } = input;
+  markStage("decide:snapshot");
   const snapshot = await getAccessSnapshot(db, context.companyId, input.accessVersion);
   const canonical = canonicalOrNull(input.arguments);
   const parsedArgs: unknown = canonical === null ? null : JSON.parse(canonical);
@@ -155,10 +157,12 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
   if (unstorable) decision = unstorableDecision(decision, unstorableMessage(unstorable));
   // Every value of the company's secrets is redacted from the summary like secret shapes,
   // whichever tool was named (known or not): loaded once per access snapshot.
+  markStage("decide:redaction");
   const { known } = await companyRedaction(db, snapshot);
   const argsSummary = summarize(parsedArgs ?? {}, decision.redactionPlan.arguments, known);
   // The raw key never reaches a record (it may carry a secret): the ledger keeps its HMAC
   // under the company's ledger key, and the idempotency identity is built from that.
+  markStage("decide:ledger_key");
   const keyDigest =
     input.idempotencyKey == null
       ? null
@@ -190,12 +194,16 @@ export async function recordAttempt(db: Db, input: AttemptInput): Promise<Attemp
     decision.rateLimits.length === 0 &&
     value0 !== "approval_required"
   ) {
+    markStage("decide:record");
     return recordFreshAttempt(db, input, start, decision, argsSummary.redactions, canonical, snapshot);
   }
   if (input.unverifiedSession) throw new SessionNotLive();
+  markStage("decide:transaction");
 
   return db.transaction(async (tx) => {
+    markStage("decide:transaction_begun");
     const { invocation, created } = await openInvocation(tx, start);
+    markStage("decide:invocation_open");
     const base = {
       ...eventBase(input, start, invocation.id),
       argsSummary: argsSummary.summary,
