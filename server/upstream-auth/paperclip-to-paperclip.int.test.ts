@@ -138,23 +138,25 @@ async function connectAcrossCompanies(params: { companyId: string; connectionId:
   expect(journey.callback.status, JSON.stringify(journey.callback.json)).toBe(200);
 }
 
-let agent: Client | undefined;
+let agentSession: Client | undefined;
 /**
  * The run's agent on the gateway's MCP endpoint, with its session token (the MCP SDK client),
  * one connection for the whole file as an agent keeps it.
  */
 async function agentClient(): Promise<Client> {
-  if (agent) return agent;
-  agent = new Client({ name: "agent", version: "1.0.0" });
+  if (agentSession) return agentSession;
+  const agent = new Client({ name: "agent", version: "1.0.0" });
   await agent.connect(
     new StreamableHTTPClientTransport(new URL("/api/tool-gateway/mcp", server.origin), {
       requestInit: { headers: { authorization: `Bearer ${installed.token}` } },
     }),
   );
+  agentSession = agent;
   return agent;
 }
-const callAs = async (agent: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await agent.callTool({ name, arguments: args })) as CallToolResult;
+/** `tools/call` as the agent; the tool result. */
+const callAs = async (name: string, args: Record<string, unknown> = {}) =>
+  (await (await agentClient()).callTool({ name, arguments: args })) as CallToolResult;
 
 beforeAll(async () => {
   ({ database, demo } = await demoWorld({ home: "pc-self-oauth-", gateway: true }));
@@ -179,7 +181,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await agent?.close().catch(() => {});
+  await agentSession?.close().catch(() => {});
   delete process.env.PAPERCLIP_PUBLIC_URL;
   await server?.close();
   await closeDemoWorld(database);
@@ -225,15 +227,15 @@ describe("the gateway connected by OAuth to Paperclip's own /mcp/paperclip", () 
     const agent = await agentClient();
     const { tools } = await agent.listTools();
     expect(tools.map((t) => t.name)).toContain(LIST_TASKS);
-    const connection = await callAs(agent, `${SLUG}__paperclip_connection`);
+    const connection = await callAs(`${SLUG}__paperclip_connection`);
     expect(connection.isError, JSON.stringify(connection)).toBeFalsy();
     expect(JSON.stringify(connection)).toContain(initech.companyId);
-    const result = await callAs(agent, LIST_TASKS, { companyId: initech.companyId });
+    const result = await callAs(LIST_TASKS, { companyId: initech.companyId });
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     const tasks = (result.structuredContent as { tasks: { title: string }[] }).tasks;
     expect(tasks.map((t) => t.title)).toEqual([B_TASK]);
     // Company A's own tasks are not reachable through B's grant: the other side refuses.
-    const mine = await callAs(agent, LIST_TASKS, { companyId: demo.companyId });
+    const mine = await callAs(LIST_TASKS, { companyId: demo.companyId });
     expect(mine.isError).toBe(true);
     expect((mine.structuredContent as { error: { code: string } }).error.code).toBe("company_not_granted");
   });
@@ -268,7 +270,7 @@ describe("the gateway connected by OAuth to Paperclip's own /mcp/paperclip", () 
       .update(toolUpstreamGrants)
       .set({ accessExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(toolUpstreamGrants.id, before.id));
-    const result = await callAs(await agentClient(), LIST_TASKS, { companyId: initech.companyId });
+    const result = await callAs(LIST_TASKS, { companyId: initech.companyId });
     expect(result.isError, JSON.stringify(result)).toBeFalsy();
     const after = await grantRow();
     expect(after.refreshCount).toBe(before.refreshCount + 1);
