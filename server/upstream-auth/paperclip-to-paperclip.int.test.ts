@@ -22,18 +22,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
-import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
 import * as issuesRoute from "@/app/api/companies/[companyId]/issues/route";
 import * as connectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
 import * as authorizationRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/route";
 import * as consentRoute from "@/app/api/mcp-connect/[requestId]/route";
 import * as myConnectionsRoute from "@/app/api/me/assistant-connections/route";
 import * as callbackRoute from "@/app/api/upstream-oauth/callback/route";
-import * as authorizeRoute from "@/app/mcp/oauth/authorize/route";
-import * as registerRoute from "@/app/mcp/oauth/register/route";
-import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
-import * as tokenRoute from "@/app/mcp/oauth/token/route";
 import {
   oauthClients,
   oauthGrants,
@@ -47,8 +41,9 @@ import type { DemoCredentials } from "@/server/core/seed";
 import { handleGatewayMcp } from "@/server/gateway/mcp";
 import { call } from "@/server/testing/api";
 import { entriesNamed, installMcpApplication } from "@/server/testing/mcp-app";
-import { publicMcpRoute, setPublicMcpEnabled } from "@/server/testing/public-mcp";
+import { publicMcpOAuthRoutes, setPublicMcpEnabled } from "@/server/testing/public-mcp";
 import { serveRoutes } from "@/server/testing/serve";
+import { upstreamGrantOf } from "@/server/testing/upstream-oauth";
 import { closeDemoWorld, demoWorld, strangerCompany, type TestDatabase } from "@/server/testing/world";
 
 type Handler = (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -81,13 +76,7 @@ const journey: {
  * gateway's callback, plus the agents' MCP endpoint.
  */
 const routes = (): Record<string, Handler> => ({
-  "/.well-known/oauth-protected-resource/mcp/paperclip": wkResource.GET as Handler,
-  "/.well-known/oauth-authorization-server": wkServer.GET as Handler,
-  "/mcp/oauth/register": registerRoute.POST as Handler,
-  "/mcp/oauth/authorize": authorizeRoute.GET as Handler,
-  "/mcp/oauth/token": tokenRoute.POST as Handler,
-  "/mcp/oauth/revoke": revokeRoute.POST as Handler,
-  "/mcp/paperclip": publicMcpRoute as Handler,
+  ...publicMcpOAuthRoutes(),
   "/api/mcp-connect/[requestId]": ((r: Request, c: Ctx) =>
     r.method === "POST" ? consentRoute.POST(r, c) : consentRoute.GET(r, c)) as Handler,
   "/api/upstream-oauth/callback": callbackRoute.GET as Handler,
@@ -210,11 +199,11 @@ describe("the gateway connected by OAuth to Paperclip's own /mcp/paperclip", () 
       status: "connected",
       registration: "dynamic",
     });
-    const [grant] = await database.db
-      .select()
-      .from(toolUpstreamGrants)
-      .where(eq(toolUpstreamGrants.connectionId, installed.connectionId));
-    expect(grant).toMatchObject({ companyId: demo.companyId, status: "connected", issuer: server.origin });
+    expect(await upstreamGrantOf(database.db, installed.connectionId)).toMatchObject({
+      companyId: demo.companyId,
+      status: "connected",
+      issuer: server.origin,
+    });
   });
 
   it("the catalog holds the other side's tools, namespaced under the application", () => {
@@ -258,13 +247,7 @@ describe("the gateway connected by OAuth to Paperclip's own /mcp/paperclip", () 
   });
 
   it("an expired access token is refreshed at Paperclip's token endpoint, rotating the refresh token", async () => {
-    const grantRow = async () =>
-      (
-        await database.db
-          .select()
-          .from(toolUpstreamGrants)
-          .where(eq(toolUpstreamGrants.connectionId, installed.connectionId))
-      )[0]!;
+    const grantRow = () => upstreamGrantOf(database.db, installed.connectionId);
     const before = await grantRow();
     await database.db
       .update(toolUpstreamGrants)
