@@ -7,6 +7,12 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as wkServer from "@/app/.well-known/oauth-authorization-server/route";
+import * as wkResource from "@/app/.well-known/oauth-protected-resource/mcp/paperclip/route";
+import * as authorizeRoute from "@/app/mcp/oauth/authorize/route";
+import * as registerRoute from "@/app/mcp/oauth/register/route";
+import * as revokeRoute from "@/app/mcp/oauth/revoke/route";
+import * as tokenRoute from "@/app/mcp/oauth/token/route";
 import * as mcpRoute from "@/app/mcp/paperclip/route";
 import type { Db } from "@/db/client";
 import {
@@ -131,6 +137,21 @@ export const publicMcpRoute = ((r: Request) =>
     : r.method === "GET"
       ? mcpRoute.GET(r)
       : mcpRoute.DELETE(r)) as RouteHandler;
+
+/**
+ * The public MCP connection as an OAuth client meets it, for `serveRoutes`: the protected
+ * resource and its metadata (RFC 9728), the authorization server's metadata (RFC 8414),
+ * registration, authorize, token and revocation.
+ */
+export const publicMcpOAuthRoutes = (): Record<string, RouteHandler> => ({
+  "/.well-known/oauth-protected-resource/mcp/paperclip": wkResource.GET as RouteHandler,
+  "/.well-known/oauth-authorization-server": wkServer.GET as RouteHandler,
+  "/mcp/oauth/register": registerRoute.POST as RouteHandler,
+  "/mcp/oauth/authorize": authorizeRoute.GET as RouteHandler,
+  "/mcp/oauth/token": tokenRoute.POST as RouteHandler,
+  "/mcp/oauth/revoke": revokeRoute.POST as RouteHandler,
+  "/mcp/paperclip": publicMcpRoute,
+});
 
 /** The transfer URLs (`/mcp/files/<token>`) as Next.js routes them. */
 const filesRoute = ((r: Request, c: { params: Promise<Record<string, string>> }) =>

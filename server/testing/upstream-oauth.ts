@@ -1,6 +1,9 @@
+import { eq } from "drizzle-orm";
 import * as connectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
 import * as authorizationRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/route";
 import * as callbackRoute from "@/app/api/upstream-oauth/callback/route";
+import type { Db } from "@/db/client";
+import { toolUpstreamGrants } from "@/db/schema";
 import { type CallResult, call } from "./api";
 
 /**
@@ -46,4 +49,13 @@ export async function connectUpstreamOAuth(
   if (start.status !== 200 || !start.json.authorizationUrl) return { put, start, done: null };
   const done = await authorizeInBrowser(start.json.authorizationUrl, token);
   return { put, start, done };
+}
+
+/** The upstream grant row of a connection (an `oauth_company` connection has exactly one). */
+export async function upstreamGrantOf(db: Db, connectionId: string) {
+  const [grant] = await db
+    .select()
+    .from(toolUpstreamGrants)
+    .where(eq(toolUpstreamGrants.connectionId, connectionId));
+  return grant!;
 }
