@@ -130,7 +130,45 @@ async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.Re
   }
 }
 
-function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql {
+/** How long a rollback after a failed statement may take before the connection counts as broken. */
+const ROLLBACK_MS = 2000;
+
+/** postgres.js's and the socket's codes for a connection that failed (not a failed statement). */
+const CONNECTION_FAILURES = new Set([
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+]);
+
+/** Whether `err` (or a cause) says the connection failed; server/database/unavailable.ts has the full list. */
+function connectionFailed(err: unknown): boolean {
+  let e = err as { code?: unknown; cause?: unknown } | undefined;
+  for (let i = 0; e && typeof e === "object" && i < 6; i++) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (CONNECTION_FAILURES.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** `work`, or a rejection after `ms`. */
+function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      timer.unref?.();
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function clientFor(current: () => postgres.Sql, prepare: boolean, onBroken: () => void): postgres.Sql {
   const waitMs = databaseTimeouts().connectionWaitMs;
   const unsafeOf = (target: postgres.Sql | postgres.ReservedSql): Unsafe => {
     const unsafe = target.unsafe as unknown as Unsafe;
@@ -175,10 +213,21 @@ function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql 
     return client;
   };
 
+  /**
+   * A transaction on a reserved connection. When its connection fails mid-transaction (the
+   * database went away), nothing more is sent on it and it is not handed back to the pool: the
+   * server ends the transaction itself when the connection drops, while postgres.js 3.4.9 would
+   * take a `rollback` on the dead connection — or hand the connection, released, to the next
+   * statement — and that statement could wait forever (the fault suite caught a call stuck this
+   * way past the drain's grace period). The pool is replaced instead (`onBroken`): the old one's
+   * statements end within 5 s, new ones get fresh connections. A rollback after any other
+   * failure is bounded too.
+   */
   const begin = async (...args: unknown[]) => {
     const fn = args.find((a) => typeof a === "function") as TxCallback;
     const mode = typeof args[0] === "string" ? args[0].replace(/[^a-z ]/gi, "") : "";
     const reserved = await reserveWithin(current(), waitMs);
+    let broken = false;
     try {
       await reserved.unsafe(`begin ${mode}`);
       try {
@@ -186,11 +235,19 @@ function clientFor(current: () => postgres.Sql, prepare: boolean): postgres.Sql 
         await reserved.unsafe("commit");
         return result;
       } catch (err) {
-        await reserved.unsafe("rollback").catch(() => {});
+        if (connectionFailed(err)) broken = true;
+        else
+          await withinMs(reserved.unsafe("rollback"), ROLLBACK_MS).catch(() => {
+            broken = true;
+          });
         throw err;
       }
+    } catch (err) {
+      if (connectionFailed(err)) broken = true;
+      throw err;
     } finally {
-      reserved.release();
+      if (broken) onBroken();
+      else reserved.release();
     }
   };
 
@@ -304,8 +361,23 @@ export function openDatabase(url: string, opts: { max?: number } = {}): Database
       connection: { application_name: "paperclip", ...serverSide },
     });
   let sql = pool();
+  // A transaction whose connection broke replaces the pool (one replacement for a burst: an
+  // outage breaks every connection at once).
+  let replacing = false;
+  const onBroken = () => {
+    if (replacing) return;
+    replacing = true;
+    setTimeout(() => {
+      void database
+        .recycle()
+        .catch(() => {})
+        .finally(() => {
+          replacing = false;
+        });
+    }, 100).unref();
+  };
   const db = drizzle(
-    clientFor(() => sql, preparedStatementsEnabled()),
+    clientFor(() => sql, preparedStatementsEnabled(), onBroken),
     { schema },
   );
   // The breaker's probe has a connection of its own: it asks whether the database answers,
