@@ -76,11 +76,15 @@ function TemplateCard({
   const client = useQueryClient();
   const id = useId();
   const [token, setToken] = useState("");
+  const [url, setUrl] = useState("");
   const install = useMutation({
     mutationFn: () =>
       api<TemplateInstallResult>(
         toolsApiPath(companyId, `/templates/${encodeURIComponent(template.id)}/install`),
-        { method: "POST", body: template.needsToken ? { token } : {} },
+        {
+          method: "POST",
+          body: template.needsToken ? { token } : template.needsUrl ? { url: url.trim() } : {},
+        },
       ),
     onSuccess: () => {
       setToken("");
@@ -166,6 +170,20 @@ function TemplateCard({
               install.mutate();
             }}
           >
+            {template.needsUrl ? (
+              <InputField
+                id={`${id}-url`}
+                label="MCP server URL"
+                hint="Its authorization server is discovered from it; connect with OAuth afterwards."
+                type="url"
+                autoComplete="off"
+                placeholder="https://mcp.example.com/mcp"
+                fieldClassName="min-w-64 flex-1"
+                value={url}
+                onValueChange={setUrl}
+                data-testid="template-url"
+              />
+            ) : null}
             {template.needsToken ? (
               <InputField
                 id={`${id}-token`}
@@ -184,7 +202,11 @@ function TemplateCard({
               pendingLabel="Installing…"
               type="submit"
               size="md"
-              disabled={!template.available || (template.needsToken && token.trim() === "")}
+              disabled={
+                !template.available ||
+                (template.needsToken && token.trim() === "") ||
+                (template.needsUrl === true && url.trim() === "")
+              }
               data-testid="template-install"
             >
               Install

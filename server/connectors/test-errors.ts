@@ -35,7 +35,7 @@ export interface ClassifiedError {
 const TLS_CODE = /CERT|TLS|SSL|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY|HANDSHAKE/i;
 /** Our own refusals whose messages we wrote (runtime, configuration): the code passes through. */
 const OWN_CODE =
-  /^(connection_misconfigured|unsafe_command_template|plugin_not_found|runtime_[a-z_]+|command_[a-z_]+|stdio_[a-z_]+)$/;
+  /^(connection_misconfigured|unsafe_command_template|plugin_not_found|runtime_[a-z_]+|command_[a-z_]+|stdio_[a-z_]+|upstream_authorization_required|user_grant_required|upstream_oauth_[a-z_]+)$/;
 
 const numberOr = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 

@@ -2,6 +2,7 @@
 // no network, and a company admin cannot point the filesystem server at another directory.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as connectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
 import * as stdioTemplatesRoute from "@/app/api/companies/[companyId]/tools/stdio-templates/route";
 import * as installRoute from "@/app/api/companies/[companyId]/tools/templates/[templateId]/install/route";
 import * as templatesRoute from "@/app/api/companies/[companyId]/tools/templates/route";
@@ -15,9 +16,12 @@ import {
   toolProfileEntries,
 } from "@/db/schema";
 import type { createTestDatabase } from "@/db/test/database";
+import { startOAuthFixture } from "@/fixtures/oauth/server";
 import type { DemoCredentials } from "@/server/core/seed";
 import { shutdownAllSlots } from "@/server/runtime";
 import { call } from "@/server/testing/api";
+import { grantPrivateUpstreams } from "@/server/testing/private-upstreams";
+import { authorizeInBrowser } from "@/server/testing/upstream-oauth";
 import { closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { FILESYSTEM_COMMAND_KEY, GITHUB_MCP_URL } from "./templates";
 
@@ -54,7 +58,7 @@ describe("real-world templates", () => {
       templates: { id: string; kind: string; needs: string[]; defaults: string[] }[];
     }>(templatesRoute.GET, "GET", "/", { token: demo.boardApiKey, params: { companyId: demo.companyId } });
     expect(listed.status).toBe(200);
-    expect(listed.json.templates.map((t) => t.id)).toEqual(["github", "filesystem"]);
+    expect(listed.json.templates.map((t) => t.id)).toEqual(["github", "oauth-mcp", "filesystem"]);
     for (const t of listed.json.templates) {
       expect(t.kind).toBe("template");
       expect(t.needs.length).toBeGreaterThan(0);
@@ -174,5 +178,51 @@ describe("real-world templates", () => {
       .from(instanceStdioCommands)
       .where(eq(instanceStdioCommands.key, FILESYSTEM_COMMAND_KEY));
     expect(cmd?.args).toEqual(["/opt/mcp/server-filesystem/dist/index.js", "/srv/agent-files"]);
+  });
+});
+
+describe("the Any OAuth MCP server template", () => {
+  it("needs a URL; installs a connection that authorises with OAuth for the company; connects", async () => {
+    const missing = await install("oauth-mcp");
+    expect(missing.status).toBe(400);
+    const fixture = await startOAuthFixture();
+    try {
+      await grantPrivateUpstreams(database.db, [fixture.url]);
+      const res = await install("oauth-mcp", { url: fixture.mcpUrl });
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+      // Not connected yet: the health check says so, and nothing was authorised upstream.
+      expect(res.json.health.code).toBe("upstream_authorization_required");
+      expect(fixture.counts.token.authorization_code).toBe(0);
+      const [conn] = await database.db
+        .select()
+        .from(toolConnections)
+        .where(eq(toolConnections.id, res.json.connectionId));
+      expect(conn!.authKind).toBe("oauth_company");
+      const [app] = await database.db
+        .select()
+        .from(toolApplications)
+        .where(eq(toolApplications.id, res.json.applicationId));
+      expect(app!.slug).toMatch(/^[a-z][a-z0-9-]*$/);
+      const entries = await database.db
+        .select()
+        .from(toolProfileEntries)
+        .where(eq(toolProfileEntries.profileId, res.json.profileId));
+      expect(entries.length).toBe(4);
+      // Connect: the authorization runs against the server's own authorization server.
+      const params = { companyId: demo.companyId, connectionId: res.json.connectionId };
+      const start = await call<{ authorizationUrl: string }>(connectRoute.POST, "POST", "/", {
+        token: demo.boardApiKey,
+        params,
+        body: {},
+      });
+      expect(start.status, JSON.stringify(start.json)).toBe(200);
+      const done = await authorizeInBrowser(start.json.authorizationUrl, demo.boardApiKey);
+      expect(done.status, JSON.stringify(done.json)).toBe(200);
+      expect(fixture.counts.token.authorization_code).toBe(1);
+      // A second install for the same server is refused (its slug exists).
+      expect((await install("oauth-mcp", { url: fixture.mcpUrl })).status).toBe(409);
+    } finally {
+      await fixture.close();
+    }
   });
 });

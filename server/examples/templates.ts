@@ -19,6 +19,7 @@ import { createApplication } from "../tools/applications";
 import { createConnection, testConnection } from "../tools/connections";
 import { createPolicy } from "../tools/policies";
 import { addProfileBinding, addProfileEntry, createProfile } from "../tools/profiles";
+import { setUpstreamAuthorization } from "../tools/upstream-authorization";
 
 export interface TemplateSpec {
   id: string;
@@ -39,6 +40,11 @@ export interface TemplateSpec {
   secret?: { name: string; header: string; valuePrefix: string };
   /** mcp_stdio: the operator's catalogue command the template starts (no arguments of its own). */
   catalogCommand?: string;
+  /**
+   * mcp_http: the admin gives the URL (and the slug follows from its host); installable once per
+   * server. The connection authorises with OAuth for the company (docs/upstream-oauth.md).
+   */
+  askUrl?: boolean;
 }
 
 /** GitHub's hosted MCP server (https://github.com/github/github-mcp-server, "Remote GitHub MCP Server"). */
@@ -67,6 +73,27 @@ export const TEMPLATES: TemplateSpec[] = [
     ],
     readGlobs: ["github__get_*", "github__list_*", "github__search_*"],
     secret: { name: "GITHUB_PERSONAL_ACCESS_TOKEN", header: "authorization", valuePrefix: "Bearer " },
+  },
+  {
+    id: "oauth-mcp",
+    kind: "template",
+    title: "Any OAuth MCP server",
+    description:
+      "A hosted MCP server that authorises with OAuth 2.1, as most SaaS tools' MCP servers do (issue trackers, docs, CRMs). Give its URL; then connect it with OAuth on its connection. Reads are in the default profile; every write waits for a person's approval.",
+    type: "mcp_http",
+    slug: "oauth-mcp",
+    askUrl: true,
+    needs: [
+      "The server's MCP URL (https). The gateway discovers its authorization server, registers itself and asks a company admin to connect (Connect with OAuth on the connection).",
+      "Outbound HTTPS from this server to the MCP server and its authorization server.",
+    ],
+    defaults: [
+      "Connection authorised with OAuth for the company (switch to each person's own account on the connection).",
+      "Profile bound to the company: tools matching <slug>__get_*, __list_*, __search_*, __read_*.",
+      "Approval required for every write or destructive tool.",
+      "Discovered tools wait for review before any agent sees them.",
+    ],
+    readGlobs: ["get_*", "list_*", "search_*", "read_*"],
   },
   {
     id: "filesystem",
@@ -100,6 +127,8 @@ export const TemplateInstallInput = z
   .object({
     /** The upstream credential (GitHub: a personal access token). Stored only as a company secret. */
     token: z.string().trim().min(1).max(4096).optional(),
+    /** `askUrl` templates: the server's MCP URL. */
+    url: z.string().trim().url().max(2000).optional(),
   })
   .strict();
 export type TemplateInstallInput = z.infer<typeof TemplateInstallInput>;
@@ -124,7 +153,8 @@ export async function listTemplates(ctx: ServiceContext, companyId: string) {
   await requireCompany(ctx, companyId, "company:read");
   const out = [];
   for (const t of TEMPLATES) {
-    const app = await installedApplication(ctx, companyId, t.slug);
+    // A template the admin points at a URL installs once per server: never "installed" as a whole.
+    const app = t.askUrl ? null : await installedApplication(ctx, companyId, t.slug);
     out.push({
       id: t.id,
       kind: t.kind,
@@ -135,6 +165,7 @@ export async function listTemplates(ctx: ServiceContext, companyId: string) {
       needs: t.needs,
       defaults: t.defaults,
       needsToken: Boolean(t.secret),
+      needsUrl: Boolean(t.askUrl),
       /** stdio: whether the operator has added the command yet. */
       available: t.catalogCommand ? await commandReady(ctx, t.catalogCommand) : true,
       installed: app ? { applicationId: app.id, status: app.status } : null,
@@ -159,8 +190,12 @@ export async function installTemplate(
   const spec = TEMPLATES.find((t) => t.id === templateId);
   if (!spec) throw notFound("template");
   const input = TemplateInstallInput.parse(raw ?? {});
-  if (await installedApplication(ctx, companyId, spec.slug))
-    throw conflict("example_installed", `an application with slug \`${spec.slug}\` already exists`);
+  if (spec.askUrl && !input.url)
+    throw invalidRequest(`the ${spec.title} template needs \`url\`: ${spec.needs[0]}`);
+  if (!spec.askUrl && input.url) throw invalidRequest(`the ${spec.title} template takes no \`url\``);
+  const target = spec.askUrl && input.url ? forServer(spec, input.url) : spec;
+  if (await installedApplication(ctx, companyId, target.slug))
+    throw conflict("example_installed", `an application with slug \`${target.slug}\` already exists`);
   if (spec.secret && !input.token)
     throw invalidRequest(`the ${spec.title} template needs \`token\`: ${spec.needs[0]}`);
   if (!spec.secret && input.token) throw invalidRequest(`the ${spec.title} template takes no \`token\``);
@@ -171,8 +206,8 @@ export async function installTemplate(
     );
 
   const app = await createApplication(ctx, companyId, {
-    slug: spec.slug,
-    name: spec.title,
+    slug: target.slug,
+    name: target.title,
     description: spec.description,
     type: spec.type,
   });
@@ -191,10 +226,11 @@ export async function installTemplate(
   const connection = await createConnection(ctx, companyId, {
     applicationId: app.id,
     ...(stdioTemplateId ? { stdioTemplateId } : {}),
-    name: spec.title,
-    transportConfig: spec.url ? { url: spec.url } : {},
+    name: target.title,
+    transportConfig: target.url ? { url: target.url } : {},
     autoApproveReadTools: false,
   });
+  if (spec.askUrl) await setUpstreamAuthorization(ctx, companyId, connection.id, { kind: "oauth_company" });
   let secretId: string | null = null;
   if (spec.secret && input.token) {
     const secret = await createSecret(ctx, companyId, {
@@ -212,18 +248,18 @@ export async function installTemplate(
   }
   const health = await testConnection(ctx, companyId, connection.id);
   const profile = await createProfile(ctx, companyId, {
-    name: `Template: ${spec.title}`,
+    name: `Template: ${target.title}`,
     description:
       "Installed from Templates: the read tools. Bound to the whole company; narrow it as you like.",
   });
-  for (const glob of spec.readGlobs)
+  for (const glob of target.readGlobs)
     await addProfileEntry(ctx, companyId, profile.id, {
       mode: "include",
       selector: { type: "tool_glob", glob },
     });
   await addProfileBinding(ctx, companyId, profile.id, { targetType: "company" });
   const policy = await createPolicy(ctx, companyId, {
-    name: `Template: approve ${spec.title} writes`,
+    name: `Template: approve ${target.title} writes`,
     kind: "require_approval",
     priority: 100,
     enabled: true,
@@ -240,4 +276,37 @@ export async function installTemplate(
     policyIds: [policy.id],
     health: { status: health.health, code: health.errorCode ?? null },
   } satisfies Served<typeof TemplateInstallResult>;
+}
+
+/**
+ * An `askUrl` template made concrete for one server: the slug from its host (the first label
+ * that says more than `mcp`, `api` or `www`), its title the host, the read globs under that slug.
+ */
+function forServer(spec: TemplateSpec, url: string): TemplateSpec {
+  let host: string;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("scheme");
+    host = u.hostname;
+  } catch {
+    throw invalidRequest("`url` must be an http(s) URL");
+  }
+  const label =
+    host.split(".").find((l) => l && !["mcp", "api", "www", "app"].includes(l.toLowerCase())) ??
+    host.split(".")[0] ??
+    "oauth";
+  const cleaned = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40);
+  // Application slugs start with a letter (server/tools/applications.ts).
+  const slug = !cleaned ? "oauth-mcp" : /^[a-z]/.test(cleaned) ? cleaned : `mcp-${cleaned}`;
+  return {
+    ...spec,
+    slug,
+    title: host,
+    url,
+    readGlobs: spec.readGlobs.map((g) => `${slug}__${g}`),
+  };
 }

@@ -84,6 +84,8 @@ export const Template = z.object({
   defaults: z.array(z.string()),
   /** The install asks for the upstream's token. */
   needsToken: z.boolean(),
+  /** The install asks for the server's URL (a template for any OAuth MCP server). */
+  needsUrl: z.boolean().optional(),
   /** False while the operator has not added the template's stdio command. */
   available: z.boolean(),
   installed: z.object({ applicationId: z.string(), status: z.enum(APPLICATION_STATUSES) }).nullable(),
