@@ -69,15 +69,29 @@ const scopeOf = (config: UpstreamAuthConfig) =>
  */
 export function oauthFailure(err: unknown): ServiceError {
   if (isServiceError(err)) return err;
-  const message = (err instanceof Error ? err.message : String(err)).slice(0, 300);
+  const message = untrustedText(err instanceof Error ? err.message : String(err));
   if (err instanceof OAuthError) {
     return new ServiceError("upstream_oauth_refused", `the authorization server refused: ${message}`, {
-      error: err.errorCode,
+      error: untrustedText(err.errorCode).slice(0, 64),
     });
   }
   if (/S256|PKCE|code challenge|response type/i.test(message))
     return new ServiceError("upstream_oauth_unsupported", message);
   return new ServiceError("upstream_oauth_discovery_failed", message);
+}
+
+/**
+ * Text an authorization server wrote (an `error_description`, a metadata URL in the SDK's
+ * message), shown to the admin who connects: control characters and bidi marks removed, long
+ * opaque runs (anything token-shaped) replaced, 300 characters at most.
+ */
+export function untrustedText(text: string): string {
+  return text
+    .replace(/[\p{Cc}\u061C\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/gu, " ")
+    .replace(/[A-Za-z0-9_~+-]{32,}={0,2}/g, "[redacted]")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 300);
 }
 
 /**
