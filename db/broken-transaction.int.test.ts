@@ -1,7 +1,7 @@
-import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databaseFailureOf } from "@/server/database/unavailable";
+import { CuttableProxy } from "@/server/testing/cuttable-proxy";
 import { openDatabase } from "./client";
 import { createTestDatabase } from "./test/database";
 
@@ -9,41 +9,13 @@ import { createTestDatabase } from "./test/database";
 // nothing more on the dead connection, and leave a pool that works when the database is back
 // (db/client.ts `begin`: no rollback on a broken connection, the pool replaced).
 
-/** A TCP proxy to PostgreSQL that can be cut (every connection reset, new ones refused) and reopened. */
-class CuttableProxy {
-  private server: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-  constructor(private readonly target: { host: string; port: number }) {}
-  async open(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((r) => server.listen(this.port, "127.0.0.1", r));
-    this.port = (server.address() as net.AddressInfo).port;
-    this.server = server;
-  }
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise((r) => server.close(r));
-  }
-}
-
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let proxy: CuttableProxy;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   const u = new URL(database.url);
-  proxy = new CuttableProxy({ host: u.hostname, port: Number(u.port || 5432) });
+  proxy = new CuttableProxy(u.hostname, Number(u.port || 5432));
   await proxy.open();
 });
 afterAll(async () => {

@@ -7,7 +7,6 @@
  * The database is cut for real: the gateway talks to PostgreSQL through a loopback TCP proxy
  * that this test closes (every connection reset, new ones refused) and opens again.
  */
-import net from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "@/db/client";
@@ -22,46 +21,12 @@ import { recordAttempt } from "@/server/ledger/record-attempt";
 import { sweepExpiredLeases } from "@/server/ledger/sweep";
 import { bindSecret } from "@/server/secrets/bindings";
 import { createSecret } from "@/server/secrets/secrets";
+import { CuttableProxy } from "@/server/testing/cuttable-proxy";
 import { installMcpApplication } from "@/server/testing/mcp-app";
 import { boardKeyContext, closeDemoWorld, demoWorld } from "@/server/testing/world";
 import { gatewayCallTool } from "./call-tool";
 import { execContextOf, executeInvocation } from "./execute";
 import { authenticateGatewayToken } from "./sessions";
-
-/** A TCP proxy to PostgreSQL that can be cut (resets and refuses) and restored on its port. */
-class CuttableProxy {
-  private server: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
-  port = 0;
-  constructor(
-    private readonly host: string,
-    private readonly target: number,
-  ) {}
-
-  async open(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.target, this.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on("close", () => this.sockets.delete(s));
-        s.on("error", () => s.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on("close", () => upstream.destroy());
-      upstream.on("close", () => client.destroy());
-    });
-    await new Promise<void>((r) => server.listen(this.port, "127.0.0.1", r));
-    this.port = (server.address() as net.AddressInfo).port;
-    this.server = server;
-  }
-
-  async cut(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    for (const s of this.sockets) s.destroy();
-    if (server) await new Promise((r) => server.close(r));
-  }
-}
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let demo: DemoCredentials;
