@@ -28,6 +28,7 @@ import { loadConnection } from "../connectors/connection";
 import { actorUserId, type ServiceContext } from "../context";
 import { CONNECTION_AUTH_KINDS, UPSTREAM_TOKEN_AUTH_METHODS } from "../contracts/values";
 import { forbidden, invalidRequest, isServiceError, ServiceError } from "../errors";
+import { logWarn } from "../log";
 import {
   beginAuthorization,
   claimState,
@@ -298,7 +299,19 @@ export async function connectUpstream(
     c,
     { byUserId, forUserId: c.authKind === "oauth_user" ? byUserId : null },
     { returnTo: safeReturnTo(input.returnTo), now: ctx.now() },
-  );
+  ).catch(async (err: unknown) => {
+    // Discovery refused (issuer mismatch, no S256, a forbidden address …): recorded like a
+    // refused callback.
+    if (isServiceError(err))
+      await logActivity(ctx.db, ctx, {
+        companyId,
+        action: "tool_connection.authorization_failed",
+        entityType: "tool_connection",
+        entityId: connectionId,
+        details: { code: err.code, step: "connect" },
+      }).catch(() => {});
+    throw err;
+  });
   await logActivity(ctx.db, ctx, {
     companyId,
     action: "tool_connection.authorization_started",
@@ -347,7 +360,20 @@ export async function completeUpstreamCallback(
   const userId = actorUserId(ctx.actor);
   if (!userId) throw forbidden("sign in to finish connecting");
   if (!query.state) throw new ServiceError("upstream_oauth_state_invalid", "the answer carries no state");
-  const claimed = await claimState(ctx.db, query.state, userId, ctx.now());
+  // A known authorization refused here (another person's, expired) is recorded in its company;
+  // an unknown `state` names no company, so only the server log has it.
+  const claimed = await claimState(ctx.db, query.state, userId, ctx.now(), async (row, why) => {
+    await logActivity(ctx.db, ctx, {
+      companyId: row.companyId,
+      action: "tool_connection.authorization_failed",
+      entityType: "tool_connection",
+      entityId: row.connectionId,
+      details: { code: "upstream_oauth_state_invalid", why },
+    }).catch(() => {});
+  }).catch((err: unknown) => {
+    logWarn("upstream_oauth.callback_refused", { code: "upstream_oauth_state_invalid" });
+    throw err;
+  });
   const { connection } = await loadConnection(ctx.db, claimed.companyId, claimed.connectionId);
   const returnTo =
     claimed.returnTo ??

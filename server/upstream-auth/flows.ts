@@ -258,12 +258,26 @@ const stateInvalid = () =>
  * Claims a `state` (single use: the row is deleted by whoever claims it first) for the person
  * at the browser. Unknown, expired, or another person's: refused.
  */
-export async function claimState(db: Db, state: string, userId: string, now: Date) {
+export async function claimState(
+  db: Db,
+  state: string,
+  userId: string,
+  now: Date,
+  /** Told of a refused claim of a known row (another person's, or expired), for the audit. */
+  onRefused?: (
+    row: { companyId: string; connectionId: string },
+    why: "other_person" | "expired",
+  ) => Promise<void>,
+) {
   const [row] = await db
     .delete(toolUpstreamAuthStates)
     .where(eq(toolUpstreamAuthStates.stateHash, sha256(state)))
     .returning();
-  if (!row || row.userId !== userId || row.expiresAt <= now) throw stateInvalid();
+  if (!row) throw stateInvalid();
+  if (row.userId !== userId || row.expiresAt <= now) {
+    await onRefused?.(row, row.userId !== userId ? "other_person" : "expired");
+    throw stateInvalid();
+  }
   return row;
 }
 

@@ -6,10 +6,10 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as testRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/test/route";
-import { toolUpstreamGrants } from "@/db/schema";
+import { activityLog, toolUpstreamGrants } from "@/db/schema";
 import { type OAuthFixture, type OAuthVariant, startOAuthFixture } from "@/fixtures/oauth/server";
 import type { DemoCredentials } from "@/server/core/seed";
 import { call } from "@/server/testing/api";
@@ -62,6 +62,17 @@ describe("hostile authorization servers", () => {
     expect(codeOf(start)).toBe("upstream_oauth_issuer_mismatch");
     expect(fixture.counts.authorize).toBe(0);
     expect(await grantsOf(params.connectionId)).toHaveLength(0);
+    // The refusal is recorded for the connection's company.
+    const [failed] = await database.db
+      .select()
+      .from(activityLog)
+      .where(
+        and(
+          eq(activityLog.entityId, params.connectionId),
+          eq(activityLog.action, "tool_connection.authorization_failed"),
+        ),
+      );
+    expect(failed?.details).toEqual({ code: "upstream_oauth_issuer_mismatch", step: "connect" });
   });
 
   it("refuses an authorization answer whose `iss` is foreign (RFC 9207 §2.4) and stores no grant", async () => {

@@ -83,6 +83,20 @@ async function disconnectAll() {
     .where(eq(toolUpstreamGrants.connectionId, params.connectionId));
 }
 
+/** The refusals recorded for the connection (`tool_connection.authorization_failed`), their details. */
+const failures = async () =>
+  (
+    await database.db
+      .select()
+      .from(activityLog)
+      .where(
+        and(
+          eq(activityLog.entityId, params.connectionId),
+          eq(activityLog.action, "tool_connection.authorization_failed"),
+        ),
+      )
+  ).map((r) => r.details);
+
 describe("the callback's state", () => {
   it("a tampered state is refused, and the code is never redeemed", async () => {
     const answer = await approvedAnswer();
@@ -101,6 +115,7 @@ describe("the callback's state", () => {
     expect(res.status).toBe(400);
     expect(res.json.error?.code).toBe("upstream_oauth_state_invalid");
     expect(await grants()).toHaveLength(0);
+    expect(await failures()).toContainEqual({ code: "upstream_oauth_state_invalid", why: "other_person" });
     // The attempt spent it: not even its owner can finish it now (fail closed).
     const again = await finish(answer, owner());
     expect(again.json.error?.code).toBe("upstream_oauth_state_invalid");
@@ -117,6 +132,7 @@ describe("the callback's state", () => {
     expect(res.status).toBe(400);
     expect(res.json.error?.code).toBe("upstream_oauth_state_invalid");
     expect(await grants()).toHaveLength(0);
+    expect(await failures()).toContainEqual({ code: "upstream_oauth_state_invalid", why: "expired" });
   });
 
   it("a state is single use: the second answer is refused and the code not redeemed twice", async () => {
@@ -140,15 +156,6 @@ describe("the callback's state", () => {
     expect(res.status).toBe(502);
     expect(res.json.error?.code).toBe("upstream_oauth_refused");
     expect(await grants()).toHaveLength(0);
-    const rows = await database.db
-      .select()
-      .from(activityLog)
-      .where(
-        and(
-          eq(activityLog.entityId, params.connectionId),
-          eq(activityLog.action, "tool_connection.authorization_failed"),
-        ),
-      );
-    expect(rows.map((r) => r.details)).toContainEqual({ code: "upstream_oauth_refused" });
+    expect(await failures()).toContainEqual({ code: "upstream_oauth_refused" });
   });
 });
