@@ -5,6 +5,7 @@ import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { processSingleton } from "../server/config/process-singleton";
+import { databaseFailureOf } from "./connection-failures";
 import * as schema from "./schema";
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -133,28 +134,8 @@ async function reserveWithin(sql: postgres.Sql, ms: number): Promise<postgres.Re
 /** How long a rollback after a failed statement may take before the connection counts as broken. */
 const ROLLBACK_MS = 2000;
 
-/** postgres.js's and the socket's codes for a connection that failed (not a failed statement). */
-const CONNECTION_FAILURES = new Set([
-  "CONNECT_TIMEOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-]);
-
-/** Whether `err` (or a cause) says the connection failed; server/database/unavailable.ts has the full list. */
-function connectionFailed(err: unknown): boolean {
-  let e = err as { code?: unknown; cause?: unknown } | undefined;
-  for (let i = 0; e && typeof e === "object" && i < 6; i++) {
-    const code = typeof e.code === "string" ? e.code : "";
-    if (CONNECTION_FAILURES.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code)) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
+/** Whether `err` (or a cause) says the connection failed, not a statement on a working one. */
+const connectionFailed = (err: unknown): boolean => databaseFailureOf(err) === "connection";
 
 /** `work`, or a rejection after `ms`. */
 function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
