@@ -14,6 +14,9 @@ import * as companyRoute from "@/app/api/companies/[companyId]/route";
 import * as routinesRoute from "@/app/api/companies/[companyId]/routines/route";
 import * as companyRunsRoute from "@/app/api/companies/[companyId]/runs/route";
 import * as skillsRoute from "@/app/api/companies/[companyId]/skills/route";
+import * as upstreamConnectRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/connect/route";
+import * as upstreamGrantRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/grant/route";
+import * as upstreamAuthRoute from "@/app/api/companies/[companyId]/tools/connections/[connectionId]/authorization/route";
 import * as artifactRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/[artifactId]/route";
 import * as artifactsRoute from "@/app/api/companies/[companyId]/tools/invocations/[invocationId]/artifacts/route";
 import * as stdioCommandsRoute from "@/app/api/companies/[companyId]/tools/stdio-commands/route";
@@ -32,6 +35,7 @@ import {
   companyMemberships,
   issues,
   mcpEventSubscriptions,
+  toolConnections,
   toolGatewaySessions,
   users,
 } from "@/db/schema";
@@ -329,6 +333,13 @@ describe("company boundary", () => {
       .from(companyMemberships)
       .where(eq(companyMemberships.companyId, demo.companyId));
     const outsider = { token: otherBoardKey, params: { companyId: demo.companyId } };
+    // A real connection of the demo company: the outsider must not learn it exists.
+    const [demoConnection] = await database.db
+      .select({ id: toolConnections.id })
+      .from(toolConnections)
+      .where(eq(toolConnections.companyId, demo.companyId))
+      .limit(1);
+    const demoConnectionId = demoConnection?.id ?? "00000000-0000-4000-8000-000000000003";
     const answers = [
       await call(membersRoute.GET, "GET", "/", outsider),
       await call(membersRoute.POST, "POST", "/", {
@@ -352,6 +363,25 @@ describe("company boundary", () => {
       await call(repositoriesRoute.POST, "POST", "/", {
         ...outsider,
         body: { name: "r", url: "https://example.com/r.git" },
+      }),
+      // Upstream OAuth (issue 36): a connection's authorization, connect and disconnect.
+      await call(upstreamAuthRoute.GET, "GET", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, connectionId: demoConnectionId },
+      }),
+      await call(upstreamAuthRoute.PUT, "PUT", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, connectionId: demoConnectionId },
+        body: { kind: "oauth_company" },
+      }),
+      await call(upstreamConnectRoute.POST, "POST", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, connectionId: demoConnectionId },
+        body: {},
+      }),
+      await call(upstreamGrantRoute.DELETE, "DELETE", "/", {
+        ...outsider,
+        params: { companyId: demo.companyId, connectionId: demoConnectionId },
       }),
       // Stored result artifacts (issue 17): the list and the content read.
       await call(artifactsRoute.GET, "GET", "/", {

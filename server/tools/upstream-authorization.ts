@@ -262,13 +262,12 @@ export async function connectUpstream(
   connectionId: string,
   input: z.infer<typeof ConnectInput>,
 ) {
+  // Membership first: an outsider learns nothing of the connection (and is recorded).
+  await requireCompany(ctx, companyId, "company:read");
   const connection = await loadConnection(ctx.db, companyId, connectionId).then((r) => r.connection);
   const byUserId = actorUserId(ctx.actor);
-  if (connection.authKind === "oauth_user") {
-    await requireCompany(ctx, companyId, "company:read");
-  } else {
-    await requireCompany(ctx, companyId, "tools:manage_connections");
-  }
+  // Linking one's own account needs membership only; the company's grant needs an admin.
+  if (connection.authKind !== "oauth_user") await requireCompany(ctx, companyId, "tools:manage_connections");
   await remoteConnection(ctx, companyId, connectionId);
   const c = oauthConnectionOf(connection);
   if (connection.authKind === "static")
@@ -327,9 +326,10 @@ export async function connectUpstream(
 
 /** Disconnect the company's grant (admins), or unlink one's own (`oauth_user`). */
 export async function disconnectUpstream(ctx: ServiceContext, companyId: string, connectionId: string) {
+  await requireCompany(ctx, companyId, "company:read");
   const { connection } = await loadConnection(ctx.db, companyId, connectionId);
   const own = connection.authKind === "oauth_user";
-  await requireCompany(ctx, companyId, own ? "company:read" : "tools:manage_connections");
+  if (!own) await requireCompany(ctx, companyId, "tools:manage_connections");
   const userId = own ? actorUserId(ctx.actor) : null;
   if (own && !userId) throw forbidden("only a person can unlink their own account");
   const result = await disconnectGrant(ctx.db, connection, userId);
