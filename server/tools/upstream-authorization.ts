@@ -37,7 +37,14 @@ import {
   fetchClientCredentials,
   type OAuthConnection,
 } from "../upstream-auth/flows";
-import { type GrantRow, loadClient, loadGrant, saveClient, subjectKeyOf } from "../upstream-auth/store";
+import {
+  clientInfoOf,
+  type GrantRow,
+  loadClient,
+  loadGrant,
+  saveClient,
+  subjectKeyOf,
+} from "../upstream-auth/store";
 
 /** RFC 6749 §3.3 scope-token characters. */
 const ScopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,200}$/, "not a valid OAuth scope");
@@ -92,6 +99,12 @@ function grantView(g: GrantRow | null) {
   };
 }
 
+/** Whether the stored client holds a secret or a private key (never which). */
+function storesCredential(client: NonNullable<Awaited<ReturnType<typeof loadClient>>>): boolean {
+  const info = clientInfoOf(client);
+  return Boolean(info.client_secret || info.private_jwk);
+}
+
 async function presentAuthorization(ctx: ServiceContext, row: ConnectionRow) {
   const client = await loadClient(ctx.db, row.companyId, row.id);
   const own = row.authKind === "oauth_user" ? actorUserId(ctx.actor) : null;
@@ -120,7 +133,7 @@ async function presentAuthorization(ctx: ServiceContext, row: ConnectionRow) {
     issuer: client?.issuer || null,
     registration: client?.registration ?? null,
     clientId: client?.clientId ?? null,
-    hasClientCredential: client ? client.registration === "pre_registered" : false,
+    hasClientCredential: client ? storesCredential(client) : false,
     config: row.authConfig ?? {},
     grant: view,
     linkedPeople: linked,

@@ -110,6 +110,9 @@ describe("a client_credentials connection", () => {
       scopes: ["mcp"],
     });
     expect(put.status, JSON.stringify(put.json)).toBe(200);
+    expect(
+      (put.json as { authorization?: { hasClientCredential?: boolean } }).authorization?.hasClientCredential,
+    ).toBe(true);
     const out = await callTool("post", "whoami");
     expect(out.ok, JSON.stringify(out)).toBe(true);
     // Another client id without its secret is refused, and changes nothing.

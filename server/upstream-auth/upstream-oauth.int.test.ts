@@ -78,6 +78,8 @@ describe("an oauth_company connection", () => {
       status: "connected",
       registration: "dynamic",
       issuer: fixture.issuer,
+      // A public client (PKCE, `none`): no secret was issued, so none is stored.
+      hasClientCredential: false,
     });
   });
 
